@@ -1,0 +1,1 @@
+"""Game-agnostic kernel: the game/state/bot contracts, seeding, configs and registries."""

@@ -1,0 +1,103 @@
+"""The bot protocol, spec strings and the per-game bot registry.
+
+A bot is an object with ``act(state, legal_actions, rng) -> action``. Bots are named per game and built
+from spec strings such as ``random``, ``trader`` or ``trader:token_cost=3``. Compiled bots (numba
+policies over the state record) also carry ``kind`` and ``params`` so the whole game loop can run
+compiled; a plain-Python bot plugs in through the same ``act`` and is slower.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from simlab.core.errors import BotSpecError
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What every bot offers: one decision method. ``rng`` is the bot's own numpy Generator."""
+
+    name: str
+
+    def act(self, state: Any, legal_actions: Sequence[int], rng: np.random.Generator) -> int: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class BotInfo:
+    """A registered bot: its short name, the factory ("module:attr"), defaults and a description."""
+
+    name: str
+    factory: str
+    doc: str
+    params: Mapping[str, float] = dataclasses.field(default_factory=dict)
+
+    def load(self) -> Any:
+        module, _, attr = self.factory.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@dataclasses.dataclass(frozen=True)
+class BotSpec:
+    """A parsed spec string: the bot name and the parameters given on top of its defaults."""
+
+    name: str
+    params: Mapping[str, float]
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in self.params.items())
+
+
+def parse_spec(spec: str) -> BotSpec:
+    """Parse ``name`` or ``name:key=value,key=value`` (values are numbers)."""
+    text = spec.strip()
+    if not text:
+        raise BotSpecError("empty bot spec; expected a name such as 'random' or 'trader:token_cost=3'")
+    name, _, rest = text.partition(":")
+    params: dict[str, float] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise BotSpecError(f"bot spec {spec!r}: parameter {item!r} must look like key=value")
+        try:
+            params[key.strip()] = float(value)
+        except ValueError:
+            raise BotSpecError(f"bot spec {spec!r}: value of {key!r} must be a number, got {value!r}") from None
+    return BotSpec(name.strip(), params)
+
+
+class BotRegistry:
+    """The bots of one game, by name."""
+
+    def __init__(self, game: str, infos: Sequence[BotInfo]):
+        self.game = game
+        self._infos = {info.name: info for info in infos}
+
+    def names(self) -> list[str]:
+        return list(self._infos)
+
+    def info(self, name: str) -> BotInfo:
+        if name not in self._infos:
+            raise BotSpecError(
+                f"unknown bot {name!r} for game {self.game!r}; available: {', '.join(self._infos)}"
+            )
+        return self._infos[name]
+
+    def make(self, spec: str | BotSpec) -> Any:
+        """Build a bot from a spec string, checking parameter names against the bot's defaults."""
+        parsed = parse_spec(spec) if isinstance(spec, str) else spec
+        info = self.info(parsed.name)
+        unknown = [k for k in parsed.params if k not in info.params]
+        if unknown:
+            allowed = ", ".join(info.params) or "none"
+            raise BotSpecError(
+                f"bot {parsed.name!r} of {self.game!r} has no parameter {unknown[0]!r}; allowed: {allowed}"
+            )
+        factory = info.load()
+        return factory(name=str(parsed), **{**info.params, **parsed.params})

@@ -1,0 +1,167 @@
+"""Frozen, typed game configs: every rule number is a field with its provenance.
+
+A game's config is a frozen dataclass whose fields are declared with :func:`knob`, which records where
+the default comes from (``rulebook``, ``derived``, ``assumption`` or ``placeholder``) and a one-line
+description. :class:`GameConfig` gives every game the same tools: presets, ``key=value`` overrides with
+type checking, validation messages that say what is allowed, a stable hash for result rows, and a
+provenance table for reports.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Self, get_args, get_origin, get_type_hints
+
+from simlab.core.errors import ConfigError
+
+SOURCES = ("rulebook", "derived", "assumption", "placeholder")
+
+
+def knob(default: Any, source: str, doc: str) -> Any:
+    """Declare a config field with its default, provenance and description."""
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
+    return dataclasses.field(default=default, metadata={"source": source, "doc": doc})
+
+
+@dataclasses.dataclass(frozen=True)
+class GameConfig:
+    """Base of every game config. Subclasses add fields with :func:`knob` and a ``PRESETS`` mapping."""
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    DEFAULT_PRESET: ClassVar[str] = "default"
+    players: int = knob(4, "rulebook", "number of players")
+
+    def __post_init__(self) -> None:
+        hints = get_type_hints(type(self))
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            object.__setattr__(self, f.name, _coerce(f.name, value, hints[f.name]))
+        self.validate()
+
+    # -- hooks ---------------------------------------------------------------------------------
+    def validate(self) -> None:
+        """Raise ConfigError if the combination of values is invalid (subclasses extend)."""
+
+    # -- construction ----------------------------------------------------------------------------
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
+
+    @classmethod
+    def from_preset(
+        cls, preset: str | None = None, overrides: Mapping[str, Any] | None = None, **kwargs: Any
+    ) -> Self:
+        """Build a config from a named preset, then ``overrides`` (values or strings), then kwargs."""
+        name = preset or cls.DEFAULT_PRESET
+        if name not in cls.PRESETS:
+            raise ConfigError(
+                f"unknown preset {name!r} for {cls.__name__}; allowed: {', '.join(sorted(cls.PRESETS))}"
+            )
+        values: dict[str, Any] = dict(cls.PRESETS[name])
+        for key, value in {**(overrides or {}), **kwargs}.items():
+            values[key] = value
+        return cls.from_mapping(values)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> Self:
+        known = set(cls.field_names())
+        unknown = [k for k in values if k not in known]
+        if unknown:
+            raise ConfigError(
+                f"unknown config key(s) {', '.join(map(repr, unknown))} for {cls.__name__}; "
+                f"allowed keys: {', '.join(sorted(known))}"
+            )
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> Self:
+        return self.from_mapping({**self.as_dict(), **changes})
+
+    # -- description ---------------------------------------------------------------------------
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def config_hash(self) -> str:
+        """A stable 16-hex-digit hash of the class name and every field value."""
+        text = json.dumps([type(self).__name__, self.as_dict()], sort_keys=True, default=list)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @classmethod
+    def provenance(cls) -> list[dict[str, Any]]:
+        """One entry per field: name, default, source and description (for docs and report flags)."""
+        out = []
+        for f in dataclasses.fields(cls):
+            out.append(
+                {
+                    "name": f.name,
+                    "default": f.default,
+                    "source": f.metadata.get("source", "rulebook"),
+                    "doc": f.metadata.get("doc", ""),
+                }
+            )
+        return out
+
+
+def parse_overrides(pairs: Iterable[str]) -> dict[str, str]:
+    """Turn ``["key=value", ...]`` into a dict of strings (values are coerced by the config)."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise ConfigError(f"override {pair!r} must look like key=value (e.g. start_money=5,6,7,8)")
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _coerce(name: str, value: Any, hint: Any) -> Any:
+    """Convert strings and lists to the declared type; reject anything else with a clear message."""
+    origin = get_origin(hint)
+    if origin is tuple:
+        (inner, *_rest) = get_args(hint)
+        if isinstance(value, str):
+            items: list[Any] = [v for v in value.replace(" ", "").split(",") if v != ""]
+        elif isinstance(value, list | tuple):
+            items = list(value)
+        else:
+            raise ConfigError(f"config {name}: expected a list of {inner.__name__}, got {value!r}")
+        return tuple(_coerce(name, item, inner) for item in items)
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "1", "yes", "false", "0", "no"):
+            return value.lower() in ("true", "1", "yes")
+        raise ConfigError(f"config {name}: expected true or false, got {value!r}")
+    if hint is int:
+        if isinstance(value, bool):
+            raise ConfigError(f"config {name}: expected an integer, got {value!r}")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value)
+            except ValueError:
+                pass
+        raise ConfigError(f"config {name}: expected an integer, got {value!r}")
+    if hint is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        raise ConfigError(f"config {name}: expected a number, got {value!r}")
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise ConfigError(f"config {name}: expected a string, got {value!r}")
+    return value
+
+
+def require(condition: bool, message: str) -> None:
+    """Raise ConfigError(message) unless condition holds (keeps validate() methods short)."""
+    if not condition:
+        raise ConfigError(message)

@@ -1,0 +1,24 @@
+"""Errors users see: each names what was wrong and what is allowed, so the CLI can print it plainly."""
+
+
+class SimlabError(Exception):
+    """Base class of every error simlab raises on purpose (the CLI prints these without a traceback)."""
+
+
+class ConfigError(SimlabError, ValueError):
+    """A config key, value or preset is unknown, of the wrong type or out of range."""
+
+
+class UnknownGameError(SimlabError, KeyError):
+    """A game id that is not registered."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class BotSpecError(SimlabError, ValueError):
+    """A bot spec string names an unknown bot or parameter, or has a malformed value."""
+
+
+class IllegalActionError(SimlabError, ValueError):
+    """An action that is not in ``legal_actions()`` for the decision at hand; the state is unchanged."""

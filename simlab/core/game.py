@@ -1,0 +1,233 @@
+"""The game contract: a Game (config, bots, batch play) and its State (an OpenSpiel-like state machine).
+
+A game's rules are numba functions over a structured state record (see DESIGN.md). This module is the
+thin Python layer every game shares: it validates actions before the compiled ``apply`` (so an illegal
+action never corrupts a state), keeps the action history, drives bots, and turns finished games into
+long-format columns (one row per game and seat).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from simlab.core.bots import BotRegistry
+from simlab.core.config import GameConfig
+from simlab.core.errors import ConfigError, IllegalActionError
+from simlab.core.rng import seed_to_state
+
+#: streams of SeedSequence([seed, stream]) used by a game: the chance generator and one per seat's bot
+CHANCE_STREAM = 0
+BOT_STREAM_BASE = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """Final result by seat: score, rank (1 = best, ties share a rank) and win share (ties split)."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    win_shares: tuple[float, ...]
+
+    @property
+    def winners(self) -> list[int]:
+        return [seat for seat, rank in enumerate(self.ranks) if rank == 1]
+
+
+class Kernel:
+    """The compiled functions of one game, gathered so the shared Python layer can call them.
+
+    Attributes are numba functions: ``init(st, cf, rng_state)``, ``legal(st, cf, buf) -> n``,
+    ``apply(st, cf, action)``, ``current_player(st)``, ``is_terminal(st)``, ``policy(kind, params, st,
+    cf, buf, n, bot_rng, seat) -> action`` and ``play_many(cf, rng_states, bot_states, kinds, params,
+    out)``; plus ``state_dtype``, ``max_actions`` and ``config_record(config)``.
+    """
+
+    state_dtype: np.dtype
+    max_actions: int
+
+
+class State:
+    """One game in progress. Mutable; ``clone()`` is a single record copy."""
+
+    def __init__(self, game: Game, config: GameConfig, seed: int, record: np.ndarray, cfg: np.ndarray):
+        self.game = game
+        self.config = config
+        self.seed = seed
+        self.record = record
+        self.cfg = cfg
+        self.history: list[int] = []
+        self._buf = np.zeros(game.kernel.max_actions, dtype=np.int32)
+
+    # -- the contract --------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """Seat that decides next (-1 when the game is over)."""
+        return int(self.game.kernel.current_player(self.record))
+
+    def legal_actions(self) -> list[int]:
+        n = self.game.kernel.legal(self.record, self.cfg, self._buf)
+        return self._buf[:n].tolist()
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action; an illegal one raises IllegalActionError and leaves the state as it was."""
+        legal = self.legal_actions()
+        if action not in legal:
+            allowed = ", ".join(f"{a} ({self.describe(a)})" for a in legal[:12])
+            more = f" … and {len(legal) - 12} more" if len(legal) > 12 else ""
+            raise IllegalActionError(
+                f"{self.game.name} (seed {self.seed}): action {action} is not legal at decision "
+                f"'{self.decision_name()}' for seat {self.current_player}; legal: {allowed}{more}"
+            )
+        self.game.kernel.apply(self.record, self.cfg, int(action))
+        self.history.append(int(action))
+
+    def is_terminal(self) -> bool:
+        return bool(self.game.kernel.is_terminal(self.record))
+
+    def clone(self) -> State:
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.record = self.record.copy()
+        other.history = list(self.history)
+        other._buf = np.zeros_like(self._buf)
+        return other
+
+    def outcome(self) -> Outcome:
+        if not self.is_terminal():
+            raise IllegalActionError(f"{self.game.name} (seed {self.seed}): the game is not over yet")
+        return self.game.outcome(self.record, self.config)[0]
+
+    def facts(self) -> dict[str, list[Any]]:
+        """Fact columns of this game, one list entry per seat (see ``Game.fact_schema()``)."""
+        cols = self.game.fact_columns(self.record, self.config)
+        return {k: v.tolist() for k, v in cols.items()}
+
+    # -- game-specific helpers, overridden by each game's State ----------------------------------
+    def describe(self, action: int) -> str:
+        return str(action)
+
+    def decision_name(self) -> str:
+        return "decision"
+
+    def determinize(self, player: int, rng: np.random.Generator) -> State:
+        """A copy in which everything ``player`` cannot see is resampled consistently."""
+        raise NotImplementedError
+
+
+class Game:
+    """A registered game: its config class, kernel, bots and the shared driver code."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[str]
+    config_class: ClassVar[type[GameConfig]]
+    state_class: ClassVar[type[State]] = State
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    @property
+    def kernel(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def bots(self) -> BotRegistry:
+        raise NotImplementedError
+
+    # -- configs ---------------------------------------------------------------------------------
+    def make_config(
+        self, preset: str | None = None, players: int | None = None, overrides: dict[str, Any] | None = None
+    ) -> GameConfig:
+        extra: dict[str, Any] = dict(overrides or {})
+        if players is not None:
+            extra["players"] = players
+        return self.config_class.from_preset(preset, extra)
+
+    def presets(self) -> list[str]:
+        return list(self.config_class.PRESETS)
+
+    # -- states ----------------------------------------------------------------------------------
+    def new_state(self, config: GameConfig | None = None, seed: int = 0) -> State:
+        config = config or self.make_config()
+        if not isinstance(config, self.config_class):
+            raise ConfigError(f"{self.name}: config must be a {self.config_class.__name__}")
+        kernel = self.kernel
+        cfg = kernel.config_record(config)
+        record = np.zeros(1, dtype=kernel.state_dtype)
+        rng = np.array([seed_to_state(seed, CHANCE_STREAM)], dtype=np.uint64)
+        kernel.init(record, cfg, rng)
+        return self.state_class(self, config, seed, record, cfg)
+
+    def bot_states(self, seed: int, players: int) -> np.ndarray:
+        """Each seat's compiled-bot generator state for a game seed (separate from the chance stream)."""
+        return np.array([seed_to_state(seed, BOT_STREAM_BASE + p) for p in range(players)], dtype=np.uint64)
+
+    def make_bots(self, specs: Sequence[str], players: int) -> list[Any]:
+        if len(specs) != players:
+            raise ConfigError(f"{self.name}: {players} players need {players} bots, got {len(specs)}")
+        return [self.bots.make(spec) for spec in specs]
+
+    def play(
+        self,
+        config: GameConfig,
+        seed: int,
+        bots: Sequence[Any],
+        on_action: Callable[[State, int], None] | None = None,
+    ) -> State:
+        """Play one game with the given bot objects; ``on_action(state, action)`` is called before each
+        action (for transcripts). Compiled bots use the same generator streams as ``play_batch``, so a
+        game replayed here equals the same game in a batch run."""
+        state = self.new_state(config, seed)
+        bot_rng = self.bot_states(seed, config.players)
+        py_rngs = [np.random.default_rng([seed, BOT_STREAM_BASE + p]) for p in range(config.players)]
+        kernel = self.kernel
+        buf = np.zeros(kernel.max_actions, dtype=np.int32)
+        while not state.is_terminal():
+            seat = state.current_player
+            n = kernel.legal(state.record, state.cfg, buf)
+            bot = bots[seat]
+            if getattr(bot, "kind", None) is not None:
+                action = int(kernel.policy(bot.kind, bot.params, state.record, state.cfg, buf, n, bot_rng, seat))
+            else:
+                action = int(bot.act(state, buf[:n].tolist(), py_rngs[seat]))
+            if on_action is not None:
+                on_action(state, action)
+            state.apply(action)
+        return state
+
+    def play_batch(self, config: GameConfig, seeds: Sequence[int], bots: Sequence[Any]) -> np.ndarray:
+        """Play one game per seed and return the final state records (compiled loop when every bot is
+        compiled, else the Python driver)."""
+        kernel = self.kernel
+        out = np.zeros(len(seeds), dtype=kernel.state_dtype)
+        if all(getattr(b, "kind", None) is not None for b in bots):
+            cfg = kernel.config_record(config)
+            rng = np.array([seed_to_state(s, CHANCE_STREAM) for s in seeds], dtype=np.uint64)
+            bot_rng = np.array([self.bot_states(s, config.players) for s in seeds], dtype=np.uint64)
+            bot_rng = bot_rng.reshape(len(seeds), config.players)
+            kinds = np.array([b.kind for b in bots], dtype=np.int64)
+            params = np.stack([b.params for b in bots]).astype(np.float64)
+            kernel.play_many(cfg, rng, bot_rng, kinds, params, out)
+        else:
+            for i, seed in enumerate(seeds):
+                out[i] = self.play(config, int(seed), bots).record[0]
+        return out
+
+    # -- results ---------------------------------------------------------------------------------
+    def outcome(self, records: np.ndarray, config: GameConfig) -> list[Outcome]:
+        raise NotImplementedError
+
+    def fact_columns(self, records: np.ndarray, config: GameConfig) -> dict[str, np.ndarray]:
+        """Per (game, seat) fact columns, flattened game-major: row = game * players + seat."""
+        raise NotImplementedError
+
+    def fact_schema(self) -> dict[str, str]:
+        """Column name -> description of every fact column."""
+        raise NotImplementedError
+
+    def turns(self, records: np.ndarray) -> np.ndarray:
+        """Number of turns each game took."""
+        raise NotImplementedError

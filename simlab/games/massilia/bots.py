@@ -1,0 +1,405 @@
+"""Massilia's bots: compiled policies over the state record.
+
+- ``random``: a uniformly random legal action at every decision (the baseline).
+- ``trader``: sells goods to customers. It values a die by the best immediate use it can make of it:
+  walking a customer to its own stocked stall (sesterces at the temple price plus fame at the colour's
+  marker), buying the colours whose markers stand high, opening stalls with the consul, taxing the
+  rivals' stocked stalls; it modifies dice with tokens or cards only when the gain beats their cost.
+- ``priest``: the same one-step evaluation with a temple player's priorities: fame bought with black
+  dice is worth more to it, deity cards too (it prays with grey dice and keeps more cards), goods less.
+
+Both are myopic one-step heuristics written from the rules' strategy (sell where the marker is high,
+buy fame when the temple is cheap, avoid penalty tokens, keep stalls stocked against the consul). They
+read only what their seat may see: the board, the temple, their own money, hand and kept dice.
+Parameters (spec strings such as ``trader:token_cost=3``) are listed in ``PARAM_NAMES``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.core.rng import randint, uniform
+from simlab.games.massilia import rules as R
+
+KIND_RANDOM = 0
+KIND_HEURISTIC = 1
+
+PARAM_NAMES = (
+    "money_value",  # points per sesterce held (end scoring gives 1/3; money also buys actions)
+    "token_cost",  # points a penalty token costs (2 at the end, plus the lost option)
+    "card_value",  # points a deity card in hand is worth
+    "fame_weight",  # multiplier on fame gained
+    "sale_weight",  # multiplier on the expected value of goods put on stalls
+    "stall_weight",  # multiplier on the end points of one more stall
+    "aggression",  # points per rival cube taxed or stall closed by the consul
+    "keep_threshold",  # least gain (points) for which a rolled die is kept
+)
+N_PARAMS = len(PARAM_NAMES)
+TRADER = dict(zip(PARAM_NAMES, (0.45, 2.5, 0.9, 0.8, 1.0, 1.0, 0.3, 1.5), strict=True))
+PRIEST = dict(zip(PARAM_NAMES, (0.40, 2.2, 1.6, 1.1, 0.6, 0.8, 0.2, 1.0), strict=True))
+P_MONEY, P_TOKEN, P_CARD, P_FAME, P_SALE, P_STALL, P_AGGR, P_KEEP = range(8)
+
+#: how much each style wants a deity card of each type (multiplies card_value)
+CARD_WISH = np.array([1.3, 0.9, 0.9, 0.8, 1.0, 1.0, 0.7, 0.8, 0.9])
+
+
+@njit(cache=True)
+def random_policy(buf, n, bot_rng, seat):
+    return buf[randint(bot_rng, seat, n)]
+
+
+# ==============================================================================================
+# immediate value of die uses
+# ==============================================================================================
+@njit(cache=True)
+def stall_gain(s, c, p, prm):
+    """Points of one more stall on the market."""
+    k = R.stall_count(s, c, p)
+    last = c.n_stall_points - 1
+    a = c.stall_points[min(k, last)]
+    b = c.stall_points[min(k + 1, last)]
+    return prm[P_STALL] * (b - a)
+
+
+@njit(cache=True)
+def cube_value(s, c, g, prm):
+    """Expected worth of one cube of goods g on a stall (it may still be sold to a customer)."""
+    temple = R.eff_price(s, R.TEMPLE)
+    if g == R.BEIGE:
+        return prm[P_SALE] * 0.5 * temple * prm[P_MONEY]
+    return prm[P_SALE] * 0.6 * (s.marker[g] * prm[P_FAME] + temple * prm[P_MONEY])
+
+
+@njit(cache=True)
+def move_gain(s, c, p, pawn, sp, prm):
+    """Immediate gain of stopping ``pawn`` at space ``sp``."""
+    o = s.stall_owner[sp]
+    temple = R.eff_price(s, R.TEMPLE)
+    if pawn > 0:
+        if o != p:
+            return 0.0
+        g = pawn - 1
+        n = s.cubes[sp, g]
+        if n > 0:
+            return n * (temple * prm[P_MONEY] + s.marker[g] * prm[P_FAME]) - n * cube_value(s, c, g, prm) * 0.5
+        nb = s.cubes[sp, R.BEIGE]
+        return nb * temple * prm[P_MONEY] * 0.8
+    # consul
+    if o < 0:
+        if s.reserve[p] > 0 and s.money[p] >= c.consul_place_cost:
+            return stall_gain(s, c, p, prm) - c.consul_place_cost * prm[P_MONEY]
+        return 0.0
+    total = R.stall_total(s, sp)
+    if o == p:
+        if s.hand[p, R.PLUTON] > 0:
+            return -0.5
+        if total == 0:
+            return -stall_gain(s, c, p, prm) if R.stall_count(s, c, p) > 1 else 0.0
+        return -total * 0.8
+    if total == 0:
+        return prm[P_AGGR] * 3.0 if R.stall_count(s, c, o) > 1 else 0.0
+    return prm[P_AGGR] * total
+
+
+@njit(cache=True)
+def best_move(s, c, p, v, prm):
+    """(gain, pawn * 2 + direction) of the best brown move by v spaces."""
+    best = -1e9
+    arg = 0
+    for pawn in range(4):
+        for d in range(2):
+            step = v if d == 0 else -v
+            sp = (s.pawn[pawn] + step) % c.spaces
+            gval = move_gain(s, c, p, pawn, sp, prm)
+            if gval > best:
+                best = gval
+                arg = pawn * 2 + d
+    return best, arg
+
+
+@njit(cache=True)
+def buy_gain(s, c, p, g, k, v, prm):
+    cost = k * R.goods_price(s, c, g) + (v - k) * c.beige_price
+    return k * cube_value(s, c, g, prm) + (v - k) * cube_value(s, c, R.BEIGE, prm) - cost * prm[P_MONEY]
+
+
+@njit(cache=True)
+def best_buy(s, c, p, v, prm):
+    """(gain, g * 32 + k) of the best affordable purchase of v cubes."""
+    best = -1e9
+    arg = -1
+    if R.own_room(s, c, p) < v:
+        return best, arg
+    for g in range(3):
+        if s.harbour[g] < 1:
+            continue
+        pg = R.goods_price(s, c, g)
+        for k in range(1, min(v, s.harbour[g]) + 1):
+            if v - k <= s.harbour[R.BEIGE] and k * pg + (v - k) * c.beige_price <= s.money[p]:
+                gval = buy_gain(s, c, p, g, k, v, prm)
+                if gval > best:
+                    best = gval
+                    arg = g * 32 + k
+    return best, arg
+
+
+@njit(cache=True)
+def use_gain(s, c, p, a, v, prm):
+    """Immediate gain (points) of performing die action ``a`` with value ``v`` now."""
+    if not R.action_feasible(s, c, p, a, v):
+        return -1e9
+    if a == R.BROWN:
+        return best_move(s, c, p, v, prm)[0]
+    if a == R.BEIGE_DIE:
+        return best_buy(s, c, p, v, prm)[0]
+    if a == R.BLACK:
+        price = R.eff_price(s, R.TEMPLE)
+        pts = v if c.fame_full == 1 else min(v, s.money[p] // price)
+        return pts * (prm[P_FAME] - price * prm[P_MONEY])
+    # grey: cards worth card_value each, paid with the cheapest cubes
+    room = min(v, R.payable_cards(s, c, p))
+    if c.hand_limit_caps_keep == 1:
+        room = min(room, c.hand_limit - s.hand_n[p])
+    keep = min(room, 2)
+    return keep * (prm[P_CARD] - cube_value(s, c, R.BEIGE, prm) * c.beige_per_card - 0.3)
+
+
+@njit(cache=True)
+def current_gain(s, c, p, prm):
+    return use_gain(s, c, p, s.act_action, R.act_value(s), prm)
+
+
+# ==============================================================================================
+# the policy
+# ==============================================================================================
+@njit(cache=True)
+def score_action(s, c, p, a, prm):
+    """Heuristic value of legal action ``a`` at the decision at hand (higher is better)."""
+    ph = s.phase
+    if ph == R.PH_MAIN or ph == R.PH_BUILD:
+        return score_turn_action(s, c, p, a, prm)
+    if ph == R.PH_SETUP:
+        sp = a - R.A_SPACE
+        # near customers of the colours on the stall is unknown yet: prefer spaces near a customer
+        best = 99
+        for pawn in range(1, 4):
+            d = abs(s.pawn[pawn] - sp)
+            d = min(d, c.spaces - d)
+            best = min(best, d)
+        return -abs(best - 3)
+    if ph == R.PH_ROLL:
+        return float(a - R.A_COUNT)  # roll every die: unrolled dice do nothing this round
+    if ph == R.PH_KEEP:
+        d = s.rolled_col[s.rolled_i]
+        v = s.rolled_val[s.rolled_i]
+        gval = use_gain(s, c, p, d, v, prm)
+        if a == R.A_KEEPDIE_TEMPLE:
+            return prm[P_KEEP]
+        if a == R.A_KEEPDIE_PAY:
+            return gval - c.keep_die_cost * prm[P_MONEY]
+        return gval - prm[P_CARD] * CARD_WISH[R.MARS] + 0.01
+    if ph == R.PH_MOVE:
+        x = a - R.A_MOVE
+        pawn = x // 2
+        step = R.act_value(s) if x % 2 == 0 else -R.act_value(s)
+        return move_gain(s, c, p, pawn, (s.pawn[pawn] + step) % c.spaces, prm)
+    if ph == R.PH_CONSUL_PLACE:
+        if a == R.A_NO:
+            return 0.0
+        return stall_gain(s, c, p, prm) - c.consul_place_cost * prm[P_MONEY]
+    if ph == R.PH_MOVECUBES:
+        if a == R.A_NO:
+            return 0.5 if R.stall_total(s, s.consul_space) == 0 else 1.0
+        x = a - R.A_CUBE
+        # one cube keeps the new stall from being closed; take it from a stall that can spare it
+        return 0.9 if R.stall_total(s, x // 4) >= 2 else 0.0
+    if ph == R.PH_PLUTON:
+        total = R.stall_total(s, s.consul_space)
+        lose = stall_gain(s, c, p, prm) if total == 0 else total * 0.8
+        return lose if a == R.A_YES else prm[P_CARD] * CARD_WISH[R.PLUTON]
+    if ph == R.PH_TAX:
+        k = a - R.A_COUNT
+        # keep the best cubes by paying, as long as a cube is worth more than the tax
+        worth = 0.0
+        left = k
+        for g in range(3):
+            take = min(left, s.cubes[s.consul_space, g])
+            worth += take * cube_value(s, c, g, prm)
+            left -= take
+        worth += left * cube_value(s, c, R.BEIGE, prm)
+        return worth - k * c.tax_per_cube * prm[P_MONEY]
+    if ph == R.PH_TAXCUBE or ph == R.PH_PAYCARD:
+        g = (a - R.A_COLOUR) if ph == R.PH_TAXCUBE else (a - R.A_CUBE) % 4
+        return -cube_value(s, c, g, prm)
+    if ph == R.PH_BUY_COLOUR:
+        g = a - R.A_COLOUR
+        v = R.act_value(s)
+        best = -1e9
+        for k in range(1, min(v, s.harbour[g]) + 1):
+            if v - k <= s.harbour[R.BEIGE] and k * R.goods_price(s, c, g) + (v - k) * c.beige_price <= s.money[p]:
+                best = max(best, buy_gain(s, c, p, g, k, v, prm))
+        return best
+    if ph == R.PH_BUY_COUNT:
+        return buy_gain(s, c, p, s.buy_colour, a - R.A_COUNT, R.act_value(s), prm)
+    if ph == R.PH_PLACE:
+        sp = a - R.A_SPACE
+        g = 0
+        for i in range(4):
+            if s.place_left[i] > 0:
+                g = i
+                break
+        val = 0.0
+        if g < 3:
+            d = abs(s.pawn[g + 1] - sp)
+            d = min(d, c.spaces - d)
+            val = -0.2 * d + (1.0 if s.cubes[sp, g] > 0 else 0.0)
+        else:
+            val = 0.5 if s.cubes[sp, 0] + s.cubes[sp, 1] + s.cubes[sp, 2] == 0 else 0.0
+        # the consul closes empty stalls: spread cubes over empty stalls first
+        if R.stall_total(s, sp) == 0:
+            val += 0.7
+        return val
+    if ph == R.PH_KEEPCARD:
+        t = s.drawn[s.drawn_i]
+        if a == R.A_NO:
+            return 0.0
+        wish = prm[P_CARD] * CARD_WISH[t]
+        if t == R.VENUS and s.tokens[p] == 0:
+            wish *= 0.3
+        return wish - cube_value(s, c, R.BEIGE, prm) * c.beige_per_card - 0.3 * s.kept_n
+    return 0.0
+
+
+@njit(cache=True)
+def pass_value(s, c, p, prm):
+    n = c.players
+    if s.n_passed == n - 1:
+        return 0.3  # the last passer starts next round
+    return c.turn_tiles[n - 2 - s.n_passed] * prm[P_MONEY]
+
+
+@njit(cache=True)
+def score_turn_action(s, c, p, a, prm):
+    """Value of a turn-level choice: pass, a card, taking a die, modifying it or executing."""
+    if a == R.A_PASS:
+        return pass_value(s, c, p, prm)
+    if a == R.A_EXECUTE:
+        return current_gain(s, c, p, prm)
+    if a == R.A_VENUS:
+        back = min(c.venus_returns, s.tokens[p])
+        return back * prm[P_TOKEN] - prm[P_CARD] * CARD_WISH[R.VENUS] + 0.5
+    if a < R.A_TAKE:
+        if s.phase != R.PH_BUILD:
+            return -1e9
+        x = a - R.A_MERCURE
+        delta = 1 if x % 2 == 1 else -1
+        s.price_mod[x // 2] += delta
+        gval = current_gain(s, c, p, prm)
+        s.price_mod[x // 2] -= delta
+        return gval - prm[P_CARD] * CARD_WISH[R.MERCURE]
+    if a < R.A_EXTRA_TOKEN:
+        x = a - R.A_TAKE
+        d = (x % 24) // 6
+        v = x % 6 + 1
+        return take_value(s, c, p, d, v, prm)
+    if s.phase != R.PH_BUILD:
+        return -1e9
+    return build_value(s, c, p, a, prm)
+
+
+@njit(cache=True)
+def take_value(s, c, p, d, v, prm):
+    """Best gain from a die: as rolled, or with one ±1 or a change of action."""
+    best = use_gain(s, c, p, d, v, prm)
+    tok = prm[P_TOKEN] if s.supply > 0 else 1e9
+    for up in range(2):
+        w = R.wrap(v, up)
+        card = R.mod_card_for(d)
+        cost = tok
+        if card >= 0 and s.hand[p, card] > 0:
+            cost = min(cost, prm[P_CARD] * CARD_WISH[card])
+        best = max(best, use_gain(s, c, p, d, w, prm) - cost)
+    change = tok
+    if s.hand[p, R.JUPITER] > 0:
+        change = min(change, prm[P_CARD] * CARD_WISH[R.JUPITER])
+    for a in range(4):
+        if a != d:
+            best = max(best, use_gain(s, c, p, a, v, prm) - change)
+    return best
+
+
+@njit(cache=True)
+def build_value(s, c, p, a, prm):
+    """Gain after one modification of the die use in progress, minus what it costs."""
+    if a < R.A_CHANGE_TOKEN:
+        junon = a >= R.A_EXTRA_JUNON
+        x = a - (R.A_EXTRA_JUNON if junon else R.A_EXTRA_TOKEN)
+        s.act_col[s.act_n] = (x % 24) // 6
+        s.act_val[s.act_n] = x % 6 + 1
+        s.act_n += 1
+        gval = current_gain(s, c, p, prm)
+        s.act_n -= 1
+        cost = prm[P_CARD] * CARD_WISH[R.JUNON] if junon else prm[P_TOKEN]
+        return gval - cost - 0.5  # the extra die is also lost for later
+    if a < R.A_MOD_TOKEN:
+        jup = a >= R.A_CHANGE_JUPITER
+        old = s.act_action
+        s.act_action = a - (R.A_CHANGE_JUPITER if jup else R.A_CHANGE_TOKEN)
+        gval = current_gain(s, c, p, prm)
+        s.act_action = old
+        cost = prm[P_CARD] * CARD_WISH[R.JUPITER] if jup else prm[P_TOKEN]
+        return gval - cost
+    card = a >= R.A_MOD_CARD
+    x = a - (R.A_MOD_CARD if card else R.A_MOD_TOKEN)
+    i = x // 2
+    old = s.act_val[i]
+    s.act_val[i] = R.wrap(old, x % 2)
+    gval = current_gain(s, c, p, prm)
+    s.act_val[i] = old
+    if card:
+        return gval - prm[P_CARD] * CARD_WISH[R.mod_card_for(s.act_action)] - 0.05
+    return gval - prm[P_TOKEN]
+
+
+@njit(cache=True)
+def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
+    """The best-scoring legal action; ties broken by the bot's own generator."""
+    s = st[0]
+    c = cf[0]
+    best = -1e18
+    arg = buf[0]
+    for i in range(n):
+        val = score_action(s, c, seat, buf[i], params) + 1e-6 * uniform(bot_rng, seat)
+        if val > best:
+            best = val
+            arg = buf[i]
+    return arg
+
+
+class CompiledBot:
+    """A compiled policy and its parameters (the game loop calls the policy by ``kind``)."""
+
+    def __init__(self, name: str, kind: int, params: np.ndarray):
+        self.name = name
+        self.kind = kind
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"<bot {self.name}>"
+
+
+def random_bot(name: str = "random") -> CompiledBot:
+    return CompiledBot(name, KIND_RANDOM, np.zeros(N_PARAMS))
+
+
+def _heuristic(name: str, values: dict[str, float]) -> CompiledBot:
+    return CompiledBot(name, KIND_HEURISTIC, np.array([values[k] for k in PARAM_NAMES], dtype=np.float64))
+
+
+def trader_bot(name: str = "trader", **params: float) -> CompiledBot:
+    return _heuristic(name, {**TRADER, **params})
+
+
+def priest_bot(name: str = "priest", **params: float) -> CompiledBot:
+    return _heuristic(name, {**PRIEST, **params})

@@ -1,0 +1,272 @@
+"""Massilia on the simlab game contract: the Game object, state wrapper, transcripts and fact columns."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.core.bots import BotInfo, BotRegistry
+from simlab.core.game import Game, Outcome, State
+from simlab.games.massilia import data
+from simlab.games.massilia import rules as R
+from simlab.games.massilia.bots import PRIEST, TRADER
+from simlab.games.massilia.config import MassiliaConfig
+
+RULES_VERSION = "massilia-1.0"
+
+_BOTS = BotRegistry(
+    "massilia",
+    [
+        BotInfo("random", "simlab.games.massilia.bots:random_bot", "uniformly random legal action"),
+        BotInfo(
+            "trader",
+            "simlab.games.massilia.bots:trader_bot",
+            "sells goods to customers: buys the colours its stalls can sell, walks customers to them",
+            TRADER,
+        ),
+        BotInfo(
+            "priest",
+            "simlab.games.massilia.bots:priest_bot",
+            "fame and temple player: buys fame when the temple is cheap, prays for cards, uses them",
+            PRIEST,
+        ),
+    ],
+)
+
+
+def _die(src: int, colour: int, value: int) -> str:
+    where = "temple" if src == 0 else "own kept"
+    return f"{data.DICE[colour]} {value} ({where})"
+
+
+def describe_action(action: int) -> str:
+    """A readable name for any action id."""
+    a = action
+    if a == R.A_PASS:
+        return "pass"
+    if a == R.A_EXECUTE:
+        return "execute"
+    if a == R.A_NO:
+        return "no"
+    if a == R.A_YES:
+        return "yes"
+    if a == R.A_VENUS:
+        return "play Venus (return penalty tokens)"
+    if R.A_MERCURE <= a < R.A_TAKE:
+        x = a - R.A_MERCURE
+        return f"play Mercure: {data.PRICE_LOCATIONS[x // 2]} price {'+1' if x % 2 else '-1'}"
+    for base, label in ((R.A_TAKE, "take die"), (R.A_EXTRA_TOKEN, "extra die for a token"),
+                        (R.A_EXTRA_JUNON, "extra die with Junon")):
+        if base <= a < base + 48:
+            x = a - base
+            return f"{label}: {_die(x // 24, (x % 24) // 6, x % 6 + 1)}"
+    if R.A_CHANGE_TOKEN <= a < R.A_CHANGE_JUPITER:
+        return f"token: perform the {data.DIE_ACTIONS[a - R.A_CHANGE_TOKEN]} action"
+    if R.A_CHANGE_JUPITER <= a < R.A_MOD_TOKEN:
+        return f"Jupiter: perform the {data.DIE_ACTIONS[a - R.A_CHANGE_JUPITER]} action"
+    if R.A_MOD_TOKEN <= a < R.A_MOVE:
+        card = a >= R.A_MOD_CARD
+        x = a - (R.A_MOD_CARD if card else R.A_MOD_TOKEN)
+        how = "free card" if card else "token"
+        return f"{how}: die {x // 2 + 1} {'+1' if x % 2 else '-1'}"
+    if R.A_MOVE <= a < R.A_SPACE:
+        x = a - R.A_MOVE
+        return f"move {data.PAWNS[x // 2]} {'clockwise' if x % 2 == 0 else 'counter-clockwise'}"
+    if R.A_SPACE <= a < R.A_CUBE:
+        return f"space {a - R.A_SPACE}"
+    if R.A_CUBE <= a < R.A_COUNT:
+        x = a - R.A_CUBE
+        return f"{data.GOODS[x % 4]} cube from space {x // 4}"
+    if R.A_COUNT <= a < R.A_COLOUR:
+        return f"{a - R.A_COUNT}"
+    if R.A_COLOUR <= a < R.A_KEEPDIE_TEMPLE:
+        return data.GOODS[a - R.A_COLOUR]
+    if a == R.A_KEEPDIE_TEMPLE:
+        return "to the temple"
+    if a == R.A_KEEPDIE_PAY:
+        return "keep (pay)"
+    if a == R.A_KEEPDIE_MARS:
+        return "keep with Mars"
+    return f"action {a}"
+
+
+class MassiliaState(State):
+    """A Massilia game in progress (see ``rules`` for the decision sequence)."""
+
+    def describe(self, action: int) -> str:
+        return describe_action(action)
+
+    def decision_name(self) -> str:
+        return R.PHASE_NAMES[int(self.record[0]["phase"])]
+
+    def determinize(self, player: int, rng: np.random.Generator) -> MassiliaState:
+        """Resample what ``player`` cannot see: other players' hand cards and the deck order.
+
+        Hand sizes, the face-up discard pile and everything on the board stay. Money, penalty tokens
+        and the dice behind screens are kept: every change to them is a public action, so a player
+        with perfect memory knows them.
+        """
+        other = self.clone()
+        s = other.record[0]
+        n = int(s["n_players"])
+        pool: list[int] = list(s["deck"][: int(s["deck_n"])])
+        for q in range(n):
+            if q == player:
+                continue
+            for t in range(R.NCARDS):
+                pool.extend([t] * int(s["hand"][q, t]))
+        pool_arr = np.array(pool, dtype=np.int32)
+        rng.shuffle(pool_arr)
+        k = 0
+        for q in range(n):
+            if q == player:
+                continue
+            size = int(s["hand_n"][q])
+            s["hand"][q, :] = np.bincount(pool_arr[k : k + size], minlength=R.NCARDS)
+            k += size
+        rest = pool_arr[k:]
+        s["deck"][: len(rest)] = rest
+        return other
+
+
+class MassiliaGame(Game):
+    """Massilia (Alain Epron): merchants, customers, a consul and nine deities; 2–4 players."""
+
+    name = "massilia"
+    title = "Massilia"
+    rules_version = RULES_VERSION
+    config_class = MassiliaConfig
+    state_class = MassiliaState
+    min_players = 2
+    max_players = 4
+
+    @property
+    def kernel(self):
+        from simlab.games.massilia.kernel import KERNEL
+
+        return KERNEL
+
+    @property
+    def bots(self) -> BotRegistry:
+        return _BOTS
+
+    def outcome(self, records: np.ndarray, config: MassiliaConfig) -> list[Outcome]:
+        n = config.players
+        return [
+            Outcome(
+                tuple(float(x) for x in rec["score"][:n]),
+                tuple(int(x) for x in rec["rank"][:n]),
+                tuple(float(x) for x in rec["share"][:n]),
+            )
+            for rec in records
+        ]
+
+    def turns(self, records: np.ndarray) -> np.ndarray:
+        return records["turns"].astype(np.int32)
+
+    def result_columns(self, records: np.ndarray, config: MassiliaConfig) -> dict[str, np.ndarray]:
+        """score, rank, win_share and turns per (game, seat), game-major."""
+        n = config.players
+        return {
+            "score": records["score"][:, :n].reshape(-1).astype(np.float64),
+            "rank": records["rank"][:, :n].reshape(-1).astype(np.int32),
+            "win_share": records["share"][:, :n].reshape(-1).astype(np.float64),
+            "turns": np.repeat(records["turns"].astype(np.int32), n),
+        }
+
+    def fact_columns(self, records: np.ndarray, config: MassiliaConfig) -> dict[str, np.ndarray]:
+        n = config.players
+        rounds = config.rounds
+        cols: dict[str, np.ndarray] = {}
+
+        def seat(name: str, values: np.ndarray) -> None:
+            cols[name] = values[:, :n].reshape(-1).astype(np.int32)
+
+        def game(name: str, values: np.ndarray) -> None:
+            cols[name] = np.repeat(values.astype(np.int32), n)
+
+        seat("start_money", records["f_start_money"])
+        seat("final_money", records["money"])
+        seat("final_fame", records["fame"])
+        seat("final_tokens", records["tokens"])
+        seat("final_stalls", (records["stall_owner"][:, None, :] == np.arange(n)[None, :, None]).sum(2))
+        seat("tokens_taken", records["f_tokens_taken"])
+        seat("sale_money", records["f_sale_money"])
+        seat("sale_fame", records["f_sale_fame"])
+        seat("fame_bought", records["f_fame_bought"])
+        seat("tax_paid", records["f_taxed"])
+        seat("stalls_closed", records["f_closed"])
+        seat("pass_money", records["f_pass_money"])
+        for r in range(rounds):
+            seat(f"money_r{r + 1}", records["f_money_r"][:, :, r])
+            seat(f"fame_r{r + 1}", records["f_fame_r"][:, :, r])
+            seat(f"stalls_r{r + 1}", records["f_stalls_r"][:, :, r])
+            seat(f"score_r{r + 1}", records["f_score_r"][:, :, r])
+        for t, card in enumerate(data.CARDS):
+            seat(f"drawn_{card}", records["f_drawn"][:, :, t])
+            seat(f"kept_{card}", records["f_kept"][:, :, t])
+            seat(f"played_{card}", records["f_played"][:, :, t])
+            seat(f"first_round_{card}", records["f_first_played"][:, :, t])
+        for g, goods in enumerate(data.GOODS):
+            seat(f"bought_{goods}", records["f_bought"][:, :, g])
+            seat(f"sold_{goods}", records["f_sold"][:, :, g])
+        for d, action in enumerate(data.DIE_ACTIONS):
+            seat(f"dice_{data.DICE[d]}_used", records["f_dice_used"][:, :, d])
+            seat(f"actions_{action}", records["f_actions"][:, :, d])
+        for r in range(rounds):
+            for i, loc in enumerate(data.PRICE_LOCATIONS):
+                game(f"price_{loc}_r{r + 1}", records["f_price_r"][:, r, i])
+            for g in range(3):
+                game(f"marker_{data.GOODS[g]}_r{r + 1}", records["f_marker_r"][:, r, g])
+            for g, goods in enumerate(data.GOODS):
+                game(f"harbour_{goods}_r{r + 1}", records["f_harbour_r"][:, r, g])
+                game(f"bag_{goods}_r{r + 1}", records["f_bag_r"][:, r, g])
+                game(f"round_bought_{goods}_r{r + 1}", records["f_round_bought"][:, r, g])
+                game(f"round_sold_{goods}_r{r + 1}", records["f_round_sold"][:, r, g])
+        game("decisions", records["decisions"])
+        return cols
+
+    def fact_schema(self, rounds: int = 7) -> dict[str, str]:
+        doc = {
+            "start_money": "sesterces the seat started with",
+            "final_money": "sesterces held at the end",
+            "final_fame": "fame at the end (before end scoring)",
+            "final_tokens": "penalty tokens held at the end",
+            "final_stalls": "stalls on the market at the end",
+            "tokens_taken": "penalty tokens taken during the game",
+            "sale_money": "sesterces earned from customers",
+            "sale_fame": "fame earned from customers",
+            "fame_bought": "fame bought with the black (fame) action",
+            "tax_paid": "sesterces paid as consul tax",
+            "stalls_closed": "own stalls closed by the consul",
+            "pass_money": "sesterces from turn-order tiles",
+            "decisions": "decisions taken in the game (all seats)",
+        }
+        for r in range(1, rounds + 1):
+            doc[f"money_r{r}"] = f"sesterces at the end of round {r}"
+            doc[f"fame_r{r}"] = f"fame at the end of round {r}"
+            doc[f"stalls_r{r}"] = f"stalls on the market at the end of round {r}"
+            doc[f"score_r{r}"] = f"score if the game ended after round {r}"
+            for loc in data.PRICE_LOCATIONS:
+                doc[f"price_{loc}_r{r}"] = f"price tile value at the {loc} in round {r}"
+            for goods in data.GOODS[:3]:
+                doc[f"marker_{goods}_r{r}"] = f"{goods} score marker (fame per cube sold) at the end of round {r}"
+            for goods in data.GOODS:
+                doc[f"harbour_{goods}_r{r}"] = f"{goods} cubes in the harbour after the refill of round {r}"
+                doc[f"bag_{goods}_r{r}"] = f"{goods} cubes in the bag after the refill of round {r}"
+                doc[f"round_bought_{goods}_r{r}"] = f"{goods} cubes bought by all players in round {r}"
+                doc[f"round_sold_{goods}_r{r}"] = f"{goods} cubes sold to customers by all players in round {r}"
+        for card in data.CARDS:
+            doc[f"drawn_{card}"] = f"{card} cards drawn"
+            doc[f"kept_{card}"] = f"{card} cards kept"
+            doc[f"played_{card}"] = f"{card} cards played"
+            doc[f"first_round_{card}"] = f"round in which the first {card} was played (0 = never)"
+        for goods in data.GOODS:
+            doc[f"bought_{goods}"] = f"{goods} cubes bought"
+            doc[f"sold_{goods}"] = f"{goods} cubes sold to customers"
+        for d, action in enumerate(data.DIE_ACTIONS):
+            doc[f"dice_{data.DICE[d]}_used"] = f"{data.DICE[d]} dice used in actions"
+            doc[f"actions_{action}"] = f"{action} actions performed"
+        return doc
+
+
+GAME = MassiliaGame()

@@ -1,0 +1,1311 @@
+"""Massilia's rules as a compiled state machine over one structured record.
+
+Summary (full text: ``shared/rules/massilia.md``): 2–4 merchants, 7 rounds of three phases. Phase 1
+rotates the price tiles and refills the harbours from the bag; phase 2 rolls the temple dice and lets
+each player roll dice from behind the screen, keeping some for 2 sesterces each (Mars: one free); in
+phase 3 players in turn order either use a die (brown: move the consul or a customer; beige: buy
+goods; grey: draw deity cards paid with cubes; black: buy fame), modified by penalty tokens and deity
+cards, or pass for a turn-order tile. Customers stopped at your stall buy their colour (or beige); the
+consul taxes, closes or lets you open a stall. Score: fame + stall points + sesterces/3 − 2 per token.
+
+Every decision is small: a turn is "take a die" → any number of modifications (tokens, cards) →
+"execute" → the action's own choices (pawn and direction, colour and count, where each cube goes,
+which drawn cards to keep and which cubes pay for them). The consul's victim decides Pluton and tax.
+
+Deviations and settled points (each a config field or listed here):
+- legality looks one step ahead: a die may be taken (or modified) only if some action can still be
+  completed with it (brown is always possible when the action can still be changed); a path that
+  needs Mercure to become affordable must play Mercure before taking the die.
+- a sacrifice keeps at most ``hand_limit`` minus the cards already in hand (``hand_limit_caps_keep``).
+- Pluton is played only as a reaction when the consul stops at its owner's stall; no card is played
+  without its effect (e.g. to make room in hand).
+- a player takes at most one change of action per die use, and not after a free ±1 card was played
+  (the card must follow the action performed).
+
+Action ids are global (``describe`` in game.py names them); see the A_* constants.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.core.rng import randint
+from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MassiliaConfig
+
+# -- phases (the decision at hand) --------------------------------------------------------------
+PH_SETUP, PH_ROLL, PH_KEEP, PH_MAIN, PH_BUILD, PH_MOVE = 0, 1, 2, 3, 4, 5
+PH_CONSUL_PLACE, PH_MOVECUBES, PH_PLUTON, PH_TAX, PH_TAXCUBE = 6, 7, 8, 9, 10
+PH_BUY_COLOUR, PH_BUY_COUNT, PH_PLACE, PH_KEEPCARD, PH_PAYCARD, PH_OVER = 11, 12, 13, 14, 15, 16
+PHASE_NAMES = (
+    "setup stall", "dice to roll", "keep rolled die", "turn", "use die", "move pawn",
+    "place stall at consul", "move cubes to new stall", "play Pluton", "pay consul tax",
+    "give up taxed cube", "colour to buy", "coloured cubes to buy", "place cube", "keep drawn card",
+    "pay for kept card", "game over",
+)
+
+# -- actions -----------------------------------------------------------------------------------
+A_PASS, A_EXECUTE, A_NO, A_YES, A_VENUS = 0, 1, 2, 3, 4
+A_MERCURE = 5  # + location * 2 + up
+A_TAKE = 16  # + source * 24 + colour * 6 + value - 1   (source 0 temple, 1 own kept dice)
+A_EXTRA_TOKEN = 64  # same layout as A_TAKE
+A_EXTRA_JUNON = 112  # same layout
+A_CHANGE_TOKEN = 160  # + action colour
+A_CHANGE_JUPITER = 164  # + action colour
+A_MOD_TOKEN = 168  # + die index * 2 + up
+A_MOD_CARD = 216  # + die index * 2 + up
+A_MOVE = 264  # + pawn * 2 + direction (0 clockwise = +, 1 counter-clockwise = −)
+A_SPACE = 272  # + space
+A_CUBE = 304  # + space * 4 + goods colour
+A_COUNT = 432  # + k
+A_COLOUR = 464  # + goods colour
+A_KEEPDIE_TEMPLE, A_KEEPDIE_PAY, A_KEEPDIE_MARS = 468, 469, 470
+MAX_ACTIONS = 480
+MAX_DICE = 24
+MAX_COUNT = 31
+
+# colours, locations, cards (numbers duplicated from data.py as compile-time constants)
+PINK, ORANGE, PURPLE, BEIGE = 0, 1, 2, 3
+GREY, BROWN, BLACK, BEIGE_DIE = 0, 1, 2, 3
+TEMPLE = 0
+JUPITER, JUNON, MINERVE, NEPTUNE, PHOEBUS, VENUS, MERCURE, MARS, PLUTON = 0, 1, 2, 3, 4, 5, 6, 7, 8
+NCARDS = 9
+
+P, S, R = MAX_PLAYERS, MAX_SPACES, MAX_ROUNDS
+
+STATE_DTYPE = np.dtype(
+    [
+        ("rng", np.uint64, (1,)),
+        ("n_players", np.int32), ("round", np.int32), ("phase", np.int32), ("cur", np.int32),
+        ("active", np.int32), ("order", np.int32, (P,)), ("order_pos", np.int32),
+        ("setup_step", np.int32), ("passed", np.int32, (P,)), ("n_passed", np.int32),
+        ("tile_of", np.int32, (P,)), ("last_passer", np.int32),
+        ("roll_colour", np.int32), ("roll_count", np.int32, (4,)),
+        ("rolled_col", np.int32, (MAX_DICE,)), ("rolled_val", np.int32, (MAX_DICE,)),
+        ("rolled_n", np.int32), ("rolled_i", np.int32),
+        ("money", np.int32, (P,)), ("fame", np.int32, (P,)), ("tokens", np.int32, (P,)),
+        ("supply", np.int32),
+        ("stall_owner", np.int32, (S,)), ("cubes", np.int32, (S, 4)), ("reserve", np.int32, (P,)),
+        ("pawn", np.int32, (4,)),
+        ("harbour", np.int32, (4,)), ("bag", np.int32, (4,)),
+        ("price", np.int32, (4,)), ("price_mod", np.int32, (4,)), ("marker", np.int32, (3,)),
+        ("deck", np.int32, (64,)), ("deck_n", np.int32), ("discard", np.int32, (NCARDS,)),
+        ("hand", np.int32, (P, NCARDS)), ("hand_n", np.int32, (P,)),
+        ("drawn", np.int32, (64,)), ("drawn_n", np.int32), ("drawn_i", np.int32),
+        ("kept_n", np.int32), ("keep_room", np.int32),
+        ("screen", np.int32, (P, 4)), ("temple", np.int32, (4, 6)), ("kept", np.int32, (P, 4, 6)),
+        ("act_col", np.int32, (MAX_DICE,)), ("act_val", np.int32, (MAX_DICE,)), ("act_n", np.int32),
+        ("act_action", np.int32), ("act_changed", np.int32), ("act_cardmod", np.int32),
+        ("buy_colour", np.int32), ("place_left", np.int32, (4,)),
+        ("consul_space", np.int32), ("tax_owner", np.int32), ("tax_left", np.int32),
+        ("moved_cubes", np.int32), ("pay_owed", np.int32),
+        ("turns", np.int32), ("decisions", np.int32),
+        ("score", np.int32, (P,)), ("rank", np.int32, (P,)), ("share", np.float64, (P,)),
+        # facts: per seat
+        ("f_start_money", np.int32, (P,)),
+        ("f_money_r", np.int32, (P, R)), ("f_fame_r", np.int32, (P, R)), ("f_stalls_r", np.int32, (P, R)),
+        ("f_score_r", np.int32, (P, R)),
+        ("f_drawn", np.int32, (P, NCARDS)), ("f_kept", np.int32, (P, NCARDS)),
+        ("f_played", np.int32, (P, NCARDS)), ("f_first_played", np.int32, (P, NCARDS)),
+        ("f_tokens_taken", np.int32, (P,)), ("f_bought", np.int32, (P, 4)), ("f_sold", np.int32, (P, 4)),
+        ("f_sale_money", np.int32, (P,)), ("f_sale_fame", np.int32, (P,)), ("f_fame_bought", np.int32, (P,)),
+        ("f_taxed", np.int32, (P,)), ("f_closed", np.int32, (P,)), ("f_pass_money", np.int32, (P,)),
+        ("f_dice_used", np.int32, (P, 4)), ("f_actions", np.int32, (P, 4)),
+        # facts: per round (market)
+        ("f_price_r", np.int32, (R, 4)), ("f_marker_r", np.int32, (R, 3)),
+        ("f_harbour_r", np.int32, (R, 4)), ("f_bag_r", np.int32, (R, 4)),
+        ("f_round_bought", np.int32, (R, 4)), ("f_round_sold", np.int32, (R, 4)),
+    ],
+    align=True,
+)
+
+CONFIG_DTYPE = np.dtype(
+    [
+        ("players", np.int32), ("rounds", np.int32), ("start_money", np.int32, (P,)),
+        ("cubes_total", np.int32, (4,)), ("harbour_start", np.int32, (4,)), ("refill", np.int32),
+        ("card_copies", np.int32, (NCARDS,)), ("price_tiles", np.int32, (4,)), ("beige_price", np.int32),
+        ("price_min", np.int32), ("price_max", np.int32), ("turn_tiles", np.int32, (P,)),
+        ("tokens_per_player", np.int32), ("marker_start", np.int32), ("marker_min", np.int32),
+        ("marker_max", np.int32), ("marker_drop_per_cube", np.int32), ("stalls_per_player", np.int32),
+        ("stall_capacity", np.int32), ("setup_stalls", np.int32), ("setup_cubes", np.int32),
+        ("keep_die_cost", np.int32), ("consul_place_cost", np.int32), ("consul_move_cubes", np.int32),
+        ("tax_per_cube", np.int32), ("hand_limit", np.int32), ("hand_limit_caps_keep", np.int32),
+        ("beige_per_card", np.int32), ("venus_returns", np.int32), ("stall_points", np.int32, (16,)),
+        ("n_stall_points", np.int32), ("money_per_point", np.int32), ("token_penalty", np.int32),
+        ("removed_beige_to_bag", np.int32), ("kept_to_screen", np.int32), ("fame_full", np.int32),
+        ("spaces", np.int32), ("is_corner", np.int32, (S,)), ("middles", np.int32, (4,)),
+        ("random_pawns", np.int32),
+    ],
+    align=True,
+)
+
+
+def config_record(config: MassiliaConfig) -> np.ndarray:
+    """The config as the record the compiled functions read."""
+    cf = np.zeros(1, dtype=CONFIG_DTYPE)
+    c = cf[0]
+    n = config.players
+    c["players"], c["rounds"] = n, config.rounds
+    c["start_money"][:n] = config.start_money[:n]
+    c["cubes_total"][:] = config.cubes_total
+    c["harbour_start"][:] = config.harbour_start
+    c["refill"] = config.refill_by_players[n - 2]
+    c["card_copies"][:] = config.card_copies
+    c["price_tiles"][:] = config.price_tiles
+    c["beige_price"] = config.beige_price
+    c["price_min"], c["price_max"] = config.price_min, config.price_max
+    tiles = sorted(config.turn_tiles)[: n - 1]
+    c["turn_tiles"][: n - 1] = tiles
+    c["tokens_per_player"] = config.tokens_per_player
+    c["marker_start"], c["marker_min"], c["marker_max"] = config.marker_start, config.marker_min, config.marker_max
+    c["marker_drop_per_cube"] = config.marker_drop_per_cube
+    c["stalls_per_player"], c["stall_capacity"] = config.stalls_per_player, config.stall_capacity
+    c["setup_stalls"] = config.setup_stalls_by_players[n - 2]
+    c["setup_cubes"] = config.setup_cubes_per_stall
+    c["keep_die_cost"], c["consul_place_cost"] = config.keep_die_cost, config.consul_place_cost
+    c["consul_move_cubes"], c["tax_per_cube"] = config.consul_move_cubes, config.tax_per_cube
+    c["hand_limit"], c["hand_limit_caps_keep"] = config.hand_limit, config.hand_limit_caps_keep
+    c["beige_per_card"], c["venus_returns"] = config.beige_per_card, config.venus_returns
+    points = list(config.stall_points)[:16]
+    c["stall_points"][: len(points)] = points
+    c["n_stall_points"] = len(points)
+    c["money_per_point"], c["token_penalty"] = config.money_per_point, config.token_penalty
+    c["removed_beige_to_bag"] = config.removed_beige_to_bag
+    c["kept_to_screen"] = config.kept_dice_to_screen_on_pass
+    c["fame_full"] = config.fame_must_buy_full
+    spaces = config.market_spaces
+    side = spaces // 4
+    c["spaces"] = spaces
+    c["middles"][:] = [k * side + side // 2 for k in range(4)]
+    for sp in range(spaces):
+        c["is_corner"][sp] = 0 if sp in c["middles"] else 1
+    c["random_pawns"] = config.random_pawn_start
+    return cf
+
+
+# ==============================================================================================
+# small helpers
+# ==============================================================================================
+@njit(cache=True)
+def eff_price(s, loc):
+    return s.price[loc] + s.price_mod[loc]
+
+
+@njit(cache=True)
+def goods_price(s, c, g):
+    """Price of one cube of goods colour g at its harbour (beige is printed)."""
+    if g == BEIGE:
+        return c.beige_price
+    # harbour price locations: pink 3, orange 2, purple 1
+    return eff_price(s, 3 - g)
+
+
+@njit(cache=True)
+def stall_count(s, c, p):
+    n = 0
+    for sp in range(c.spaces):
+        if s.stall_owner[sp] == p:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def stall_total(s, sp):
+    return s.cubes[sp, 0] + s.cubes[sp, 1] + s.cubes[sp, 2] + s.cubes[sp, 3]
+
+
+@njit(cache=True)
+def own_room(s, c, p):
+    room = 0
+    for sp in range(c.spaces):
+        if s.stall_owner[sp] == p:
+            room += c.stall_capacity - stall_total(s, sp)
+    return room
+
+
+@njit(cache=True)
+def own_goods(s, c, p, g):
+    n = 0
+    for sp in range(c.spaces):
+        if s.stall_owner[sp] == p:
+            n += s.cubes[sp, g]
+    return n
+
+
+@njit(cache=True)
+def payable_cards(s, c, p):
+    """How many kept cards the player's stall cubes can pay for."""
+    coloured = own_goods(s, c, p, 0) + own_goods(s, c, p, 1) + own_goods(s, c, p, 2)
+    return coloured + own_goods(s, c, p, BEIGE) // c.beige_per_card
+
+
+@njit(cache=True)
+def act_value(s):
+    v = 0
+    for i in range(s.act_n):
+        v += s.act_val[i]
+    return v
+
+
+@njit(cache=True)
+def wrap(v, up):
+    if up == 1:
+        return 1 if v == 6 else v + 1
+    return 6 if v == 1 else v - 1
+
+
+@njit(cache=True)
+def score_of(s, c, p):
+    n = stall_count(s, c, p)
+    if n >= c.n_stall_points:
+        n = c.n_stall_points - 1
+    return s.fame[p] + c.stall_points[n] + s.money[p] // c.money_per_point - c.token_penalty * s.tokens[p]
+
+
+@njit(cache=True)
+def draw_cube(s):
+    """Draw one random cube from the bag; returns its colour or -1 if the bag is empty."""
+    total = s.bag[0] + s.bag[1] + s.bag[2] + s.bag[3]
+    if total == 0:
+        return -1
+    r = randint(s.rng, 0, total)
+    for g in range(4):
+        if r < s.bag[g]:
+            s.bag[g] -= 1
+            return g
+        r -= s.bag[g]
+    return -1
+
+
+@njit(cache=True)
+def return_removed_cube(s, c, g):
+    """A cube discarded for a card or taxed: to the bag (beige to the harbour if so configured)."""
+    if g == BEIGE and c.removed_beige_to_bag == 0:
+        s.harbour[BEIGE] += 1
+    else:
+        s.bag[g] += 1
+
+
+@njit(cache=True)
+def shuffle_discard_into_deck(s):
+    n = 0
+    for t in range(NCARDS):
+        for _ in range(s.discard[t]):
+            s.deck[n] = t
+            n += 1
+        s.discard[t] = 0
+    for i in range(n - 1, 0, -1):
+        j = randint(s.rng, 0, i + 1)
+        tmp = s.deck[i]
+        s.deck[i] = s.deck[j]
+        s.deck[j] = tmp
+    s.deck_n = n
+
+
+@njit(cache=True)
+def cards_available(s):
+    n = s.deck_n
+    for t in range(NCARDS):
+        n += s.discard[t]
+    return n
+
+
+@njit(cache=True)
+def play_card(s, p, t):
+    s.hand[p, t] -= 1
+    s.hand_n[p] -= 1
+    s.discard[t] += 1
+    s.f_played[p, t] += 1
+    if s.f_first_played[p, t] == 0:
+        s.f_first_played[p, t] = s.round
+
+
+@njit(cache=True)
+def take_token(s, p):
+    s.supply -= 1
+    s.tokens[p] += 1
+    s.f_tokens_taken[p] += 1
+
+
+# ==============================================================================================
+# feasibility of die actions (legality looks one step ahead, see module docstring)
+# ==============================================================================================
+@njit(cache=True)
+def buy_feasible_colour(s, c, p, g, v):
+    """Can the player buy exactly v cubes with at least one of goods colour g?"""
+    if s.harbour[g] < 1:
+        return False
+    pg = goods_price(s, c, g)
+    for k in range(1, min(v, s.harbour[g]) + 1):
+        if v - k <= s.harbour[BEIGE] and k * pg + (v - k) * c.beige_price <= s.money[p]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def action_feasible(s, c, p, a, v):
+    if v < 1:
+        return False
+    if a == BROWN:
+        return True
+    if a == BLACK:
+        if c.fame_full == 0:
+            return s.money[p] >= eff_price(s, TEMPLE)
+        return s.money[p] >= v * eff_price(s, TEMPLE)
+    if a == BEIGE_DIE:
+        if own_room(s, c, p) < v:
+            return False
+        for g in range(3):
+            if buy_feasible_colour(s, c, p, g, v):
+                return True
+        return False
+    # grey: sacrifice
+    if s.hand_n[p] >= c.hand_limit:
+        return False
+    if cards_available(s) == 0:
+        return False
+    return payable_cards(s, c, p) >= 1
+
+
+@njit(cache=True)
+def min_reachable_value(s, budget):
+    """Smallest die total reachable with ``budget`` ±1 steps (6+1 wraps to 1, a 5 wraps in 2 steps)."""
+    v = act_value(s)
+    b = budget
+    for i in range(s.act_n):
+        if b >= 1 and s.act_val[i] == 6:
+            v -= 5
+            b -= 1
+    for i in range(s.act_n):
+        if b >= 2 and s.act_val[i] == 5:
+            v -= 4
+            b -= 2
+    for i in range(s.act_n):
+        d = s.act_val[i]
+        if d == 6 or (d == 5 and budget >= 2):
+            continue
+        step = min(b, d - 1)
+        v -= step
+        b -= step
+    return max(v, s.act_n)
+
+
+@njit(cache=True)
+def feasible_soon(s, c, p):
+    """Can the die use in progress still end in a legal action?"""
+    a = s.act_action
+    v = act_value(s)
+    if action_feasible(s, c, p, a, v):
+        return True
+    budget = s.supply
+    if a == BROWN:
+        budget += s.hand[p, MINERVE]
+    elif a == BLACK:
+        budget += s.hand[p, PHOEBUS]
+    elif a == BEIGE_DIE:
+        budget += s.hand[p, NEPTUNE]
+    if budget > 0 and action_feasible(s, c, p, a, min_reachable_value(s, budget)):
+        return True
+    return s.act_changed == 0 and s.act_cardmod == 0 and (s.supply > 0 or s.hand[p, JUPITER] > 0)
+
+
+@njit(cache=True)
+def mod_card_for(a):
+    if a == BROWN:
+        return MINERVE
+    if a == BLACK:
+        return PHOEBUS
+    if a == BEIGE_DIE:
+        return NEPTUNE
+    return -1
+
+
+# ==============================================================================================
+# flow: setup, rounds, turns
+# ==============================================================================================
+@njit(cache=True)
+def init(st, cf, rng):
+    """Set up a new game (rules page 'Setup') and advance to the first decision."""
+    s = st[0]
+    c = cf[0]
+    s.rng[0] = rng[0]
+    n = c.players
+    s.n_players = n
+    for g in range(4):
+        s.harbour[g] = c.harbour_start[g]
+        s.bag[g] = c.cubes_total[g] - c.harbour_start[g]
+    k = 0
+    for t in range(NCARDS):
+        for _ in range(c.card_copies[t]):
+            s.deck[k] = t
+            k += 1
+    s.deck_n = k
+    for i in range(k - 1, 0, -1):
+        j = randint(s.rng, 0, i + 1)
+        tmp = s.deck[i]
+        s.deck[i] = s.deck[j]
+        s.deck[j] = tmp
+    for sp in range(S):
+        s.stall_owner[sp] = -1
+    # characters on the middle spaces in random order
+    for i in range(4):
+        s.pawn[i] = c.middles[i]
+    if c.random_pawns == 1:
+        for i in range(3, 0, -1):
+            j = randint(s.rng, 0, i + 1)
+            tmp = s.pawn[i]
+            s.pawn[i] = s.pawn[j]
+            s.pawn[j] = tmp
+    # price tiles at random on temple and the three harbours
+    for i in range(4):
+        s.price[i] = c.price_tiles[i]
+    for i in range(3, 0, -1):
+        j = randint(s.rng, 0, i + 1)
+        tmp = s.price[i]
+        s.price[i] = s.price[j]
+        s.price[j] = tmp
+    for g in range(3):
+        s.marker[g] = c.marker_start
+    s.supply = c.tokens_per_player * n
+    for p in range(n):
+        s.order[p] = p
+        s.reserve[p] = c.stalls_per_player
+        s.money[p] = c.start_money[p]
+        s.f_start_money[p] = c.start_money[p]
+        for d in range(4):
+            s.screen[p, d] = 1
+    for d in range(4):
+        s.temple[d, 0] = 1  # values are rolled in phase 2
+    s.round = 1
+    s.setup_step = 0
+    s.phase = PH_SETUP
+    s.cur = 0
+    s.last_passer = -1
+
+
+@njit(cache=True)
+def setup_seat(s, c, step):
+    """Seat placing the ``step``-th setup stall: turn order, then reversed for a second pass."""
+    n = c.players
+    lap = step // n
+    i = step % n
+    return i if lap % 2 == 0 else n - 1 - i
+
+
+@njit(cache=True)
+def record_round_market(s, c):
+    r = s.round - 1
+    for i in range(4):
+        s.f_price_r[r, i] = s.price[i]
+        s.f_harbour_r[r, i] = s.harbour[i]
+        s.f_bag_r[r, i] = s.bag[i]
+
+
+@njit(cache=True)
+def start_round(s, c):
+    """Phase 1 (skipped in round 1) and the start of phase 2."""
+    if s.round > 1:
+        last = s.price[3]
+        for i in range(3, 0, -1):
+            s.price[i] = s.price[i - 1]
+        s.price[0] = last
+        for _ in range(c.refill):
+            g = draw_cube(s)
+            if g < 0:
+                break
+            s.harbour[g] += 1
+    record_round_market(s, c)
+    # roll every die in the temple
+    for d in range(4):
+        n = 0
+        for v in range(6):
+            n += s.temple[d, v]
+            s.temple[d, v] = 0
+        for _ in range(n):
+            s.temple[d, randint(s.rng, 0, 6)] += 1
+    s.order_pos = 0
+    begin_roll(s, c)
+
+
+@njit(cache=True)
+def begin_roll(s, c):
+    """Find the next player (from order_pos) with dice behind the screen and ask how many to roll."""
+    while s.order_pos < c.players:
+        p = s.order[s.order_pos]
+        for d in range(4):
+            s.roll_count[d] = 0
+            if s.screen[p, d] > 0:
+                s.phase = PH_ROLL
+                s.roll_colour = d
+                s.cur = p
+                return
+        s.order_pos += 1
+    begin_actions(s, c)
+
+
+@njit(cache=True)
+def next_roll_colour(s, c):
+    p = s.cur
+    for d in range(s.roll_colour + 1, 4):
+        if s.screen[p, d] > 0:
+            s.roll_colour = d
+            return
+    # every colour chosen: roll openly
+    s.rolled_n = 0
+    for d in range(4):
+        for _ in range(s.roll_count[d]):
+            s.rolled_col[s.rolled_n] = d
+            s.rolled_val[s.rolled_n] = randint(s.rng, 0, 6) + 1
+            s.rolled_n += 1
+        s.screen[p, d] -= s.roll_count[d]
+    if s.rolled_n == 0:
+        s.order_pos += 1
+        begin_roll(s, c)
+    else:
+        s.rolled_i = 0
+        s.phase = PH_KEEP
+
+
+@njit(cache=True)
+def begin_actions(s, c):
+    s.order_pos = 0
+    s.n_passed = 0
+    for p in range(c.players):
+        s.passed[p] = 0
+        s.tile_of[p] = 0
+    s.active = s.order[0]
+    s.cur = s.active
+    s.phase = PH_MAIN
+    s.turns += 1
+
+
+@njit(cache=True)
+def end_turn(s, c):
+    """The die (or dice) go behind the user's screen; Mercure reverts; the next player acts."""
+    p = s.active
+    for i in range(s.act_n):
+        s.screen[p, s.act_col[i]] += 1
+    s.act_n = 0
+    for i in range(4):
+        s.price_mod[i] = 0
+    next_turn(s, c)
+
+
+@njit(cache=True)
+def next_turn(s, c):
+    n = c.players
+    if s.n_passed >= n:
+        end_round(s, c)
+        return
+    pos = s.order_pos
+    for _ in range(n):
+        pos = (pos + 1) % n
+        if s.passed[s.order[pos]] == 0:
+            break
+    s.order_pos = pos
+    s.active = s.order[pos]
+    s.cur = s.active
+    s.phase = PH_MAIN
+    s.turns += 1
+
+
+@njit(cache=True)
+def end_round(s, c):
+    n = c.players
+    r = s.round - 1
+    for p in range(n):
+        s.f_money_r[p, r] = s.money[p]
+        s.f_fame_r[p, r] = s.fame[p]
+        s.f_stalls_r[p, r] = stall_count(s, c, p)
+        s.f_score_r[p, r] = score_of(s, c, p)
+    for g in range(3):
+        s.f_marker_r[r, g] = s.marker[g]
+    # new turn order: last passer first, then by tile value ascending
+    s.order[0] = s.last_passer
+    k = 1
+    for t in range(n - 1):
+        for p in range(n):
+            if s.tile_of[p] == c.turn_tiles[t] and p != s.last_passer:
+                # equal tile values cannot occur (one tile each), but guard against a duplicate
+                dup = False
+                for j in range(k):
+                    if s.order[j] == p:
+                        dup = True
+                if not dup:
+                    s.order[k] = p
+                    k += 1
+    s.last_passer = -1
+    if s.round >= c.rounds:
+        final_scoring(s, c)
+        return
+    s.round += 1
+    start_round(s, c)
+
+
+@njit(cache=True)
+def final_scoring(s, c):
+    n = c.players
+    for p in range(n):
+        s.score[p] = score_of(s, c, p)
+    winners = 0
+    for p in range(n):
+        better = 0
+        for q in range(n):
+            if q == p:
+                continue
+            if beats(s, c, q, p):
+                better += 1
+        s.rank[p] = 1 + better
+        if better == 0:
+            winners += 1
+    for p in range(n):
+        s.share[p] = 1.0 / winners if s.rank[p] == 1 else 0.0
+    s.phase = PH_OVER
+    s.cur = -1
+
+
+@njit(cache=True)
+def beats(s, c, q, p):
+    """Does q finish ahead of p? Score, then stalls, then sesterces, then fewer tokens."""
+    if s.score[q] != s.score[p]:
+        return s.score[q] > s.score[p]
+    sq = stall_count(s, c, q)
+    sp = stall_count(s, c, p)
+    if sq != sp:
+        return sq > sp
+    if s.money[q] != s.money[p]:
+        return s.money[q] > s.money[p]
+    return s.tokens[q] < s.tokens[p]
+
+
+# ==============================================================================================
+# legal actions
+# ==============================================================================================
+@njit(cache=True)
+def legal(st, cf, buf):
+    """Write the legal actions of the decision at hand into ``buf``; return how many."""
+    s = st[0]
+    c = cf[0]
+    ph = s.phase
+    p = s.cur
+    n = 0
+    if ph == PH_SETUP:
+        for sp in range(c.spaces):
+            if c.is_corner[sp] == 1 and s.stall_owner[sp] < 0:
+                buf[n] = A_SPACE + sp
+                n += 1
+    elif ph == PH_ROLL:
+        for k in range(s.screen[p, s.roll_colour] + 1):
+            buf[n] = A_COUNT + k
+            n += 1
+    elif ph == PH_KEEP:
+        buf[n] = A_KEEPDIE_TEMPLE
+        n += 1
+        if s.money[p] >= c.keep_die_cost:
+            buf[n] = A_KEEPDIE_PAY
+            n += 1
+        if s.hand[p, MARS] > 0:
+            buf[n] = A_KEEPDIE_MARS
+            n += 1
+    elif ph == PH_MAIN:
+        buf[n] = A_PASS
+        n += 1
+        n = legal_cards_any_time(s, c, p, buf, n, False)
+        for src in range(2):
+            for d in range(4):
+                for v in range(6):
+                    cnt = s.temple[d, v] if src == 0 else s.kept[p, d, v]
+                    if cnt > 0 and take_ok(s, c, p, d, v + 1):
+                        buf[n] = A_TAKE + src * 24 + d * 6 + v
+                        n += 1
+    elif ph == PH_BUILD:
+        n = legal_build(s, c, p, buf, n)
+    elif ph == PH_MOVE:
+        for a in range(8):
+            buf[n] = A_MOVE + a
+            n += 1
+    elif ph == PH_CONSUL_PLACE or ph == PH_PLUTON:
+        buf[n] = A_NO
+        buf[n + 1] = A_YES
+        n += 2
+    elif ph == PH_MOVECUBES:
+        buf[n] = A_NO
+        n += 1
+        if s.moved_cubes < c.consul_move_cubes and stall_total(s, s.consul_space) < c.stall_capacity:
+            for sp in range(c.spaces):
+                if s.stall_owner[sp] == p and sp != s.consul_space:
+                    for g in range(4):
+                        if s.cubes[sp, g] > 0:
+                            buf[n] = A_CUBE + sp * 4 + g
+                            n += 1
+    elif ph == PH_TAX:
+        cubes = stall_total(s, s.consul_space)
+        for k in range(cubes + 1):
+            if k * c.tax_per_cube <= s.money[p]:
+                buf[n] = A_COUNT + k
+                n += 1
+    elif ph == PH_TAXCUBE:
+        for g in range(4):
+            if s.cubes[s.consul_space, g] > 0:
+                buf[n] = A_COLOUR + g
+                n += 1
+    elif ph == PH_BUY_COLOUR:
+        v = act_value(s)
+        for g in range(3):
+            if buy_feasible_colour(s, c, p, g, v):
+                buf[n] = A_COLOUR + g
+                n += 1
+    elif ph == PH_BUY_COUNT:
+        v = act_value(s)
+        g = s.buy_colour
+        pg = goods_price(s, c, g)
+        for k in range(1, min(v, s.harbour[g]) + 1):
+            if v - k <= s.harbour[BEIGE] and k * pg + (v - k) * c.beige_price <= s.money[p]:
+                buf[n] = A_COUNT + k
+                n += 1
+    elif ph == PH_PLACE:
+        for sp in range(c.spaces):
+            if s.stall_owner[sp] == p and stall_total(s, sp) < c.stall_capacity:
+                buf[n] = A_SPACE + sp
+                n += 1
+    elif ph == PH_KEEPCARD:
+        if s.kept_n < s.keep_room:
+            buf[n] = A_YES
+            n += 1
+        if not (s.drawn_i == s.drawn_n - 1 and s.kept_n == 0):
+            buf[n] = A_NO
+            n += 1
+    elif ph == PH_PAYCARD:
+        for sp in range(c.spaces):
+            if s.stall_owner[sp] == p:
+                for g in range(4):
+                    if s.cubes[sp, g] > 0 and pay_ok(s, c, p, g):
+                        buf[n] = A_CUBE + sp * 4 + g
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_cards_any_time(s, c, p, buf, n, check):
+    """Venus and Mercure may be played at any point of one's own turn."""
+    if s.hand[p, VENUS] > 0 and s.tokens[p] > 0:
+        buf[n] = A_VENUS
+        n += 1
+    if s.hand[p, MERCURE] > 0:
+        for loc in range(4):
+            for up in range(2):
+                np_ = eff_price(s, loc) + (1 if up == 1 else -1)
+                if c.price_min <= np_ <= c.price_max:
+                    ok = True
+                    if check:
+                        s.price_mod[loc] += 1 if up == 1 else -1
+                        ok = feasible_soon(s, c, p)
+                        s.price_mod[loc] -= 1 if up == 1 else -1
+                    if ok:
+                        buf[n] = A_MERCURE + loc * 2 + up
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def take_ok(s, c, p, d, v):
+    """Taking this die as the first die of an action leaves a way to complete it."""
+    s.act_n = 1
+    s.act_col[0] = d
+    s.act_val[0] = v
+    s.act_action = d
+    s.act_changed = 0
+    s.act_cardmod = 0
+    ok = feasible_soon(s, c, p)
+    s.act_n = 0
+    return ok
+
+
+@njit(cache=True)
+def legal_build(s, c, p, buf, n):
+    a = s.act_action
+    if action_feasible(s, c, p, a, act_value(s)):
+        buf[n] = A_EXECUTE
+        n += 1
+    n = legal_cards_any_time(s, c, p, buf, n, True)
+    # an extra die (token, or Junon for a die of the first die's colour)
+    for src in range(2):
+        for d in range(4):
+            for v in range(6):
+                cnt = s.temple[d, v] if src == 0 else s.kept[p, d, v]
+                if cnt == 0:
+                    continue
+                if s.act_n >= MAX_DICE:
+                    continue
+                s.act_col[s.act_n] = d
+                s.act_val[s.act_n] = v + 1
+                s.act_n += 1
+                if s.supply > 0:
+                    s.supply -= 1
+                    if feasible_soon(s, c, p):
+                        buf[n] = A_EXTRA_TOKEN + src * 24 + d * 6 + v
+                        n += 1
+                    s.supply += 1
+                if s.hand[p, JUNON] > 0 and d == s.act_col[0]:
+                    s.hand[p, JUNON] -= 1
+                    if feasible_soon(s, c, p):
+                        buf[n] = A_EXTRA_JUNON + src * 24 + d * 6 + v
+                        n += 1
+                    s.hand[p, JUNON] += 1
+                s.act_n -= 1
+    # change of action (once, and not after a free ±1 card)
+    if s.act_changed == 0 and s.act_cardmod == 0:
+        for na in range(4):
+            if na == a:
+                continue
+            s.act_action = na
+            s.act_changed = 1
+            if s.supply > 0:
+                s.supply -= 1
+                if feasible_soon(s, c, p):
+                    buf[n] = A_CHANGE_TOKEN + na
+                    n += 1
+                s.supply += 1
+            if s.hand[p, JUPITER] > 0:
+                s.hand[p, JUPITER] -= 1
+                if feasible_soon(s, c, p):
+                    buf[n] = A_CHANGE_JUPITER + na
+                    n += 1
+                s.hand[p, JUPITER] += 1
+            s.act_action = a
+            s.act_changed = 0
+    # ±1 on one die (token, or the free card of the action performed)
+    card = mod_card_for(a)
+    for i in range(s.act_n):
+        old = s.act_val[i]
+        for up in range(2):
+            s.act_val[i] = wrap(old, up)
+            if s.supply > 0:
+                s.supply -= 1
+                if feasible_soon(s, c, p):
+                    buf[n] = A_MOD_TOKEN + i * 2 + up
+                    n += 1
+                s.supply += 1
+            if card >= 0 and s.hand[p, card] > 0:
+                s.hand[p, card] -= 1
+                s.act_cardmod += 1
+                if feasible_soon(s, c, p):
+                    buf[n] = A_MOD_CARD + i * 2 + up
+                    n += 1
+                s.act_cardmod -= 1
+                s.hand[p, card] += 1
+        s.act_val[i] = old
+    return n
+
+
+@njit(cache=True)
+def pay_ok(s, c, p, g):
+    """May this cube pay towards the kept cards, leaving the rest payable?"""
+    owed = s.pay_owed
+    bpc = c.beige_per_card
+    if g < 3:
+        if owed % bpc != 0 or owed < bpc:
+            return False
+        owed -= bpc
+    else:
+        owed -= 1
+    coloured = own_goods(s, c, p, 0) + own_goods(s, c, p, 1) + own_goods(s, c, p, 2)
+    beige = own_goods(s, c, p, BEIGE)
+    if g < 3:
+        coloured -= 1
+    else:
+        beige -= 1
+    part = owed % bpc
+    if part > beige:
+        return False
+    return (owed - part) // bpc <= coloured + (beige - part) // bpc
+
+
+# ==============================================================================================
+# applying actions
+# ==============================================================================================
+@njit(cache=True)
+def take_die(s, p, src, d, v):
+    if src == 0:
+        s.temple[d, v - 1] -= 1
+    else:
+        s.kept[p, d, v - 1] -= 1
+    s.act_col[s.act_n] = d
+    s.act_val[s.act_n] = v
+    s.act_n += 1
+
+
+@njit(cache=True)
+def apply(st, cf, a):
+    """Apply action ``a`` (assumed legal: the Python layer checks) and advance to the next decision."""
+    s = st[0]
+    c = cf[0]
+    p = s.cur
+    ph = s.phase
+    s.decisions += 1
+    if ph == PH_SETUP:
+        sp = a - A_SPACE
+        s.stall_owner[sp] = p
+        s.reserve[p] -= 1
+        for _ in range(c.setup_cubes):
+            g = draw_cube(s)
+            if g >= 0:
+                s.cubes[sp, g] += 1
+        s.setup_step += 1
+        if s.setup_step >= c.setup_stalls * c.players:
+            start_round(s, c)
+        else:
+            s.cur = setup_seat(s, c, s.setup_step)
+    elif ph == PH_ROLL:
+        s.roll_count[s.roll_colour] = a - A_COUNT
+        next_roll_colour(s, c)
+    elif ph == PH_KEEP:
+        d = s.rolled_col[s.rolled_i]
+        v = s.rolled_val[s.rolled_i]
+        if a == A_KEEPDIE_TEMPLE:
+            s.temple[d, v - 1] += 1
+        else:
+            if a == A_KEEPDIE_PAY:
+                s.money[p] -= c.keep_die_cost
+            else:
+                play_card(s, p, MARS)
+            s.kept[p, d, v - 1] += 1
+        s.rolled_i += 1
+        if s.rolled_i >= s.rolled_n:
+            s.order_pos += 1
+            begin_roll(s, c)
+    elif ph == PH_MAIN:
+        if a == A_PASS:
+            do_pass(s, c, p)
+        elif a < A_TAKE:
+            apply_any_time_card(s, c, p, a)
+        else:
+            x = a - A_TAKE
+            take_die(s, p, x // 24, (x % 24) // 6, x % 6 + 1)
+            s.act_action = s.act_col[0]
+            s.act_changed = 0
+            s.act_cardmod = 0
+            s.phase = PH_BUILD
+    elif ph == PH_BUILD:
+        apply_build(s, c, p, a)
+    elif ph == PH_MOVE:
+        x = a - A_MOVE
+        move_pawn(s, c, p, x // 2, x % 2)
+    elif ph == PH_CONSUL_PLACE:
+        if a == A_YES:
+            sp = s.consul_space
+            s.money[p] -= c.consul_place_cost
+            s.stall_owner[sp] = p
+            s.reserve[p] -= 1
+            s.moved_cubes = 0
+            s.phase = PH_MOVECUBES
+        else:
+            end_turn(s, c)
+    elif ph == PH_MOVECUBES:
+        if a == A_NO:
+            end_turn(s, c)
+        else:
+            x = a - A_CUBE
+            s.cubes[x // 4, x % 4] -= 1
+            s.cubes[s.consul_space, x % 4] += 1
+            s.moved_cubes += 1
+    elif ph == PH_PLUTON:
+        o = s.tax_owner
+        if a == A_YES:
+            play_card(s, o, PLUTON)
+            s.cur = s.active
+            end_turn(s, c)
+        else:
+            consul_effect(s, c, o)
+    elif ph == PH_TAX:
+        k = a - A_COUNT
+        sp = s.consul_space
+        s.money[p] -= k * c.tax_per_cube
+        s.tax_left = stall_total(s, sp) - k
+        s.f_taxed[p] += k * c.tax_per_cube
+        if s.tax_left > 0:
+            s.phase = PH_TAXCUBE
+        else:
+            s.cur = s.active
+            end_turn(s, c)
+    elif ph == PH_TAXCUBE:
+        g = a - A_COLOUR
+        s.cubes[s.consul_space, g] -= 1
+        return_removed_cube(s, c, g)
+        s.tax_left -= 1
+        if s.tax_left == 0:
+            s.cur = s.active
+            end_turn(s, c)
+    elif ph == PH_BUY_COLOUR:
+        s.buy_colour = a - A_COLOUR
+        s.phase = PH_BUY_COUNT
+    elif ph == PH_BUY_COUNT:
+        buy(s, c, p, s.buy_colour, a - A_COUNT)
+    elif ph == PH_PLACE:
+        sp = a - A_SPACE
+        for g in range(4):
+            if s.place_left[g] > 0:
+                s.place_left[g] -= 1
+                s.cubes[sp, g] += 1
+                break
+        if s.place_left[0] + s.place_left[1] + s.place_left[2] + s.place_left[3] == 0:
+            end_turn(s, c)
+    elif ph == PH_KEEPCARD:
+        t = s.drawn[s.drawn_i]
+        if a == A_YES:
+            s.hand[p, t] += 1
+            s.hand_n[p] += 1
+            s.kept_n += 1
+            s.f_kept[p, t] += 1
+        else:
+            s.discard[t] += 1
+        s.drawn_i += 1
+        if s.drawn_i >= s.drawn_n:
+            s.drawn_n = 0
+            s.pay_owed = s.kept_n * c.beige_per_card
+            s.phase = PH_PAYCARD
+    elif ph == PH_PAYCARD:
+        x = a - A_CUBE
+        g = x % 4
+        s.cubes[x // 4, g] -= 1
+        return_removed_cube(s, c, g)
+        s.pay_owed -= c.beige_per_card if g < 3 else 1
+        if s.pay_owed <= 0:
+            end_turn(s, c)
+
+
+@njit(cache=True)
+def apply_any_time_card(s, c, p, a):
+    if a == A_VENUS:
+        play_card(s, p, VENUS)
+        back = min(c.venus_returns, s.tokens[p])
+        s.tokens[p] -= back
+        s.supply += back
+    else:
+        x = a - A_MERCURE
+        play_card(s, p, MERCURE)
+        s.price_mod[x // 2] += 1 if x % 2 == 1 else -1
+
+
+@njit(cache=True)
+def apply_build(s, c, p, a):
+    if a == A_EXECUTE:
+        execute(s, c, p)
+    elif a < A_TAKE:
+        apply_any_time_card(s, c, p, a)
+    elif a < A_EXTRA_JUNON:
+        x = a - A_EXTRA_TOKEN
+        take_token(s, p)
+        take_die(s, p, x // 24, (x % 24) // 6, x % 6 + 1)
+    elif a < A_CHANGE_TOKEN:
+        x = a - A_EXTRA_JUNON
+        play_card(s, p, JUNON)
+        take_die(s, p, x // 24, (x % 24) // 6, x % 6 + 1)
+    elif a < A_CHANGE_JUPITER:
+        take_token(s, p)
+        s.act_action = a - A_CHANGE_TOKEN
+        s.act_changed = 1
+    elif a < A_MOD_TOKEN:
+        play_card(s, p, JUPITER)
+        s.act_action = a - A_CHANGE_JUPITER
+        s.act_changed = 1
+    elif a < A_MOD_CARD:
+        x = a - A_MOD_TOKEN
+        take_token(s, p)
+        s.act_val[x // 2] = wrap(s.act_val[x // 2], x % 2)
+    else:
+        x = a - A_MOD_CARD
+        play_card(s, p, mod_card_for(s.act_action))
+        s.act_cardmod += 1
+        s.act_val[x // 2] = wrap(s.act_val[x // 2], x % 2)
+
+
+@njit(cache=True)
+def execute(s, c, p):
+    a = s.act_action
+    v = act_value(s)
+    for i in range(s.act_n):
+        s.f_dice_used[p, s.act_col[i]] += 1
+    s.f_actions[p, a] += 1
+    if a == BROWN:
+        s.phase = PH_MOVE
+    elif a == BLACK:
+        price = eff_price(s, TEMPLE)
+        points = v if c.fame_full == 1 else min(v, s.money[p] // price)
+        s.money[p] -= points * price
+        s.fame[p] += points
+        s.f_fame_bought[p] += points
+        end_turn(s, c)
+    elif a == BEIGE_DIE:
+        s.phase = PH_BUY_COLOUR
+    else:
+        sacrifice(s, c, p, v)
+
+
+@njit(cache=True)
+def sacrifice(s, c, p, v):
+    """Grey: draw v cards (reshuffling the discard pile when the deck runs out), then keep/discard."""
+    s.drawn_n = 0
+    for _ in range(v):
+        if s.deck_n == 0:
+            shuffle_discard_into_deck(s)
+            if s.deck_n == 0:
+                break
+        s.deck_n -= 1
+        t = s.deck[s.deck_n]
+        s.drawn[s.drawn_n] = t
+        s.drawn_n += 1
+        s.f_drawn[p, t] += 1
+    s.drawn_i = 0
+    s.kept_n = 0
+    room = payable_cards(s, c, p)
+    if c.hand_limit_caps_keep == 1:
+        room = min(room, c.hand_limit - s.hand_n[p])
+    s.keep_room = room
+    s.phase = PH_KEEPCARD
+
+
+@njit(cache=True)
+def buy(s, c, p, g, k):
+    v = act_value(s)
+    cost = k * goods_price(s, c, g) + (v - k) * c.beige_price
+    s.money[p] -= cost
+    s.harbour[g] -= k
+    s.harbour[BEIGE] -= v - k
+    s.f_bought[p, g] += k
+    s.f_bought[p, BEIGE] += v - k
+    r = s.round - 1
+    s.f_round_bought[r, g] += k
+    s.f_round_bought[r, BEIGE] += v - k
+    drop = k if c.marker_drop_per_cube == 1 else 1
+    s.marker[g] = max(c.marker_min, s.marker[g] - drop)
+    for i in range(4):
+        s.place_left[i] = 0
+    s.place_left[g] = k
+    s.place_left[BEIGE] = v - k
+    s.phase = PH_PLACE
+
+
+@njit(cache=True)
+def move_pawn(s, c, p, pawn, direction):
+    v = act_value(s)
+    step = v if direction == 0 else -v
+    sp = (s.pawn[pawn] + step) % c.spaces
+    s.pawn[pawn] = sp
+    if pawn == 0:
+        consul_stops(s, c, p, sp)
+    else:
+        customer_stops(s, c, p, pawn - 1, sp)
+        end_turn(s, c)
+
+
+@njit(cache=True)
+def customer_stops(s, c, p, g, sp):
+    """A customer of goods colour g stops at space sp: it buys from the active player's stall only."""
+    if s.stall_owner[sp] != p:
+        return
+    temple = eff_price(s, TEMPLE)
+    r = s.round - 1
+    n = s.cubes[sp, g]
+    if n > 0:
+        money = n * temple
+        fame = n * s.marker[g]
+        s.money[p] += money
+        s.fame[p] += fame
+        s.f_sale_money[p] += money
+        s.f_sale_fame[p] += fame
+        s.f_sold[p, g] += n
+        s.f_round_sold[r, g] += n
+        s.marker[g] = min(c.marker_max, s.marker[g] + 1)
+        s.cubes[sp, g] = 0
+        s.bag[g] += n
+        return
+    nb = s.cubes[sp, BEIGE]
+    if nb > 0:
+        s.money[p] += nb * temple
+        s.f_sale_money[p] += nb * temple
+        s.f_sold[p, BEIGE] += nb
+        s.f_round_sold[r, BEIGE] += nb
+        s.cubes[sp, BEIGE] = 0
+        s.harbour[BEIGE] += nb
+
+
+@njit(cache=True)
+def consul_stops(s, c, p, sp):
+    s.consul_space = sp
+    o = s.stall_owner[sp]
+    if o < 0:
+        offer_stall(s, c, p)
+        return
+    if stall_total(s, sp) == 0 and stall_count(s, c, o) <= 1:
+        end_turn(s, c)  # an owner's last stall is never closed
+        return
+    s.tax_owner = o
+    if s.hand[o, PLUTON] > 0:
+        s.phase = PH_PLUTON
+        s.cur = o
+        return
+    consul_effect(s, c, o)
+
+
+@njit(cache=True)
+def consul_effect(s, c, o):
+    """Closure of an empty stall or tax on a stocked one (Pluton was not played)."""
+    sp = s.consul_space
+    if stall_total(s, sp) == 0:
+        s.stall_owner[sp] = -1
+        s.reserve[o] += 1
+        s.f_closed[o] += 1
+        s.cur = s.active
+        offer_stall(s, c, s.active)
+    else:
+        s.phase = PH_TAX
+        s.cur = o
+
+
+@njit(cache=True)
+def offer_stall(s, c, p):
+    if s.reserve[p] > 0 and s.money[p] >= c.consul_place_cost:
+        s.phase = PH_CONSUL_PLACE
+        s.cur = p
+    else:
+        s.cur = p
+        end_turn(s, c)
+
+
+@njit(cache=True)
+def do_pass(s, c, p):
+    n = c.players
+    if s.n_passed == n - 1:
+        s.last_passer = p
+    else:
+        tile = c.turn_tiles[n - 2 - s.n_passed]
+        s.tile_of[p] = tile
+        s.money[p] += tile
+        s.f_pass_money[p] += tile
+    # kept dice not used go back behind the screen (or to the temple)
+    for d in range(4):
+        for v in range(6):
+            k = s.kept[p, d, v]
+            if k > 0:
+                if c.kept_to_screen == 1:
+                    s.screen[p, d] += k
+                else:
+                    s.temple[d, v] += k
+                s.kept[p, d, v] = 0
+    s.passed[p] = 1
+    s.n_passed += 1
+    s.act_n = 0
+    for i in range(4):
+        s.price_mod[i] = 0
+    next_turn(s, c)
+
+
+@njit(cache=True)
+def current_player(st):
+    return st[0].cur
+
+
+@njit(cache=True)
+def is_terminal(st):
+    return st[0].phase == PH_OVER
