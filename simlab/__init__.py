@@ -1,12 +1,40 @@
 """simlab: Monte Carlo balance analysis for tabletop games.
 
-The library surface a notebook uses: ``simlab.get_game(name)`` for the game contract, and the runner
-functions re-exported here once the runner is imported.
+The library surface a notebook uses: ``simlab.get_game(name)`` for the game contract,
+``simlab.run_scenario(path)`` to play an experiment into a result folder, and
+``simlab.load_results(folder)`` for a polars LazyFrame over it. The runner functions load lazily (on
+first use), so ``import simlab`` stays light.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from simlab.core.errors import SimlabError
 from simlab.core.registry import available_games, get_game
 
+if TYPE_CHECKING:
+    from simlab.run import load_manifest, load_results, load_scenario, run_scenario
+
 __version__ = "0.1.0"
 
-__all__ = ["SimlabError", "__version__", "available_games", "get_game"]
+__all__ = [
+    "SimlabError",
+    "__version__",
+    "available_games",
+    "get_game",
+    "load_manifest",
+    "load_results",
+    "load_scenario",
+    "run_scenario",
+]
+
+_RUNNER = ("run_scenario", "load_results", "load_manifest", "load_scenario")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RUNNER:
+        import simlab.run
+
+        return getattr(simlab.run, name)
+    raise AttributeError(f"module 'simlab' has no attribute {name!r}")

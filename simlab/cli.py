@@ -1,0 +1,245 @@
+"""The ``simlab`` command: a thin click group over the library (a notebook calls the same functions).
+
+Heavy modules (numba engines, joblib, polars) are imported inside the commands, so ``simlab --help`` and
+``simlab games`` start fast. Every error simlab raises on purpose (a SimlabError) prints as
+``error: <message>`` with exit code 2 and no traceback; an interrupted run exits with 130.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+import simlab
+from simlab.core.errors import SimlabError
+
+EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130
+EXIT_GAMES_FAILED = 1
+
+
+class UserError(click.ClickException):
+    """A SimlabError shown the simlab way: ``error: <message>`` on stderr, no traceback."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_USER_ERROR):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+class SimlabGroup(click.Group):
+    """Turns SimlabErrors raised by any command into UserErrors."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from simlab.run.errors import RunInterrupted
+
+        try:
+            return super().invoke(ctx)
+        except RunInterrupted as exc:
+            raise UserError(str(exc), EXIT_INTERRUPTED) from None
+        except SimlabError as exc:
+            raise UserError(str(exc)) from None
+
+
+# -- shared options ---------------------------------------------------------------------------------
+def config_options(func: Callable) -> Callable:
+    """--players, --preset and --set key=value: how every command builds a game config."""
+    func = click.option(
+        "--set", "settings", multiple=True, metavar="KEY=VALUE",
+        help="Override a config field, e.g. --set start_money=5,6,7,8 (repeatable).",
+    )(func)
+    func = click.option("--preset", metavar="NAME", help="Config preset (see `simlab games`); default: the game's.")(
+        func
+    )
+    func = click.option("--players", "-p", type=click.IntRange(1), help="Number of players.")(func)
+    return func
+
+
+def bots_option(func: Callable) -> Callable:
+    return click.option(
+        "--bots", "-b", metavar="A,B,...",
+        help="Bot spec per seat, comma-separated (e.g. trader,random,priest,trader:token_cost=3); "
+        "one name fills every seat; default: a mix of the game's bots.",
+    )(func)
+
+
+def split_bots(text: str | None) -> list[str]:
+    """Split ``a,b:k=1,j=2,c`` into specs: an item with ``=`` but no ``:`` continues the previous spec."""
+    if not text:
+        return []
+    specs: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if "=" in item and ":" not in item and specs:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
+
+
+def _config(game: Any, players: int | None, preset: str | None, settings: tuple[str, ...], n_bots: int) -> Any:
+    """The config a command asked for; without --players, a list of several bots sets the player count."""
+    from simlab.core.config import parse_overrides
+
+    if players is None and n_bots > 1:
+        players = n_bots
+    return game.make_config(preset=preset, players=players, overrides=parse_overrides(settings))
+
+
+# -- commands ---------------------------------------------------------------------------------------
+@click.group(cls=SimlabGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(simlab.__version__, prog_name="simlab")
+def cli() -> None:
+    """simlab: balance questions about tabletop games, answered by millions of seeded games between bots.
+
+    \b
+    Start with:
+      simlab games                              the games simlab knows
+      simlab bots massilia                      the bots of a game
+      simlab play massilia --seed 7             one game, narrated
+      simlab run scenarios/quickstart.toml      an experiment, into results/quickstart
+      simlab bench massilia                     how fast a game plays
+    """
+
+
+@cli.command()
+def games() -> None:
+    """List the registered games: id, title, players, rules version and presets."""
+    for name in simlab.available_games():
+        try:
+            game = simlab.get_game(name)
+        except Exception as exc:  # a broken plug-in must not hide the other games
+            click.echo(f"{name:<12} (cannot be loaded: {type(exc).__name__}: {exc})")
+            continue
+        click.echo(
+            f"{name:<12} {game.title} — {game.min_players}-{game.max_players} players, rules {game.rules_version}, "
+            f"presets: {', '.join(game.presets())}"
+        )
+
+
+@cli.command()
+@click.argument("game")
+def bots(game: str) -> None:
+    """List the bots of GAME with what they do and their parameters (spec strings: name:key=value,...)."""
+    g = simlab.get_game(game)
+    for name in g.bots.names():
+        info = g.bots.info(name)
+        click.echo(f"{name:<10} {info.doc}")
+        if info.params:
+            params = ", ".join(f"{k}={v:g}" for k, v in info.params.items())
+            click.echo(f"{'':<10} parameters: {params}")
+
+
+@cli.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--games", "-n", type=int, help="Games per variant (default: the scenario's; on --resume, the run's).")
+@click.option("--jobs", "-j", type=int, default=-1, show_default=True, help="Worker processes; -1 = all cores.")
+@click.option("--out", "-o", type=click.Path(), help="Result folder (default: results/<scenario name>).")
+@click.option("--resume", is_flag=True, help="Finish (or extend) an interrupted run in the result folder.")
+@click.option("--chunk-size", type=int, help="Games per task and per parquet file (default: the scenario's).")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first game that raises instead of logging it.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress or summary, only the result folder path.")
+def run(
+    scenario: str, games: int | None, jobs: int, out: str | None, resume: bool, chunk_size: int | None,
+    fail_fast: bool, quiet: bool,
+) -> None:
+    """Run the experiment in SCENARIO (a .toml file) into a result folder of parquet files.
+
+    Results are the same for any --jobs and --chunk-size. Ctrl-C keeps the games done so far;
+    --resume finishes the run. Load the results with simlab.load_results(folder).
+    """
+    from simlab.run.runner import run_scenario
+    from simlab.run.store import load_manifest
+    from simlab.run.summary import summary_lines
+
+    folder = run_scenario(
+        scenario, games=games, jobs=jobs, out=out, resume=resume, chunk_size=chunk_size, fail_fast=fail_fast,
+        progress=not quiet,
+    )
+    manifest = load_manifest(folder)
+    if not quiet:
+        for line in summary_lines(folder):
+            click.echo(line)
+        click.echo(f"results: {folder}  (python: simlab.load_results({str(folder)!r}))")
+    else:
+        click.echo(str(folder))
+    failed = int(manifest.get("games_failed", 0))
+    if failed:
+        raise UserError(
+            f"{failed} game(s) failed and are not in the results; see {folder / 'failures.jsonl'} "
+            "(each line has a replay command)",
+            EXIT_GAMES_FAILED,
+        )
+
+
+@cli.command()
+@click.argument("game")
+@config_options
+@bots_option
+@click.option("--games", "-n", type=click.IntRange(1), default=5000, show_default=True, help="Games to time.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+def bench(
+    game: str, players: int | None, preset: str | None, settings: tuple[str, ...], bots: str | None, games: int,
+    jobs: int,
+) -> None:
+    """Time GAME: games/s and decisions/s of the compiled batch loop (compile time excluded).
+
+    The last line is `games/s: <number>`, for scripts.
+    """
+    from simlab.core.config import parse_overrides
+    from simlab.run.bench import bench as run_bench
+
+    specs = split_bots(bots)
+    config = _config(simlab.get_game(game), players, preset, settings, len(specs))
+    r = run_bench(
+        game, players=config.players, bots=specs, games=games, jobs=jobs, preset=preset,
+        overrides=parse_overrides(settings),
+    )
+    click.echo(f"{r.game}: {r.players} players, preset {r.preset}, config {r.config_hash}")
+    click.echo(f"bots: {', '.join(r.bots)}")
+    click.echo(f"warm-up (first game, includes compiling): {r.warmup_seconds:.2f} s")
+    click.echo(f"{r.games:,} games in {r.seconds:.2f} s with {r.jobs} job(s)")
+    click.echo(f"decisions/s: {r.decisions_per_second:.0f}")
+    click.echo(f"games/s: {r.games_per_second:.1f}")
+
+
+@cli.command()
+@click.argument("game")
+@config_options
+@bots_option
+@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Game seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result summary as JSON instead of the transcript.")
+def play(
+    game: str, players: int | None, preset: str | None, settings: tuple[str, ...], bots: str | None, seed: int,
+    as_json: bool,
+) -> None:
+    """Play one game of GAME between bots and print its transcript (every decision and chance outcome).
+
+    The same seed, bots and config give the same game as in a run: failures.jsonl lists the command
+    that replays each failing game.
+    """
+    from simlab.core.transcript import play_with_transcript
+    from simlab.run.bench import seat_specs
+
+    specs = split_bots(bots)
+    g = simlab.get_game(game)
+    config = _config(g, players, preset, settings, len(specs))
+    result = play_with_transcript(g, config, seed, seat_specs(g, specs, config.players))
+    if as_json:
+        click.echo(json.dumps(result.summary))
+    else:
+        for line in result.lines:
+            click.echo(line)
+
+
+def main() -> None:
+    """Entry point of the ``simlab`` script."""
+    cli(prog_name="simlab")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""Running experiments: scenario files, the chunked parallel runner and the result folder.
+
+``run_scenario(path)`` plays a scenario into a result folder and returns its path; ``load_results(folder)``
+gives a polars LazyFrame over it. Both are what the CLI calls, so a notebook gets the same behaviour.
+Heavy modules (joblib, pyarrow, polars) load only when these functions are first used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
+
+__all__ = [
+    "ResultFolderError",
+    "ResultWriteError",
+    "RunFailed",
+    "RunInterrupted",
+    "ScenarioError",
+    "load_manifest",
+    "load_results",
+    "load_scenario",
+    "run_scenario",
+]
+
+_LAZY = {
+    "run_scenario": "simlab.run.runner",
+    "load_results": "simlab.run.store",
+    "load_manifest": "simlab.run.store",
+    "load_scenario": "simlab.run.scenario",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'simlab.run' has no attribute {name!r}")

@@ -1,0 +1,163 @@
+"""One chunk of games: the unit of work a joblib worker runs, returning a columnar table.
+
+A chunk is a range of game indices of one variant. Its games are grouped by lineup rotation (one
+compiled ``play_batch`` per rotation), then turned into long-format rows, one per (game, seat), in game
+order. A game that raises (a bot error, an illegal action) does not sink the chunk: the chunk is re-played
+game by game to isolate it, and the failure comes back with a replay command instead of a row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from simlab.core.config import GameConfig
+from simlab.core.registry import get_game
+
+#: columns every row starts with, before the game's result and fact columns
+ID_COLUMNS = ("scenario", "variant", "game", "seed", "seat", "bot", "lineup")
+RESULT_COLUMNS = ("score", "rank", "win_share", "turns")
+PROVENANCE_COLUMNS = ("rules_version", "config_hash", "simlab_version")
+
+
+@dataclasses.dataclass(frozen=True)
+class ChunkTask:
+    """Everything a worker needs to play games ``start .. stop-1`` of one variant (picklable, no game objects)."""
+
+    game: str
+    scenario: str
+    variant: str
+    config: GameConfig
+    lineup: tuple[str, ...]
+    rotate: bool
+    start: int
+    stop: int
+    seeds: np.ndarray
+    simlab_version: str
+    preset: str = ""
+    replay_set: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    def seat_bots(self, rotation: int) -> list[str]:
+        n = self.players
+        return [self.lineup[(k - rotation) % n] for k in range(n)]
+
+
+@dataclasses.dataclass
+class ChunkResult:
+    """A played chunk: its rows (None if nothing to write), failures, and timing for the manifest."""
+
+    variant: str
+    start: int
+    stop: int
+    table: pa.Table
+    failures: list[dict[str, Any]]
+    seconds: float
+    decisions: int
+
+    @property
+    def games_played(self) -> int:
+        return self.stop - self.start - len(self.failures)
+
+
+def replay_command(
+    game: str, players: int, bots: Sequence[str], seed: int, preset: str = "", settings: Mapping[str, str] = ()
+) -> str:
+    """The ``simlab play`` command line that replays one game with a transcript."""
+    parts = ["simlab", "play", game, "--players", str(players), "--bots", ",".join(bots), "--seed", str(seed)]
+    if preset:
+        parts += ["--preset", preset]
+    for key, value in dict(settings).items():
+        parts += ["--set", f"{key}={value}"]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def play_chunk(task: ChunkTask) -> ChunkResult:
+    """Play a chunk and return its rows; runs in a joblib worker (or in-process with ``--jobs 1``)."""
+    t0 = time.perf_counter()
+    game = get_game(task.game)
+    config = task.config
+    n = task.players
+    count = task.stop - task.start
+    index = np.arange(task.start, task.stop, dtype=np.int64)
+    rotation = index % n if task.rotate else np.zeros(count, dtype=np.int64)
+    records = np.zeros(count, dtype=game.kernel.state_dtype)
+    ok = np.ones(count, dtype=bool)
+    names = np.empty((n, n), dtype=object)  # names[rotation, seat] -> bot spec in that seat
+    failures: list[dict[str, Any]] = []
+
+    for r in np.unique(rotation).tolist():
+        sel = np.flatnonzero(rotation == r)
+        specs = task.seat_bots(r)
+        bots = game.make_bots(specs, n)
+        names[r] = [str(getattr(b, "name", s)) for b, s in zip(bots, specs, strict=True)]
+        seeds = task.seeds[sel].tolist()
+        try:
+            records[sel] = game.play_batch(config, seeds, bots)
+        except Exception:
+            # the compiled batch cannot say which game failed: replay one by one to isolate it
+            for i, seed in zip(sel.tolist(), seeds, strict=True):
+                try:
+                    records[i] = game.play(config, seed, game.make_bots(specs, n)).record[0]
+                except Exception as exc:
+                    ok[i] = False
+                    failures.append(_failure(task, int(index[i]), seed, specs, exc))
+
+    good = records[ok]
+    table = _table(task, game, good, index[ok], rotation[ok], names)
+    decisions = int(game.decisions(good).sum()) if len(good) else 0
+    return ChunkResult(task.variant, task.start, task.stop, table, failures, time.perf_counter() - t0, decisions)
+
+
+def _failure(task: ChunkTask, game_index: int, seed: int, specs: list[str], exc: BaseException) -> dict[str, Any]:
+    return {
+        "variant": task.variant,
+        "game": game_index,
+        "seed": seed,
+        "bots": list(specs),
+        "error": f"{type(exc).__name__}: {exc}",
+        "replay": replay_command(task.game, task.players, specs, seed, task.preset, task.replay_set),
+    }
+
+
+def _table(
+    task: ChunkTask, game: Any, records: np.ndarray, index: np.ndarray, rotation: np.ndarray, names: np.ndarray
+) -> pa.Table:
+    """Long-format rows, one per (game, seat), game-major like the game's own column functions."""
+    n = task.players
+    rows = len(records) * n
+    seat = np.tile(np.arange(n, dtype=np.int32), len(records))
+    rot_rows = np.repeat(rotation, n)
+
+    def const(value: str) -> pa.Array:
+        return pa.array([value] * rows, type=pa.string())
+
+    columns: dict[str, Any] = {
+        "scenario": const(task.scenario),
+        "variant": const(task.variant),
+        "game": np.repeat(index, n),
+        "seed": np.repeat(task.seeds[index - task.start], n),
+        "seat": seat,
+        "bot": pa.array(names[rot_rows, seat].tolist() if rows else [], type=pa.string()),
+        "lineup": rot_rows.astype(np.int32),
+    }
+    result = game.result_columns(records, task.config)
+    for key in RESULT_COLUMNS:
+        columns[key] = result[key]
+    columns["rules_version"] = const(game.rules_version)
+    columns["config_hash"] = const(task.config.config_hash())
+    columns["simlab_version"] = const(task.simlab_version)
+    for key, values in game.fact_columns(records, task.config).items():
+        if key in columns:
+            raise ValueError(f"{task.game}: fact column {key!r} clashes with a runner column")
+        columns[key] = values
+    return pa.table(columns)

@@ -1,0 +1,337 @@
+"""The batch runner: plays a scenario's games in chunks (joblib tasks) and streams them to a result folder.
+
+Seeds come from (root seed, game index) only (see ``seeds``), and rows carry nothing that depends on
+chunking or workers, so results are bit-identical for any ``jobs`` and chunk size. The part files on disk
+say which games are done, so a resumed run plays exactly the missing ones. ``run_scenario`` is what
+``simlab run`` calls; a notebook calls it the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import sys
+import time
+from collections.abc import Iterator
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import IO, Any
+
+import simlab
+from simlab.run.chunk import ChunkResult, ChunkTask, play_chunk
+from simlab.run.errors import ResultFolderError, RunFailed, RunInterrupted, ScenarioError
+from simlab.run.progress import Progress, format_duration
+from simlab.run.scenario import Scenario, load_scenario, replay_settings
+from simlab.run.seeds import game_seeds
+from simlab.run.store import FORMAT, ResultFolder, identity_hash, part_name
+
+#: seconds between manifest rewrites during a run (the parts are the truth; the manifest is a summary)
+MANIFEST_EVERY = 2.0
+
+
+def run_scenario(
+    scenario: str | Path | Scenario,
+    *,
+    games: int | None = None,
+    jobs: int | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    chunk_size: int | None = None,
+    fail_fast: bool = False,
+    progress: bool = True,
+    stream: IO[str] | None = None,
+) -> Path:
+    """Play a scenario into a result folder and return the folder's path.
+
+    ``games`` and ``chunk_size`` override the scenario's; ``jobs`` is the number of worker processes
+    (default: all cores; 1 runs in this process); ``out`` defaults to ``results/<scenario name>``.
+    With ``resume``, an interrupted run in ``out`` is finished (or extended to more games) without
+    losing or duplicating a game. Failing games are logged to failures.jsonl unless ``fail_fast``.
+    """
+    sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    log = stream if stream is not None else sys.stderr
+    folder_path = Path(out) if out is not None else Path("results") / sc.name
+    identity = sc.identity()
+    digest = identity_hash(identity)
+    folder, previous = ResultFolder.prepare(folder_path, identity, resume, sc.source)
+    if previous:  # a resumed run keeps its game count and chunk size unless told otherwise
+        games = games if games is not None else previous.get("games")
+        chunk_size = chunk_size if chunk_size is not None else previous.get("chunk_size")
+    sc = sc.with_options(games=games, chunk_size=chunk_size)
+    n_jobs = _resolve_jobs(jobs)
+
+    chunks = folder.scan_parts(digest)
+    failures = [f for c in chunks for f in c["failures"]]
+    tasks = _plan(sc, chunks, digest)
+    run = _Run(sc, folder, digest, chunks, failures, previous, n_jobs, folder_path)
+    run.manifest("running" if tasks else "complete")
+    if not tasks:
+        if progress:
+            log.write(f"{folder_path}: all {sc.games * len(sc.variants):,} games already done\n")
+        folder.write_failures(failures)
+        return folder_path
+
+    done_before = sum(c["stop"] - c["start"] for c in chunks)
+    total = done_before + sum(t.stop - t.start for t in tasks)
+    if progress:
+        log.write(
+            f"{sc.name}: {sc.games:,} games x {len(sc.variants)} variant(s) of {sc.game}, "
+            f"{min(n_jobs, len(tasks))} job(s), into {folder_path}\n"
+        )
+    _warm_up(sc, tasks[0], log if progress else None)
+    bar = Progress(total, done_before, stream=log, enabled=progress)
+    run.session_start = time.perf_counter()
+    status = "failed"
+    results = _execute(tasks, n_jobs)
+    try:
+        for result in results:
+            run.add(result, fail_fast)
+            bar.advance(result.stop - result.start)
+            run.maybe_write_manifest()
+        status = "complete"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise RunInterrupted(
+            f"interrupted: {run.games_done:,} of {total:,} games are saved in {folder_path}; "
+            f"finish with: {run.resume_command()}"
+        ) from None
+    except _worker_errors() as exc:
+        raise RunFailed(
+            f"a worker process died ({type(exc).__name__}: {exc}); {run.games_done:,} games are saved in "
+            f"{folder_path}; finish with: {run.resume_command()}"
+        ) from None
+    finally:
+        results.close()  # stops the workers if the run ends early
+        bar.close()
+        run.session_seconds = time.perf_counter() - run.session_start
+        run.session_games = bar.session
+        folder.write_failures(run.failures)
+        run.manifest(status)
+    if progress:
+        log.write(
+            f"done: {bar.session:,} games in {format_duration(run.session_seconds)} "
+            f"({bar.session / max(run.session_seconds, 1e-9):,.0f} games/s)\n"
+        )
+        if run.failures:
+            log.write(f"{len(run.failures)} game(s) failed; see {folder_path / 'failures.jsonl'}\n")
+    return folder_path
+
+
+class _Run:
+    """Book-keeping of one session: chunks on disk, failures, and the manifest written from them."""
+
+    def __init__(self, sc: Scenario, folder: ResultFolder, digest: str, chunks: list, failures: list,
+                 previous: dict, jobs: int, path: Path):
+        self.sc, self.folder, self.digest, self.path = sc, folder, digest, path
+        self.chunks, self.failures = chunks, failures
+        self.jobs = jobs
+        self.created = previous.get("timings", {}).get("started_at") or _now()
+        self.sessions = list(previous.get("timings", {}).get("sessions", []))
+        self.session_started_at = _now()
+        self.session_start = time.perf_counter()
+        self.session_seconds = 0.0
+        self.session_games = 0
+        self.last_write = 0.0
+
+    @property
+    def games_done(self) -> int:
+        return sum(c["stop"] - c["start"] - len(c["failures"]) for c in self.chunks)
+
+    def resume_command(self) -> str:
+        return f"simlab run {self.sc.source} --out {self.path} --resume"
+
+    def add(self, result: ChunkResult, fail_fast: bool) -> None:
+        if result.failures and fail_fast:
+            self.failures.extend(result.failures)
+            first = result.failures[0]
+            raise RunFailed(
+                f"game {first['game']} of variant '{first['variant']}' (seed {first['seed']}) failed: "
+                f"{first['error']}\nreplay it with: {first['replay']}\n"
+                f"(without --fail-fast, failing games are logged to failures.jsonl and the run goes on)"
+            )
+        chunk = {
+            "variant": result.variant,
+            "start": result.start,
+            "stop": result.stop,
+            "file": part_name(result.variant, result.start, result.stop),
+            "games": result.games_played,
+            "failures": result.failures,
+            "seconds": round(result.seconds, 4),
+            "decisions": result.decisions,
+            "identity": self.digest,
+        }
+        self.folder.write_part(result.table, chunk)
+        self.chunks.append(chunk)
+        self.failures.extend(result.failures)
+
+    def maybe_write_manifest(self) -> None:
+        if time.perf_counter() - self.last_write >= MANIFEST_EVERY:
+            self.session_seconds = time.perf_counter() - self.session_start
+            self.manifest("running")
+
+    def manifest(self, status: str) -> None:
+        self.last_write = time.perf_counter()
+        sc = self.sc
+        game = simlab.get_game(sc.game)
+        chunks = sorted(self.chunks, key=lambda c: (sc.variant_names.index(c["variant"]), c["start"]))
+        variants = []
+        for v in sc.variants:
+            mine = [c for c in chunks if c["variant"] == v.name]
+            preset, settings = replay_settings(game, v)
+            variants.append({
+                "name": v.name,
+                "description": v.description,
+                "preset": preset,
+                "overrides": dict(v.overrides),
+                "replay_set": settings,
+                "config": v.config.as_dict(),
+                "config_hash": v.config_hash,
+                "games_done": sum(c["games"] for c in mine),
+                "games_failed": sum(len(c["failures"]) for c in mine),
+            })
+        session = {
+            "started_at": self.session_started_at,
+            "jobs": self.jobs,
+            "games": self.session_games,
+            "seconds": round(self.session_seconds, 3),
+        }
+        sessions = [*self.sessions, session]
+        play_seconds = sum(c["seconds"] for c in chunks)
+        self.folder.write_manifest({
+            "format": FORMAT,
+            "status": status,
+            "scenario": {
+                "name": sc.name,
+                "source": sc.source,
+                "description": sc.description,
+                "sha256": sc.text_hash,
+                "text": sc.text,
+            },
+            "identity": sc.identity(),
+            "identity_hash": self.digest,
+            "game": sc.game,
+            "rules_version": sc.rules_version,
+            "simlab_version": simlab.__version__,
+            "versions": _versions(),
+            "players": sc.players,
+            "seating": "lineup" if sc.rotate else "bots",
+            "bots": list(sc.seats),
+            "root_seed": sc.seed,
+            "games": sc.games,
+            "chunk_size": sc.chunk_size,
+            "games_target": sc.games * len(sc.variants),
+            "games_done": sum(c["games"] for c in chunks),
+            "games_failed": sum(len(c["failures"]) for c in chunks),
+            "variants": variants,
+            "chunks": [{k: v for k, v in c.items() if k not in ("failures", "identity")} | {
+                "failed": len(c["failures"])} for c in chunks],
+            "timings": {
+                "started_at": self.created,
+                "updated_at": _now(),
+                "sessions": sessions,
+                "play_seconds": round(play_seconds, 3),
+                "games_per_second_per_worker": round(sum(c["games"] for c in chunks) / play_seconds, 1)
+                if play_seconds else None,
+            },
+        })
+
+
+def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str) -> list[ChunkTask]:
+    """Tasks for every game not on disk, interleaved across variants so a partial run stays paired."""
+    game = simlab.get_game(sc.game)
+    pending: list[tuple[int, int, ChunkTask]] = []
+    for vi, v in enumerate(sc.variants):
+        done = sorted((c["start"], c["stop"]) for c in chunks if c["variant"] == v.name)
+        if done and done[-1][1] > sc.games:
+            raise ResultFolderError(
+                f"the result folder already holds games up to {done[-1][1]:,} of variant '{v.name}', more than "
+                f"the {sc.games:,} asked for; resume without --games or with --games {done[-1][1]} or more"
+            )
+        preset, settings = replay_settings(game, v)
+        for start, stop in _gaps(done, sc.games):
+            for a in range(start, stop, sc.chunk_size):
+                b = min(a + sc.chunk_size, stop)
+                task = ChunkTask(
+                    game=sc.game, scenario=sc.name, variant=v.name, config=v.config, lineup=sc.seats,
+                    rotate=sc.rotate, start=a, stop=b, seeds=game_seeds(sc.seed, a, b),
+                    simlab_version=simlab.__version__, preset=preset, replay_set=settings,
+                )
+                pending.append((a, vi, task))
+    pending.sort(key=lambda item: (item[0], item[1]))
+    return [t for _, _, t in pending]
+
+
+def _gaps(done: list[tuple[int, int]], games: int) -> Iterator[tuple[int, int]]:
+    pos = 0
+    for start, stop in done:
+        if start > pos:
+            yield pos, start
+        pos = max(pos, stop)
+    if pos < games:
+        yield pos, games
+
+
+def _execute(tasks: list[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
+    """Chunk results as they finish: in this process for one job, else in joblib's loky workers."""
+    if jobs == 1 or len(tasks) == 1:
+        for task in tasks:
+            yield play_chunk(task)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator_unordered")
+    results = parallel(delayed(play_chunk)(t) for t in tasks)
+    try:
+        yield from results
+    finally:
+        results.close()
+
+
+def _warm_up(sc: Scenario, task: ChunkTask, log: IO[str] | None) -> None:
+    """Compile the engine once here, before workers start, so they load it from numba's on-disk cache."""
+    game = simlab.get_game(sc.game)
+    if log is not None:
+        log.write(f"loading the {sc.game} engine (the first run on a machine compiles it, about a minute)...\n")
+        log.flush()
+    t0 = time.perf_counter()
+    with contextlib.suppress(Exception):  # a failing game is reported by its chunk, with a replay command
+        game.play_batch(task.config, task.seeds[:1].tolist(), game.make_bots(task.seat_bots(0), task.players))
+    if log is not None and time.perf_counter() - t0 > 5:
+        log.write(f"engine ready in {time.perf_counter() - t0:.0f} s (compiled once, cached for later runs)\n")
+
+
+def _resolve_jobs(jobs: int | None) -> int:
+    cores = os.cpu_count() or 1
+    if jobs is None or jobs == -1:
+        return cores
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ScenarioError(f"--jobs: expected a positive integer or -1 (all cores), found {jobs!r}")
+    return jobs
+
+
+def _worker_errors() -> tuple[type[BaseException], ...]:
+    from concurrent.futures.process import BrokenProcessPool
+
+    errors: list[type[BaseException]] = [BrokenProcessPool]
+    try:
+        from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+        errors.append(TerminatedWorkerError)
+    except ImportError:  # pragma: no cover - older joblib
+        pass
+    return tuple(errors)
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": sys.version.split()[0]}
+    for package in ("numpy", "numba", "pyarrow", "polars", "joblib"):
+        try:
+            out[package] = version(package)
+        except PackageNotFoundError:  # pragma: no cover
+            out[package] = "?"
+    return out
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")

@@ -1,0 +1,327 @@
+"""Scenario files: one experiment each, validated on load so a typo fails in a second, not after an hour.
+
+A scenario (``scenarios/*.toml``) names the game, the player count, the bot in each seat (``bots``) or a
+lineup rotated through all seats (``lineup``), the number of games per variant, the root seed, the chunk
+size, and named variants (a preset and/or config overrides). Every variant plays the same game seeds
+(common random numbers), so differences between variants are measured with little noise. See
+docs/scenarios.md for the format.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from simlab.core.errors import SimlabError
+from simlab.run.errors import ScenarioError
+
+DEFAULT_CHUNK_SIZE = 1000
+#: part file names hold game indices in 10 digits
+MAX_GAMES = 10**10 - 1
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+TOP_KEYS = (
+    "name", "description", "game", "players", "games", "seed", "chunk_size", "bots", "lineup", "preset", "set",
+    "variants",
+)
+VARIANT_KEYS = ("description", "preset", "set")
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """A named config of the game: a preset plus overrides, checked by the game's config class."""
+
+    name: str
+    preset: str
+    overrides: Mapping[str, Any]
+    config: Any
+    description: str = ""
+
+    @property
+    def config_hash(self) -> str:
+        return self.config.config_hash()
+
+
+@dataclasses.dataclass(frozen=True)
+class Scenario:
+    """One experiment, validated. ``games`` is per variant; game i of every variant has the same seed."""
+
+    name: str
+    game: str
+    rules_version: str
+    players: int
+    games: int
+    seed: int
+    chunk_size: int
+    seats: tuple[str, ...]
+    rotate: bool
+    variants: tuple[Variant, ...]
+    description: str = ""
+    text: str = ""
+    source: str = "<scenario>"
+
+    @property
+    def text_hash(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+    def rotation(self, game_index: int) -> int:
+        """Lineup rotation of a game: with a rotated lineup, game i shifts the lineup by i mod players."""
+        return game_index % self.players if self.rotate else 0
+
+    def seat_bots(self, rotation: int) -> list[str]:
+        """Bot spec in each seat for a rotation: seat k gets lineup[(k - rotation) mod players]."""
+        n = self.players
+        return [self.seats[(k - rotation) % n] for k in range(n)]
+
+    def variant(self, name: str) -> Variant:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise ScenarioError(f"{self.source}: no variant {name!r}; variants: {', '.join(self.variant_names)}")
+
+    @property
+    def variant_names(self) -> list[str]:
+        return [v.name for v in self.variants]
+
+    def identity(self) -> dict[str, Any]:
+        """What decides every game's result: two runs with the same identity may share a result folder."""
+        return {
+            "scenario": self.name,
+            "game": self.game,
+            "rules_version": self.rules_version,
+            "players": self.players,
+            "seating": "lineup" if self.rotate else "bots",
+            "bots": list(self.seats),
+            "seed": self.seed,
+            "variants": {v.name: v.config_hash for v in self.variants},
+        }
+
+    def with_options(self, games: int | None = None, chunk_size: int | None = None) -> Scenario:
+        """The same experiment with another game count or chunk size (e.g. from the command line)."""
+        changes: dict[str, Any] = {}
+        if games is not None:
+            changes["games"] = _positive(games, "--games", "command line", MAX_GAMES)
+        if chunk_size is not None:
+            changes["chunk_size"] = _positive(chunk_size, "--chunk-size", "command line", MAX_GAMES)
+        return dataclasses.replace(self, **changes)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file; raise ScenarioError naming the file, key, expectation and value."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(f"{p}: no such scenario file") from None
+    except IsADirectoryError:
+        raise ScenarioError(f"{p}: is a folder; expected a scenario .toml file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{p}: cannot read the scenario file: {exc}") from None
+    return parse_scenario(text, source=str(p), default_name=p.stem)
+
+
+def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "scenario") -> Scenario:
+    """Validate scenario TOML text (``source`` names it in error messages)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: not valid TOML: {_toml_reason(exc)}") from None
+    _check_keys(data, TOP_KEYS, source, "")
+
+    name = data.get("name", default_name)
+    _expect(isinstance(name, str) and NAME_RE.match(name), source, "name",
+            "a name of letters, digits and _ . + - (it names the result folder)", name)
+    description = _string(data.get("description", ""), source, "description")
+
+    game_id = data.get("game")
+    _expect(isinstance(game_id, str), source, "game", "a game id such as \"massilia\"", game_id)
+    from simlab.core.registry import get_game
+
+    try:
+        game = get_game(game_id)
+    except SimlabError as exc:
+        raise ScenarioError(f"{source}: key 'game': {exc}") from None
+
+    players = data.get("players")
+    _expect(
+        _is_int(players) and game.min_players <= players <= game.max_players, source, "players",
+        f"an integer from {game.min_players} to {game.max_players} (players of {game.name})", players,
+    )
+    games = _positive(data.get("games"), "games", source, MAX_GAMES)
+    seed = data.get("seed")
+    _expect(_is_int(seed) and seed >= 0, source, "seed", "a non-negative integer (the root seed)", seed)
+    chunk_size = _positive(data.get("chunk_size", DEFAULT_CHUNK_SIZE), "chunk_size", source, MAX_GAMES)
+
+    has_bots, has_lineup = "bots" in data, "lineup" in data
+    if has_bots == has_lineup:
+        found = "both" if has_bots else "neither"
+        raise ScenarioError(
+            f"{source}: expected exactly one of 'bots' (a bot per seat) or 'lineup' (bots rotated through "
+            f"all seats), found {found}"
+        )
+    seat_key = "lineup" if has_lineup else "bots"
+    seats = _bot_list(data[seat_key], seat_key, players, game, source)
+
+    base_preset = data.get("preset")
+    if base_preset is not None:
+        _string(base_preset, source, "preset")
+    base_set = _table(data.get("set", {}), source, "set")
+    if "players" in base_set:
+        raise ScenarioError(f"{source}: key 'set.players': set the player count with the top-level 'players' key")
+
+    raw_variants = _table(data.get("variants", {}), source, "variants")
+    if not raw_variants:
+        default = base_preset or game.config_class.DEFAULT_PRESET
+        raw_variants = {default: {}}
+    variants = []
+    for vname, vdata in raw_variants.items():
+        key = f"variants.{vname}"
+        _expect(NAME_RE.match(vname) is not None, source, key,
+                "a variant name of letters, digits and _ . + -", vname)
+        vtable = _table(vdata, source, key)
+        _check_keys(vtable, VARIANT_KEYS, source, key + ".")
+        preset = vtable.get("preset", base_preset)
+        if preset is not None:
+            _string(preset, source, key + ".preset")
+        vset = _table(vtable.get("set", {}), source, key + ".set")
+        if "players" in vset:
+            raise ScenarioError(
+                f"{source}: key '{key}.set.players': variants cannot change the player count "
+                f"(all variants play with players = {players}); found players = {_show(vset['players'])}"
+            )
+        overrides = {**base_set, **vset}
+        try:
+            config = game.make_config(preset=preset, players=players, overrides=overrides)
+        except SimlabError as exc:
+            raise ScenarioError(f"{source}: variant '{vname}': {exc}") from None
+        variants.append(
+            Variant(
+                name=vname,
+                preset=preset or game.config_class.DEFAULT_PRESET,
+                overrides=overrides,
+                config=config,
+                description=_string(vtable.get("description", ""), source, key + ".description"),
+            )
+        )
+
+    return Scenario(
+        name=name,
+        game=game.name,
+        rules_version=game.rules_version,
+        players=players,
+        games=games,
+        seed=seed,
+        chunk_size=chunk_size,
+        seats=tuple(seats),
+        rotate=has_lineup,
+        variants=tuple(variants),
+        description=description,
+        text=text,
+        source=source,
+    )
+
+
+def replay_settings(game: Any, variant: Variant) -> tuple[str, dict[str, str]]:
+    """The preset and ``--set`` values that rebuild a variant's config for ``simlab play``.
+
+    Only fields that differ from the preset are listed, written the way ``--set key=value`` parses them.
+    """
+    base = game.make_config(preset=variant.preset, players=variant.config.players).as_dict()
+    out: dict[str, str] = {}
+    for key, value in variant.config.as_dict().items():
+        if value != base[key]:
+            out[key] = format_value(value)
+    return variant.preset, out
+
+
+def format_value(value: Any) -> str:
+    """A config value as ``--set`` text: tuples as ``5,6,7,8``, booleans as ``true``/``false``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return ",".join(format_value(v) for v in value)
+    return str(value)
+
+
+# -- validation helpers -----------------------------------------------------------------------------
+def _toml_reason(exc: tomllib.TOMLDecodeError) -> str:
+    """tomllib says "Invalid value (at line 3, column 9)"; lead with the line so it is seen first."""
+    msg = str(exc)
+    m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+    if m:
+        reason = msg[: m.start()].strip()
+        return f"line {m.group(1)}, column {m.group(2)}: {reason[:1].lower()}{reason[1:]}"
+    return msg.replace("(at end of document)", "at the end of the file").strip()
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _show(value: Any) -> str:
+    """A found value the way TOML writes it, with its type when that is the problem."""
+    if value is None:
+        return "nothing (the key is missing)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if _is_int(value):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value!r} (a float)"
+    if isinstance(value, str):
+        return f"{json.dumps(value)} (a string)"
+    if isinstance(value, list):
+        return f"{json.dumps(value, default=str)} (an array)"
+    if isinstance(value, dict):
+        return "a table"
+    return f"{value} ({type(value).__name__})"
+
+
+def _expect(ok: Any, source: str, key: str, expected: str, found: Any) -> None:
+    if not ok:
+        raise ScenarioError(f"{source}: key '{key}': expected {expected}, found {_show(found)}")
+
+
+def _positive(value: Any, key: str, source: str, most: int) -> int:
+    _expect(_is_int(value) and 0 < value <= most, source, key, "a positive integer", value)
+    return int(value)
+
+
+def _string(value: Any, source: str, key: str) -> str:
+    _expect(isinstance(value, str), source, key, "a string", value)
+    return str(value)
+
+
+def _table(value: Any, source: str, key: str) -> dict[str, Any]:
+    _expect(isinstance(value, dict), source, key, "a table", value)
+    return dict(value)
+
+
+def _check_keys(table: Mapping[str, Any], allowed: tuple[str, ...], source: str, prefix: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise ScenarioError(
+                f"{source}: unknown key '{prefix}{key}'; expected one of: {', '.join(allowed)}"
+            )
+
+
+def _bot_list(value: Any, key: str, players: int, game: Any, source: str) -> list[str]:
+    what = "one bot spec per seat" if key == "bots" else "a lineup of bot specs, one per seat"
+    _expect(
+        isinstance(value, list) and len(value) == players, source, key,
+        f"an array of {players} strings ({what}, e.g. [\"trader\", \"random\", ...])", value,
+    )
+    out = []
+    for i, spec in enumerate(value):
+        _expect(isinstance(spec, str), source, f"{key}[{i}]", "a bot spec string", spec)
+        try:
+            bot = game.bots.make(spec)
+        except SimlabError as exc:
+            raise ScenarioError(f"{source}: key '{key}[{i}]': {exc}") from None
+        out.append(str(getattr(bot, "name", spec)))
+    return out

@@ -1,0 +1,224 @@
+"""The result folder: one Parquet file per chunk, written atomically, plus a manifest and a failure log.
+
+Layout of a result folder::
+
+    manifest.json      scenario text and hash, variants and their configs, versions, seeds, chunks, timings
+    failures.jsonl     one line per game that raised: seed, variant, game index, error, replay command
+    parts/<variant>__<start>-<stop>.parquet    rows of games start..stop-1 of one variant
+
+The part files are the truth: each is written to a temporary name and renamed into place, and carries its
+own chunk record (range, failures, timing) in its Parquet metadata. So a run killed at any moment leaves
+only whole parts, and ``--resume`` rebuilds the manifest from them and plays exactly the missing games.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import json
+import os
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from simlab.run.errors import ResultFolderError, ResultWriteError
+
+MANIFEST = "manifest.json"
+FAILURES = "failures.jsonl"
+PARTS = "parts"
+FORMAT = "simlab-results/1"
+PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")
+META_KEY = b"simlab.chunk"
+
+
+def part_name(variant: str, start: int, stop: int) -> str:
+    return f"{variant}__{start:010d}-{stop:010d}.parquet"
+
+
+def identity_hash(identity: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
+    """Write a file through a temporary name and ``os.replace``: readers see the old file or the whole new one.
+
+    Any failure (full disk, permissions, Ctrl-C) removes the temporary file; an OSError becomes a
+    ResultWriteError naming the file.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            reason = exc.strerror or str(exc)
+            raise ResultWriteError(f"could not write {path}: {reason}; nothing half-written was kept") from exc
+        raise
+
+
+class ResultFolder:
+    """A result folder on disk (see the module docstring for its layout)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.parts = self.path / PARTS
+
+    # -- opening -------------------------------------------------------------------------------
+    @classmethod
+    def prepare(cls, path: Path, identity: dict[str, Any], resume: bool, source: str) -> tuple[ResultFolder, dict]:
+        """Check the folder may take this run and return it with the manifest already there ({} if new).
+
+        Refuses a file, an unwritable folder, a folder of another scenario, a non-empty folder that is not
+        a result folder, and (without ``resume``) a result folder of the same scenario.
+        """
+        folder = cls(Path(path))
+        p = folder.path
+        if p.exists() and not p.is_dir():
+            raise ResultFolderError(f"output folder {p} is a file; choose another --out")
+        previous: dict[str, Any] = {}
+        if p.is_dir() and any(p.iterdir()):
+            if not (p / MANIFEST).is_file():
+                raise ResultFolderError(
+                    f"output folder {p} is not empty and holds no simlab results ({MANIFEST} is missing); "
+                    "choose a new or empty folder with --out"
+                )
+            previous = read_manifest(p)
+            theirs = previous.get("identity", {})
+            if theirs != identity:
+                raise ResultFolderError(_other_scenario_message(p, theirs, identity, previous))
+            if not resume:
+                state = previous.get("status", "unknown")
+                raise ResultFolderError(
+                    f"output folder {p} already holds {previous.get('games_done', 0):,} games of scenario "
+                    f"'{identity['scenario']}' ({state}); add --resume to finish or extend that run, "
+                    "or choose another --out"
+                )
+        try:
+            folder.parts.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ResultFolderError(f"cannot create output folder {p}: {exc.strerror or exc}") from None
+        folder._check_writable()
+        folder.remove_temporaries()
+        return folder, previous
+
+    def _check_writable(self) -> None:
+        probe = self.parts / f".write-test.{os.getpid()}.tmp"
+        try:
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as exc:
+            raise ResultFolderError(f"cannot write to output folder {self.path}: {exc.strerror or exc}") from None
+
+    def remove_temporaries(self) -> None:
+        """Temporary files left by a killed run are never results: delete them."""
+        for folder in (self.path, self.parts):
+            for tmp in folder.glob(".*.tmp"):
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+
+    # -- parts ---------------------------------------------------------------------------------
+    def write_part(self, table: Any, chunk: dict[str, Any]) -> None:
+        """Write one chunk's rows atomically, with its chunk record in the Parquet metadata."""
+        import pyarrow.parquet as pq
+
+        meta = dict(table.schema.metadata or {})
+        meta[META_KEY] = json.dumps(chunk).encode()
+        table = table.replace_schema_metadata(meta)
+        path = self.parts / chunk["file"]
+        atomic_write(path, lambda f: pq.write_table(table, f, compression="zstd"))
+
+    def scan_parts(self, identity_digest: str) -> list[dict[str, Any]]:
+        """Chunk records of every part on disk (the truth after a crash), checked for overlaps."""
+        import pyarrow.parquet as pq
+
+        chunks = []
+        for path in sorted(self.parts.glob("*.parquet")):
+            m = PART_RE.match(path.name)
+            if not m:
+                raise ResultFolderError(f"{path} is not a simlab part file name; move it out of {self.parts}")
+            try:
+                meta = pq.read_schema(path).metadata or {}
+                chunk = json.loads(meta[META_KEY])
+            except (OSError, KeyError, ValueError) as exc:
+                raise ResultFolderError(
+                    f"{path} is unreadable or not a simlab part ({exc}); delete it and run again with --resume"
+                ) from None
+            if chunk.get("identity") != identity_digest:
+                raise ResultFolderError(f"{path} belongs to another experiment; move it out of {self.parts}")
+            chunks.append(chunk)
+        _check_overlaps(chunks)
+        return chunks
+
+    # -- manifest and failures ---------------------------------------------------------------------
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
+        text = json.dumps(manifest, indent=2, default=_json_default) + "\n"
+        atomic_write(self.path / MANIFEST, lambda f: f.write(text.encode()))
+
+    def write_failures(self, failures: Iterable[dict[str, Any]]) -> None:
+        lines = "".join(json.dumps(f) + "\n" for f in failures)
+        path = self.path / FAILURES
+        if lines or path.exists():
+            atomic_write(path, lambda f: f.write(lines.encode()))
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    path = Path(folder) / MANIFEST
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResultFolderError(f"{folder} holds no simlab results ({MANIFEST} is missing)") from None
+    except (OSError, ValueError) as exc:
+        raise ResultFolderError(f"{path} is unreadable ({exc}); it is not a simlab result folder") from None
+
+
+def load_manifest(folder: str | Path) -> dict[str, Any]:
+    """The manifest of a result folder: scenario, variants and configs, versions, chunks, timings."""
+    return read_manifest(Path(folder))
+
+
+def load_results(folder: str | Path) -> Any:
+    """A polars LazyFrame over every row of a result folder (one row per game and seat)."""
+    import polars as pl
+
+    p = Path(folder)
+    if not p.is_dir():
+        raise ResultFolderError(f"no result folder at {p}")
+    if not any((p / PARTS).glob("*.parquet")):
+        raise ResultFolderError(f"{p} holds no results yet (no parquet files in {p / PARTS})")
+    return pl.scan_parquet(p / PARTS / "*.parquet")
+
+
+def _check_overlaps(chunks: list[dict[str, Any]]) -> None:
+    by_variant: dict[str, list[tuple[int, int, str]]] = {}
+    for c in chunks:
+        by_variant.setdefault(c["variant"], []).append((c["start"], c["stop"], c["file"]))
+    for ranges in by_variant.values():
+        ranges.sort()
+        for (_a0, a1, af), (b0, _b1, bf) in itertools.pairwise(ranges):
+            if b0 < a1:
+                raise ResultFolderError(f"parts {af} and {bf} overlap; delete one of them and --resume")
+
+
+def _other_scenario_message(path: Path, theirs: dict[str, Any], ours: dict[str, Any], previous: dict) -> str:
+    differs = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]
+    source = previous.get("scenario", {}).get("source", "?")
+    return (
+        f"output folder {path} holds results of another experiment: scenario '{theirs.get('scenario', '?')}' "
+        f"(from {source}), not '{ours['scenario']}' (they differ in: {', '.join(differs)}); "
+        "choose another --out, or delete the folder to start over"
+    )
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, tuple | set):
+        return list(value)
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    return str(value)
