@@ -117,6 +117,20 @@ class State:
         """A copy in which everything ``player`` cannot see is resampled consistently."""
         raise NotImplementedError
 
+    # -- transcripts (see simlab.core.transcript) --------------------------------------------------
+    def narrate_start(self) -> list[str]:
+        return []
+
+    def narrate_before(self, action: int) -> list[str]:
+        return [f"  seat {self.current_player}: {self.describe(action)}"]
+
+    def narrate_after(self, action: int, after: State) -> list[str]:
+        return []
+
+    def narrate_scores(self) -> list[str]:
+        out = self.outcome()
+        return [f"  seat {p}: {s:g} (rank {r})" for p, (s, r) in enumerate(zip(out.scores, out.ranks, strict=True))]
+
 
 class Game:
     """A registered game: its config class, kernel, bots and the shared driver code."""
@@ -228,6 +242,10 @@ class Game:
         """Column name -> description of every fact column."""
         raise NotImplementedError
 
-    def turns(self, records: np.ndarray) -> np.ndarray:
-        """Number of turns each game took."""
+    def result_columns(self, records: np.ndarray, config: GameConfig) -> dict[str, np.ndarray]:
+        """score (float64), rank (int32), win_share (float64) and turns (int32) per (game, seat)."""
+        raise NotImplementedError
+
+    def decisions(self, records: np.ndarray) -> np.ndarray:
+        """Number of decisions each game took (for decisions/s in benchmarks)."""
         raise NotImplementedError

@@ -39,6 +39,7 @@ N_PARAMS = len(PARAM_NAMES)
 TRADER = dict(zip(PARAM_NAMES, (0.45, 2.5, 0.9, 0.8, 1.0, 1.0, 0.3, 1.5), strict=True))
 PRIEST = dict(zip(PARAM_NAMES, (0.40, 2.2, 1.6, 1.1, 0.6, 0.8, 0.2, 1.0), strict=True))
 P_MONEY, P_TOKEN, P_CARD, P_FAME, P_SALE, P_STALL, P_AGGR, P_KEEP = range(8)
+C_ROOM, C_PAYABLE, C_CARDS, C_STALLS = 0, 1, 2, 3  # C_STALLS + seat: stalls of each seat
 
 #: how much each style wants a deity card of each type (multiplies card_value)
 CARD_WISH = np.array([1.3, 0.9, 0.9, 0.8, 1.0, 1.0, 0.7, 0.8, 0.9])
@@ -53,9 +54,9 @@ def random_policy(buf, n, bot_rng, seat):
 # immediate value of die uses
 # ==============================================================================================
 @njit(cache=True)
-def stall_gain(s, c, p, prm):
+def stall_gain(s, c, p, prm, ctx):
     """Points of one more stall on the market."""
-    k = R.stall_count(s, c, p)
+    k = int(ctx[C_STALLS + p])
     last = c.n_stall_points - 1
     a = c.stall_points[min(k, last)]
     b = c.stall_points[min(k + 1, last)]
@@ -72,7 +73,7 @@ def cube_value(s, c, g, prm):
 
 
 @njit(cache=True)
-def move_gain(s, c, p, pawn, sp, prm):
+def move_gain(s, c, p, pawn, sp, prm, ctx):
     """Immediate gain of stopping ``pawn`` at space ``sp``."""
     o = s.stall_owner[sp]
     temple = R.eff_price(s, R.TEMPLE)
@@ -88,22 +89,22 @@ def move_gain(s, c, p, pawn, sp, prm):
     # consul
     if o < 0:
         if s.reserve[p] > 0 and s.money[p] >= c.consul_place_cost:
-            return stall_gain(s, c, p, prm) - c.consul_place_cost * prm[P_MONEY]
+            return stall_gain(s, c, p, prm, ctx) - c.consul_place_cost * prm[P_MONEY]
         return 0.0
     total = R.stall_total(s, sp)
     if o == p:
         if s.hand[p, R.PLUTON] > 0:
             return -0.5
         if total == 0:
-            return -stall_gain(s, c, p, prm) if R.stall_count(s, c, p) > 1 else 0.0
+            return -stall_gain(s, c, p, prm, ctx) if ctx[C_STALLS + p] > 1 else 0.0
         return -total * 0.8
     if total == 0:
-        return prm[P_AGGR] * 3.0 if R.stall_count(s, c, o) > 1 else 0.0
+        return prm[P_AGGR] * 3.0 if ctx[C_STALLS + o] > 1 else 0.0
     return prm[P_AGGR] * total
 
 
 @njit(cache=True)
-def best_move(s, c, p, v, prm):
+def best_move(s, c, p, v, prm, ctx):
     """(gain, pawn * 2 + direction) of the best brown move by v spaces."""
     best = -1e9
     arg = 0
@@ -111,7 +112,7 @@ def best_move(s, c, p, v, prm):
         for d in range(2):
             step = v if d == 0 else -v
             sp = (s.pawn[pawn] + step) % c.spaces
-            gval = move_gain(s, c, p, pawn, sp, prm)
+            gval = move_gain(s, c, p, pawn, sp, prm, ctx)
             if gval > best:
                 best = gval
                 arg = pawn * 2 + d
@@ -125,11 +126,11 @@ def buy_gain(s, c, p, g, k, v, prm):
 
 
 @njit(cache=True)
-def best_buy(s, c, p, v, prm):
+def best_buy(s, c, p, v, prm, ctx):
     """(gain, g * 32 + k) of the best affordable purchase of v cubes."""
     best = -1e9
     arg = -1
-    if R.own_room(s, c, p) < v:
+    if ctx[C_ROOM] < v:
         return best, arg
     for g in range(3):
         if s.harbour[g] < 1:
@@ -145,20 +146,24 @@ def best_buy(s, c, p, v, prm):
 
 
 @njit(cache=True)
-def use_gain(s, c, p, a, v, prm):
-    """Immediate gain (points) of performing die action ``a`` with value ``v`` now."""
-    if not R.action_feasible(s, c, p, a, v):
+def use_gain(s, c, p, a, v, prm, ctx):
+    """Immediate gain (points) of performing die action ``a`` with value ``v`` now (-1e9: impossible)."""
+    if v < 1:
         return -1e9
     if a == R.BROWN:
-        return best_move(s, c, p, v, prm)[0]
+        return best_move(s, c, p, v, prm, ctx)[0]
     if a == R.BEIGE_DIE:
-        return best_buy(s, c, p, v, prm)[0]
+        return best_buy(s, c, p, v, prm, ctx)[0]
     if a == R.BLACK:
         price = R.eff_price(s, R.TEMPLE)
+        if not R.action_feasible(s, c, p, a, v):
+            return -1e9
         pts = v if c.fame_full == 1 else min(v, s.money[p] // price)
         return pts * (prm[P_FAME] - price * prm[P_MONEY])
     # grey: cards worth card_value each, paid with the cheapest cubes
-    room = min(v, R.payable_cards(s, c, p))
+    if s.hand_n[p] >= c.hand_limit or ctx[C_CARDS] == 0 or ctx[C_PAYABLE] < 1:
+        return -1e9
+    room = min(v, ctx[C_PAYABLE])
     if c.hand_limit_caps_keep == 1:
         room = min(room, c.hand_limit - s.hand_n[p])
     keep = min(room, 2)
@@ -166,19 +171,43 @@ def use_gain(s, c, p, a, v, prm):
 
 
 @njit(cache=True)
-def current_gain(s, c, p, prm):
-    return use_gain(s, c, p, s.act_action, R.act_value(s), prm)
+def memo_gain(s, c, p, a, v, prm, ctx, memo):
+    """use_gain, remembered per (action, value) while the board stays as it is."""
+    if v >= memo.shape[1]:
+        return use_gain(s, c, p, a, v, prm, ctx)
+    if np.isnan(memo[a, v]):
+        memo[a, v] = use_gain(s, c, p, a, v, prm, ctx)
+    return memo[a, v]
+
+
+@njit(cache=True)
+def current_gain(s, c, p, prm, ctx, memo):
+    return memo_gain(s, c, p, s.act_action, R.act_value(s), prm, ctx, memo)
+
+
+@njit(cache=True)
+def context(s, c, p):
+    """Per-decision aggregates of the bot's own stalls (they do not change while it evaluates)."""
+    ctx = np.zeros(C_STALLS + R.P)
+    for sp in range(c.spaces):
+        o = s.stall_owner[sp]
+        if o >= 0:
+            ctx[C_STALLS + o] += 1
+    ctx[C_ROOM] = R.own_room(s, c, p)
+    ctx[C_PAYABLE] = R.payable_cards(s, c, p)
+    ctx[C_CARDS] = R.cards_available(s)
+    return ctx
 
 
 # ==============================================================================================
 # the policy
 # ==============================================================================================
 @njit(cache=True)
-def score_action(s, c, p, a, prm):
+def score_action(s, c, p, a, prm, ctx, memo):
     """Heuristic value of legal action ``a`` at the decision at hand (higher is better)."""
     ph = s.phase
     if ph == R.PH_MAIN or ph == R.PH_BUILD:
-        return score_turn_action(s, c, p, a, prm)
+        return score_turn_action(s, c, p, a, prm, ctx, memo)
     if ph == R.PH_SETUP:
         sp = a - R.A_SPACE
         # near customers of the colours on the stall is unknown yet: prefer spaces near a customer
@@ -193,7 +222,7 @@ def score_action(s, c, p, a, prm):
     if ph == R.PH_KEEP:
         d = s.rolled_col[s.rolled_i]
         v = s.rolled_val[s.rolled_i]
-        gval = use_gain(s, c, p, d, v, prm)
+        gval = memo_gain(s, c, p, d, v, prm, ctx, memo)
         if a == R.A_KEEPDIE_TEMPLE:
             return prm[P_KEEP]
         if a == R.A_KEEPDIE_PAY:
@@ -203,11 +232,11 @@ def score_action(s, c, p, a, prm):
         x = a - R.A_MOVE
         pawn = x // 2
         step = R.act_value(s) if x % 2 == 0 else -R.act_value(s)
-        return move_gain(s, c, p, pawn, (s.pawn[pawn] + step) % c.spaces, prm)
+        return move_gain(s, c, p, pawn, (s.pawn[pawn] + step) % c.spaces, prm, ctx)
     if ph == R.PH_CONSUL_PLACE:
         if a == R.A_NO:
             return 0.0
-        return stall_gain(s, c, p, prm) - c.consul_place_cost * prm[P_MONEY]
+        return stall_gain(s, c, p, prm, ctx) - c.consul_place_cost * prm[P_MONEY]
     if ph == R.PH_MOVECUBES:
         if a == R.A_NO:
             return 0.5 if R.stall_total(s, s.consul_space) == 0 else 1.0
@@ -216,7 +245,7 @@ def score_action(s, c, p, a, prm):
         return 0.9 if R.stall_total(s, x // 4) >= 2 else 0.0
     if ph == R.PH_PLUTON:
         total = R.stall_total(s, s.consul_space)
-        lose = stall_gain(s, c, p, prm) if total == 0 else total * 0.8
+        lose = stall_gain(s, c, p, prm, ctx) if total == 0 else total * 0.8
         return lose if a == R.A_YES else prm[P_CARD] * CARD_WISH[R.PLUTON]
     if ph == R.PH_TAX:
         k = a - R.A_COUNT
@@ -280,12 +309,12 @@ def pass_value(s, c, p, prm):
 
 
 @njit(cache=True)
-def score_turn_action(s, c, p, a, prm):
-    """Value of a turn-level choice: pass, a card, taking a die, modifying it or executing."""
+def score_turn_action(s, c, p, a, prm, ctx, memo):
+    """Value of a turn-level choice: pass, a card, modifying the die in use or executing."""
     if a == R.A_PASS:
         return pass_value(s, c, p, prm)
     if a == R.A_EXECUTE:
-        return current_gain(s, c, p, prm)
+        return current_gain(s, c, p, prm, ctx, memo)
     if a == R.A_VENUS:
         back = min(c.venus_returns, s.tokens[p])
         return back * prm[P_TOKEN] - prm[P_CARD] * CARD_WISH[R.VENUS] + 0.5
@@ -295,42 +324,36 @@ def score_turn_action(s, c, p, a, prm):
         x = a - R.A_MERCURE
         delta = 1 if x % 2 == 1 else -1
         s.price_mod[x // 2] += delta
-        gval = current_gain(s, c, p, prm)
+        gval = use_gain(s, c, p, s.act_action, R.act_value(s), prm, ctx)
         s.price_mod[x // 2] -= delta
         return gval - prm[P_CARD] * CARD_WISH[R.MERCURE]
-    if a < R.A_EXTRA_TOKEN:
-        x = a - R.A_TAKE
-        d = (x % 24) // 6
-        v = x % 6 + 1
-        return take_value(s, c, p, d, v, prm)
     if s.phase != R.PH_BUILD:
         return -1e9
-    return build_value(s, c, p, a, prm)
+    return build_value(s, c, p, a, prm, ctx, memo)
 
 
 @njit(cache=True)
-def take_value(s, c, p, d, v, prm):
+def take_value(s, c, p, d, v, prm, ctx, memo):
     """Best gain from a die: as rolled, or with one ±1 or a change of action."""
-    best = use_gain(s, c, p, d, v, prm)
+    best = memo_gain(s, c, p, d, v, prm, ctx, memo)
     tok = prm[P_TOKEN] if s.supply > 0 else 1e9
+    card = R.mod_card_for(d)
+    cost = tok
+    if card >= 0 and s.hand[p, card] > 0:
+        cost = min(cost, prm[P_CARD] * CARD_WISH[card])
     for up in range(2):
-        w = R.wrap(v, up)
-        card = R.mod_card_for(d)
-        cost = tok
-        if card >= 0 and s.hand[p, card] > 0:
-            cost = min(cost, prm[P_CARD] * CARD_WISH[card])
-        best = max(best, use_gain(s, c, p, d, w, prm) - cost)
+        best = max(best, memo_gain(s, c, p, d, R.wrap(v, up), prm, ctx, memo) - cost)
     change = tok
     if s.hand[p, R.JUPITER] > 0:
         change = min(change, prm[P_CARD] * CARD_WISH[R.JUPITER])
     for a in range(4):
         if a != d:
-            best = max(best, use_gain(s, c, p, a, v, prm) - change)
+            best = max(best, memo_gain(s, c, p, a, v, prm, ctx, memo) - change)
     return best
 
 
 @njit(cache=True)
-def build_value(s, c, p, a, prm):
+def build_value(s, c, p, a, prm, ctx, memo):
     """Gain after one modification of the die use in progress, minus what it costs."""
     if a < R.A_CHANGE_TOKEN:
         junon = a >= R.A_EXTRA_JUNON
@@ -338,7 +361,7 @@ def build_value(s, c, p, a, prm):
         s.act_col[s.act_n] = (x % 24) // 6
         s.act_val[s.act_n] = x % 6 + 1
         s.act_n += 1
-        gval = current_gain(s, c, p, prm)
+        gval = current_gain(s, c, p, prm, ctx, memo)
         s.act_n -= 1
         cost = prm[P_CARD] * CARD_WISH[R.JUNON] if junon else prm[P_TOKEN]
         return gval - cost - 0.5  # the extra die is also lost for later
@@ -346,7 +369,7 @@ def build_value(s, c, p, a, prm):
         jup = a >= R.A_CHANGE_JUPITER
         old = s.act_action
         s.act_action = a - (R.A_CHANGE_JUPITER if jup else R.A_CHANGE_TOKEN)
-        gval = current_gain(s, c, p, prm)
+        gval = current_gain(s, c, p, prm, ctx, memo)
         s.act_action = old
         cost = prm[P_CARD] * CARD_WISH[R.JUPITER] if jup else prm[P_TOKEN]
         return gval - cost
@@ -355,7 +378,7 @@ def build_value(s, c, p, a, prm):
     i = x // 2
     old = s.act_val[i]
     s.act_val[i] = R.wrap(old, x % 2)
-    gval = current_gain(s, c, p, prm)
+    gval = current_gain(s, c, p, prm, ctx, memo)
     s.act_val[i] = old
     if card:
         return gval - prm[P_CARD] * CARD_WISH[R.mod_card_for(s.act_action)] - 0.05
@@ -369,11 +392,23 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     c = cf[0]
     best = -1e18
     arg = buf[0]
+    main = s.phase == R.PH_MAIN
+    ctx = context(s, c, seat)
+    if main or s.phase == R.PH_BUILD or s.phase == R.PH_KEEP:
+        memo = np.full((4, 40), np.nan)
+    else:  # the other decisions never look at die uses
+        memo = np.empty((0, 0))
     for i in range(n):
-        val = score_action(s, c, seat, buf[i], params) + 1e-6 * uniform(bot_rng, seat)
+        a = buf[i]
+        if main and a >= R.A_TAKE:
+            x = a - R.A_TAKE
+            val = take_value(s, c, seat, (x % 24) // 6, x % 6 + 1, params, ctx, memo)
+        else:
+            val = score_action(s, c, seat, a, params, ctx, memo)
+        val += 1e-6 * uniform(bot_rng, seat)
         if val > best:
             best = val
-            arg = buf[i]
+            arg = a
     return arg
 
 

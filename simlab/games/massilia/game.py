@@ -89,6 +89,28 @@ def describe_action(action: int) -> str:
     return f"action {a}"
 
 
+def _goods(counts: np.ndarray) -> str:
+    return " ".join(f"{data.GOODS[g]} {int(counts[g])}" for g in range(4))
+
+
+def _prices(s: np.void) -> str:
+    return ", ".join(f"{loc} {int(s['price'][i])}" for i, loc in enumerate(data.PRICE_LOCATIONS))
+
+
+def _round_header(s: np.void) -> list[str]:
+    temple = ", ".join(
+        f"{data.DICE[d]} {v + 1}" for d in range(4) for v in range(6) for _ in range(int(s["temple"][d, v]))
+    )
+    markers = ", ".join(f"{data.GOODS[g]} {int(s['marker'][g])}" for g in range(3))
+    order = ", ".join(str(int(x)) for x in s["order"][: int(s["n_players"])])
+    return [
+        f"=== round {int(s['round'])} === turn order {order}",
+        f"  prices {_prices(s)}; markers {markers}",
+        f"  harbours {_goods(s['harbour'])}; bag {_goods(s['bag'])}",
+        f"  temple dice rolled: {temple}",
+    ]
+
+
 class MassiliaState(State):
     """A Massilia game in progress (see ``rules`` for the decision sequence)."""
 
@@ -97,6 +119,66 @@ class MassiliaState(State):
 
     def decision_name(self) -> str:
         return R.PHASE_NAMES[int(self.record[0]["phase"])]
+
+    # -- transcript ------------------------------------------------------------------------------
+    def narrate_start(self) -> list[str]:
+        s = self.record[0]
+        n = int(s["n_players"])
+        return [
+            "setup: prices " + _prices(s) + "; pawns " + ", ".join(
+                f"{data.PAWNS[i]}@{int(s['pawn'][i])}" for i in range(4)
+            ),
+            "  harbours " + _goods(s["harbour"]) + "; bag " + _goods(s["bag"]),
+            "  money " + ", ".join(f"seat {p}: {int(s['money'][p])}" for p in range(n)),
+        ]
+
+    def narrate_before(self, action: int) -> list[str]:
+        s = self.record[0]
+        p = int(s["cur"])
+        return [f"  r{int(s['round'])} seat {p} [{self.decision_name()}] {self.describe(action)}"]
+
+    def narrate_after(self, action: int, after: State) -> list[str]:
+        b = self.record[0]
+        a = after.record[0]
+        lines: list[str] = []
+        p = int(b["cur"])
+        phase = int(b["phase"])
+        if phase == R.PH_SETUP:
+            sp = action - R.A_SPACE
+            lines.append(f"    stall on space {sp} stocked with {_goods(a['cubes'][sp])}")
+        for q in range(int(b["n_players"])):
+            dm = int(a["money"][q]) - int(b["money"][q])
+            df = int(a["fame"][q]) - int(b["fame"][q])
+            if dm or df:
+                lines.append(f"    seat {q}: money {dm:+d} -> {int(a['money'][q])}, fame {df:+d} -> {int(a['fame'][q])}")
+        if phase == R.PH_MOVE:
+            pawn = (action - R.A_MOVE) // 2
+            lines.append(f"    {data.PAWNS[pawn]} moves {int(b['pawn'][pawn])} -> {int(a['pawn'][pawn])}")
+        if int(a["phase"]) == R.PH_KEEP and phase == R.PH_ROLL:
+            rolled = ", ".join(
+                f"{data.DICE[int(a['rolled_col'][i])]} {int(a['rolled_val'][i])}" for i in range(int(a["rolled_n"]))
+            )
+            lines.append(f"    seat {p} rolls: {rolled}")
+        if int(a["phase"]) == R.PH_KEEPCARD and phase != R.PH_KEEPCARD:
+            drawn = ", ".join(data.CARDS[int(a["drawn"][i])] for i in range(int(a["drawn_n"])))
+            lines.append(f"    draws: {drawn}")
+        if int(a["round"]) != int(b["round"]) or (phase == R.PH_SETUP and int(a["phase"]) != R.PH_SETUP):
+            lines.extend(_round_header(a))
+        if int(a["phase"]) == R.PH_OVER:
+            lines.append("=== game over ===")
+        return lines
+
+    def narrate_scores(self) -> list[str]:
+        s = self.record[0]
+        c = self.config
+        out = []
+        for p in range(c.players):
+            stalls = int((s["stall_owner"] == p).sum())
+            out.append(
+                f"  seat {p}: {int(s['score'][p])} points (fame {int(s['fame'][p])}, {stalls} stalls, "
+                f"{int(s['money'][p])} sesterces, {int(s['tokens'][p])} tokens) rank {int(s['rank'][p])}"
+            )
+        return out
 
     def determinize(self, player: int, rng: np.random.Generator) -> MassiliaState:
         """Resample what ``player`` cannot see: other players' hand cards and the deck order.
@@ -160,8 +242,8 @@ class MassiliaGame(Game):
             for rec in records
         ]
 
-    def turns(self, records: np.ndarray) -> np.ndarray:
-        return records["turns"].astype(np.int32)
+    def decisions(self, records: np.ndarray) -> np.ndarray:
+        return records["decisions"].astype(np.int64)
 
     def result_columns(self, records: np.ndarray, config: MassiliaConfig) -> dict[str, np.ndarray]:
         """score, rank, win_share and turns per (game, seat), game-major."""

@@ -393,6 +393,8 @@ def min_reachable_value(s, budget):
 @njit(cache=True)
 def feasible_soon(s, c, p):
     """Can the die use in progress still end in a legal action?"""
+    if s.act_changed == 0 and s.act_cardmod == 0 and (s.supply > 0 or s.hand[p, JUPITER] > 0):
+        return True  # the action can still be changed to brown, which is always possible
     a = s.act_action
     v = act_value(s)
     if action_feasible(s, c, p, a, v):
@@ -404,9 +406,7 @@ def feasible_soon(s, c, p):
         budget += s.hand[p, PHOEBUS]
     elif a == BEIGE_DIE:
         budget += s.hand[p, NEPTUNE]
-    if budget > 0 and action_feasible(s, c, p, a, min_reachable_value(s, budget)):
-        return True
-    return s.act_changed == 0 and s.act_cardmod == 0 and (s.supply > 0 or s.hand[p, JUPITER] > 0)
+    return budget > 0 and action_feasible(s, c, p, a, min_reachable_value(s, budget))
 
 
 @njit(cache=True)
@@ -533,7 +533,8 @@ def begin_roll(s, c):
     while s.order_pos < c.players:
         p = s.order[s.order_pos]
         for d in range(4):
-            s.roll_count[d] = 0
+            s.roll_count[d] = 0  # all colours: a colour without dice is never asked about
+        for d in range(4):
             if s.screen[p, d] > 0:
                 s.phase = PH_ROLL
                 s.roll_colour = d
