@@ -849,9 +849,11 @@ def legal_build(s, c, p, buf, n):
                     s.supply += 1
                 if s.hand[p, JUNON] > 0 and d == s.act_col[0]:
                     s.hand[p, JUNON] -= 1
+                    s.hand_n[p] -= 1
                     if feasible_soon(s, c, p):
                         buf[n] = A_EXTRA_JUNON + src * 24 + d * 6 + v
                         n += 1
+                    s.hand_n[p] += 1
                     s.hand[p, JUNON] += 1
                 s.act_n -= 1
     # change of action (once, and not after a free ±1 card)
@@ -869,9 +871,11 @@ def legal_build(s, c, p, buf, n):
                 s.supply += 1
             if s.hand[p, JUPITER] > 0:
                 s.hand[p, JUPITER] -= 1
+                s.hand_n[p] -= 1  # the played Jupiter makes room in a full hand for a sacrifice
                 if feasible_soon(s, c, p):
                     buf[n] = A_CHANGE_JUPITER + na
                     n += 1
+                s.hand_n[p] += 1
                 s.hand[p, JUPITER] += 1
             s.act_action = a
             s.act_changed = 0
