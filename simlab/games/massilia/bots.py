@@ -334,8 +334,8 @@ def score_turn_action(s, c, p, a, prm, ctx, memo):
 
 @njit(cache=True)
 def take_value(s, c, p, d, v, prm, ctx, memo):
-    """Best gain from a die: as rolled, or with one ±1 or a change of action."""
-    best = memo_gain(s, c, p, d, v, prm, ctx, memo)
+    """Best gain from a die with one ±1 or a change of action (its use as rolled is A_TAKE_EXEC)."""
+    best = -1e9
     tok = prm[P_TOKEN] if s.supply > 0 else 1e9
     card = R.mod_card_for(d)
     cost = tok
@@ -400,7 +400,10 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
         memo = np.empty((0, 0))
     for i in range(n):
         a = buf[i]
-        if main and a >= R.A_TAKE:
+        if main and a >= R.A_TAKE_EXEC:
+            x = a - R.A_TAKE_EXEC
+            val = memo_gain(s, c, seat, (x % 24) // 6, x % 6 + 1, params, ctx, memo)
+        elif main and a >= R.A_TAKE:
             x = a - R.A_TAKE
             val = take_value(s, c, seat, (x % 24) // 6, x % 6 + 1, params, ctx, memo)
         else:

@@ -37,7 +37,9 @@ class MassiliaConfig(GameConfig):
     start_money: tuple[int, ...] = knob(
         (6, 6, 6, 6), "rulebook", "starting sesterces by seat (seat 0 is the first player)"
     )
-    cubes_total: tuple[int, ...] = knob((15, 15, 15, 10), "rulebook", "goods cubes by colour (pink, orange, purple, beige)")
+    cubes_total: tuple[int, ...] = knob(
+        (15, 15, 15, 10), "rulebook", "goods cubes by colour (pink, orange, purple, beige)"
+    )
     harbour_start: tuple[int, ...] = knob((6, 6, 6, 10), "rulebook", "cubes in each harbour at setup (same order)")
     refill_by_players: tuple[int, ...] = knob(
         (8, 10, 12), "rulebook", "cubes drawn from the bag in phase 1 for 2, 3 and 4 players"
@@ -56,6 +58,9 @@ class MassiliaConfig(GameConfig):
     marker_max: int = knob(3, "rulebook", "highest score-marker position")
     marker_drop_per_cube: bool = knob(
         True, "rulebook", "buying drops the colour's marker one step per cube (False: one step per purchase)"
+    )
+    marker_drop_counts_beige: bool = knob(
+        False, "assumption", "a per-cube marker drop also counts the beige cubes of the purchase (rulebook wording)"
     )
     stalls_per_player: int = knob(6, "rulebook", "stall tiles per player")
     stall_capacity: int = knob(6, "rulebook", "most cubes a stall may hold")

@@ -55,7 +55,7 @@ def describe_action(action: int) -> str:
         x = a - R.A_MERCURE
         return f"play Mercure: {data.PRICE_LOCATIONS[x // 2]} price {'+1' if x % 2 else '-1'}"
     for base, label in ((R.A_TAKE, "take die"), (R.A_EXTRA_TOKEN, "extra die for a token"),
-                        (R.A_EXTRA_JUNON, "extra die with Junon")):
+                        (R.A_EXTRA_JUNON, "extra die with Junon"), (R.A_TAKE_EXEC, "use die as rolled")):
         if base <= a < base + 48:
             x = a - base
             return f"{label}: {_die(x // 24, (x % 24) // 6, x % 6 + 1)}"

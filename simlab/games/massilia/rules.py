@@ -60,7 +60,8 @@ A_CUBE = 304  # + space * 4 + goods colour
 A_COUNT = 432  # + k
 A_COLOUR = 464  # + goods colour
 A_KEEPDIE_TEMPLE, A_KEEPDIE_PAY, A_KEEPDIE_MARS = 468, 469, 470
-MAX_ACTIONS = 480
+A_TAKE_EXEC = 480  # take a die and perform its own action unmodified (A_TAKE layout); saves a decision
+MAX_ACTIONS = 528
 MAX_DICE = 24
 MAX_COUNT = 31
 
@@ -126,7 +127,8 @@ CONFIG_DTYPE = np.dtype(
         ("card_copies", np.int32, (NCARDS,)), ("price_tiles", np.int32, (4,)), ("beige_price", np.int32),
         ("price_min", np.int32), ("price_max", np.int32), ("turn_tiles", np.int32, (P,)),
         ("tokens_per_player", np.int32), ("marker_start", np.int32), ("marker_min", np.int32),
-        ("marker_max", np.int32), ("marker_drop_per_cube", np.int32), ("stalls_per_player", np.int32),
+        ("marker_max", np.int32), ("marker_drop_per_cube", np.int32), ("marker_drop_counts_beige", np.int32),
+        ("stalls_per_player", np.int32),
         ("stall_capacity", np.int32), ("setup_stalls", np.int32), ("setup_cubes", np.int32),
         ("keep_die_cost", np.int32), ("consul_place_cost", np.int32), ("consul_move_cubes", np.int32),
         ("tax_per_cube", np.int32), ("hand_limit", np.int32), ("hand_limit_caps_keep", np.int32),
@@ -159,6 +161,7 @@ def config_record(config: MassiliaConfig) -> np.ndarray:
     c["tokens_per_player"] = config.tokens_per_player
     c["marker_start"], c["marker_min"], c["marker_max"] = config.marker_start, config.marker_min, config.marker_max
     c["marker_drop_per_cube"] = config.marker_drop_per_cube
+    c["marker_drop_counts_beige"] = config.marker_drop_counts_beige
     c["stalls_per_player"], c["stall_capacity"] = config.stalls_per_player, config.stall_capacity
     c["setup_stalls"] = config.setup_stalls_by_players[n - 2]
     c["setup_cubes"] = config.setup_cubes_per_stall
@@ -344,6 +347,14 @@ def buy_feasible_colour(s, c, p, g, v):
 
 @njit(cache=True)
 def action_feasible(s, c, p, a, v):
+    """Is die action ``a`` with total ``v`` possible for player p now?"""
+    return action_feasible_agg(s, c, p, a, v, own_room(s, c, p), payable_cards(s, c, p), cards_available(s))
+
+
+@njit(cache=True)
+def action_feasible_agg(s, c, p, a, v, room, payable, cards):
+    """action_feasible with the player's stall room, payable cards and available cards precomputed
+    (they do not change while the legal actions of one decision are enumerated)."""
     if v < 1:
         return False
     if a == BROWN:
@@ -353,18 +364,14 @@ def action_feasible(s, c, p, a, v):
             return s.money[p] >= eff_price(s, TEMPLE)
         return s.money[p] >= v * eff_price(s, TEMPLE)
     if a == BEIGE_DIE:
-        if own_room(s, c, p) < v:
+        if room < v:
             return False
         for g in range(3):
             if buy_feasible_colour(s, c, p, g, v):
                 return True
         return False
     # grey: sacrifice
-    if s.hand_n[p] >= c.hand_limit:
-        return False
-    if cards_available(s) == 0:
-        return False
-    return payable_cards(s, c, p) >= 1
+    return s.hand_n[p] < c.hand_limit and cards > 0 and payable >= 1
 
 
 @njit(cache=True)
@@ -393,11 +400,17 @@ def min_reachable_value(s, budget):
 @njit(cache=True)
 def feasible_soon(s, c, p):
     """Can the die use in progress still end in a legal action?"""
+    return feasible_soon_agg(s, c, p, own_room(s, c, p), payable_cards(s, c, p), cards_available(s))
+
+
+@njit(cache=True)
+def feasible_soon_agg(s, c, p, room, payable, cards):
+    """feasible_soon with the aggregates of action_feasible_agg precomputed."""
     if s.act_changed == 0 and s.act_cardmod == 0 and (s.supply > 0 or s.hand[p, JUPITER] > 0):
         return True  # the action can still be changed to brown, which is always possible
     a = s.act_action
     v = act_value(s)
-    if action_feasible(s, c, p, a, v):
+    if action_feasible_agg(s, c, p, a, v, room, payable, cards):
         return True
     budget = s.supply
     if a == BROWN:
@@ -406,7 +419,7 @@ def feasible_soon(s, c, p):
         budget += s.hand[p, PHOEBUS]
     elif a == BEIGE_DIE:
         budget += s.hand[p, NEPTUNE]
-    return budget > 0 and action_feasible(s, c, p, a, min_reachable_value(s, budget))
+    return budget > 0 and action_feasible_agg(s, c, p, a, min_reachable_value(s, budget), room, payable, cards)
 
 
 @njit(cache=True)
@@ -711,16 +724,22 @@ def legal(st, cf, buf):
     elif ph == PH_MAIN:
         buf[n] = A_PASS
         n += 1
-        n = legal_cards_any_time(s, c, p, buf, n, False)
+        room = own_room(s, c, p)
+        payable = payable_cards(s, c, p)
+        cards = cards_available(s)
+        n = legal_cards_any_time(s, c, p, buf, n, False, room, payable, cards)
         for src in range(2):
             for d in range(4):
                 for v in range(6):
                     cnt = s.temple[d, v] if src == 0 else s.kept[p, d, v]
-                    if cnt > 0 and take_ok(s, c, p, d, v + 1):
+                    if cnt > 0 and take_ok(s, c, p, d, v + 1, room, payable, cards):
                         buf[n] = A_TAKE + src * 24 + d * 6 + v
                         n += 1
+                        if action_feasible_agg(s, c, p, d, v + 1, room, payable, cards):
+                            buf[n] = A_TAKE_EXEC + src * 24 + d * 6 + v
+                            n += 1
     elif ph == PH_BUILD:
-        n = legal_build(s, c, p, buf, n)
+        n = legal_build(s, c, p, buf, n, own_room(s, c, p), payable_cards(s, c, p), cards_available(s))
     elif ph == PH_MOVE:
         for a in range(8):
             buf[n] = A_MOVE + a
@@ -787,7 +806,7 @@ def legal(st, cf, buf):
 
 
 @njit(cache=True)
-def legal_cards_any_time(s, c, p, buf, n, check):
+def legal_cards_any_time(s, c, p, buf, n, check, room, payable, cards):
     """Venus and Mercure may be played at any point of one's own turn."""
     if s.hand[p, VENUS] > 0 and s.tokens[p] > 0:
         buf[n] = A_VENUS
@@ -800,7 +819,9 @@ def legal_cards_any_time(s, c, p, buf, n, check):
                     ok = True
                     if check:
                         s.price_mod[loc] += 1 if up == 1 else -1
-                        ok = feasible_soon(s, c, p)
+                        s.hand_n[p] -= 1  # the played Mercure leaves the hand
+                        ok = feasible_soon_agg(s, c, p, room, payable, cards)
+                        s.hand_n[p] += 1
                         s.price_mod[loc] -= 1 if up == 1 else -1
                     if ok:
                         buf[n] = A_MERCURE + loc * 2 + up
@@ -809,7 +830,7 @@ def legal_cards_any_time(s, c, p, buf, n, check):
 
 
 @njit(cache=True)
-def take_ok(s, c, p, d, v):
+def take_ok(s, c, p, d, v, room, payable, cards):
     """Taking this die as the first die of an action leaves a way to complete it."""
     s.act_n = 1
     s.act_col[0] = d
@@ -817,18 +838,18 @@ def take_ok(s, c, p, d, v):
     s.act_action = d
     s.act_changed = 0
     s.act_cardmod = 0
-    ok = feasible_soon(s, c, p)
+    ok = feasible_soon_agg(s, c, p, room, payable, cards)
     s.act_n = 0
     return ok
 
 
 @njit(cache=True)
-def legal_build(s, c, p, buf, n):
+def legal_build(s, c, p, buf, n, room, payable, cards):
     a = s.act_action
-    if action_feasible(s, c, p, a, act_value(s)):
+    if action_feasible_agg(s, c, p, a, act_value(s), room, payable, cards):
         buf[n] = A_EXECUTE
         n += 1
-    n = legal_cards_any_time(s, c, p, buf, n, True)
+    n = legal_cards_any_time(s, c, p, buf, n, True, room, payable, cards)
     # an extra die (token, or Junon for a die of the first die's colour)
     for src in range(2):
         for d in range(4):
@@ -843,14 +864,14 @@ def legal_build(s, c, p, buf, n):
                 s.act_n += 1
                 if s.supply > 0:
                     s.supply -= 1
-                    if feasible_soon(s, c, p):
+                    if feasible_soon_agg(s, c, p, room, payable, cards):
                         buf[n] = A_EXTRA_TOKEN + src * 24 + d * 6 + v
                         n += 1
                     s.supply += 1
                 if s.hand[p, JUNON] > 0 and d == s.act_col[0]:
                     s.hand[p, JUNON] -= 1
                     s.hand_n[p] -= 1
-                    if feasible_soon(s, c, p):
+                    if feasible_soon_agg(s, c, p, room, payable, cards):
                         buf[n] = A_EXTRA_JUNON + src * 24 + d * 6 + v
                         n += 1
                     s.hand_n[p] += 1
@@ -865,14 +886,14 @@ def legal_build(s, c, p, buf, n):
             s.act_changed = 1
             if s.supply > 0:
                 s.supply -= 1
-                if feasible_soon(s, c, p):
+                if feasible_soon_agg(s, c, p, room, payable, cards):
                     buf[n] = A_CHANGE_TOKEN + na
                     n += 1
                 s.supply += 1
             if s.hand[p, JUPITER] > 0:
                 s.hand[p, JUPITER] -= 1
                 s.hand_n[p] -= 1  # the played Jupiter makes room in a full hand for a sacrifice
-                if feasible_soon(s, c, p):
+                if feasible_soon_agg(s, c, p, room, payable, cards):
                     buf[n] = A_CHANGE_JUPITER + na
                     n += 1
                 s.hand_n[p] += 1
@@ -887,14 +908,14 @@ def legal_build(s, c, p, buf, n):
             s.act_val[i] = wrap(old, up)
             if s.supply > 0:
                 s.supply -= 1
-                if feasible_soon(s, c, p):
+                if feasible_soon_agg(s, c, p, room, payable, cards):
                     buf[n] = A_MOD_TOKEN + i * 2 + up
                     n += 1
                 s.supply += 1
             if card >= 0 and s.hand[p, card] > 0:
                 s.hand[p, card] -= 1
                 s.act_cardmod += 1
-                if feasible_soon(s, c, p):
+                if feasible_soon_agg(s, c, p, room, payable, cards):
                     buf[n] = A_MOD_CARD + i * 2 + up
                     n += 1
                 s.act_cardmod -= 1
@@ -985,12 +1006,14 @@ def apply(st, cf, a):
         elif a < A_TAKE:
             apply_any_time_card(s, c, p, a)
         else:
-            x = a - A_TAKE
+            x = a - (A_TAKE_EXEC if a >= A_TAKE_EXEC else A_TAKE)
             take_die(s, p, x // 24, (x % 24) // 6, x % 6 + 1)
             s.act_action = s.act_col[0]
             s.act_changed = 0
             s.act_cardmod = 0
             s.phase = PH_BUILD
+            if a >= A_TAKE_EXEC:
+                execute(s, c, p)
     elif ph == PH_BUILD:
         apply_build(s, c, p, a)
     elif ph == PH_MOVE:
@@ -1182,7 +1205,9 @@ def buy(s, c, p, g, k):
     r = s.round - 1
     s.f_round_bought[r, g] += k
     s.f_round_bought[r, BEIGE] += v - k
-    drop = k if c.marker_drop_per_cube == 1 else 1
+    drop = 1
+    if c.marker_drop_per_cube == 1:
+        drop = v if c.marker_drop_counts_beige == 1 else k
     s.marker[g] = max(c.marker_min, s.marker[g] - drop)
     for i in range(4):
         s.place_left[i] = 0
