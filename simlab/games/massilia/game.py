@@ -150,7 +150,8 @@ class MassiliaState(State):
             dm = int(a["money"][q]) - int(b["money"][q])
             df = int(a["fame"][q]) - int(b["fame"][q])
             if dm or df:
-                lines.append(f"    seat {q}: money {dm:+d} -> {int(a['money'][q])}, fame {df:+d} -> {int(a['fame'][q])}")
+                money, fame = int(a["money"][q]), int(a["fame"][q])
+                lines.append(f"    seat {q}: money {dm:+d} -> {money}, fame {df:+d} -> {fame}")
         if phase == R.PH_MOVE:
             pawn = (action - R.A_MOVE) // 2
             lines.append(f"    {data.PAWNS[pawn]} moves {int(b['pawn'][pawn])} -> {int(a['pawn'][pawn])}")
