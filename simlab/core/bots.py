@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Mapping, Sequence
+from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -73,16 +74,33 @@ def parse_spec(spec: str) -> BotSpec:
 
 
 class BotRegistry:
-    """The bots of one game, by name."""
+    """The bots of one game, by name: the game's own, plus plug-ins from the ``simlab.bots`` entry point
+    group whose names read ``<game>.<bot>`` (value ``"module:factory"``)."""
 
     def __init__(self, game: str, infos: Sequence[BotInfo]):
         self.game = game
         self._infos = {info.name: info for info in infos}
+        self._plugins_loaded = False
+
+    def _load_plugins(self) -> None:
+        if self._plugins_loaded:
+            return
+        self._plugins_loaded = True
+        for ep in entry_points(group="simlab.bots"):
+            game, _, name = ep.name.partition(".")
+            if game == self.game and name and name not in self._infos:
+                self._infos[name] = BotInfo(name, ep.value, f"plug-in bot from {ep.value}")
+
+    def register(self, info: BotInfo) -> None:
+        """Add a bot at run time (e.g. from a notebook); its factory is a "module:attr" string."""
+        self._infos[info.name] = info
 
     def names(self) -> list[str]:
+        self._load_plugins()
         return list(self._infos)
 
     def info(self, name: str) -> BotInfo:
+        self._load_plugins()
         if name not in self._infos:
             raise BotSpecError(
                 f"unknown bot {name!r} for game {self.game!r}; available: {', '.join(self._infos)}"

@@ -22,6 +22,7 @@ from simlab.core.rng import seed_to_state
 #: streams of SeedSequence([seed, stream]) used by a game: the chance generator and one per seat's bot
 CHANCE_STREAM = 0
 BOT_STREAM_BASE = 1
+VIEW_STREAM_BASE = 1001  # resampling of hidden information for Python bots' views
 
 
 @dataclasses.dataclass(frozen=True)
@@ -193,10 +194,13 @@ class Game:
     ) -> State:
         """Play one game with the given bot objects; ``on_action(state, action)`` is called before each
         action (for transcripts). Compiled bots use the same generator streams as ``play_batch``, so a
-        game replayed here equals the same game in a batch run."""
+        game replayed here equals the same game in a batch run. A plain-Python bot is handed
+        ``state.determinize(seat, ...)``: a copy in which what its seat cannot see is resampled, so it
+        cannot cheat even by accident."""
         state = self.new_state(config, seed)
         bot_rng = self.bot_states(seed, config.players)
         py_rngs = [np.random.default_rng([seed, BOT_STREAM_BASE + p]) for p in range(config.players)]
+        view_rngs = [np.random.default_rng([seed, VIEW_STREAM_BASE + p]) for p in range(config.players)]
         kernel = self.kernel
         buf = np.zeros(kernel.max_actions, dtype=np.int32)
         while not state.is_terminal():
@@ -205,8 +209,9 @@ class Game:
             bot = bots[seat]
             if getattr(bot, "kind", None) is not None:
                 action = int(kernel.policy(bot.kind, bot.params, state.record, state.cfg, buf, n, bot_rng, seat))
-            else:
-                action = int(bot.act(state, buf[:n].tolist(), py_rngs[seat]))
+            else:  # a Python bot sees its seat's view: what it cannot see is resampled
+                view = state.determinize(seat, view_rngs[seat])
+                action = int(bot.act(view, buf[:n].tolist(), py_rngs[seat]))
             if on_action is not None:
                 on_action(state, action)
             state.apply(action)
