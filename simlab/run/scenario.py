@@ -198,7 +198,8 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         try:
             config = game.make_config(preset=preset, players=players, overrides=overrides)
         except SimlabError as exc:
-            raise ScenarioError(f"{source}: variant '{vname}': {exc}") from None
+            where = f"key '{key}'" if "variants" in data else "keys 'preset' and 'set'"
+            raise ScenarioError(f"{source}: {where} (variant '{vname}'): {exc}") from None
         variants.append(
             Variant(
                 name=vname,
