@@ -94,6 +94,10 @@ class MassiliaConfig(GameConfig):
     fame_must_buy_full: bool = knob(True, "assumption", "the fame action must buy the die's whole value")
     market_spaces: int = knob(16, "assumption", "stall spaces around the market (4 sides; middle space per side)")
     random_pawn_start: bool = knob(True, "rulebook", "characters start on the middle spaces in random order")
+    bonus_card: str = knob(
+        "none", "derived", "experiment knob: a deity card (by name) dealt from the deck to bonus_card_seat at setup"
+    )
+    bonus_card_seat: int = knob(-1, "derived", "seat that receives bonus_card (-1: nobody)")
 
     def validate(self) -> None:
         n = self.players
@@ -145,4 +149,14 @@ class MassiliaConfig(GameConfig):
                      "tax_per_cube", "hand_limit", "venus_returns", "token_penalty"):
             require(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
         require(self.tax_per_cube >= 1, "tax_per_cube must be >= 1")
+        require(
+            self.bonus_card == "none" or self.bonus_card in data.CARDS,
+            f"bonus_card must be 'none' or one of {', '.join(data.CARDS)}, got {self.bonus_card!r}",
+        )
+        require(-1 <= self.bonus_card_seat < n, f"bonus_card_seat must be -1 or a seat 0..{n - 1}")
+        if self.bonus_card != "none" and self.bonus_card_seat >= 0:
+            require(
+                self.card_copies[data.CARDS.index(self.bonus_card)] > 0,
+                f"bonus_card {self.bonus_card!r} has no copies in card_copies",
+            )
         require(self.hand_limit >= 1, "hand_limit must be >= 1")

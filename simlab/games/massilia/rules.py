@@ -32,6 +32,7 @@ from numba import njit
 
 from simlab.core.rng import randint
 from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MassiliaConfig
+from simlab.games.massilia.data import CARDS as CARD_NAMES
 
 # -- phases (the decision at hand) --------------------------------------------------------------
 PH_SETUP, PH_ROLL, PH_KEEP, PH_MAIN, PH_BUILD, PH_MOVE = 0, 1, 2, 3, 4, 5
@@ -136,7 +137,7 @@ CONFIG_DTYPE = np.dtype(
         ("n_stall_points", np.int32), ("money_per_point", np.int32), ("token_penalty", np.int32),
         ("removed_beige_to_bag", np.int32), ("kept_to_screen", np.int32), ("fame_full", np.int32),
         ("spaces", np.int32), ("is_corner", np.int32, (S,)), ("middles", np.int32, (4,)),
-        ("random_pawns", np.int32),
+        ("random_pawns", np.int32), ("bonus_card", np.int32), ("bonus_seat", np.int32),
     ],
     align=True,
 )
@@ -183,6 +184,8 @@ def config_record(config: MassiliaConfig) -> np.ndarray:
     for sp in range(spaces):
         c["is_corner"][sp] = 0 if sp in c["middles"] else 1
     c["random_pawns"] = config.random_pawn_start
+    c["bonus_card"] = -1 if config.bonus_card == "none" else CARD_NAMES.index(config.bonus_card)
+    c["bonus_seat"] = config.bonus_card_seat if c["bonus_card"] >= 0 else -1
     return cf
 
 
@@ -458,6 +461,8 @@ def init(st, cf, rng):
         tmp = s.deck[i]
         s.deck[i] = s.deck[j]
         s.deck[j] = tmp
+    if c.bonus_seat >= 0:
+        deal_bonus_card(s, c.bonus_seat, c.bonus_card)
     for sp in range(S):
         s.stall_owner[sp] = -1
     # characters on the middle spaces in random order
@@ -494,6 +499,19 @@ def init(st, cf, rng):
     s.phase = PH_SETUP
     s.cur = 0
     s.last_passer = -1
+
+
+@njit(cache=True)
+def deal_bonus_card(s, p, t):
+    """Experiment knob: move the topmost card of type t from the deck to p's hand."""
+    for i in range(s.deck_n - 1, -1, -1):
+        if s.deck[i] == t:
+            for j in range(i, s.deck_n - 1):
+                s.deck[j] = s.deck[j + 1]
+            s.deck_n -= 1
+            s.hand[p, t] += 1
+            s.hand_n[p] += 1
+            return
 
 
 @njit(cache=True)
