@@ -52,6 +52,8 @@ def run_scenario(
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     log = stream if stream is not None else sys.stderr
     folder_path = Path(out) if out is not None else Path("results") / sc.name
+    n_jobs = _resolve_jobs(jobs)
+    sc.with_options(games=games, chunk_size=chunk_size)  # check the options before touching the disk
     identity = sc.identity()
     digest = identity_hash(identity)
     folder, previous = ResultFolder.prepare(folder_path, identity, resume, sc.source)
@@ -59,7 +61,6 @@ def run_scenario(
         games = games if games is not None else previous.get("games")
         chunk_size = chunk_size if chunk_size is not None else previous.get("chunk_size")
     sc = sc.with_options(games=games, chunk_size=chunk_size)
-    n_jobs = _resolve_jobs(jobs)
 
     chunks = folder.scan_parts(digest)
     failures = [f for c in chunks for f in c["failures"]]

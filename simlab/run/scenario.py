@@ -104,10 +104,12 @@ class Scenario:
     def with_options(self, games: int | None = None, chunk_size: int | None = None) -> Scenario:
         """The same experiment with another game count or chunk size (e.g. from the command line)."""
         changes: dict[str, Any] = {}
-        if games is not None:
-            changes["games"] = _positive(games, "--games", "command line", MAX_GAMES)
-        if chunk_size is not None:
-            changes["chunk_size"] = _positive(chunk_size, "--chunk-size", "command line", MAX_GAMES)
+        for option, key, value in (("--games", "games", games), ("--chunk-size", "chunk_size", chunk_size)):
+            if value is None:
+                continue
+            if not (_is_int(value) and 0 < value <= MAX_GAMES):
+                raise ScenarioError(f"{option}: expected a positive integer, found {_show(value)}")
+            changes[key] = int(value)
         return dataclasses.replace(self, **changes)
 
 

@@ -83,7 +83,7 @@ class ResultFolder:
         if p.exists() and not p.is_dir():
             raise ResultFolderError(f"output folder {p} is a file; choose another --out")
         previous: dict[str, Any] = {}
-        if p.is_dir() and any(p.iterdir()):
+        if p.is_dir() and any(e for e in p.iterdir() if not (e == folder.parts and e.is_dir() and _empty(e))):
             if not (p / MANIFEST).is_file():
                 raise ResultFolderError(
                     f"output folder {p} is not empty and holds no simlab results ({MANIFEST} is missing); "
@@ -193,6 +193,10 @@ def load_results(folder: str | Path) -> Any:
     if not any((p / PARTS).glob("*.parquet")):
         raise ResultFolderError(f"{p} holds no results yet (no parquet files in {p / PARTS})")
     return pl.scan_parquet(p / PARTS / "*.parquet")
+
+
+def _empty(folder: Path) -> bool:
+    return not any(folder.iterdir())
 
 
 def _check_overlaps(chunks: list[dict[str, Any]]) -> None:
