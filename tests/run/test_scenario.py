@@ -28,11 +28,15 @@ def test_shipped_scenarios_load(path):
 
 def test_shipped_scenarios_cover_the_questions():
     names = {p.stem for p in SCENARIOS}
-    assert {"quickstart", "seats_and_money", "starting_money_sweep", "market_shifts"} <= names
+    assert {"quickstart", "seats_and_money", "starting_money_sweep", "market_shifts", "card_value"} <= names
     market = load_scenario(Path(SCENARIOS[0]).parent / "market_shifts.toml")
     assert market.variant("flat_prices").config.price_tiles == (2, 2, 2, 2)
     sweep = load_scenario(Path(SCENARIOS[0]).parent / "starting_money_sweep.toml")
     assert len({v.config.start_money for v in sweep.variants}) == len(sweep.variants) > 3
+    cards = load_scenario(Path(SCENARIOS[0]).parent / "card_value.toml")
+    from simlab.games.massilia.data import CARDS
+
+    assert {v.config.bonus_card for v in cards.variants} == {"none", *CARDS}
 
 
 def test_small_scenario_fields(write_scenario):
