@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
+from simlab.core import jitcache
 from simlab.games.massilia import bots as B
 from simlab.games.massilia import rules as R
+
+_HERE = Path(__file__).resolve().parent
+jitcache.refresh(
+    [_HERE / "kernel.py", _HERE / "bots.py", _HERE / "rules.py", _HERE.parents[1] / "core" / "rng.py"]
+)
 
 
 @njit(cache=True)
