@@ -234,6 +234,17 @@ def test_dice_phase_rolls_temple_dice_then_each_player_rolls_kept_for_2():
     assert st.current_player == 1 and st.decision_name() == "dice to roll"
 
 
+def test_dice_are_rolled_in_the_new_turn_order():
+    st = scenario(3)
+    pass_all(st)  # seats pass 0, 1, 2: new order 2, 1, 0
+    seen = []
+    while rec(st)["phase"] == R.PH_ROLL:
+        seen.append(st.current_player)
+        play(st, count(0))
+    assert list(dict.fromkeys(seen)) == [2, 1, 0]
+    assert st.decision_name() == "turn" and st.current_player == 2
+
+
 def test_keeping_a_die_needs_2_sesterces_or_mars():
     st = scenario(2, seat=1, money=(1, 20))
     pass_all(st)
@@ -847,6 +858,31 @@ def test_mercure_changes_a_price_until_the_end_of_the_turn():
     assert s["money"][0] == 10 + 2 * 3  # the temple price was 3 during the turn
     assert s["price"].tolist() == [2, 3, 1, 2] and s["price_mod"].tolist() == [0, 0, 0, 0]
     assert s["hand"][0, R.MERCURE] == 0
+
+
+def test_mercure_on_a_harbour_tile_changes_the_purchase_price():
+    st = scenario(
+        stalls={0: (0, (0, 0, 0, 0))},
+        temple=[(BEIGE_DIE, 2)],
+        hands={0: [R.MERCURE]},
+        prices=(2, 3, 1, 3),
+        money=3,
+        tokens={1: 40},
+    )
+    play(st, take(BEIGE_DIE, 2), EXECUTE)
+    assert legal(st) == {colour(ORANGE)}  # purple at 3 + 1 beige is too dear for 3 sesterces
+    st = scenario(
+        stalls={0: (0, (0, 0, 0, 0))},
+        temple=[(BEIGE_DIE, 2)],
+        hands={0: [R.MERCURE]},
+        prices=(2, 3, 1, 3),
+        money=3,
+        tokens={1: 40},
+    )
+    play(st, mercure(LOC_PURPLE, False), take(BEIGE_DIE, 2), EXECUTE)
+    assert legal(st) == {colour(ORANGE), colour(PURPLE)}
+    play(st, colour(PURPLE), count(1), space(0), space(0))
+    assert rec(st)["money"][0] == 0 and rec(st)["price"][LOC_PURPLE] == 3
 
 
 def test_mercure_reverts_when_the_player_passes():

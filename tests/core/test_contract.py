@@ -1,0 +1,384 @@
+"""The game contract, checked for every registered game (DESIGN.md "The game contract", Style item 11).
+
+Random games with invariants after every action, copy integrity (every legal action applied to a
+clone leaves the original byte-identical), illegal actions refused without side effects, determinism
+(same seed and bots: same history and record; ``play_batch`` equals ``play``), outcomes, hidden
+information (``determinize``) and bots that do not peek at what their seat cannot see.
+
+Game-specific checks plug in through the hook tables below (``INVARIANTS``, ``HIDDEN``); a game
+without an entry still gets every generic check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import cycle, islice
+
+import numpy as np
+import pytest
+
+from simlab import available_games, get_game
+from simlab.core.errors import IllegalActionError
+
+GAMES = available_games()
+
+
+# ==============================================================================================
+# game-specific hooks
+# ==============================================================================================
+def massilia_invariants(s: np.void, config) -> None:
+    """Component conservation and rule bounds of Massilia on one state record."""
+    from simlab.games.massilia import rules as R
+
+    n = config.players
+    ph = int(s["phase"])
+    # 55 cubes by colour: bag, harbours, stalls (and cubes bought but not yet placed)
+    cubes = s["bag"] + s["harbour"] + s["cubes"].sum(0)
+    if ph == R.PH_PLACE:
+        cubes = cubes + s["place_left"]
+    assert cubes.tolist() == list(config.cubes_total), f"cubes {cubes.tolist()}"
+    assert (s["cubes"].sum(1) <= config.stall_capacity).all(), "a stall holds more than its capacity"
+    assert ((s["cubes"].sum(1) == 0) | (s["stall_owner"] >= 0)).all(), "cubes on a space without a stall"
+    # 55 deity cards by type: deck, discard pile, hands (and cards drawn, not yet kept or discarded)
+    cards = np.bincount(s["deck"][: int(s["deck_n"])], minlength=R.NCARDS) + s["discard"] + s["hand"][:n].sum(0)
+    if ph == R.PH_KEEPCARD:
+        cards = cards + np.bincount(s["drawn"][int(s["drawn_i"]) : int(s["drawn_n"])], minlength=R.NCARDS)
+    assert cards.tolist() == list(config.card_copies), f"cards {cards.tolist()}"
+    assert s["hand"][:n].sum(1).tolist() == s["hand_n"][:n].tolist(), "hand_n out of step"
+    assert (s["hand_n"][:n] <= config.hand_limit).all(), "hand limit exceeded"
+    # penalty tokens
+    assert int(s["supply"]) + int(s["tokens"][:n].sum()) == config.tokens_per_player * n
+    assert s["supply"] >= 0 and (s["tokens"][:n] >= 0).all()
+    # dice by colour: temple, kept, screens, dice of the action being built, rolled dice being decided
+    dice = s["temple"].sum(1) + s["kept"][:n].sum((0, 2)) + s["screen"][:n].sum(0)
+    dice = dice + np.bincount(s["act_col"][: int(s["act_n"])], minlength=4)
+    if ph == R.PH_KEEP:
+        dice = dice + np.bincount(s["rolled_col"][int(s["rolled_i"]) : int(s["rolled_n"])], minlength=4)
+    assert dice.tolist() == [n + 1] * 4, f"dice {dice.tolist()}"
+    for field in ("temple", "kept", "screen", "money", "fame", "cubes", "bag", "harbour", "reserve", "discard"):
+        assert (s[field] >= 0).all(), f"negative {field}"
+    # stalls: on the market or in reserve; nobody loses their last stall
+    for p in range(n):
+        on_market = int((s["stall_owner"] == p).sum())
+        assert on_market + int(s["reserve"][p]) == config.stalls_per_player
+        if ph != R.PH_SETUP:
+            assert on_market >= 1, f"seat {p} lost its last stall"
+    # bounds of the board
+    assert ((s["marker"] >= config.marker_min) & (s["marker"] <= config.marker_max)).all()
+    price = s["price"] + s["price_mod"]
+    assert ((price >= config.price_min) & (price <= config.price_max)).all()
+    assert sorted(s["price"].tolist()) == sorted(config.price_tiles)
+    assert ((s["pawn"] >= 0) & (s["pawn"] < config.market_spaces)).all()
+    assert 1 <= s["round"] <= config.rounds
+    if ph == R.PH_OVER:
+        assert s["cur"] == -1
+        massilia_final(s, config)
+    else:
+        assert 0 <= s["cur"] < n
+
+
+def massilia_final(s: np.void, config) -> None:
+    """Final scoring: fame + stall points + sesterces / 3 - 2 per token; ranks and shares follow."""
+    n = config.players
+    pts = config.stall_points
+    for p in range(n):
+        stalls = int((s["stall_owner"] == p).sum())
+        expected = (
+            int(s["fame"][p])
+            + pts[min(stalls, len(pts) - 1)]
+            + int(s["money"][p]) // config.money_per_point
+            - config.token_penalty * int(s["tokens"][p])
+        )
+        assert s["score"][p] == expected
+
+
+def massilia_hidden(orig, det, player: int) -> None:
+    """determinize keeps the player's hand, every hand size and all public information."""
+    a, b = orig.record[0], det.record[0]
+    n = orig.config.players
+    assert (a["hand"][player] == b["hand"][player]).all()
+    assert (a["hand_n"] == b["hand_n"]).all()
+    assert (b["hand"][:n].sum(1) == b["hand_n"][:n]).all()
+    dn = int(a["deck_n"])
+    assert dn == b["deck_n"]
+    others = [q for q in range(n) if q != player]
+    pool_a = np.bincount(a["deck"][:dn], minlength=9) + a["hand"][others].sum(0)
+    pool_b = np.bincount(b["deck"][:dn], minlength=9) + b["hand"][others].sum(0)
+    assert (pool_a == pool_b).all(), "unseen cards changed"
+    for field in a.dtype.names:
+        if field in ("hand", "deck"):
+            continue
+        assert np.array_equal(a[field], b[field]), f"determinize changed public field {field}"
+
+
+def massilia_unseen_differs(orig, det, player: int) -> bool:
+    a, b = orig.record[0], det.record[0]
+    others = [q for q in range(orig.config.players) if q != player]
+    return not (np.array_equal(a["hand"][others], b["hand"][others]) and np.array_equal(a["deck"], b["deck"]))
+
+
+INVARIANTS: dict[str, Callable[[np.void, object], None]] = {"massilia": massilia_invariants}
+HIDDEN: dict[str, tuple[Callable, Callable]] = {"massilia": (massilia_hidden, massilia_unseen_differs)}
+
+
+def check(game, state) -> None:
+    INVARIANTS.get(game.name, lambda s, c: None)(state.record[0], state.config)
+
+
+# ==============================================================================================
+# helpers
+# ==============================================================================================
+def configs(game):
+    """Every player count, presets in turn."""
+    presets = game.presets()
+    out = []
+    for i, players in enumerate(range(game.min_players, game.max_players + 1)):
+        for j in range(len(presets)):
+            out.append(game.make_config(preset=presets[(i + j) % len(presets)], players=players))
+    return out
+
+
+def random_playout(game, config, seed, on_state=None):
+    """Uniformly random legal actions through the Python API; ``on_state(state)`` before each action."""
+    state = game.new_state(config, seed)
+    rng = np.random.default_rng(seed)
+    while not state.is_terminal():
+        if on_state is not None:
+            on_state(state)
+        legal = state.legal_actions()
+        state.apply(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+def sampled_states(game, n_games, every, seed0=1000):
+    """Clones of every ``every``-th decision of a few random games (all configs in turn)."""
+    out = []
+    for i, config in enumerate(islice(cycle(configs(game)), n_games)):
+        k = 0
+
+        def grab(state):
+            nonlocal k
+            if k % every == 0:
+                out.append(state.clone())
+            k += 1
+
+        random_playout(game, config, seed0 + i, grab)
+    return out
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def game(request):
+    return get_game(request.param)
+
+
+@pytest.fixture(scope="module")
+def states(game):
+    return sampled_states(game, n_games=12, every=4)
+
+
+# ==============================================================================================
+# random games with invariants after every action
+# ==============================================================================================
+def test_random_games_keep_the_invariants(game):
+    cfgs = configs(game)
+    n_games = 300
+    for i in range(n_games):
+        config = cfgs[i % len(cfgs)]
+        state = game.new_state(config, i)
+        rng = np.random.default_rng(i)
+        check(game, state)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal, f"no legal action at {state.decision_name()} (seed {i})"
+            assert len(set(legal)) == len(legal)
+            assert all(0 <= a < game.kernel.max_actions for a in legal)
+            assert 0 <= state.current_player < config.players
+            action = legal[int(rng.integers(len(legal)))]
+            state.apply(action)
+            check(game, state)
+        assert state.current_player == -1
+        out = state.outcome()
+        assert sum(out.win_shares) == pytest.approx(1.0)
+
+
+def test_play_batch_final_states(game):
+    """3,000 compiled games with mixed lineups: final-state invariants, scores, ranks and shares."""
+    names = game.bots.names()
+    presets = game.presets()
+    counts = range(game.min_players, game.max_players + 1)
+    total = 0
+    for i, n in enumerate(counts):
+        config = game.make_config(preset=presets[i % len(presets)], players=n)
+        lineup = list(islice(cycle(names[i % len(names) :] + names), n))
+        bots = game.make_bots(lineup, n)
+        seeds = list(range(10_000 * (i + 1), 10_000 * (i + 1) + 3000 // len(counts)))
+        records = game.play_batch(config, seeds, bots)
+        outcomes = game.outcome(records, config)
+        for rec, out in zip(records, outcomes, strict=True):
+            INVARIANTS.get(game.name, lambda s, c: None)(rec, config)
+            assert game.kernel.is_terminal(rec.reshape(1))
+            assert sum(out.win_shares) == pytest.approx(1.0)
+            best = max(out.scores)
+            for seat in range(n):
+                # standard competition ranking, consistent with the scores
+                assert out.ranks[seat] == 1 + sum(1 for q in range(n) if out.ranks[q] < out.ranks[seat])
+                assert all(out.ranks[q] < out.ranks[seat] for q in range(n) if out.scores[q] > out.scores[seat])
+                if out.ranks[seat] == 1:
+                    assert out.scores[seat] == best
+                    assert out.win_shares[seat] == pytest.approx(1 / out.ranks.count(1))
+                else:
+                    assert out.win_shares[seat] == 0.0
+        total += len(seeds)
+    assert total >= 2990
+
+
+def test_outcome_before_the_end_is_an_error(game):
+    state = game.new_state(game.make_config(), 0)
+    with pytest.raises(IllegalActionError):
+        state.outcome()
+
+
+# ==============================================================================================
+# copy integrity, legal and illegal actions
+# ==============================================================================================
+def test_every_legal_action_applies_to_a_clone_and_leaves_the_original_unchanged(game, states):
+    applied = 0
+    for state in states:
+        legal = state.legal_actions()  # (the query may rewrite its own scratch fields; do it first)
+        before = state.record.tobytes()
+        history = list(state.history)
+        for a in legal:
+            child = state.clone()
+            child.apply(a)
+            check(game, child)
+            assert child.history == [*history, a]
+            applied += 1
+            assert state.record.tobytes() == before, f"applying {a} to a clone changed the original"
+            assert state.history == history
+        # and the other way round: a clone does not follow its parent
+        parent = state.clone()
+        child = parent.clone()
+        parent.apply(legal[0])
+        assert child.record.tobytes() == before
+    assert applied > 1000
+
+
+def test_an_illegal_action_raises_and_changes_nothing(game, states):
+    rng = np.random.default_rng(7)
+    m = game.kernel.max_actions
+    for state in states[::3]:
+        legal = set(state.legal_actions())
+        before = state.record.tobytes()
+        history = list(state.history)
+        candidates = [a for a in rng.permutation(m)[:20].tolist() if a not in legal] + [-1, m, m + 7]
+        for a in candidates:
+            with pytest.raises(IllegalActionError, match=rf"{game.name}.*seed.*{a}"):
+                state.apply(a)
+            assert state.record.tobytes() == before
+            assert state.history == history
+
+
+# ==============================================================================================
+# determinism
+# ==============================================================================================
+def test_new_state_is_a_function_of_config_and_seed(game):
+    config = game.make_config()
+    a, b, c = game.new_state(config, 5), game.new_state(config, 5), game.new_state(config, 6)
+    assert a.record.tobytes() == b.record.tobytes()
+    assert a.record.tobytes() != c.record.tobytes()
+
+
+def test_same_seed_and_bots_give_the_same_game(game):
+    for config in configs(game)[:3]:
+        n = config.players
+        names = list(islice(cycle(game.bots.names()), n))
+        bots = game.make_bots(names, n)
+        for seed in (3, 4):
+            a = game.play(config, seed, bots)
+            b = game.play(config, seed, game.make_bots(names, n))
+            assert a.history == b.history and len(a.history) > 0
+            assert a.record.tobytes() == b.record.tobytes()
+            batch = game.play_batch(config, [seed, seed + 100], bots)
+            assert batch[0].tobytes() == a.record[0].tobytes(), "play_batch differs from play"
+        assert game.play(config, 3, bots).history != game.play(config, 4, bots).history
+
+
+def test_python_bots_replay_identically(game):
+    """A plain-Python bot goes through the same driver; same seed -> same game."""
+
+    class FirstLegal:
+        name = "first"
+
+        def act(self, state, legal, rng):
+            return legal[int(rng.integers(len(legal)))]
+
+    config = game.make_config()
+    n = config.players
+    a = game.play(config, 9, [FirstLegal() for _ in range(n)])
+    b = game.play(config, 9, [FirstLegal() for _ in range(n)])
+    assert a.history == b.history and a.record.tobytes() == b.record.tobytes()
+    batch = game.play_batch(config, [9], [FirstLegal() for _ in range(n)])
+    assert batch[0].tobytes() == a.record[0].tobytes()
+
+
+# ==============================================================================================
+# hidden information
+# ==============================================================================================
+def test_determinize_resamples_only_what_the_player_cannot_see(game, states):
+    keep, differs = HIDDEN.get(game.name, (lambda o, d, p: None, lambda o, d, p: True))
+    rng = np.random.default_rng(3)
+    resampled = 0
+    for state in states:
+        before = state.record.tobytes()
+        player = state.current_player
+        changed = False
+        for _ in range(4):
+            det = state.determinize(player, rng)
+            assert state.record.tobytes() == before, "determinize changed the original"
+            assert det.current_player == player
+            keep(state, det, player)
+            changed |= differs(state, det, player)
+        # the copy is a full state: it plays on
+        det.apply(det.legal_actions()[0])
+        resampled += changed
+    assert resampled > len(states) // 2
+
+
+def test_compiled_bots_ignore_what_their_seat_cannot_see(game):
+    """A compiled bot's decision is the same on a determinized copy (other hands, deck order re-drawn)
+    given the same bot generator state."""
+    kernel = game.kernel
+    compiled = [name for name in game.bots.names() if getattr(game.bots.make(name), "kind", None) is not None]
+    buf = np.zeros(kernel.max_actions, dtype=np.int32)
+    rng = np.random.default_rng(11)
+    checked = 0
+    for i, config in enumerate(configs(game)[:4]):
+        n = config.players
+        lineup = list(islice(cycle(compiled[i % len(compiled) :] + compiled), n))
+        bots = game.make_bots(lineup, n)
+        for seed in range(3):
+            samples = []
+
+            def grab(state, action, samples=samples):
+                if len(state.legal_actions()) > 1:
+                    samples.append(state.clone())
+
+            game.play(config, 500 + seed, bots, on_action=grab)
+            bot_rng = game.bot_states(seed, n)
+            for state in samples[::2]:
+                seat = state.current_player
+                bot = bots[seat]
+                for _ in range(2):
+                    det = state.determinize(seat, rng)
+                    actions = []
+                    for st in (state.clone(), det):
+                        nl = kernel.legal(st.record, st.cfg, buf)
+                        actions.append(
+                            int(kernel.policy(bot.kind, bot.params, st.record, st.cfg, buf, nl, bot_rng.copy(), seat))
+                        )
+                    assert actions[0] == actions[1], (
+                        f"{bot.name} (seat {seat}) decides differently at '{state.decision_name()}' "
+                        f"when unseen information changes: {state.describe(actions[0])} vs {state.describe(actions[1])}"
+                    )
+                    checked += 1
+    assert checked > 500
