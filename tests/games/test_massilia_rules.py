@@ -1123,6 +1123,32 @@ def test_example_6_black_die_for_the_move_action_minerve_yes_phoebus_no():
 
 
 # ==============================================================================================
+# The shortcut "use die as rolled" equals "take die" + "execute"
+# ==============================================================================================
+@pytest.mark.parametrize(
+    ("die", "value", "then"),
+    [
+        (BROWN, 3, [move(PINK_CUSTOMER, CW)]),
+        (BLACK, 2, []),
+        (BEIGE_DIE, 2, [colour(ORANGE), count(1), space(0), space(0)]),
+        (GREY, 1, [YES, cube(0, PINK)]),
+    ],
+)
+def test_take_and_execute_shortcut(die, value, then):
+    kw = dict(stalls={0: (0, (2, 0, 0, 0)), 5: (0, (1, 0, 0, 0))}, temple=[(die, value)], pawns=(2, 2, 10, 14))
+    a = play(scenario(**kw), take(die, value), EXECUTE, *then)
+    short = R.A_TAKE_EXEC + die * 6 + value - 1
+    st = scenario(**kw)
+    assert short in legal(st)
+    b = play(st, short, *then)
+    ra, rb = rec(a), rec(b)
+    for field in ra.dtype.names:
+        if field not in ("decisions", "act_col", "act_val", "act_action"):
+            assert np.array_equal(ra[field], rb[field]), field
+    assert ra["decisions"] == rb["decisions"] + 1
+
+
+# ==============================================================================================
 # Errors
 # ==============================================================================================
 def test_illegal_action_is_refused_and_names_the_decision():
