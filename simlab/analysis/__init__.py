@@ -1,0 +1,55 @@
+"""Analyses of result rows: lazy polars pipelines that report every estimate with an interval.
+
+Each function takes a result folder, a LazyFrame (``simlab.load_results(folder)``) or a DataFrame and
+returns a small tidy polars DataFrame (or a dataclass of them) ready to print or chart with
+``simlab.report.charts``. See docs/analysis.md for what each answers and the statistics behind it.
+
+- seats: ``seat_advantage``, ``equal_seats_test``, ``compare_variants``
+- compensation: ``compensation`` (fair starting money from a sweep); ``simlab compensate`` searches adaptively
+- cards: ``card_value``, ``observational``, ``design_from_manifest``
+- markets: ``market_trajectories``, ``marker_collapses``, ``sale_yield``, ``shift_winners``
+- metrics: ``balance_summary``, ``lead_metrics``, ``distribution``, ``score_summary``, ``variance_decomposition``
+"""
+
+from __future__ import annotations
+
+from simlab.analysis.cards import MoneyRate, card_value, design_from_manifest, design_from_names, observational
+from simlab.analysis.compensation import Compensation, compensation
+from simlab.analysis.frames import AnalysisError, NoMarketError, as_lazy
+from simlab.analysis.markets import has_market, marker_collapses, market_trajectories, sale_yield, shift_winners
+from simlab.analysis.metrics import (
+    balance_summary,
+    distribution,
+    lead_metrics,
+    leader_curve,
+    score_summary,
+    variance_decomposition,
+)
+from simlab.analysis.seats import compare_variants, equal_seats_test, seat_advantage
+
+__all__ = [
+    "AnalysisError",
+    "Compensation",
+    "MoneyRate",
+    "NoMarketError",
+    "as_lazy",
+    "balance_summary",
+    "card_value",
+    "compare_variants",
+    "compensation",
+    "design_from_manifest",
+    "design_from_names",
+    "distribution",
+    "equal_seats_test",
+    "has_market",
+    "lead_metrics",
+    "leader_curve",
+    "marker_collapses",
+    "market_trajectories",
+    "observational",
+    "sale_yield",
+    "score_summary",
+    "seat_advantage",
+    "shift_winners",
+    "variance_decomposition",
+]

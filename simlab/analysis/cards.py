@@ -1,0 +1,268 @@
+"""Card value: what is one extra card of a kind worth, in win share, in points and in sesterces?
+
+The causal answer comes from an intervention design (scenarios/card_value.toml): variant ``<card>_seat<k>``
+deals seat k one extra card at setup, variant ``control`` deals nothing, and every variant plays the same
+game seeds. For game i the granted seat's result minus the same seat's result in the control's game i is
+the card's effect in that game; averaging over the seat variants (the card goes to each seat in turn) and
+over games gives the value with a paired interval. Testing nine cards at once, the p-values are adjusted
+(Holm by default, family-wise error; ``adjust="bh"`` for Benjamini–Hochberg false discovery rate).
+
+Variants ``money<m>_seat<k>`` (seat k gets m extra sesterces) in the same design price a sesterce on the
+same seeds; otherwise a money slope from a starting-money sweep (``compensation``) can be passed. Both give
+"one card is worth about k sesterces" with a Fieller interval.
+
+The observational view (win share of seats that played the card at least once against those that did
+not) is shown beside it and labelled correlational: a player who draws many cards, or is already winning,
+plays more of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simlab.analysis import stats
+from simlab.analysis.frames import AnalysisError, Results, as_lazy, names, require
+
+VARIANT_RE = re.compile(r"^(?P<label>.+)_seat(?P<seat>\d+)$")
+MONEY_RE = re.compile(r"^money(?P<amount>\d+)$")
+
+
+@dataclasses.dataclass(frozen=True)
+class MoneyRate:
+    """Win share gained per extra sesterce (and its standard error), e.g. from a compensation fit."""
+
+    rate: float
+    se: float
+    source: str = "starting-money sweep"
+
+
+def design_from_names(variants: list[str], control: str = "control") -> pl.DataFrame:
+    """The intervention of each variant, read from its name ``<label>_seat<k>`` (the control is skipped)."""
+    rows = []
+    for v in variants:
+        m = VARIANT_RE.match(v)
+        if v != control and m:
+            rows.append({"variant": v, "label": m.group("label"), "seat": int(m.group("seat"))})
+    return pl.DataFrame(rows, schema={"variant": pl.String, "label": pl.String, "seat": pl.Int64})
+
+
+def design_from_manifest(folder: str | Path, control: str = "control") -> pl.DataFrame:
+    """The intervention of each variant, read from the configs in a result folder's manifest.
+
+    A variant whose config deals a bonus card is ``<card>`` for its bonus seat; one that only raises one
+    seat's starting money over the control's is ``money<m>``.
+    """
+    from simlab.run.store import load_manifest
+
+    variants = {v["name"]: v["config"] for v in load_manifest(folder)["variants"]}
+    if control not in variants:
+        raise AnalysisError(f"{folder}: no control variant {control!r}")
+    base = variants[control]
+    rows = []
+    for name, cfg in variants.items():
+        if name == control:
+            continue
+        if cfg.get("bonus_card", "none") != "none" and cfg.get("bonus_card_seat", -1) >= 0:
+            rows.append({"variant": name, "label": cfg["bonus_card"], "seat": int(cfg["bonus_card_seat"])})
+            continue
+        diff = [(k, a - b) for k, (a, b) in enumerate(zip(cfg.get("start_money", ()), base.get("start_money", ()),
+                                                           strict=False)) if a != b]
+        if len(diff) == 1 and diff[0][1] > 0:
+            rows.append({"variant": name, "label": f"money{diff[0][1]}", "seat": diff[0][0]})
+    return pl.DataFrame(rows, schema={"variant": pl.String, "label": pl.String, "seat": pl.Int64})
+
+
+def card_value(
+    results: Results,
+    design: pl.DataFrame | None = None,
+    control: str = "control",
+    money: MoneyRate | None = None,
+    adjust: str = "holm",
+    level: float = 0.95,
+    paired: bool = True,
+) -> pl.DataFrame:
+    """Per intervention (card, or ``money<m>``): the granted seat's change in win share and score.
+
+    Columns: label, kind (card/money), games, seats, win_share_diff (+ _lo/_hi), p, p_adjusted (over the
+    cards only), score_diff (+ _lo/_hi), sesterces (+ _lo/_hi; null without a money price), and the
+    correlational view ``played_win_share``/``not_played_win_share``/``played_diff`` (+ _lo/_hi).
+    ``paired=False`` ignores the pairing (a Welch interval), only to show how much the pairing buys.
+    """
+    lf = as_lazy(results)
+    if design is None:
+        if isinstance(results, str | Path):
+            design = design_from_manifest(results, control)
+        else:
+            variants = lf.select(pl.col("variant").unique()).collect()["variant"].to_list()
+            if control not in variants:
+                raise AnalysisError(f"no control variant {control!r} in these results")
+            design = design_from_names(variants, control)
+    require(lf, ("variant", "game", "seat", "win_share", "score"), "card_value")
+    if design.is_empty():
+        raise AnalysisError("no intervention variants: name them <card>_seat<k> (see scenarios/card_value.toml)")
+
+    per_game = _per_game_differences(lf, design, control)
+    out = _summarise(per_game, level, paired).sort("label")
+    out = out.with_columns(
+        pl.when(pl.col("label").str.contains(MONEY_RE.pattern)).then(pl.lit("money")).otherwise(pl.lit("card"))
+        .alias("kind")
+    )
+    p = out["p"].to_numpy()
+    is_card = (out["kind"] == "card").to_numpy()
+    p_adj = np.full(len(p), np.nan)
+    p_adj[is_card] = stats.adjust(p[is_card], adjust)
+    out = out.with_columns(pl.Series("p_adjusted", p_adj), pl.lit(adjust).alias("adjustment"))
+    out = _in_sesterces(out, per_game, money, level)
+    obs = observational(lf, control, level)
+    if obs is not None:
+        out = out.join(obs, on="label", how="left")
+    method = stats.PAIRED_METHOD if paired else "unpaired Welch interval"
+    return out.with_columns(pl.lit(method).alias("interval"))
+
+
+def _per_game_differences(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.LazyFrame:
+    """Per label and game: the granted seat's win-share and score change, averaged over seat variants."""
+    d = design.lazy().with_columns(pl.col("seat").cast(pl.Int64))
+    treated = (
+        lf.with_columns(pl.col("seat").cast(pl.Int64))
+        .join(d, on=["variant", "seat"], how="inner")
+        .select("label", "variant", "game", "seat", pl.col("win_share").alias("w1"),
+                pl.col("score").cast(pl.Float64).alias("s1"))
+    )
+    base = (
+        lf.filter(pl.col("variant") == control)
+        .select("game", pl.col("seat").cast(pl.Int64), pl.col("win_share").alias("w0"),
+                pl.col("score").cast(pl.Float64).alias("s0"))
+    )
+    return (
+        treated.join(base, on=["game", "seat"], how="inner")
+        .group_by("label", "game")
+        .agg(
+            pl.len().alias("seats"),
+            (pl.col("w1") - pl.col("w0")).mean().alias("dw"),
+            (pl.col("s1") - pl.col("s0")).mean().alias("ds"),
+            pl.col("w1").mean().alias("w1"), pl.col("w0").mean().alias("w0"),
+            pl.col("s1").mean().alias("s1"), pl.col("s0").mean().alias("s0"),
+        )
+    )
+
+
+def _summarise(per_game: pl.LazyFrame, level: float, paired: bool) -> pl.DataFrame:
+    z = stats.z_value(level)
+    agg = per_game.group_by("label").agg(
+        pl.len().alias("games"),
+        pl.col("seats").max().alias("seats"),
+        pl.col("w1").mean().alias("win_share"),
+        pl.col("w0").mean().alias("control_win_share"),
+        pl.col("dw").mean().alias("win_share_diff"),
+        pl.col("ds").mean().alias("score_diff"),
+        pl.col("dw").var().alias("_vdw"), pl.col("ds").var().alias("_vds"),
+        pl.col("w1").var().alias("_vw1"), pl.col("w0").var().alias("_vw0"),
+        pl.col("s1").var().alias("_vs1"), pl.col("s0").var().alias("_vs0"),
+    ).collect()
+    n = pl.col("games").cast(pl.Float64)
+    if paired:
+        se_w = (pl.col("_vdw") / n).sqrt()
+        se_s = (pl.col("_vds") / n).sqrt()
+    else:
+        se_w = ((pl.col("_vw1") + pl.col("_vw0")) / n).sqrt()
+        se_s = ((pl.col("_vs1") + pl.col("_vs0")) / n).sqrt()
+    out = agg.with_columns(se_w.alias("win_share_diff_se"), se_s.alias("score_diff_se")).with_columns(
+        (pl.col("win_share_diff") - z * pl.col("win_share_diff_se")).alias("win_share_diff_lo"),
+        (pl.col("win_share_diff") + z * pl.col("win_share_diff_se")).alias("win_share_diff_hi"),
+        (pl.col("score_diff") - z * pl.col("score_diff_se")).alias("score_diff_lo"),
+        (pl.col("score_diff") + z * pl.col("score_diff_se")).alias("score_diff_hi"),
+    )
+    p = stats.normal_p(out["win_share_diff"].to_numpy(), out["win_share_diff_se"].to_numpy())
+    return out.with_columns(pl.Series("p", p)).drop(pl.selectors.starts_with("_"))
+
+
+def _in_sesterces(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | None,
+                  level: float) -> pl.DataFrame:
+    """Convert win-share changes to sesterces: paired money variants first, else an external rate."""
+    labels = out["label"].to_list()
+    money_labels = [lab for lab in labels if MONEY_RE.match(lab)]
+    values: dict[str, tuple[float, float, float]] = {}
+    source = None
+    if money_labels:
+        ref = max(money_labels, key=lambda lab: int(MONEY_RE.match(lab).group("amount")))
+        amount = int(MONEY_RE.match(ref).group("amount"))
+        source = f"paired {ref} variants"
+        m = per_game.filter(pl.col("label") == ref).select("game", pl.col("dw").alias("dm"))
+        mom = (
+            per_game.join(m, on="game", how="inner").group_by("label")
+            .agg(pl.len().alias("n"), pl.col("dw").mean().alias("mc"), pl.col("dm").mean().alias("mm"),
+                 pl.col("dw").var().alias("vc"), pl.col("dm").var().alias("vm"),
+                 pl.cov("dw", "dm").alias("cv"))
+            .collect()
+        )
+        for r in mom.iter_rows(named=True):
+            g = r["n"]
+            if g < 2:
+                continue
+            # sesterces x solves (mm/amount)·x − mc = 0
+            b = r["mm"] / amount
+            vbb = r["vm"] / g / amount**2
+            est = r["mc"] / b if b else math.nan
+            lo, hi = stats.fieller(-r["mc"], b, 0.0, r["vc"] / g, -r["cv"] / g / amount, vbb, level)
+            values[r["label"]] = (est, lo, hi)
+    elif money is not None:
+        source = money.source
+        for r in out.iter_rows(named=True):
+            dw = r["win_share_diff"]
+            est = dw / money.rate if money.rate else math.nan
+            lo, hi = stats.fieller(-dw, money.rate, 0.0, r["win_share_diff_se"] ** 2, 0.0, money.se**2, level)
+            values[r["label"]] = (est, lo, hi)
+    cols = [values.get(lab, (None, None, None)) for lab in labels]
+    return out.with_columns(
+        pl.Series("sesterces", [c[0] for c in cols], dtype=pl.Float64),
+        pl.Series("sesterces_lo", [c[1] for c in cols], dtype=pl.Float64),
+        pl.Series("sesterces_hi", [c[2] for c in cols], dtype=pl.Float64),
+        pl.lit(source, dtype=pl.String).alias("money_source"),
+    )
+
+
+def observational(results: Results, variant: str | None = "control", level: float = 0.95) -> pl.DataFrame | None:
+    """CORRELATIONAL: win share of seats that played a card at least once vs seats that never did.
+
+    Read from ``played_<card>`` columns in ``variant`` (all rows if None). Not a card's value: players who
+    are ahead, or draw more cards, also play more of them. Returns None if there are no such columns.
+    """
+    lf = as_lazy(results)
+    cards = [c.removeprefix("played_") for c in names(lf) if c.startswith("played_")]
+    if not cards:
+        return None
+    if variant is not None:
+        lf = lf.filter(pl.col("variant") == variant)
+    aggs = []
+    for c in cards:
+        played = pl.col(f"played_{c}") > 0
+        w = pl.col("win_share")
+        aggs += [
+            played.sum().alias(f"{c}__n1"), (~played).sum().alias(f"{c}__n0"),
+            w.filter(played).mean().alias(f"{c}__m1"), w.filter(~played).mean().alias(f"{c}__m0"),
+            w.filter(played).var().alias(f"{c}__v1"), w.filter(~played).var().alias(f"{c}__v0"),
+        ]
+    r = lf.select(aggs).collect().row(0, named=True)
+    z = stats.z_value(level)
+    rows = []
+    for c in cards:
+        n1, n0, m1, m0 = r[f"{c}__n1"], r[f"{c}__n0"], r[f"{c}__m1"], r[f"{c}__m0"]
+        if not n1 or not n0 or m1 is None or m0 is None:
+            rows.append({"label": c, "played_share": (n1 or 0) / max((n1 or 0) + (n0 or 0), 1)})
+            continue
+        se = math.sqrt((r[f"{c}__v1"] or 0) / n1 + (r[f"{c}__v0"] or 0) / n0)
+        d = m1 - m0
+        rows.append({"label": c, "played_share": n1 / (n1 + n0), "played_win_share": m1,
+                     "not_played_win_share": m0, "played_diff": d, "played_diff_lo": d - z * se,
+                     "played_diff_hi": d + z * se})
+    schema = {"label": pl.String, "played_share": pl.Float64, "played_win_share": pl.Float64,
+              "not_played_win_share": pl.Float64, "played_diff": pl.Float64, "played_diff_lo": pl.Float64,
+              "played_diff_hi": pl.Float64}
+    return pl.DataFrame(rows, schema=schema)

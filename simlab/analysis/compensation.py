@@ -1,0 +1,228 @@
+"""Compensation: how much starting money makes a seat as likely to win as any other?
+
+From a sweep (variants that give one seat more or less starting money, all on the same game seeds) the
+seat's win share is fitted against its money offset with a logistic curve, ``logit p = a + b·x``, by
+quasi-likelihood (win shares with split wins are fractions, not 0/1). The fair offset is where the curve
+crosses 1/N, with a Fieller interval from a sandwich covariance clustered by game index: game i is played
+with the same seed at every offset, so its outcomes are correlated and must not count as independent.
+
+The offset of a seat is its starting money minus the mean starting money of the other seats, so a seat
+with 8 sesterces against 6, 6, 6 has offset +2. The slope at offset 0 is the exchange rate between
+sesterces and win share that ``cards`` uses to price a card.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+
+import numpy as np
+import polars as pl
+
+from simlab.analysis import stats
+from simlab.analysis.frames import AnalysisError, Results, as_lazy, players, require
+
+Meat = Callable[[float, float], np.ndarray]
+
+
+@dataclasses.dataclass(frozen=True)
+class LogisticFit:
+    """``logit p = a + b·x`` with its (cluster-robust) covariance; ``target`` is the fair share 1/N."""
+
+    a: float
+    b: float
+    cov: np.ndarray
+    target: float
+    games: int
+
+    def p(self, x: np.ndarray | float) -> np.ndarray:
+        return _expit(self.a + self.b * np.asarray(x, dtype=float))
+
+    @property
+    def fair(self) -> float:
+        """Offset at which the fitted win share equals the target."""
+        return (_logit(self.target) - self.a) / self.b if self.b != 0 else math.nan
+
+    def fair_interval(self, level: float = 0.95) -> tuple[float, float]:
+        c = self.cov
+        return stats.fieller(self.a, self.b, _logit(self.target), c[0, 0], c[0, 1], c[1, 1], level)
+
+    def band(self, x: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+        """Pointwise interval of the fitted win share (delta method on the logit scale)."""
+        c = self.cov
+        eta = self.a + self.b * x
+        se = np.sqrt(np.maximum(c[0, 0] + 2 * x * c[0, 1] + x * x * c[1, 1], 0.0))
+        z = stats.z_value(level)
+        return _expit(eta - z * se), _expit(eta + z * se)
+
+    def rate(self, x: float = 0.0) -> tuple[float, float]:
+        """Slope dp/dx at ``x`` (win share per unit of offset) and its standard error (delta method)."""
+        p = float(self.p(x))
+        q = p * (1 - p)
+        rate = self.b * q
+        grad = np.array([self.b * q * (1 - 2 * p), q + self.b * q * (1 - 2 * p) * x])
+        return rate, float(math.sqrt(max(grad @ self.cov @ grad, 0.0)))
+
+
+def fit_logistic(x: np.ndarray, n: np.ndarray, s: np.ndarray, meat: Meat, clusters: int,
+                 target: float) -> LogisticFit:
+    """Quasi-binomial logistic fit on grouped data (offset x, games n, summed win share s).
+
+    ``meat(a, b)`` returns the 2x2 sum over clusters (games) of the outer product of each cluster's
+    score ``Σ (1, x)·(w - p)``: the sandwich ``H⁻¹ M H⁻¹`` then allows for any correlation inside a game
+    index (common random numbers) and for win shares that are not 0/1.
+    """
+    x = np.asarray(x, dtype=float)
+    n = np.asarray(n, dtype=float)
+    s = np.asarray(s, dtype=float)
+    if len(np.unique(x)) < 2:
+        raise AnalysisError("a compensation fit needs at least two different offsets")
+    X = np.column_stack([np.ones_like(x), x])
+    pbar = float(np.clip(s.sum() / n.sum(), 1e-6, 1 - 1e-6))
+    beta = np.array([_logit(pbar), 0.0])
+    for _ in range(100):
+        p = _expit(X @ beta)
+        grad = X.T @ (s - n * p)
+        hess = (X * (n * p * (1 - p))[:, None]).T @ X
+        step = np.linalg.solve(hess, grad)
+        beta += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    p = _expit(X @ beta)
+    hess = (X * (n * p * (1 - p))[:, None]).T @ X
+    bread = np.linalg.inv(hess)
+    m = meat(float(beta[0]), float(beta[1])) * (clusters / max(clusters - 1, 1))
+    cov = bread @ m @ bread
+    return LogisticFit(float(beta[0]), float(beta[1]), cov, target, clusters)
+
+
+def cluster_meat(game: np.ndarray, x: np.ndarray, w: np.ndarray) -> Meat:
+    """The ``meat`` of ``fit_logistic`` for observations held in numpy arrays (one per game and offset)."""
+    game = np.asarray(game)
+    x = np.asarray(x, dtype=float)
+    w = np.asarray(w, dtype=float)
+    uniq, idx = np.unique(game, return_inverse=True)
+
+    def meat(a: float, b: float) -> np.ndarray:
+        r = w - _expit(a + b * x)
+        u0 = np.bincount(idx, r, minlength=len(uniq))
+        u1 = np.bincount(idx, r * x, minlength=len(uniq))
+        return np.array([[u0 @ u0, u0 @ u1], [u0 @ u1, u1 @ u1]])
+
+    return meat
+
+
+@dataclasses.dataclass(frozen=True)
+class Compensation:
+    """A compensation analysis: ``fit`` (one row per seat), observed ``points`` and the fitted ``curve``."""
+
+    fit: pl.DataFrame
+    points: pl.DataFrame
+    curve: pl.DataFrame
+    players: int
+    level: float
+    games: int
+    bots: list[str]
+    fits: dict[int, LogisticFit]
+
+    @property
+    def caption(self) -> str:
+        return (
+            f"{self.games:,} games per offset, bots {', '.join(self.bots)}; points: {stats.MEAN_METHOD}; "
+            f"fair offset: {stats.FIELLER_METHOD} ({self.level:.0%})"
+        )
+
+
+def offsets(lf: pl.LazyFrame, n: int) -> pl.LazyFrame:
+    """Rows with ``offset``: the seat's starting money minus the mean of the other seats' in that game."""
+    total = pl.col("start_money").sum().over("variant", "game")
+    others = (total - pl.col("start_money")) / (n - 1)
+    return lf.with_columns((pl.col("start_money") - others).alias("offset"), others.alias("others_money"))
+
+
+def compensation(results: Results, seat: int | None = None, level: float = 0.95, grid: int = 61) -> Compensation:
+    """Fit win share against starting-money offset for each seat whose offset varies across variants.
+
+    ``seat`` restricts the fit to one seat. The fair offset makes the seat's expected win share 1/N.
+    """
+    lf = as_lazy(results)
+    require(lf, ("variant", "game", "seat", "win_share", "start_money"), "compensation")
+    n = players(lf)
+    rows = offsets(lf, n)
+    if seat is not None:
+        rows = rows.filter(pl.col("seat") == seat)
+    points = (
+        rows.group_by("seat", "offset")
+        .agg(pl.len().alias("games"), pl.col("win_share").sum().alias("_s"), *stats.mean_aggs("win_share"),
+             pl.col("others_money").mean().alias("others_money"), pl.col("start_money").mean().alias("_money"))
+        .sort("seat", "offset")
+        .collect()
+    )
+    points = stats.with_mean_interval(points, "win_share", level)
+    # a seat is swept when its own money varies (the others' offsets move only because of the swept seat)
+    swept = points.group_by("seat").agg(pl.col("_money").n_unique().alias("k")).filter(pl.col("k") >= 2)
+    seats = sorted(swept["seat"].to_list())
+    if not seats:
+        raise AnalysisError(
+            "no seat's starting money varies across these results: compensation needs a sweep such as "
+            "scenarios/starting_money_sweep.toml"
+        )
+    bots = sorted(lf.select(pl.col("bot").unique()).collect()["bot"].to_list())
+    fits: dict[int, LogisticFit] = {}
+    fit_rows, curves = [], []
+    for k in seats:
+        pk = points.filter(pl.col("seat") == k)
+        clusters = rows.filter(pl.col("seat") == k).select(pl.col("game").n_unique()).collect().item()
+        fit = fit_logistic(pk["offset"].to_numpy(), pk["games"].to_numpy(), pk["_s"].to_numpy(),
+                           _lazy_meat(rows, k), clusters, 1.0 / n)
+        fits[k] = fit
+        lo, hi = fit.fair_interval(level)
+        rate, rate_se = fit.rate(0.0)
+        z = stats.z_value(level)
+        ref = float((pk["others_money"] * pk["games"]).sum() / pk["games"].sum())
+        fit_rows.append({
+            "seat": k, "games": int(pk["games"].sum()), "offsets": pk.height, "a": fit.a, "b": fit.b,
+            "a_se": math.sqrt(fit.cov[0, 0]), "b_se": math.sqrt(fit.cov[1, 1]),
+            "share_at_0": float(fit.p(0.0)), "fair_offset": fit.fair, "fair_lo": lo, "fair_hi": hi,
+            "fair_money": ref + fit.fair, "others_money": ref,
+            "rate": rate, "rate_se": rate_se, "rate_lo": rate - z * rate_se, "rate_hi": rate + z * rate_se,
+        })
+        xs = np.linspace(pk["offset"].min(), pk["offset"].max(), grid)
+        band_lo, band_hi = fit.band(xs, level)
+        curves.append(pl.DataFrame({"seat": [k] * grid, "offset": xs, "win_share": fit.p(xs),
+                                    "win_share_lo": band_lo, "win_share_hi": band_hi}))
+    games = int(points["games"].max())
+    return Compensation(
+        fit=pl.DataFrame(fit_rows).with_columns(pl.lit(stats.FIELLER_METHOD).alias("interval")),
+        points=points.drop("_s", "_money"),
+        curve=pl.concat(curves),
+        players=n, level=level, games=games, bots=bots, fits=fits,
+    )
+
+
+def _lazy_meat(rows: pl.LazyFrame, seat: int) -> Meat:
+    """Cluster scores summed per game index in polars (one lazy pass), for the sandwich covariance."""
+
+    def meat(a: float, b: float) -> np.ndarray:
+        p = 1.0 / (1.0 + (-(a + b * pl.col("offset"))).exp())
+        r = pl.col("win_share") - p
+        per_game = (
+            rows.filter(pl.col("seat") == seat)
+            .group_by("game").agg(r.sum().alias("u0"), (r * pl.col("offset")).sum().alias("u1"))
+        )
+        m = per_game.select(
+            (pl.col("u0") ** 2).sum().alias("m00"), (pl.col("u0") * pl.col("u1")).sum().alias("m01"),
+            (pl.col("u1") ** 2).sum().alias("m11"),
+        ).collect().row(0)
+        return np.array([[m[0], m[1]], [m[1], m[2]]])
+
+    return meat
+
+
+def _expit(x: np.ndarray | float) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.asarray(x, dtype=float)))
+
+
+def _logit(p: float) -> float:
+    return math.log(p / (1 - p))

@@ -1,0 +1,202 @@
+"""General balance metrics of any game: length, margin, draws, decisiveness, lead changes, luck.
+
+Every figure comes per variant with its interval and game count. Decisiveness and lead changes read the
+per-round score columns ``score_rK`` (the score if the game ended after round K); a game without them
+gets an AnalysisError naming the missing columns.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import polars as pl
+
+from simlab.analysis import stats
+from simlab.analysis.frames import AnalysisError, Results, as_lazy, by_round, names, require
+
+GAME = ("variant", "game")
+#: batches are made of blocks of 60 consecutive games, so each batch holds every lineup rotation (2-6 seats)
+BLOCK = 60
+
+
+def _per_game(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """One row per game: turns, winners, margin of victory (0 when the win is shared)."""
+    scores = pl.col("score").cast(pl.Float64).sort(descending=True)
+    return lf.group_by(*GAME).agg(
+        pl.col("turns").first().alias("turns"),
+        (pl.col("rank") == 1).sum().alias("winners"),
+        (scores.first() - scores.get(1)).alias("margin"),
+    )
+
+
+def balance_summary(results: Results, level: float = 0.95) -> pl.DataFrame:
+    """Per variant: games, mean turns, mean margin of victory (winner minus runner-up), draw rate."""
+    lf = as_lazy(results)
+    require(lf, ("variant", "game", "score", "rank", "turns"), "balance_summary")
+    df = (
+        _per_game(lf)
+        .group_by("variant")
+        .agg(pl.len().alias("games"), *stats.mean_aggs("turns"), *stats.mean_aggs("margin"),
+             (pl.col("winners") > 1).sum().alias("draws"))
+        .sort("variant")
+        .collect()
+    )
+    df = stats.with_mean_interval(df, "turns", level)
+    df = stats.with_mean_interval(df, "margin", level)
+    df = stats.with_wilson(df, "draws", "games", "draw_rate", level)
+    return df.with_columns(pl.lit(f"{stats.MEAN_METHOD}; draw rate: {stats.WILSON_METHOD}").alias("interval"))
+
+
+def distribution(results: Results, column: str = "score", width: float = 1.0, per_game: bool = False,
+                 by: tuple[str, ...] = ("variant",)) -> pl.DataFrame:
+    """Histogram counts of ``column`` in bins of ``width`` per ``by`` group (tidy, for charts).
+
+    ``per_game`` counts one value per game (for game-level columns such as ``turns``).
+    """
+    lf = as_lazy(results)
+    require(lf, (*by, column), "distribution")
+    if per_game:
+        lf = lf.filter(pl.col("seat") == 0)
+    return (
+        lf.with_columns(((pl.col(column).cast(pl.Float64) / width).floor() * width).alias("bin"))
+        .group_by(*by, "bin").agg(pl.len().alias("count"))
+        .with_columns((pl.col("count") / pl.col("count").sum().over(*by)).alias("fraction"),
+                      pl.lit(column).alias("column"), pl.lit(width).alias("width"))
+        .sort(*by, "bin")
+        .collect()
+    )
+
+
+def score_summary(results: Results, by: tuple[str, ...] = ("variant",), level: float = 0.95) -> pl.DataFrame:
+    """Per group: rows, mean score with interval, sd and the 10/50/90% quantiles."""
+    lf = as_lazy(results)
+    s = pl.col("score").cast(pl.Float64)
+    df = (
+        lf.group_by(*by)
+        .agg(pl.len().alias("rows"), *stats.mean_aggs("score"), s.std().alias("sd"),
+             *(s.quantile(q, interpolation="linear").alias(f"q{int(q * 100)}") for q in (0.1, 0.5, 0.9)))
+        .sort(*by)
+        .collect()
+    )
+    return stats.with_mean_interval(df, "score", level).with_columns(pl.lit(stats.MEAN_METHOD).alias("interval"))
+
+
+def lead_metrics(results: Results, level: float = 0.95) -> pl.DataFrame:
+    """Decisiveness and lead changes from the per-round scores, per variant.
+
+    ``leader_wins_rK``: expected win share of the seat leading after round K (ties: a random one of the
+    leaders), the chance the leader goes on to win; ``lead_from``: the round from which the eventual
+    winner leads (or shares the lead) to the end, lower = decided earlier; ``lead_changes``: rounds
+    after which none of the previous leaders still leads.
+    """
+    lf = as_lazy(results)
+    rounds = by_round(names(lf), r"score_r(\d+)")
+    if not rounds:
+        raise AnalysisError("lead_metrics needs per-round scores (score_r1, score_r2, ... columns)")
+    ks = list(rounds)
+    lead = {k: (pl.col(c) == pl.col(c).max().over(*GAME)) for k, c in rounds.items()}
+    rows = lf.with_columns(*(lead[k].alias(f"_lead{k}") for k in ks))
+    win = pl.col("win_share")
+    per_game = rows.group_by(*GAME).agg(
+        *((win.filter(pl.col(f"_lead{k}")).mean()).alias(f"leader_wins_r{k}") for k in ks),
+        # last round in which a winner was not leading; lead_from is the round after it
+        (pl.max_horizontal([pl.when(~pl.col(f"_lead{k}")).then(pl.lit(k)).otherwise(pl.lit(0)) for k in ks])
+         .filter(pl.col("rank") == 1).mean() + 1).alias("lead_from"),
+        _lead_changes(ks),
+    )
+    cols = [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"]
+    df = (
+        per_game.group_by("variant")
+        .agg(pl.len().alias("games"), *(a for c in cols for a in stats.mean_aggs(c)))
+        .sort("variant")
+        .collect()
+    )
+    for c in cols:
+        df = stats.with_mean_interval(df, c, level)
+    return df.with_columns(pl.lit(stats.MEAN_METHOD).alias("interval"))
+
+
+def _lead_changes(ks: list[int]) -> pl.Expr:
+    """Rounds after which none of the previous round's leaders still leads (per game)."""
+    if len(ks) < 2:
+        return pl.lit(0).alias("lead_changes")
+    kept = [(~(pl.col(f"_lead{a}") & pl.col(f"_lead{b}")).any()).cast(pl.Int32) for a, b in itertools.pairwise(ks)]
+    return pl.sum_horizontal(kept).alias("lead_changes")
+
+
+def leader_curve(lead: pl.DataFrame) -> pl.DataFrame:
+    """``lead_metrics`` reshaped for a chart: variant, round, leader_wins with its interval."""
+    out = []
+    for k in sorted({int(c.removeprefix("leader_wins_r")) for c in lead.columns
+                     if c.startswith("leader_wins_r") and c[-1].isdigit()}):
+        c = f"leader_wins_r{k}"
+        out.append(lead.select("variant", "games", pl.lit(k).alias("round"), pl.col(c).alias("leader_wins"),
+                               pl.col(f"{c}_lo").alias("leader_wins_lo"), pl.col(f"{c}_hi").alias("leader_wins_hi")))
+    return pl.concat(out).sort("variant", "round")
+
+
+def variance_decomposition(results: Results, outcome: str = "score", batches: int = 20,
+                           level: float = 0.95) -> pl.DataFrame:
+    """How much of the result is luck? Shares of the variance of ``outcome`` due to seat, bot,
+    seat×bot and chance (the rest), per variant.
+
+    An ANOVA on the cells (seat, bot): a component is its sum of squares minus what noise alone would
+    give (degrees of freedom × residual mean square, floored at 0), over the total. With a rotated
+    lineup seat and bot are balanced, so the parts add up. Intervals by batch means over ``batches``
+    batches of games (blocks of 60 consecutive game indices,
+    so that every batch holds every lineup rotation).
+    """
+    lf = as_lazy(results)
+    require(lf, ("variant", "game", "seat", "bot", outcome), "variance_decomposition")
+    y = pl.col(outcome).cast(pl.Float64)
+    rows = lf.select("variant", "seat", "bot", y.alias("_y"), ((pl.col("game") // BLOCK) % batches).alias("_batch"))
+    cells = (
+        rows.group_by("variant", "_batch", "seat", "bot")
+        .agg(pl.len().alias("n"), pl.col("_y").sum().alias("s"), (pl.col("_y") ** 2).sum().alias("ss"))
+        .collect()
+    )
+    parts = []
+    for (variant, batch), g in cells.group_by("variant", "_batch"):
+        parts.append({"variant": variant, "batch": batch, **_anova(g)})
+    full = cells.group_by("variant", "seat", "bot").agg(pl.col("n", "s", "ss").sum())
+    out = []
+    for (variant,), g in full.group_by("variant"):
+        est = _anova(g)
+        per_batch = [p for p in parts if p["variant"] == variant]
+        for comp in ("seat", "bot", "seat_bot", "chance"):
+            _m, lo, hi = stats.batch_interval([p[comp] for p in per_batch], level)
+            half = (hi - lo) / 2  # batch spread, centred on the full-data estimate (less biased than _m)
+            out.append({"variant": variant, "component": comp, "share": est[comp],
+                        "share_lo": max(est[comp] - half, 0.0), "share_hi": min(est[comp] + half, 1.0),
+                        "games": est["rows"] // max(g["seat"].n_unique(), 1),
+                        "outcome": outcome})
+    return pl.DataFrame(out).sort("variant", "component").with_columns(
+        pl.lit(stats.BATCH_METHOD).alias("interval"))
+
+
+def _anova(cells: pl.DataFrame) -> dict[str, float]:
+    """Variance shares from cell counts, sums and sums of squares (n, s, ss per seat and bot)."""
+    n = cells["n"].cast(pl.Float64)
+    total_n = float(n.sum())
+    mean = float(cells["s"].sum()) / total_n
+    ss_total = float(cells["ss"].sum()) - total_n * mean**2
+    cell_mean = cells["s"] / n
+    ss_cells = float((n * (cell_mean - mean) ** 2).sum())
+
+    def main(key: str) -> tuple[float, int]:
+        g = cells.group_by(key).agg(pl.col("n").sum(), pl.col("s").sum())
+        m = g["s"] / g["n"]
+        return float((g["n"] * (m - mean) ** 2).sum()), g.height - 1
+
+    ss_seat, df_seat = main("seat")
+    ss_bot, df_bot = main("bot")
+    ss_int = max(ss_cells - ss_seat - ss_bot, 0.0)
+    df_int = max(cells.height - 1 - df_seat - df_bot, 0)
+    df_res = max(total_n - cells.height, 1)
+    ms_res = (ss_total - ss_cells) / df_res
+    if ss_total <= 0:
+        return {"seat": 0.0, "bot": 0.0, "seat_bot": 0.0, "chance": 1.0, "rows": int(total_n)}
+    seat = max(ss_seat - df_seat * ms_res, 0.0) / ss_total
+    bot = max(ss_bot - df_bot * ms_res, 0.0) / ss_total
+    inter = max(ss_int - df_int * ms_res, 0.0) / ss_total
+    return {"seat": seat, "bot": bot, "seat_bot": inter, "chance": 1.0 - seat - bot - inter, "rows": int(total_n)}
