@@ -119,3 +119,33 @@ class BotRegistry:
             )
         factory = info.load()
         return factory(name=str(parsed), **{**info.params, **parsed.params})
+
+
+class CompiledBot:
+    """A compiled policy (numba, over the state record) and its parameters.
+
+    Game loops call the game kernel's ``policy(kind, params, …)`` directly; ``act`` serves callers that
+    hold a Python State (notebooks, search bots using it for rollouts). ``act`` draws the policy's
+    generator state from the ``rng`` it is given, so it stays reproducible.
+    """
+
+    def __init__(self, name: str, kind: int, params: np.ndarray, kernel: str):
+        self.name = name
+        self.kind = kind
+        self.params = params
+        self.kernel = kernel  # "module:attr" of the game kernel, loaded on first use
+
+    def act(self, state: Any, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
+        module, _, attr = self.kernel.partition(":")
+        kernel = getattr(importlib.import_module(module), attr)
+        buf = np.zeros(kernel.max_actions, dtype=np.int32)
+        legal = np.asarray(legal_actions, dtype=np.int32)
+        buf[: len(legal)] = legal
+        seat = state.current_player
+        bot_rng = np.zeros(seat + 1, dtype=np.uint64)
+        bot_rng[seat] = np.uint64(rng.integers(1, 2**63))
+        return int(kernel.policy(self.kind, self.params, state.record, state.cfg, buf, len(legal), bot_rng, seat))
+
+    def __repr__(self) -> str:
+        return f"<bot {self.name}>"
+

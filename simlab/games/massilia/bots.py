@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core.bots import CompiledBot
 from simlab.core.rng import randint, uniform
 from simlab.games.massilia import rules as R
 
@@ -417,24 +418,16 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     return arg
 
 
-class CompiledBot:
-    """A compiled policy and its parameters (the game loop calls the policy by ``kind``)."""
-
-    def __init__(self, name: str, kind: int, params: np.ndarray):
-        self.name = name
-        self.kind = kind
-        self.params = params
-
-    def __repr__(self) -> str:
-        return f"<bot {self.name}>"
+KERNEL_PATH = "simlab.games.massilia.kernel:KERNEL"
 
 
 def random_bot(name: str = "random") -> CompiledBot:
-    return CompiledBot(name, KIND_RANDOM, np.zeros(N_PARAMS))
+    return CompiledBot(name, KIND_RANDOM, np.zeros(N_PARAMS), KERNEL_PATH)
 
 
 def _heuristic(name: str, values: dict[str, float]) -> CompiledBot:
-    return CompiledBot(name, KIND_HEURISTIC, np.array([values[k] for k in PARAM_NAMES], dtype=np.float64))
+    params = np.array([values[k] for k in PARAM_NAMES], dtype=np.float64)
+    return CompiledBot(name, KIND_HEURISTIC, params, KERNEL_PATH)
 
 
 def trader_bot(name: str = "trader", **params: float) -> CompiledBot:
