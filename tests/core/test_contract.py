@@ -244,8 +244,9 @@ def test_outcome_before_the_end_is_an_error(game):
 def test_every_legal_action_applies_to_a_clone_and_leaves_the_original_unchanged(game, states):
     applied = 0
     for state in states:
-        legal = state.legal_actions()  # (the query may rewrite its own scratch fields; do it first)
         before = state.record.tobytes()
+        legal = state.legal_actions()
+        assert state.record.tobytes() == before, "asking for the legal actions changed the state"
         history = list(state.history)
         for a in legal:
             child = state.clone()
@@ -373,9 +374,11 @@ def test_compiled_bots_ignore_what_their_seat_cannot_see(game):
                     actions = []
                     for st in (state.clone(), det):
                         nl = kernel.legal(st.record, st.cfg, buf)
+                        before = st.record.tobytes()
                         actions.append(
                             int(kernel.policy(bot.kind, bot.params, st.record, st.cfg, buf, nl, bot_rng.copy(), seat))
                         )
+                        assert st.record.tobytes() == before, f"{bot.name} changed the state it looked at"
                     assert actions[0] == actions[1], (
                         f"{bot.name} (seat {seat}) decides differently at '{state.decision_name()}' "
                         f"when unseen information changes: {state.describe(actions[0])} vs {state.describe(actions[1])}"

@@ -361,11 +361,14 @@ def build_value(s, c, p, a, prm, ctx, memo):
     if a < R.A_CHANGE_TOKEN:
         junon = a >= R.A_EXTRA_JUNON
         x = a - (R.A_EXTRA_JUNON if junon else R.A_EXTRA_TOKEN)
-        s.act_col[s.act_n] = (x % 24) // 6
-        s.act_val[s.act_n] = x % 6 + 1
+        k = s.act_n
+        old_col, old_val = s.act_col[k], s.act_val[k]
+        s.act_col[k] = (x % 24) // 6
+        s.act_val[k] = x % 6 + 1
         s.act_n += 1
         gval = current_gain(s, c, p, prm, ctx, memo)
         s.act_n -= 1
+        s.act_col[k], s.act_val[k] = old_col, old_val
         cost = prm[P_CARD] * CARD_WISH[R.JUNON] if junon else prm[P_TOKEN]
         return gval - cost - 0.5  # the extra die is also lost for later
     if a < R.A_MOD_TOKEN:

@@ -849,7 +849,9 @@ def legal_cards_any_time(s, c, p, buf, n, check, room, payable, cards):
 
 @njit(cache=True)
 def take_ok(s, c, p, d, v, room, payable, cards):
-    """Taking this die as the first die of an action leaves a way to complete it."""
+    """Taking this die as the first die of an action leaves a way to complete it (the scratch fields
+    are restored, so asking for legal actions leaves the record byte-identical)."""
+    saved = (s.act_n, s.act_col[0], s.act_val[0], s.act_action, s.act_changed, s.act_cardmod)
     s.act_n = 1
     s.act_col[0] = d
     s.act_val[0] = v
@@ -857,7 +859,7 @@ def take_ok(s, c, p, d, v, room, payable, cards):
     s.act_changed = 0
     s.act_cardmod = 0
     ok = feasible_soon_agg(s, c, p, room, payable, cards)
-    s.act_n = 0
+    s.act_n, s.act_col[0], s.act_val[0], s.act_action, s.act_changed, s.act_cardmod = saved
     return ok
 
 
@@ -869,6 +871,8 @@ def legal_build(s, c, p, buf, n, room, payable, cards):
         n += 1
     n = legal_cards_any_time(s, c, p, buf, n, True, room, payable, cards)
     # an extra die (token, or Junon for a die of the first die's colour)
+    spare = min(s.act_n, MAX_DICE - 1)
+    spare_col, spare_val = s.act_col[spare], s.act_val[spare]
     for src in range(2):
         for d in range(4):
             for v in range(6):
@@ -895,6 +899,7 @@ def legal_build(s, c, p, buf, n, room, payable, cards):
                     s.hand_n[p] += 1
                     s.hand[p, JUNON] += 1
                 s.act_n -= 1
+    s.act_col[spare], s.act_val[spare] = spare_col, spare_val
     # change of action (once, and not after a free ±1 card)
     if s.act_changed == 0 and s.act_cardmod == 0:
         for na in range(4):
