@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, Results, as_lazy, names, require
+from simlab.analysis.frames import AnalysisError, Results, as_lazy, bots_label, names, require
 
 VARIANT_RE = re.compile(r"^(?P<label>.+)_seat(?P<seat>\d+)$")
 MONEY_RE = re.compile(r"^money(?P<amount>\d+)$")
@@ -123,7 +123,7 @@ def card_value(
     if obs is not None:
         out = out.join(obs, on="label", how="left")
     method = stats.PAIRED_METHOD if paired else "unpaired Welch interval"
-    return out.with_columns(pl.lit(method).alias("interval"))
+    return out.with_columns(pl.lit(bots_label(lf)).alias("bots"), pl.lit(method).alias("interval"))
 
 
 def _per_game_differences(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.LazyFrame:

@@ -80,3 +80,10 @@ def sample(lf: pl.LazyFrame) -> dict[str, Any]:
         pl.col("bot").unique().sort().implode().alias("bots"),
     ).collect()
     return {"games": int(df["games"][0]), "variants": int(df["variants"][0]), "bots": df["bots"][0].to_list()}
+
+
+def bots_label(lf: pl.LazyFrame) -> str:
+    """The bots in a set of rows, comma-separated (chart captions state them)."""
+    if "bot" not in names(lf):
+        return ""
+    return ", ".join(sorted(lf.select(pl.col("bot").unique()).collect()["bot"].to_list()))

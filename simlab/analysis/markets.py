@@ -14,7 +14,7 @@ import math
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import NoMarketError, Results, as_lazy, by_round, names
+from simlab.analysis.frames import NoMarketError, Results, as_lazy, bots_label, by_round, names
 
 #: series of the trajectories: (name, column regex with item and round groups)
 SERIES = (
@@ -82,7 +82,8 @@ def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
             for q in QUANTILES:
                 row[f"q{int(q * 100)}"] = r[f"{i}__q{int(q * 100)}"]
             rows.append(row)
-    return pl.DataFrame(rows).with_columns(pl.lit(stats.MEAN_METHOD).alias("interval"))
+    return pl.DataFrame(rows).with_columns(pl.lit(bots_label(lf)).alias("bots"),
+                                           pl.lit(stats.MEAN_METHOD).alias("interval"))
 
 
 def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:

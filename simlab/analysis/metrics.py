@@ -12,7 +12,7 @@ import itertools
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, Results, as_lazy, by_round, names, require
+from simlab.analysis.frames import AnalysisError, Results, as_lazy, bots_label, by_round, names, require
 
 GAME = ("variant", "game")
 #: batches are made of blocks of 60 consecutive games, so each batch holds every lineup rotation (2-6 seats)
@@ -44,7 +44,8 @@ def balance_summary(results: Results, level: float = 0.95) -> pl.DataFrame:
     df = stats.with_mean_interval(df, "turns", level)
     df = stats.with_mean_interval(df, "margin", level)
     df = stats.with_wilson(df, "draws", "games", "draw_rate", level)
-    return df.with_columns(pl.lit(f"{stats.MEAN_METHOD}; draw rate: {stats.WILSON_METHOD}").alias("interval"))
+    return df.with_columns(pl.lit(bots_label(lf)).alias("bots"),
+                           pl.lit(f"{stats.MEAN_METHOD}; draw rate: {stats.WILSON_METHOD}").alias("interval"))
 
 
 def distribution(results: Results, column: str = "score", width: float = 1.0, per_game: bool = False,
@@ -113,7 +114,7 @@ def lead_metrics(results: Results, level: float = 0.95) -> pl.DataFrame:
     )
     for c in cols:
         df = stats.with_mean_interval(df, c, level)
-    return df.with_columns(pl.lit(stats.MEAN_METHOD).alias("interval"))
+    return df.with_columns(pl.lit(bots_label(lf)).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
 
 
 def _lead_changes(ks: list[int]) -> pl.Expr:
@@ -130,7 +131,7 @@ def leader_curve(lead: pl.DataFrame) -> pl.DataFrame:
     for k in sorted({int(c.removeprefix("leader_wins_r")) for c in lead.columns
                      if c.startswith("leader_wins_r") and c[-1].isdigit()}):
         c = f"leader_wins_r{k}"
-        out.append(lead.select("variant", "games", pl.lit(k).alias("round"), pl.col(c).alias("leader_wins"),
+        out.append(lead.select("variant", "games", "bots", pl.lit(k).alias("round"), pl.col(c).alias("leader_wins"),
                                pl.col(f"{c}_lo").alias("leader_wins_lo"), pl.col(f"{c}_hi").alias("leader_wins_hi")))
     return pl.concat(out).sort("variant", "round")
 
@@ -171,7 +172,7 @@ def variance_decomposition(results: Results, outcome: str = "score", batches: in
                         "games": est["rows"] // max(g["seat"].n_unique(), 1),
                         "outcome": outcome})
     return pl.DataFrame(out).sort("variant", "component").with_columns(
-        pl.lit(stats.BATCH_METHOD).alias("interval"))
+        pl.lit(bots_label(lf)).alias("bots"), pl.lit(stats.BATCH_METHOD).alias("interval"))
 
 
 def _anova(cells: pl.DataFrame) -> dict[str, float]:

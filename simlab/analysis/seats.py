@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, Results, as_lazy, players, require
+from simlab.analysis.frames import AnalysisError, Results, as_lazy, bots_label, players, require
 
 
 def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
@@ -40,7 +40,8 @@ def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
     tests = equal_seats_test(lf, n)
     return (
         per.join(tests, on="variant", how="left")
-        .with_columns(pl.lit(1.0 / n).alias("fair_share"), pl.lit(stats.MEAN_METHOD).alias("interval"))
+        .with_columns(pl.lit(1.0 / n).alias("fair_share"), pl.lit(bots_label(lf)).alias("bots"),
+                      pl.lit(stats.MEAN_METHOD).alias("interval"))
     )
 
 

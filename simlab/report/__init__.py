@@ -1,0 +1,1 @@
+"""Charts (``simlab.report.charts``) and, later, the HTML balance report built from them."""

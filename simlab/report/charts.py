@@ -1,0 +1,295 @@
+"""Charts: one function per chart, ``(data, ax=None) -> Figure``; they only draw.
+
+Data preparation lives in ``simlab.analysis`` (tidy polars frames); a chart reads its columns and draws
+with seaborn's styling. Figures are built with ``matplotlib.figure.Figure`` on the Agg canvas, never
+through pyplot's global state, so charts work the same in scripts, tests, reports and notebooks (a
+notebook displays the returned figure). Each chart writes a caption under its axes stating the games,
+the bots and the interval method, so a chart copied out of context still says what it shows.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+import matplotlib.ticker
+import numpy as np
+import polars as pl
+import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+STYLE = "whitegrid"
+PALETTE = "colorblind"
+#: Massilia's goods colours (and price locations) drawn in their own colours
+ITEM_COLOURS = {"pink": "#e377c2", "orange": "#ff7f0e", "purple": "#9467bd", "beige": "#c8ad7f",
+                "temple": "#555555"}
+
+
+def _axes(ax: Axes | None, size: tuple[float, float] = (7.5, 4.5)) -> tuple[Figure, Axes]:
+    if ax is not None:
+        return ax.figure, ax
+    with sns.axes_style(STYLE):
+        fig = Figure(figsize=size, layout="constrained")
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+    return fig, ax
+
+
+def _caption(ax: Axes, text: str) -> None:
+    ax.annotate(textwrap.fill(text, 115), xy=(0, -0.16), xycoords="axes fraction", va="top", ha="left",
+                fontsize=7.5, color="#444444", annotation_clip=False)
+
+
+def _first(data: pl.DataFrame, column: str, default: Any = "") -> Any:
+    return data[column][0] if column in data.columns and data.height else default
+
+
+def _games_text(data: pl.DataFrame) -> str:
+    if "games" not in data.columns or not data.height:
+        return "games: ?"
+    lo, hi = int(data["games"].min()), int(data["games"].max())
+    return f"{lo:,} games" if lo == hi else f"{lo:,}–{hi:,} games"
+
+
+def caption(data: pl.DataFrame, what: str = "", level: float = 0.95) -> str:
+    """The caption a chart writes: what is shown, games, bots and the interval method."""
+    parts = [what] if what else []
+    parts.append(f"{_games_text(data)} per point")
+    bots = _first(data, "bots")
+    if bots:
+        parts.append(f"bots: {bots}")
+    method = _first(data, "interval")
+    if method:
+        parts.append(f"bars: {level:.0%} {method}")
+    return "; ".join(parts) + "."
+
+
+def seat_win_shares(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95) -> Figure:
+    """Win share by seat, one colour per variant, with intervals and the fair 1/N line.
+
+    ``data``: ``simlab.analysis.seat_advantage(...)``.
+    """
+    fig, ax = _axes(ax)
+    variants = data["variant"].unique(maintain_order=True).to_list()
+    colours = sns.color_palette(PALETTE, len(variants))
+    width = 0.8 / max(len(variants), 1)
+    for i, (v, colour) in enumerate(zip(variants, colours, strict=True)):
+        d = data.filter(pl.col("variant") == v).sort("seat")
+        x = d["seat"].to_numpy() + (i - (len(variants) - 1) / 2) * width
+        y = d["win_share"].to_numpy() * 100
+        err = np.vstack([y - d["win_share_lo"].to_numpy() * 100, d["win_share_hi"].to_numpy() * 100 - y])
+        p = _first(d, "p_equal", None)
+        label = f"{v} (all seats equal: p = {p:.2g})" if p is not None else v
+        ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color=colour, label=label)
+    fair = _first(data, "fair_share", None)
+    if fair is not None:
+        ax.axhline(fair * 100, color="#666666", linestyle="--", linewidth=1, label=f"fair share (1/N = {fair:.0%})")
+    seats = sorted(data["seat"].unique().to_list())
+    ax.set_xticks(seats, [f"seat {s}" + (" (first)" if s == 0 else "") for s in seats])
+    ax.set_ylabel("win share (%)")
+    ax.set_xlabel("seat (turn order at the start)")
+    ax.set_title("Win share by seat")
+    ax.legend(fontsize=8, loc="best")
+    _caption(ax, caption(data, "Win share = wins with ties split", level))
+    return fig
+
+
+def compensation_curve(data: Any, ax: Axes | None = None, seat: int | None = None) -> Figure:
+    """Win share against starting-money offset: observed points, the fitted curve and band, the fair point.
+
+    ``data``: ``simlab.analysis.compensation(...)`` (a Compensation). ``seat`` picks one of its seats.
+    """
+    fig, ax = _axes(ax)
+    seats = data.fit["seat"].to_list()
+    k = seat if seat is not None else seats[0]
+    fit = data.fit.filter(pl.col("seat") == k).row(0, named=True)
+    pts = data.points.filter(pl.col("seat") == k)
+    cur = data.curve.filter(pl.col("seat") == k)
+    c_fit, c_pts, c_fair = sns.color_palette(PALETTE, 3)
+    ax.fill_between(cur["offset"], cur["win_share_lo"] * 100, cur["win_share_hi"] * 100, color=c_fit, alpha=0.2,
+                    linewidth=0)
+    ax.plot(cur["offset"], cur["win_share"] * 100, color=c_fit, label="logistic fit (band: 95% pointwise)")
+    y = pts["win_share"].to_numpy() * 100
+    err = np.vstack([y - pts["win_share_lo"].to_numpy() * 100, pts["win_share_hi"].to_numpy() * 100 - y])
+    ax.errorbar(pts["offset"], y, yerr=err, fmt="o", color=c_pts, capsize=3, label="observed")
+    target = 100 / data.players
+    ax.axhline(target, color="#666666", linestyle="--", linewidth=1, label=f"fair share 1/{data.players}")
+    lo, hi = fit["fair_lo"], fit["fair_hi"]
+    x_lo, x_hi = ax.get_xlim()
+    ax.errorbar([fit["fair_offset"]], [target], xerr=[[fit["fair_offset"] - max(lo, x_lo)],
+                                                       [min(hi, x_hi) - fit["fair_offset"]]],
+                fmt="D", color=c_fair, capsize=5, markersize=7,
+                label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] sesterces")
+    ax.set_xlabel(f"seat {k} starting money minus the others' mean (sesterces)")
+    ax.set_ylabel(f"seat {k} win share (%)")
+    ax.set_title(f"Compensating seat {k} with starting money")
+    ax.legend(fontsize=8, loc="best")
+    _caption(ax, data.caption)
+    return fig
+
+
+def card_value_forest(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95) -> Figure:
+    """Forest plot of card values: change in the granted seat's win share (bottom axis, points) and the
+    same in sesterces (top axis, when a money price is in the data); adjusted significance marked.
+
+    ``data``: ``simlab.analysis.card_value(...)``.
+    """
+    d = data.sort("win_share_diff")
+    fig, ax = _axes(ax, (7.5, 0.45 * d.height + 2.0))
+    y = np.arange(d.height)
+    x = d["win_share_diff"].to_numpy() * 100
+    err = np.vstack([x - d["win_share_diff_lo"].to_numpy() * 100, d["win_share_diff_hi"].to_numpy() * 100 - x])
+    c_card, c_money, c_obs = sns.color_palette(PALETTE, 3)
+    kinds = d["kind"].to_list() if "kind" in d.columns else ["card"] * d.height
+    colours = [c_money if k == "money" else c_card for k in kinds]
+    for i in range(d.height):
+        ax.errorbar(x[i], y[i], xerr=err[:, i:i + 1], fmt="o", color=colours[i], capsize=3)
+    if "played_diff" in d.columns and d["played_diff"].drop_nulls().len():
+        o = d["played_diff"].to_numpy() * 100
+        ax.scatter(o, y - 0.25, marker="x", color=c_obs, s=25, label="played it at least once vs never "
+                   "(correlational, not a value)")
+    ax.axvline(0, color="#666666", linewidth=1)
+    labels = []
+    for r in d.iter_rows(named=True):
+        star = " *" if r.get("p_adjusted") is not None and r["p_adjusted"] == r["p_adjusted"] \
+            and r["p_adjusted"] < 1 - level else ""
+        labels.append(f"{r['label']}{star}")
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("change in the granted seat's win share (percentage points)")
+    ax.set_title("Value of one extra card at setup")
+    if "sesterces" in d.columns and d["sesterces"].drop_nulls().len():
+        ratio = d.filter(pl.col("sesterces").is_not_null() & (pl.col("sesterces").abs() > 1e-9))
+        per_point = float((ratio["win_share_diff"] * 100 / ratio["sesterces"]).median())  # points per sesterce
+        if per_point > 0:
+            top = ax.secondary_xaxis("top", functions=(lambda v: v / per_point, lambda s: s * per_point))
+            top.set_xlabel("value in sesterces (at the money price below)")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8, loc="lower right")
+    adj = _first(d, "adjustment", "holm")
+    source = _first(d, "money_source", None)
+    note = (f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards"
+            + (f"; sesterces priced by {source}" if source else ""))
+    _caption(ax, caption(d, "Paired with a control on the same game seeds", level) + " " + note + ".")
+    return fig
+
+
+def market_trajectories(data: pl.DataFrame, series: str = "marker", ax: Axes | None = None,
+                        variant: str | None = None, stat: str | None = None, level: float = 0.95) -> Figure:
+    """One market series by round (price by location, marker/bought/sold/harbour by colour), per item.
+
+    ``stat="median"`` draws the median with the 25–75% band across games (for cube counts, the default);
+    ``stat="mean"`` draws the mean with its interval (the default for prices and markers, which take only
+    the values 1–3, so their quantiles are steps that hide the movement).
+    ``data``: ``simlab.analysis.market_trajectories(...)``; ``variant`` picks one (default: the first).
+    """
+    fig, ax = _axes(ax)
+    d = data.filter(pl.col("series") == series)
+    if d.is_empty():
+        raise ValueError(f"no {series!r} series in the data; series: {', '.join(data['series'].unique())}")
+    stat = stat or ("mean" if series in ("price", "marker") else "median")
+    v = variant or d["variant"][0]
+    d = d.filter(pl.col("variant") == v)
+    items = d["item"].unique(maintain_order=True).to_list()
+    fallback = sns.color_palette(PALETTE, len(items))
+    for item, colour in zip(items, fallback, strict=True):
+        e = d.filter(pl.col("item") == item).sort("round")
+        col = ITEM_COLOURS.get(item, colour)
+        if stat == "median":
+            ax.fill_between(e["round"], e["q25"], e["q75"], color=col, alpha=0.15, linewidth=0)
+            ax.plot(e["round"], e["q50"], color=col, marker="o", label=f"{item}")
+        else:
+            ax.fill_between(e["round"], e["mean_lo"], e["mean_hi"], color=col, alpha=0.3, linewidth=0)
+            ax.plot(e["round"], e["mean"], color=col, marker="o", label=f"{item}")
+    units = {"price": "price (sesterces)", "marker": "demand marker (fame per cube)",
+             "bought": "cubes bought in the round", "sold": "cubes sold in the round",
+             "harbour": "cubes in the harbour"}
+    ax.set_xlabel("round")
+    ax.set_ylabel(units.get(series, series))
+    ax.set_title(f"Market: {series} by round ({v})")
+    ax.legend(fontsize=8, loc="best", ncol=2)
+    what = ("Lines: median across games; band: 25–75% of games" if stat == "median"
+            else f"Lines: mean across games; band: its {level:.0%} interval")
+    _caption(ax, caption(d.with_columns(pl.lit("").alias("interval")), what, level))
+    return fig
+
+
+def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None = None) -> Figure:
+    """Histogram (as fractions of rows) of a distribution, one step line per variant.
+
+    ``data``: ``simlab.analysis.distribution(results, column, width)`` (scores, turns, ...).
+    """
+    fig, ax = _axes(ax)
+    column = _first(data, "column", "value")
+    variants = data["variant"].unique(maintain_order=True).to_list()
+    for v, colour in zip(variants, sns.color_palette(PALETTE, len(variants)), strict=True):
+        d = data.filter(pl.col("variant") == v).sort("bin")
+        ax.step(d["bin"], d["fraction"] * 100, where="post", color=colour, label=f"{v} ({int(d['count'].sum()):,})")
+    names = {"score": "final score (points)", "turns": "game length (turns)"}
+    ax.set_xlabel(label or names.get(column, column))
+    ax.set_ylabel("share of rows (%)")
+    ax.set_title(f"Distribution of {column}")
+    ax.legend(fontsize=8, title="variant (rows)", title_fontsize=8)
+    _caption(ax, f"Bins of width {_first(data, 'width', 1):g}; counts in the legend.")
+    return fig
+
+
+def leader_curve(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95) -> Figure:
+    """Decisiveness: chance the leader after round K goes on to win, by round, per variant.
+
+    ``data``: ``simlab.analysis.leader_curve(simlab.analysis.lead_metrics(...))``.
+    """
+    fig, ax = _axes(ax)
+    variants = data["variant"].unique(maintain_order=True).to_list()
+    for v, colour in zip(variants, sns.color_palette(PALETTE, len(variants)), strict=True):
+        d = data.filter(pl.col("variant") == v).sort("round")
+        ax.fill_between(d["round"], d["leader_wins_lo"] * 100, d["leader_wins_hi"] * 100, color=colour, alpha=0.2)
+        ax.plot(d["round"], d["leader_wins"] * 100, marker="o", color=colour, label=v)
+    ax.set_xlabel("after round")
+    ax.set_ylabel("leader's win chance (%)")
+    ax.set_title("How early is the game decided?")
+    ax.legend(fontsize=8)
+    _caption(ax, caption(data.with_columns(pl.lit("normal interval of the mean").alias("interval")),
+                         "Leader = highest score after the round (ties: one of them at random)", level))
+    return fig
+
+
+def variance_shares(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95) -> Figure:
+    """How much of the result is luck: shares of variance (seat, bot, seat×bot, chance) per variant.
+
+    ``data``: ``simlab.analysis.variance_decomposition(...)``.
+    """
+    fig, ax = _axes(ax)
+    comps = ["seat", "bot", "seat_bot", "chance"]
+    variants = data["variant"].unique(maintain_order=True).to_list()
+    width = 0.8 / max(len(variants), 1)
+    for i, (v, colour) in enumerate(zip(variants, sns.color_palette(PALETTE, len(variants)), strict=True)):
+        d = data.filter(pl.col("variant") == v)
+        vals = {r["component"]: r for r in d.iter_rows(named=True)}
+        x = np.arange(len(comps)) + (i - (len(variants) - 1) / 2) * width
+        y = np.array([vals[c]["share"] * 100 for c in comps])
+        lo = np.array([vals[c]["share_lo"] * 100 for c in comps])
+        hi = np.array([vals[c]["share_hi"] * 100 for c in comps])
+        ax.bar(x, y, width=width, color=colour, label=v, yerr=np.vstack([y - lo, hi - y]), capsize=3)
+    ax.set_xticks(np.arange(len(comps)), ["seat", "bot", "seat × bot", "chance"])
+    ax.set_yscale("symlog", linthresh=1)
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
+    ax.set_ylabel("share of the variance (%)")
+    ax.set_title(f"What decides the {_first(data, 'outcome', 'score')}?")
+    ax.legend(fontsize=8)
+    _caption(ax, caption(data, "", level))
+    return fig
+
+
+def save(fig: Figure, path: str, dpi: int = 120) -> str:
+    """Write a chart to a file (PNG/SVG/PDF by extension), captions included."""
+    fig.savefig(path, dpi=dpi, bbox_inches="tight")
+    return path
+
+
+__all__: Sequence[str] = (
+    "caption", "card_value_forest", "compensation_curve", "distribution", "leader_curve", "market_trajectories",
+    "save", "seat_win_shares", "variance_shares",
+)
