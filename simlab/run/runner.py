@@ -24,7 +24,7 @@ from simlab.run.errors import ResultFolderError, RunFailed, RunInterrupted, Scen
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
 from simlab.run.seeds import game_seeds
-from simlab.run.store import FORMAT, ResultFolder, identity_hash, part_name
+from simlab.run.store import FORMAT, ResultFolder, identity_hash
 
 #: seconds between manifest rewrites during a run (the parts are the truth; the manifest is a summary)
 MANIFEST_EVERY = 2.0
@@ -88,7 +88,7 @@ def run_scenario(
     try:
         for result in results:
             run.add(result, fail_fast)
-            bar.advance(result.stop - result.start)
+            bar.advance(result.games)
             run.maybe_write_manifest()
         status = "complete"
     except KeyboardInterrupt:
@@ -151,19 +151,8 @@ class _Run:
                 f"{first['error']}\nreplay it with: {first['replay']}\n"
                 f"(without --fail-fast, failing games are logged to failures.jsonl and the run goes on)"
             )
-        chunk = {
-            "variant": result.variant,
-            "start": result.start,
-            "stop": result.stop,
-            "file": part_name(result.variant, result.start, result.stop),
-            "games": result.games_played,
-            "failures": result.failures,
-            "seconds": round(result.seconds, 4),
-            "decisions": result.decisions,
-            "identity": self.digest,
-        }
-        self.folder.write_part(result.table, chunk)
-        self.chunks.append(chunk)
+        self.folder.write_part(result.chunk["file"], result.parquet)
+        self.chunks.append(result.chunk)
         self.failures.extend(result.failures)
 
     def maybe_write_manifest(self) -> None:
@@ -256,7 +245,7 @@ def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str) -> list[Chunk
                 task = ChunkTask(
                     game=sc.game, scenario=sc.name, variant=v.name, config=v.config, lineup=sc.seats,
                     rotate=sc.rotate, start=a, stop=b, seeds=game_seeds(sc.seed, a, b),
-                    simlab_version=simlab.__version__, preset=preset, replay_set=settings,
+                    simlab_version=simlab.__version__, preset=preset, replay_set=settings, identity=digest,
                 )
                 pending.append((a, vi, task))
     pending.sort(key=lambda item: (item[0], item[1]))

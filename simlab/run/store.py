@@ -124,15 +124,9 @@ class ResultFolder:
                     tmp.unlink()
 
     # -- parts ---------------------------------------------------------------------------------
-    def write_part(self, table: Any, chunk: dict[str, Any]) -> None:
-        """Write one chunk's rows atomically, with its chunk record in the Parquet metadata."""
-        import pyarrow.parquet as pq
-
-        meta = dict(table.schema.metadata or {})
-        meta[META_KEY] = json.dumps(chunk).encode()
-        table = table.replace_schema_metadata(meta)
-        path = self.parts / chunk["file"]
-        atomic_write(path, lambda f: pq.write_table(table, f, compression="zstd"))
+    def write_part(self, name: str, data: bytes) -> None:
+        """Write one chunk's Parquet bytes atomically under parts/."""
+        atomic_write(self.parts / name, lambda f: f.write(data))
 
     def scan_parts(self, identity_digest: str) -> list[dict[str, Any]]:
         """Chunk records of every part on disk (the truth after a crash), checked for overlaps."""

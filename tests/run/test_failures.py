@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import shlex
 
 import polars as pl
@@ -116,19 +117,22 @@ def cheater_bot(name: str = "cheater") -> _Cheater:
 
 # -- write failures -------------------------------------------------------------------------------------
 def test_a_failing_write_leaves_no_half_written_file(write_scenario, tmp_path, monkeypatch):
+    """The disk fills up while the third part file is written: the error is clear and nothing half-written stays."""
     import pyarrow.parquet as pq
 
-    real = pq.write_table
-    calls = {"n": 0}
+    from simlab.run import store
 
-    def full_disk(table, where, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            where.write(b"PAR1 half a parquet file")
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real(table, where, **kwargs)
+    real_fsync = store.os.fsync
+    parts_written = {"n": 0}
 
-    monkeypatch.setattr(pq, "write_table", full_disk)
+    def full_disk(fd):
+        if os.readlink(f"/proc/self/fd/{fd}").endswith(".parquet." + str(os.getpid()) + ".tmp"):
+            parts_written["n"] += 1
+            if parts_written["n"] == 3:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real_fsync(fd)
+
+    monkeypatch.setattr(store.os, "fsync", full_disk)
     out = tmp_path / "out"
     with pytest.raises(ResultWriteError, match=r"could not write .*\.parquet: No space left on device") as info:
         run_scenario(write_scenario(), jobs=1, out=out, progress=False)
@@ -139,7 +143,7 @@ def test_a_failing_write_leaves_no_half_written_file(write_scenario, tmp_path, m
     for part in (out / "parts").glob("*.parquet"):
         assert pq.read_table(part).num_rows == 100, "what is there is whole"
 
-    monkeypatch.setattr(pq, "write_table", real)  # the disk has room again: resume finishes the run
+    monkeypatch.setattr(store.os, "fsync", real_fsync)  # the disk has room again: resume finishes the run
     run_scenario(write_scenario(), jobs=1, out=out, resume=True, progress=False)
     assert rows(out).height == 2 * 60 * 4
 
