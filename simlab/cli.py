@@ -236,6 +236,188 @@ def play(
             click.echo(line)
 
 
+# -- analysis commands ------------------------------------------------------------------------------
+def folder_argument(func: Callable) -> Callable:
+    return click.argument("folder", type=click.Path(file_okay=False))(func)
+
+
+def chart_option(func: Callable) -> Callable:
+    return click.option("--chart", type=click.Path(dir_okay=False), metavar="PATH",
+                        help="Also draw the chart into PATH (.png, .svg or .pdf).")(func)
+
+
+def _echo(lines: list[str]) -> None:
+    for line in lines:
+        click.echo(line)
+
+
+@cli.command()
+@folder_argument
+@click.option("--base", metavar="VARIANT", help="Also show each seat's change against this variant (paired).")
+@chart_option
+def seats(folder: str, base: str | None, chart: str | None) -> None:
+    """Seat advantage in a result FOLDER: win share, score and rank by seat with 95% intervals.
+
+    Also tests "all seats are equal" per variant (Wald chi-square on per-game win shares, split wins
+    included). With --base, each other variant's change per seat, paired by game seed.
+    """
+    from simlab.analysis import compare_variants, seat_advantage
+    from simlab.analysis.text import compare_text, seats_text
+
+    df = seat_advantage(folder)
+    _echo(seats_text(df))
+    if base:
+        _echo(compare_text(compare_variants(folder, base)))
+    if chart:
+        from simlab.report import charts
+
+        click.echo(f"chart: {charts.save(charts.seat_win_shares(df), chart)}")
+
+
+@cli.command()
+@folder_argument
+@click.option("--seat", type=int, help="Fit only this seat (default: every seat whose starting money varies).")
+@chart_option
+def compensation(folder: str, seat: int | None, chart: str | None) -> None:
+    """Fair starting money from a starting-money sweep in FOLDER (e.g. scenarios/starting_money_sweep.toml).
+
+    Fits the seat's win share against its money offset (logistic, game-clustered sandwich covariance)
+    and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval.
+    """
+    from simlab.analysis import compensation as fit
+    from simlab.analysis.text import compensation_text
+
+    comp = fit(folder, seat=seat)
+    _echo(compensation_text(comp))
+    if chart:
+        from simlab.report import charts
+
+        click.echo(f"chart: {charts.save(charts.compensation_curve(comp), chart)}")
+
+
+@cli.command()
+@folder_argument
+@click.option("--control", default="control", show_default=True, help="The variant without an intervention.")
+@click.option("--sweep", type=click.Path(file_okay=False), metavar="FOLDER",
+              help="Price sesterces with this starting-money sweep (when the scenario has no money variants).")
+@click.option("--adjust", type=click.Choice(["holm", "bh"]), default="holm", show_default=True,
+              help="Multiple-testing adjustment: holm (family-wise error) or bh (false discovery rate).")
+@chart_option
+def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None) -> None:
+    """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml).
+
+    Per card: the change in the granted seat's win share and score against the control on the same game
+    seeds (paired 95% intervals, adjusted p-values), in sesterces when the run has money<m>_seat<k>
+    variants (or --sweep is given), beside the correlational played-vs-not view.
+    """
+    from simlab.analysis import MoneyRate, card_value
+    from simlab.analysis import compensation as fit
+    from simlab.analysis.text import cards_text
+
+    money = None
+    if sweep:
+        r = fit(sweep).fit.row(0, named=True)
+        money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}")
+    df = card_value(folder, control=control, money=money, adjust=adjust)
+    _echo(cards_text(df))
+    if chart:
+        from simlab.report import charts
+
+        click.echo(f"chart: {charts.save(charts.card_value_forest(df), chart)}")
+
+
+@cli.command()
+@folder_argument
+@click.option("--series", type=click.Choice(["price", "marker", "bought", "sold", "harbour"]), default="marker",
+              show_default=True, help="Series drawn by --chart.")
+@click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
+@chart_option
+def markets(folder: str, series: str, base: str | None, chart: str | None) -> None:
+    """Market shifts in FOLDER: demand-marker collapses and recoveries, money and fame per cube sold.
+
+    A game without market columns answers "this game has no market" (exit code 2).
+    """
+    from simlab.analysis import compare_variants, marker_collapses, market_trajectories, sale_yield
+    from simlab.analysis.text import compare_text, markets_text
+
+    _echo(markets_text(marker_collapses(folder), sale_yield(folder)))
+    if base:
+        _echo(compare_text(compare_variants(folder, base)))
+    if chart:
+        from simlab.report import charts
+
+        fig = charts.market_trajectories(market_trajectories(folder), series)
+        click.echo(f"chart: {charts.save(fig, chart)}")
+
+
+@cli.command()
+@folder_argument
+@click.option("--outcome", type=click.Choice(["score", "win_share"]), default="score", show_default=True,
+              help="Result whose variance is split into seat, bot and chance.")
+@chart_option
+def balance(folder: str, outcome: str, chart: str | None) -> None:
+    """General balance metrics in FOLDER: length, margin, draws, decisiveness, lead changes, luck.
+
+    --chart draws the leader's win chance by round.
+    """
+    from simlab.analysis import balance_summary, lead_metrics, leader_curve, variance_decomposition
+    from simlab.analysis.text import balance_text
+
+    lead = lead_metrics(folder)
+    _echo(balance_text(balance_summary(folder), lead, variance_decomposition(folder, outcome)))
+    if chart:
+        from simlab.report import charts
+
+        click.echo(f"chart: {charts.save(charts.leader_curve(leader_curve(lead)), chart)}")
+
+
+@cli.command()
+@click.argument("game")
+@config_options
+@bots_option
+@click.option("--knob", default="start_money", show_default=True, help="Per-seat config knob to offset.")
+@click.option("--seat", "-k", type=int, required=True, help="Seat to compensate.")
+@click.option("--width", "-w", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="Stop when the 95% interval of the fair offset is narrower than this.")
+@click.option("--max-games", type=click.IntRange(1), default=100_000, show_default=True,
+              help="Most games to spend (over all offsets).")
+@click.option("--batch", type=click.IntRange(1), default=2_000, show_default=True,
+              help="Games per offset in each step.")
+@click.option("--seed", "-s", type=click.IntRange(0), default=0, show_default=True, help="Root seed.")
+def compensate(
+    game: str, players: int | None, preset: str | None, settings: tuple[str, ...], bots: str | None, knob: str,
+    seat: int, width: float, max_games: int, batch: int, seed: int,
+) -> None:
+    """Search the offset of KNOB for one seat that makes its win share 1/N, playing games as needed.
+
+    Each step plays a batch at the offsets bracketing the current estimate (same seeds at every offset,
+    lineup rotated through the seats), refits a logistic curve and stops when the Fieller 95% interval is
+    narrower than --width or --max-games are spent. The offset is added to the seat's entry of the
+    preset's value (start_money 6,6,6,6 with --seat 3 and offset +2 plays 6,6,6,8).
+    """
+    from simlab.analysis.adaptive import search
+    from simlab.run.bench import seat_specs
+
+    specs = split_bots(bots)
+    g = simlab.get_game(game)
+    config = _config(g, players, preset, settings, len(specs))
+    lineup = seat_specs(g, specs, config.players)
+    click.echo(f"{g.name}: compensating seat {seat} with {knob} (base {getattr(config, knob, '?')}), "
+               f"lineup {','.join(lineup)} rotated; target width {width:g}", err=True)
+
+    def show(step: Any) -> None:
+        offs = ", ".join(f"{o:+g}" for o in step.offsets)
+        click.echo(f"  played [{offs}]: {step.games:,} games, fair offset {step.fair:+.2f} "
+                   f"[{step.lo:+.2f}, {step.hi:+.2f}] (width {step.width:.2f})", err=True)
+
+    result = search(g, config, knob, seat, lineup, width=width, max_games=max_games, batch=batch, seed=seed,
+                    on_step=show)
+    lo, hi = result.interval
+    status = "converged" if result.converged else f"stopped at --max-games {max_games:,} before the target width"
+    click.echo(f"fair {knob} offset for seat {seat}: {result.fair:+.2f} (95% interval [{lo:+.2f}, {hi:+.2f}]); "
+               f"{result.games:,} games spent; {status}")
+
+
 def main() -> None:
     """Entry point of the ``simlab`` script."""
     cli(prog_name="simlab")

@@ -164,7 +164,7 @@ def fieller(a: float, b: float, c: float, vaa: float, vab: float, vbb: float,
         return -math.inf, math.inf
     r = math.sqrt(disc)
     lo, hi = sorted(((-qb - r) / (2 * qa), (-qb + r) / (2 * qa)))
-    return lo, hi
+    return float(lo), float(hi)
 
 
 def batch_interval(estimates: Sequence[float] | np.ndarray, level: float = 0.95) -> tuple[float, float, float]:

@@ -1,0 +1,172 @@
+"""Adaptive compensation search: play only the games needed to pin a seat's fair offset to a given width.
+
+A fixed sweep spends most of its games far from the answer. This search plays a first batch at a few
+offsets around 0, fits the logistic curve (``compensation.fit_logistic``), then plays each next batch at
+the offsets that bracket the current estimate of the fair point (where the curve crosses 1/N, so where a
+game says the most about it; a stochastic-approximation step, rounded to the knob's integer grid), and
+stops when the Fieller interval of the fair offset is narrower than ``width`` or ``max_games`` is spent.
+
+Every batch uses fresh game seeds (continuing the game index), shared by all offsets of the batch
+(common random numbers), and rotates the lineup through the seats as the runner does (game i shifts
+it by i mod N). Games are played through the game contract (``play_batch`` + ``result_columns``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from simlab.analysis.compensation import LogisticFit, cluster_meat, fit_logistic
+from simlab.analysis.frames import AnalysisError
+
+
+@dataclasses.dataclass
+class SearchStep:
+    """One batch of the search: offsets played, games so far, and the estimate after it."""
+
+    offsets: list[float]
+    games: int
+    fair: float
+    lo: float
+    hi: float
+
+    @property
+    def width(self) -> float:
+        return self.hi - self.lo
+
+
+@dataclasses.dataclass
+class SearchResult:
+    """The search's answer: the fit, every step, and the observations (game index, offset, win share)."""
+
+    knob: str
+    seat: int
+    base: tuple[Any, ...]
+    fit: LogisticFit | None
+    steps: list[SearchStep]
+    game: np.ndarray
+    offset: np.ndarray
+    win_share: np.ndarray
+    converged: bool
+    level: float
+
+    @property
+    def games(self) -> int:
+        return len(self.game)
+
+    @property
+    def fair(self) -> float:
+        return self.steps[-1].fair if self.steps else math.nan
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return (self.steps[-1].lo, self.steps[-1].hi) if self.steps else (-math.inf, math.inf)
+
+
+def knob_base(config: Any, knob: str, seat: int) -> tuple[Any, ...]:
+    """The preset's per-seat tuple for ``knob``; refuse knobs that are not per-seat tuples."""
+    if not hasattr(config, knob):
+        raise AnalysisError(f"{type(config).__name__} has no knob {knob!r}")
+    value = getattr(config, knob)
+    if not isinstance(value, tuple) or len(value) < config.players:
+        raise AnalysisError(
+            f"knob {knob!r} is not a per-seat value (found {value!r}); compensate adds the offset to one "
+            "seat's entry of a per-seat tuple such as start_money"
+        )
+    if not 0 <= seat < config.players:
+        raise AnalysisError(f"--seat must be 0..{config.players - 1}, got {seat}")
+    return value
+
+
+def play_offset(game: Any, config: Any, knob: str, seat: int, offset: float, lineup: Sequence[str],
+                start: int, seeds: np.ndarray) -> np.ndarray:
+    """Win share of ``seat`` in games start.. with ``offset`` added to its entry of ``knob``."""
+    base = list(getattr(config, knob))
+    kind = type(base[seat])
+    base[seat] = kind(base[seat] + offset)
+    cfg = config.replace(**{knob: tuple(base)})
+    n = cfg.players
+    index = np.arange(start, start + len(seeds))
+    rotation = index % n
+    out = np.empty(len(seeds))
+    for r in np.unique(rotation).tolist():
+        sel = np.flatnonzero(rotation == r)
+        bots = game.make_bots([lineup[(k - r) % n] for k in range(n)], n)
+        records = game.play_batch(cfg, seeds[sel].tolist(), bots)
+        out[sel] = np.asarray(game.result_columns(records, cfg)["win_share"]).reshape(-1, n)[:, seat]
+    return out
+
+
+def search(
+    game: Any, config: Any, knob: str, seat: int, lineup: Sequence[str], *, width: float = 1.0,
+    max_games: int = 100_000, batch: int = 2_000, seed: int = 0, level: float = 0.95,
+    start_offsets: Sequence[float] = (-2, 0, 2), on_step: Callable[[SearchStep], None] | None = None,
+    play: Callable[..., np.ndarray] = play_offset,
+) -> SearchResult:
+    """Find the offset of ``knob`` for ``seat`` that gives it a 1/N win share, to an interval of ``width``.
+
+    ``play(game, config, knob, seat, offset, lineup, start, seeds)`` plays a batch (replaceable in tests).
+    """
+    from simlab.run.seeds import game_seeds
+
+    base = knob_base(config, knob, seat)
+    n = config.players
+    integer = isinstance(base[seat], int)
+    lowest = -float(base[seat])  # the knob may not go below zero
+    games_idx: list[np.ndarray] = []
+    offs: list[np.ndarray] = []
+    wins: list[np.ndarray] = []
+    steps: list[SearchStep] = []
+    next_game = 0
+    offsets = [o for o in start_offsets if o >= lowest]
+    fit = None
+    converged = False
+    spread = max(abs(o) for o in start_offsets) or 2.0
+    while True:
+        room = max_games - sum(len(g) for g in games_idx)
+        per = min(batch, room // max(len(offsets), 1))
+        if per < 1:
+            break
+        seeds = game_seeds(seed, next_game, next_game + per)
+        for o in offsets:
+            games_idx.append(np.arange(next_game, next_game + per))
+            offs.append(np.full(per, float(o)))
+            wins.append(play(game, config, knob, seat, o, lineup, next_game, seeds))
+        next_game += per
+        g, x, w = np.concatenate(games_idx), np.concatenate(offs), np.concatenate(wins)
+        xs, inv = np.unique(x, return_inverse=True)
+        fit = fit_logistic(xs, np.bincount(inv), np.bincount(inv, w), cluster_meat(g, x, w), len(np.unique(g)),
+                           1.0 / n)
+        lo, hi = fit.fair_interval(level)
+        step = SearchStep(sorted(float(o) for o in offsets), len(g), fit.fair, lo, hi)
+        steps.append(step)
+        if on_step is not None:
+            on_step(step)
+        if math.isfinite(lo) and math.isfinite(hi) and hi - lo < width:
+            converged = True
+            break
+        offsets = _next_offsets(fit.fair, lo, hi, xs, lowest, integer, spread)
+        if not math.isfinite(hi - lo):
+            spread *= 2  # the slope is not yet significant: look further out
+    g = np.concatenate(games_idx) if games_idx else np.zeros(0, int)
+    return SearchResult(knob, seat, base, fit, steps, g, np.concatenate(offs) if offs else np.zeros(0),
+                        np.concatenate(wins) if wins else np.zeros(0), converged, level)
+
+
+def _next_offsets(fair: float, lo: float, hi: float, seen: np.ndarray, lowest: float, integer: bool,
+                  spread: float) -> list[float]:
+    """Offsets bracketing the current fair estimate (or a wider bracket while the slope is unclear)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or not math.isfinite(fair):
+        centre = fair if math.isfinite(fair) and abs(fair) < 4 * spread else 0.0
+        pts = [centre - spread, centre + spread]
+    else:
+        pts = [fair - 0.5, fair + 0.5]
+    if integer:
+        pts = sorted({math.floor(pts[0]), math.ceil(pts[1])})
+        if len(pts) == 1:
+            pts = [pts[0] - 1, pts[0] + 1]
+    return [max(float(p), lowest) for p in dict.fromkeys(pts)]
