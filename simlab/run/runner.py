@@ -98,8 +98,10 @@ def run_scenario(
             f"finish with: {run.resume_command()}"
         ) from None
     except _worker_errors() as exc:
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        why = " ".join(lines[:1] + [line for line in lines[1:] if "exit code" in line])
         raise RunFailed(
-            f"a worker process died ({type(exc).__name__}: {exc}); {run.games_done:,} games are saved in "
+            f"a worker process died ({type(exc).__name__}: {why}); {run.games_done:,} games are saved in "
             f"{folder_path}; finish with: {run.resume_command()}"
         ) from None
     finally:
@@ -270,7 +272,10 @@ def _execute(tasks: list[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
         return
     from joblib import Parallel, delayed
 
-    parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator_unordered")
+    try:
+        parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator_unordered")
+    except ValueError:  # joblib < 1.4: results in order (a slow chunk holds back the writing of later ones)
+        parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator")
     results = parallel(delayed(play_chunk)(t) for t in tasks)
     try:
         yield from results

@@ -46,15 +46,27 @@ def _clean_run(path: Path, out: Path):
     return rows(run_scenario(path, jobs=2, chunk_size=500, out=out, progress=False))
 
 
-@pytest.mark.parametrize("how", ["kill -9", "ctrl-c"])
+def _loky_workers(pid: int) -> list[int]:
+    listing = subprocess.run(["ps", "-ww", "-o", "pid=,args=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    return [int(line.split()[0]) for line in listing.splitlines() if "LokyProcess" in line]
+
+
+@pytest.mark.parametrize("how", ["kill -9", "ctrl-c", "worker crash"])
 def test_interrupted_run_resumes_to_the_clean_result(write_scenario, tmp_path, how):
     path = write_scenario(KILL_SCENARIO, name="long")
     out = tmp_path / "interrupted"
-    proc = _simlab("run", str(path), "--out", str(out), "--jobs", "1")
+    proc = _simlab("run", str(path), "--out", str(out), "--jobs", "2" if how == "worker crash" else "1")
     n = _wait_for_parts(out, proc, 3)
     if how == "kill -9":
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=30)
+    elif how == "worker crash":
+        workers = _loky_workers(proc.pid)
+        assert workers, "the run has loky workers"
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 2, err
+        assert "error: a worker process died" in err and "--resume" in err and "Traceback" not in err
     else:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
