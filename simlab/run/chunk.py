@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from simlab.core.config import GameConfig
 from simlab.core.registry import get_game
+from simlab.run.seeds import game_seeds
 from simlab.run.store import META_KEY, part_name
 
 #: columns every row starts with, before the game's result and fact columns
@@ -40,11 +41,18 @@ class ChunkTask:
     rotate: bool
     start: int
     stop: int
-    seeds: np.ndarray
+    seeds: np.ndarray | None  # None until ``seeded()``: a plan of a long run holds no seed arrays
     simlab_version: str
     preset: str = ""
     replay_set: Mapping[str, str] = dataclasses.field(default_factory=dict)
     identity: str = ""
+    root_seed: int = 0
+
+    def seeded(self) -> ChunkTask:
+        """This task with its game seeds, derived in the parent from (root seed, game index) only."""
+        if self.seeds is not None:
+            return self
+        return dataclasses.replace(self, seeds=game_seeds(self.root_seed, self.start, self.stop))
 
     @property
     def players(self) -> int:
@@ -90,6 +98,7 @@ def replay_command(
 def play_chunk(task: ChunkTask) -> ChunkResult:
     """Play a chunk and return its rows; runs in a joblib worker (or in-process with ``--jobs 1``)."""
     t0 = time.perf_counter()
+    task = task.seeded()
     game = get_game(task.game)
     config = task.config
     n = task.players

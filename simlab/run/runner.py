@@ -23,7 +23,6 @@ from simlab.run.chunk import ChunkResult, ChunkTask, play_chunk
 from simlab.run.errors import ResultFolderError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
-from simlab.run.seeds import game_seeds
 from simlab.run.store import FORMAT, ResultFolder, identity_hash
 
 #: seconds between manifest rewrites during a run (the parts are the truth; the manifest is a summary)
@@ -80,7 +79,7 @@ def run_scenario(
             f"{sc.name}: {sc.games:,} games x {len(sc.variants)} variant(s) of {sc.game}, "
             f"{min(n_jobs, len(tasks))} job(s), into {folder_path}\n"
         )
-    _warm_up(sc, tasks[0], log if progress else None)
+    _warm_up(sc, tasks[0].seeded(), log if progress else None)
     bar = Progress(total, done_before, stream=log, enabled=progress)
     run.session_start = time.perf_counter()
     status = "failed"
@@ -246,7 +245,7 @@ def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str) -> list[Chunk
                 b = min(a + sc.chunk_size, stop)
                 task = ChunkTask(
                     game=sc.game, scenario=sc.name, variant=v.name, config=v.config, lineup=sc.seats,
-                    rotate=sc.rotate, start=a, stop=b, seeds=game_seeds(sc.seed, a, b),
+                    rotate=sc.rotate, start=a, stop=b, seeds=None, root_seed=sc.seed,
                     simlab_version=simlab.__version__, preset=preset, replay_set=settings, identity=digest,
                 )
                 pending.append((a, vi, task))
@@ -268,7 +267,7 @@ def _execute(tasks: list[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
     """Chunk results as they finish: in this process for one job, else in joblib's loky workers."""
     if jobs == 1 or len(tasks) == 1:
         for task in tasks:
-            yield play_chunk(task)
+            yield play_chunk(task.seeded())
         return
     from joblib import Parallel, delayed
 
@@ -276,7 +275,7 @@ def _execute(tasks: list[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
         parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator_unordered")
     except ValueError:  # joblib < 1.4: results in order (a slow chunk holds back the writing of later ones)
         parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator")
-    results = parallel(delayed(play_chunk)(t) for t in tasks)
+    results = parallel(delayed(play_chunk)(t.seeded()) for t in tasks)  # seeds made as tasks are dispatched
     try:
         yield from results
     finally:
