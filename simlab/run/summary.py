@@ -30,7 +30,10 @@ def summary_lines(folder: str | Path) -> list[str]:
     width = max([len(v) for v in variants] + [7])
     seat_cell = {(r["variant"], r["seat"]): r for r in by_seat.iter_rows(named=True)}
     games = {v: manifest_games(manifest, v) for v in variants}
-    lines = [f"win share by seat (%, ±95% interval), {', '.join(f'{games[v]:,}' for v in variants)} games:"]
+    counts = sorted(set(games.values()))
+    told = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
+    told += " games per variant"
+    lines = [f"win share by seat (%, ±95% interval), {told}:"]
     lines.append("  " + "variant".ljust(width) + "".join(f"{'seat ' + str(s):>14}" for s in range(players)))
     for v in variants:
         cells = []
