@@ -165,7 +165,7 @@ def card_value_forest(data: pl.DataFrame, ax: Axes | None = None, level: float =
         per_point = float((ratio["win_share_diff"] * 100 / ratio["sesterces"]).median())  # points per sesterce
         if per_point > 0:
             top = ax.secondary_xaxis("top", functions=(lambda v: v / per_point, lambda s: s * per_point))
-            top.set_xlabel("value in sesterces (at the money price below)")
+            top.set_xlabel("value in sesterces (priced as in the caption)")
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8, loc="lower right")
     adj = _first(d, "adjustment", "holm")
