@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import shlex
 import sys
 import time
 from collections.abc import Iterator
@@ -79,12 +80,12 @@ def run_scenario(
             f"{sc.name}: {sc.games:,} games x {len(sc.variants)} variant(s) of {sc.game}, "
             f"{min(n_jobs, len(tasks))} job(s), into {folder_path}\n"
         )
-    _warm_up(sc, tasks[0].seeded(), log if progress else None)
     bar = Progress(total, done_before, stream=log, enabled=progress)
-    run.session_start = time.perf_counter()
     status = "failed"
     results = _execute(tasks, n_jobs)
     try:
+        _warm_up(sc, tasks[0].seeded(), log if progress else None)
+        bar.start = run.session_start = time.perf_counter()  # games/s without compile time
         for result in results:
             run.add(result, fail_fast)
             bar.advance(result.games)
@@ -141,7 +142,7 @@ class _Run:
         return sum(c["stop"] - c["start"] - len(c["failures"]) for c in self.chunks)
 
     def resume_command(self) -> str:
-        return f"simlab run {self.sc.source} --out {self.path} --resume"
+        return f"simlab run {shlex.quote(self.sc.source)} --out {shlex.quote(str(self.path))} --resume"
 
     def add(self, result: ChunkResult, fail_fast: bool) -> None:
         if result.failures and fail_fast:
@@ -187,7 +188,7 @@ class _Run:
             "games": self.session_games,
             "seconds": round(self.session_seconds, 3),
         }
-        sessions = [*self.sessions, session]
+        sessions = [*self.sessions, session] if status != "complete" or self.session_games else self.sessions
         play_seconds = sum(c["seconds"] for c in chunks)
         self.folder.write_manifest({
             "format": FORMAT,
