@@ -146,22 +146,27 @@ def sale_yield(results: Results, by: tuple[str, ...] = ("variant",), level: floa
     return out.with_columns(pl.lit("ratio of totals, delta-method interval").alias("interval"))
 
 
-def shift_winners(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:
-    """CORRELATIONAL: per variant and seat, win share in games where a demand marker collapsed vs not.
+def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_games: int = 30) -> pl.DataFrame:
+    """CORRELATIONAL: per variant and seat, win share in turbulent vs calm games.
 
-    Tells which seat does well when the market shifts hard; it does not say the shift caused it (for
-    that, compare variants that change the market on the same seeds with ``compare_variants``).
+    A game's turbulence is the number of round ends at which a demand marker stood at ``floor`` (summed
+    over colours); games above the variant's median are "turbulent", the others "calm". Tells which seat
+    does well when the market shifts hard, not that the shift caused it (for that, compare variants that
+    change the market on the same seeds with ``compare_variants``). Groups under ``min_games`` games give
+    no difference (null) rather than a falsely precise one.
     """
     lf = require_market(results)
     markers = [c for s, _i, _r, c in _columns(names(lf)) if s == "marker"]
-    shifted = pl.any_horizontal([pl.col(c) <= floor for c in markers]).alias("_shift")
+    count = pl.sum_horizontal([(pl.col(c) <= floor).cast(pl.Int32) for c in markers]).alias("_count")
+    turbulent = (pl.col("_count") > pl.col("_count").median().over("variant")).alias("_shift")
     w = pl.col("win_share")
     df = (
-        lf.with_columns(shifted)
+        lf.with_columns(count).with_columns(turbulent)
         .group_by("variant", "seat")
         .agg(
-            pl.col("_shift").sum().alias("games_shift"), (~pl.col("_shift")).sum().alias("games_calm"),
-            w.filter(pl.col("_shift")).mean().alias("win_share_shift"),
+            pl.col("_shift").sum().alias("games_turbulent"), (~pl.col("_shift")).sum().alias("games_calm"),
+            pl.col("_count").median().alias("median_collapsed_rounds"),
+            w.filter(pl.col("_shift")).mean().alias("win_share_turbulent"),
             w.filter(~pl.col("_shift")).mean().alias("win_share_calm"),
             w.filter(pl.col("_shift")).var().alias("_v1"), w.filter(~pl.col("_shift")).var().alias("_v0"),
         )
@@ -169,8 +174,9 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95) -> pl.D
         .collect()
     )
     z = stats.z_value(level)
-    se = (pl.col("_v1").fill_null(0) / pl.col("games_shift") + pl.col("_v0").fill_null(0) / pl.col("games_calm")).sqrt()
-    d = pl.col("win_share_shift") - pl.col("win_share_calm")
+    enough = (pl.col("games_turbulent") >= min_games) & (pl.col("games_calm") >= min_games)
+    se = (pl.col("_v1") / pl.col("games_turbulent") + pl.col("_v0") / pl.col("games_calm")).sqrt()
+    d = pl.when(enough).then(pl.col("win_share_turbulent") - pl.col("win_share_calm"))
     return df.with_columns(d.alias("diff"), (d - z * se).alias("diff_lo"), (d + z * se).alias("diff_hi")).drop(
         "_v1", "_v0"
     ).with_columns(pl.lit("correlational; Welch interval").alias("interval"))

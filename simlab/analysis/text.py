@@ -131,6 +131,16 @@ def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame) -> list[str]:
     return lines
 
 
+def shift_text(df: pl.DataFrame) -> list[str]:
+    rows = [[f"{r['variant']} seat {r['seat']}", _pct(r["win_share_turbulent"]), _pct(r["win_share_calm"]),
+             "-" if r["diff"] is None else f"{r['diff'] * 100:+.2f}",
+             "-" if r["diff"] is None else _ci(r["diff_lo"], r["diff_hi"], lambda x: f"{x * 100:+.2f}")]
+            for r in df.iter_rows(named=True)]
+    return ["CORRELATIONAL: win share (%) in turbulent games (more round ends with a demand marker at 1 than the "
+            "median) vs calm ones:",
+            *("  " + s for s in table(["", "turbulent", "calm", "difference", "95% CI"], rows))]
+
+
 def balance_text(summary: pl.DataFrame, lead: pl.DataFrame, variance: pl.DataFrame) -> list[str]:
     rows = [[r["variant"], f"{r['games']:,}", _num(r["turns"], ".1f"), _ci(r["turns_lo"], r["turns_hi"], _num),
              _num(r["margin"]), _ci(r["margin_lo"], r["margin_hi"], _num), f"{r['draw_rate'] * 100:.3f}",
