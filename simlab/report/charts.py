@@ -182,34 +182,38 @@ def market_trajectories(data: pl.DataFrame, series: str = "marker", ax: Axes | N
 
     ``stat="median"`` draws the median with the 25–75% band across games (for cube counts, the default);
     ``stat="mean"`` draws the mean with its interval (the default for prices and markers, which take only
-    the values 1–3, so their quantiles are steps that hide the movement).
-    ``data``: ``simlab.analysis.market_trajectories(...)``; ``variant`` picks one (default: the first).
+    the values 1–3, so their quantiles are steps that hide the movement). Every variant is drawn, one line
+    style each, so variants that change the market compare side by side; ``variant`` keeps one.
+    ``data``: ``simlab.analysis.market_trajectories(...)``.
     """
     fig, ax = _axes(ax)
     d = data.filter(pl.col("series") == series)
     if d.is_empty():
         raise ValueError(f"no {series!r} series in the data; series: {', '.join(data['series'].unique())}")
     stat = stat or ("mean" if series in ("price", "marker") else "median")
-    v = variant or d["variant"][0]
-    d = d.filter(pl.col("variant") == v)
+    if variant is not None:
+        d = d.filter(pl.col("variant") == variant)
+    variants = d["variant"].unique(maintain_order=True).to_list()
+    styles = ["-", "--", ":", "-."]
     items = d["item"].unique(maintain_order=True).to_list()
     fallback = sns.color_palette(PALETTE, len(items))
-    for item, colour in zip(items, fallback, strict=True):
-        e = d.filter(pl.col("item") == item).sort("round")
-        col = ITEM_COLOURS.get(item, colour)
-        if stat == "median":
-            ax.fill_between(e["round"], e["q25"], e["q75"], color=col, alpha=0.15, linewidth=0)
-            ax.plot(e["round"], e["q50"], color=col, marker="o", label=f"{item}")
-        else:
-            ax.fill_between(e["round"], e["mean_lo"], e["mean_hi"], color=col, alpha=0.3, linewidth=0)
-            ax.plot(e["round"], e["mean"], color=col, marker="o", label=f"{item}")
+    for j, v in enumerate(variants):
+        for item, colour in zip(items, fallback, strict=True):
+            e = d.filter((pl.col("item") == item) & (pl.col("variant") == v)).sort("round")
+            col = ITEM_COLOURS.get(item, colour)
+            label = item if len(variants) == 1 else f"{item}, {v}"
+            lo, mid, hi = ("q25", "q50", "q75") if stat == "median" else ("mean_lo", "mean", "mean_hi")
+            ax.fill_between(e["round"], e[lo], e[hi], color=col, alpha=0.15 if stat == "median" else 0.3,
+                            linewidth=0)
+            ax.plot(e["round"], e[mid], color=col, marker="o", markersize=4, linestyle=styles[j % len(styles)],
+                    label=label)
     units = {"price": "price (sesterces)", "marker": "demand marker (fame per cube)",
              "bought": "cubes bought in the round", "sold": "cubes sold in the round",
              "harbour": "cubes in the harbour"}
     ax.set_xlabel("round")
     ax.set_ylabel(units.get(series, series))
-    ax.set_title(f"Market: {series} by round ({v})")
-    ax.legend(fontsize=8, loc="best", ncol=2)
+    ax.set_title(f"Market: {series} by round" + (f" ({variants[0]})" if len(variants) == 1 else ""))
+    ax.legend(fontsize=7, loc="best", ncol=2)
     what = ("Lines: median across games; band: 25–75% of games" if stat == "median"
             else f"Lines: mean across games; band: its {level:.0%} interval")
     _caption(ax, caption(d.with_columns(pl.lit("").alias("interval")), what, level))
