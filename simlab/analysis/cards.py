@@ -212,6 +212,8 @@ def _in_sesterces(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | 
             est = r["mc"] / b if b else math.nan
             lo, hi = stats.fieller(-r["mc"], b, 0.0, r["vc"] / g, -r["cv"] / g / amount, vbb, level)
             values[r["label"]] = (est, lo, hi)
+        for lab in money_labels:  # a money variant is worth its amount, by definition
+            values[lab] = (float(MONEY_RE.match(lab).group("amount")), None, None)
     elif money is not None:
         source = money.source
         for r in out.iter_rows(named=True):

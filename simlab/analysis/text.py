@@ -85,14 +85,14 @@ def compensation_text(comp: Any) -> list[str]:
 
 def cards_text(df: pl.DataFrame) -> list[str]:
     has_money = "sesterces" in df.columns and df["sesterces"].drop_nulls().len() > 0
-    header = ["", "games", "win pts", "95% CI", "p (adj)", "score", "95% CI"]
+    header = ["", "games x seats", "win pts", "95% CI", "p (adj)", "score", "95% CI"]
     if has_money:
         header += ["sesterces", "95% CI"]
     if "played_diff" in df.columns:
         header += ["played-vs-not*"]
     rows = []
     for r in df.sort("kind", "win_share_diff", descending=[False, True]).iter_rows(named=True):
-        row = [r["label"], f"{r['games']:,}", f"{r['win_share_diff'] * 100:+.2f}",
+        row = [r["label"], f"{r['games']:,} x {r['seats']}", f"{r['win_share_diff'] * 100:+.2f}",
                _ci(r["win_share_diff_lo"], r["win_share_diff_hi"], lambda x: f"{x * 100:+.2f}"),
                _p(r["p_adjusted"]) if r["kind"] == "card" else "-",
                f"{r['score_diff']:+.2f}", _ci(r["score_diff_lo"], r["score_diff_hi"], lambda x: f"{x:+.2f}")]
