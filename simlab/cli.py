@@ -384,9 +384,12 @@ def balance(folder: str, outcome: str, chart: str | None) -> None:
 @click.option("--batch", type=click.IntRange(1), default=2_000, show_default=True,
               help="Games per offset in each step.")
 @click.option("--seed", "-s", type=click.IntRange(0), default=0, show_default=True, help="Root seed.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes (the offsets of a step are played in parallel; same results).")
+@chart_option
 def compensate(
     game: str, players: int | None, preset: str | None, settings: tuple[str, ...], bots: str | None, knob: str,
-    seat: int, width: float, max_games: int, batch: int, seed: int,
+    seat: int, width: float, max_games: int, batch: int, seed: int, jobs: int, chart: str | None,
 ) -> None:
     """Search the offset of KNOB for one seat that makes its win share 1/N, playing games as needed.
 
@@ -411,11 +414,16 @@ def compensate(
                    f"[{step.lo:+.2f}, {step.hi:+.2f}] (width {step.width:.2f})", err=True)
 
     result = search(g, config, knob, seat, lineup, width=width, max_games=max_games, batch=batch, seed=seed,
-                    on_step=show)
+                    on_step=show, jobs=jobs)
     lo, hi = result.interval
     status = "converged" if result.converged else f"stopped at --max-games {max_games:,} before the target width"
     click.echo(f"fair {knob} offset for seat {seat}: {result.fair:+.2f} (95% interval [{lo:+.2f}, {hi:+.2f}]); "
                f"{result.games:,} games spent; {status}")
+    if chart:
+        from simlab.analysis.adaptive import as_compensation
+        from simlab.report import charts
+
+        click.echo(f"chart: {charts.save(charts.compensation_curve(as_compensation(result, lineup)), chart)}")
 
 
 def main() -> None:

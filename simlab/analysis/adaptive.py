@@ -101,15 +101,24 @@ def play_offset(game: Any, config: Any, knob: str, seat: int, offset: float, lin
     return out
 
 
+def _play_named(game_name: str, config: Any, knob: str, seat: int, offset: float, lineup: Sequence[str],
+                start: int, seeds: np.ndarray) -> np.ndarray:
+    """``play_offset`` for a worker process: the game is looked up by name (game objects do not pickle)."""
+    from simlab.core.registry import get_game
+
+    return play_offset(get_game(game_name), config, knob, seat, offset, lineup, start, seeds)
+
+
 def search(
     game: Any, config: Any, knob: str, seat: int, lineup: Sequence[str], *, width: float = 1.0,
     max_games: int = 100_000, batch: int = 2_000, seed: int = 0, level: float = 0.95,
     start_offsets: Sequence[float] = (-2, 0, 2), on_step: Callable[[SearchStep], None] | None = None,
-    play: Callable[..., np.ndarray] = play_offset,
+    play: Callable[..., np.ndarray] = play_offset, jobs: int = 1,
 ) -> SearchResult:
     """Find the offset of ``knob`` for ``seat`` that gives it a 1/N win share, to an interval of ``width``.
 
     ``play(game, config, knob, seat, offset, lineup, start, seeds)`` plays a batch (replaceable in tests).
+    With ``jobs`` > 1 the offsets of a step are played in parallel worker processes (same results).
     """
     from simlab.run.seeds import game_seeds
 
@@ -132,10 +141,11 @@ def search(
         if per < 1:
             break
         seeds = game_seeds(seed, next_game, next_game + per)
-        for o in offsets:
+        for o, w in zip(offsets, _play_step(play, game, config, knob, seat, offsets, lineup, next_game, seeds,
+                                            jobs), strict=True):
             games_idx.append(np.arange(next_game, next_game + per))
             offs.append(np.full(per, float(o)))
-            wins.append(play(game, config, knob, seat, o, lineup, next_game, seeds))
+            wins.append(w)
         next_game += per
         g, x, w = np.concatenate(games_idx), np.concatenate(offs), np.concatenate(wins)
         xs, inv = np.unique(x, return_inverse=True)
@@ -155,6 +165,54 @@ def search(
     g = np.concatenate(games_idx) if games_idx else np.zeros(0, int)
     return SearchResult(knob, seat, base, fit, steps, g, np.concatenate(offs) if offs else np.zeros(0),
                         np.concatenate(wins) if wins else np.zeros(0), converged, level)
+
+
+def _play_step(play: Callable[..., np.ndarray], game: Any, config: Any, knob: str, seat: int,
+               offsets: Sequence[float], lineup: Sequence[str], start: int, seeds: np.ndarray,
+               jobs: int) -> list[np.ndarray]:
+    if jobs <= 1 or len(offsets) == 1 or play is not play_offset:
+        return [play(game, config, knob, seat, o, lineup, start, seeds) for o in offsets]
+    from joblib import Parallel, delayed
+
+    tasks = (delayed(_play_named)(game.name, config, knob, seat, o, lineup, start, seeds) for o in offsets)
+    return list(Parallel(n_jobs=min(jobs, len(offsets)), backend="loky")(tasks))
+
+
+def as_compensation(result: SearchResult, bots: Sequence[str]) -> Any:
+    """The search's games as a ``Compensation`` (points, fitted curve, fair point) for the chart."""
+    import polars as pl
+
+    from simlab.analysis import stats
+    from simlab.analysis.compensation import Compensation
+
+    fit = result.fit
+    if fit is None:
+        raise AnalysisError("the search played no games")
+    z = stats.z_value(result.level)
+    xs = np.unique(result.offset)
+    rows = []
+    for x in xs:
+        w = result.win_share[result.offset == x]
+        se = w.std(ddof=1) / math.sqrt(len(w)) if len(w) > 1 else math.nan
+        rows.append({"seat": result.seat, "offset": float(x), "games": len(w), "win_share": float(w.mean()),
+                     "win_share_lo": float(w.mean() - z * se), "win_share_hi": float(w.mean() + z * se)})
+    grid = np.linspace(xs.min(), xs.max(), 61)
+    lo_band, hi_band = fit.band(grid, result.level)
+    lo, hi = result.interval
+    rate, rate_se = fit.rate(0.0)
+    fit_row = {"seat": result.seat, "games": result.games, "offsets": len(xs), "a": fit.a, "b": fit.b,
+               "share_at_0": float(fit.p(0.0)), "fair_offset": result.fair, "fair_lo": lo, "fair_hi": hi,
+               "fair_money": float(result.base[result.seat]) + result.fair,
+               "others_money": float(np.mean([v for k, v in enumerate(result.base) if k != result.seat])),
+               "rate": rate, "rate_se": rate_se, "rate_lo": rate - z * rate_se, "rate_hi": rate + z * rate_se,
+               "interval": stats.FIELLER_METHOD}
+    return Compensation(
+        fit=pl.DataFrame([fit_row]), points=pl.DataFrame(rows),
+        curve=pl.DataFrame({"seat": [result.seat] * len(grid), "offset": grid, "win_share": fit.p(grid),
+                            "win_share_lo": lo_band, "win_share_hi": hi_band}),
+        players=len(result.base), level=result.level, games=int(max(r["games"] for r in rows)),
+        bots=sorted(set(bots)), fits={result.seat: fit},
+    )
 
 
 def _next_offsets(fair: float, lo: float, hi: float, seen: np.ndarray, lowest: float, integer: bool,

@@ -153,3 +153,17 @@ def test_cli_compensate_refuses_a_scalar_knob():
     result = CliRunner().invoke(cli, ["compensate", "massilia", "--seat", "0", "--knob", "rounds"])
     assert result.exit_code == 2
     assert "error: knob 'rounds' is not a per-seat value" in result.output
+
+
+def test_compensate_gives_the_same_games_with_two_workers(real_folder, tmp_path):
+    from simlab.analysis.adaptive import as_compensation, search
+
+    game = simlab.get_game("massilia")
+    config = game.make_config("rulebook")
+    lineup = ["trader", "priest", "trader", "priest"]
+    one = search(game, config, "start_money", 3, lineup, max_games=240, batch=40, seed=5, jobs=1)
+    two = search(game, config, "start_money", 3, lineup, max_games=240, batch=40, seed=5, jobs=2)
+    assert one.games == two.games == 240
+    assert (one.win_share == two.win_share).all() and (one.offset == two.offset).all()
+    fig = charts.compensation_curve(as_compensation(one, lineup))
+    charts.save(fig, str(tmp_path / "adaptive.png"))
