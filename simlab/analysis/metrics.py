@@ -49,22 +49,34 @@ def balance_summary(results: Results, level: float = 0.95) -> pl.DataFrame:
 
 
 def distribution(results: Results, column: str = "score", width: float = 1.0, per_game: bool = False,
-                 by: tuple[str, ...] = ("variant",)) -> pl.DataFrame:
+                 by: tuple[str, ...] = ("variant",), level: float = 0.95) -> pl.DataFrame:
     """Histogram counts of ``column`` in bins of ``width`` per ``by`` group (tidy, for charts).
 
-    ``per_game`` counts one value per game (for game-level columns such as ``turns``).
+    ``per_game`` counts one value per game (for game-level columns such as ``turns``). Each row also
+    carries its group's games, mean and the mean's interval, and the bots, for the chart's legend and caption.
     """
     lf = as_lazy(results)
     require(lf, (*by, column), "distribution")
     if per_game:
         lf = lf.filter(pl.col("seat") == 0)
-    return (
-        lf.with_columns(((pl.col(column).cast(pl.Float64) / width).floor() * width).alias("bin"))
-        .group_by(*by, "bin").agg(pl.len().alias("count"))
-        .with_columns((pl.col("count") / pl.col("count").sum().over(*by)).alias("fraction"),
-                      pl.lit(column).alias("column"), pl.lit(width).alias("width"))
-        .sort(*by, "bin")
+    x = pl.col(column).cast(pl.Float64)
+    summary = (
+        lf.group_by(*by)
+        .agg(pl.struct("variant", "game").n_unique().alias("games"), *stats.mean_aggs(column, "mean"))
         .collect()
+    )
+    summary = stats.with_mean_interval(summary, "mean", level)
+    hist = (
+        lf.with_columns(((x / width).floor() * width).alias("bin"))
+        .group_by(*by, "bin").agg(pl.len().alias("count"))
+        .with_columns((pl.col("count") / pl.col("count").sum().over(*by)).alias("fraction"))
+        .collect()
+    )
+    return (
+        hist.join(summary, on=list(by), how="left")
+        .with_columns(pl.lit(column).alias("column"), pl.lit(float(width)).alias("width"),
+                      pl.lit(bots_label(lf)).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
+        .sort(*by, "bin")
     )
 
 

@@ -220,8 +220,9 @@ def market_trajectories(data: pl.DataFrame, series: str = "marker", ax: Axes | N
     return fig
 
 
-def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None = None) -> Figure:
-    """Histogram (as fractions of rows) of a distribution, one step line per variant.
+def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None = None,
+                 level: float = 0.95) -> Figure:
+    """Histogram (as fractions of rows) of a distribution, one step line per variant, with its mean.
 
     ``data``: ``simlab.analysis.distribution(results, column, width)`` (scores, turns, ...).
     """
@@ -230,13 +231,18 @@ def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None =
     variants = data["variant"].unique(maintain_order=True).to_list()
     for v, colour in zip(variants, sns.color_palette(PALETTE, len(variants)), strict=True):
         d = data.filter(pl.col("variant") == v).sort("bin")
-        ax.step(d["bin"], d["fraction"] * 100, where="post", color=colour, label=f"{v} ({int(d['count'].sum()):,})")
+        r = d.row(0, named=True)
+        mean = (f": mean {r['mean']:.1f} [{r['mean_lo']:.1f}, {r['mean_hi']:.1f}]" if "mean" in d.columns else "")
+        ax.step(d["bin"], d["fraction"] * 100, where="post", color=colour, label=f"{v}{mean}")
+        if "mean" in d.columns:
+            ax.axvline(r["mean"], color=colour, linestyle=":", linewidth=1)
     names = {"score": "final score (points)", "turns": "game length (turns)"}
     ax.set_xlabel(label or names.get(column, column))
-    ax.set_ylabel("share of rows (%)")
+    ax.set_ylabel("share of rows (%)" if column != "turns" else "share of games (%)")
     ax.set_title(f"Distribution of {column}")
-    ax.legend(fontsize=8, title="variant (rows)", title_fontsize=8)
-    _caption(ax, f"Bins of width {_first(data, 'width', 1):g}; counts in the legend.")
+    ax.legend(fontsize=8)
+    _caption(ax, caption(data, f"Bins of width {_first(data, 'width', 1):g}; dotted: means", level)
+             .replace("per point", "per variant").replace("bars:", "legend intervals:"))
     return fig
 
 
