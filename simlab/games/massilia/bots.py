@@ -42,7 +42,12 @@ N_PARAMS = len(PARAM_NAMES)
 TRADER = dict(zip(PARAM_NAMES, (0.45, 2.5, 0.9, 0.8, 1.0, 1.0, 0.3, 5.0), strict=True))
 PRIEST = dict(zip(PARAM_NAMES, (0.45, 2.5, 1.2, 1.0, 0.8, 1.0, 0.2, 3.0), strict=True))
 P_MONEY, P_TOKEN, P_CARD, P_FAME, P_SALE, P_STALL, P_AGGR, P_KEEP = range(8)
-C_ROOM, C_PAYABLE, C_CARDS, C_STALLS = 0, 1, 2, 3  # C_STALLS + seat: stalls of each seat
+# per-decision context (see ``context``): own room, payable cards, cards left, temple price, the worth of
+# one cube of each colour, then stalls per seat and cubes per space
+C_ROOM, C_PAYABLE, C_CARDS, C_TEMPLE, C_CUBE = 0, 1, 2, 3, 4
+C_STALLS = C_CUBE + 4
+C_TOTAL = C_STALLS + R.P
+C_SIZE = C_TOTAL + R.S
 
 #: how much each style wants a deity card of each type (multiplies card_value)
 CARD_WISH = np.array([1.3, 0.9, 0.9, 0.8, 1.0, 1.0, 0.7, 0.8, 0.9])
@@ -79,14 +84,14 @@ def cube_value(s, c, g, prm):
 def move_gain(s, c, p, pawn, sp, prm, ctx):
     """Immediate gain of stopping ``pawn`` at space ``sp``."""
     o = s.stall_owner[sp]
-    temple = R.eff_price(s, R.TEMPLE)
     if pawn > 0:
         if o != p:
             return 0.0
+        temple = ctx[C_TEMPLE]
         g = pawn - 1
         n = s.cubes[sp, g]
         if n > 0:
-            return n * (temple * prm[P_MONEY] + s.marker[g] * prm[P_FAME]) - n * cube_value(s, c, g, prm) * 0.5
+            return n * (temple * prm[P_MONEY] + s.marker[g] * prm[P_FAME] - ctx[C_CUBE + g] * 0.5)
         nb = s.cubes[sp, R.BEIGE]
         return nb * temple * prm[P_MONEY] * 0.8
     # consul
@@ -94,7 +99,7 @@ def move_gain(s, c, p, pawn, sp, prm, ctx):
         if s.reserve[p] > 0 and s.money[p] >= c.consul_place_cost:
             return stall_gain(s, c, p, prm, ctx) - c.consul_place_cost * prm[P_MONEY]
         return 0.0
-    total = R.stall_total(s, sp)
+    total = ctx[C_TOTAL + sp]
     if o == p:
         if s.hand[p, R.PLUTON] > 0:
             return -0.5
@@ -129,6 +134,13 @@ def buy_gain(s, c, p, g, k, v, prm):
 
 
 @njit(cache=True)
+def buy_gain_ctx(s, c, g, k, v, prm, ctx):
+    """buy_gain with the cube values read from the decision context."""
+    cost = k * R.goods_price(s, c, g) + (v - k) * c.beige_price
+    return k * ctx[C_CUBE + g] + (v - k) * ctx[C_CUBE + R.BEIGE] - cost * prm[P_MONEY]
+
+
+@njit(cache=True)
 def best_buy(s, c, p, v, prm, ctx):
     """(gain, g * 32 + k) of the best affordable purchase of v cubes."""
     best = -1e9
@@ -141,7 +153,7 @@ def best_buy(s, c, p, v, prm, ctx):
         pg = R.goods_price(s, c, g)
         for k in range(1, min(v, s.harbour[g]) + 1):
             if v - k <= s.harbour[R.BEIGE] and k * pg + (v - k) * c.beige_price <= s.money[p]:
-                gval = buy_gain(s, c, p, g, k, v, prm)
+                gval = buy_gain_ctx(s, c, g, k, v, prm, ctx)
                 if gval > best:
                     best = gval
                     arg = g * 32 + k
@@ -159,7 +171,7 @@ def use_gain(s, c, p, a, v, prm, ctx):
         return best_buy(s, c, p, v, prm, ctx)[0]
     if a == R.BLACK:
         price = R.eff_price(s, R.TEMPLE)
-        if not R.action_feasible(s, c, p, a, v):
+        if s.money[p] < (v * price if c.fame_full == 1 else price):
             return -1e9
         pts = v if c.fame_full == 1 else min(v, s.money[p] // price)
         return pts * (prm[P_FAME] - price * prm[P_MONEY])
@@ -170,7 +182,7 @@ def use_gain(s, c, p, a, v, prm, ctx):
     if c.hand_limit_caps_keep == 1:
         room = min(room, c.hand_limit - s.hand_n[p])
     keep = min(room, 2)
-    return keep * (prm[P_CARD] - cube_value(s, c, R.BEIGE, prm) * c.beige_per_card - 0.3)
+    return keep * (prm[P_CARD] - ctx[C_CUBE + R.BEIGE] * c.beige_per_card - 0.3)
 
 
 @njit(cache=True)
@@ -189,16 +201,28 @@ def current_gain(s, c, p, prm, ctx, memo):
 
 
 @njit(cache=True)
-def context(s, c, p):
+def context(s, c, p, prm):
     """Per-decision aggregates of the bot's own stalls (they do not change while it evaluates)."""
-    ctx = np.zeros(C_STALLS + R.P)
+    ctx = np.zeros(C_SIZE)
+    room = 0
+    coloured = 0
+    beige = 0
     for sp in range(c.spaces):
         o = s.stall_owner[sp]
         if o >= 0:
+            total = s.cubes[sp, 0] + s.cubes[sp, 1] + s.cubes[sp, 2] + s.cubes[sp, 3]
             ctx[C_STALLS + o] += 1
-    ctx[C_ROOM] = R.own_room(s, c, p)
-    ctx[C_PAYABLE] = R.payable_cards(s, c, p)
+            ctx[C_TOTAL + sp] = total
+            if o == p:
+                room += c.stall_capacity - total
+                coloured += s.cubes[sp, 0] + s.cubes[sp, 1] + s.cubes[sp, 2]
+                beige += s.cubes[sp, 3]
+    ctx[C_ROOM] = room
+    ctx[C_PAYABLE] = coloured + beige // c.beige_per_card
     ctx[C_CARDS] = R.cards_available(s)
+    ctx[C_TEMPLE] = R.eff_price(s, R.TEMPLE)
+    for g in range(4):
+        ctx[C_CUBE + g] = cube_value(s, c, g, prm)
     return ctx
 
 
@@ -327,7 +351,7 @@ def score_turn_action(s, c, p, a, prm, ctx, memo):
         x = a - R.A_MERCURE
         delta = 1 if x % 2 == 1 else -1
         s.price_mod[x // 2] += delta
-        gval = use_gain(s, c, p, s.act_action, R.act_value(s), prm, ctx)
+        gval = use_gain(s, c, p, s.act_action, R.act_value(s), prm, context(s, c, p, prm))
         s.price_mod[x // 2] -= delta
         return gval - prm[P_CARD] * CARD_WISH[R.MERCURE]
     if s.phase != R.PH_BUILD:
@@ -399,7 +423,7 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     best = -1e18
     arg = buf[0]
     main = s.phase == R.PH_MAIN
-    ctx = context(s, c, seat)
+    ctx = context(s, c, seat, params)
     if main or s.phase == R.PH_BUILD or s.phase == R.PH_KEEP:
         memo = np.full((4, 40), np.nan)
     else:  # the other decisions never look at die uses
