@@ -28,7 +28,7 @@ def _simlab(*args: str, **kwargs) -> subprocess.Popen:
     )
 
 
-def _wait_for_parts(folder: Path, proc: subprocess.Popen, count: int, timeout: float = 120.0) -> int:
+def _wait_for_parts(folder: Path, proc: subprocess.Popen, count: int, timeout: float = 600.0) -> int:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         parts = folder / "parts"
