@@ -81,7 +81,7 @@ def test_interrupted_run_resumes_to_the_clean_result(write_scenario, tmp_path, h
     assert again.returncode == 2 and "--resume" in err, "a non-empty folder of the same scenario needs --resume"
 
     resumed = _simlab("run", str(path), "--out", str(out), "--jobs", "2", "--resume")
-    _, err = resumed.communicate(timeout=300)
+    _, err = resumed.communicate(timeout=600)
     assert resumed.returncode == 0, err
     assert rows(out).equals(_clean_run(path, tmp_path / "clean"))
     assert not list(out.rglob("*.tmp")), "no temporary files are left"
