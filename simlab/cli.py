@@ -162,8 +162,9 @@ def run(
     )
     manifest = load_manifest(folder)
     if not quiet:
-        for line in summary_lines(folder):
-            click.echo(line)
+        if manifest.get("games_done"):
+            for line in summary_lines(folder):
+                click.echo(line)
         click.echo(f"results: {folder}  (python: simlab.load_results({str(folder)!r}))")
     else:
         click.echo(str(folder))

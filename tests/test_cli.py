@@ -189,7 +189,7 @@ def test_failed_games_exit_with_1(runner, tmp_path, monkeypatch):
     monkeypatch.setattr(game, "play", broken)
     scenario = tmp_path / "s.toml"
     scenario.write_text(SMALL.replace("games = 8", "games = 2"))
-    result = invoke(runner, "run", str(scenario), "-o", str(tmp_path / "out"), "-j", "1", "-q")
+    result = invoke(runner, "run", str(scenario), "-o", str(tmp_path / "out"), "-j", "1")
     assert_user_error(result, r"4 game\(s\) failed and are not in the results; see .*failures\.jsonl", code=1)
     fast = invoke(runner, "run", str(scenario), "-o", str(tmp_path / "fast"), "-j", "1", "-q", "--fail-fast")
     assert_user_error(fast, r"game 0 of variant 'rulebook' \(seed \d+\) failed: RuntimeError: boom")
