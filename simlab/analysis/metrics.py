@@ -99,7 +99,8 @@ def lead_metrics(results: Results, level: float = 0.95) -> pl.DataFrame:
 
     ``leader_wins_rK``: expected win share of the seat leading after round K (ties: a random one of the
     leaders), the chance the leader goes on to win; ``lead_from``: the round from which the eventual
-    winner leads (or shares the lead) to the end, lower = decided earlier; ``lead_changes``: rounds
+    winner leads (or shares the lead) to the end, lower = decided earlier (rounds + 1: only the final
+    scoring put the winner ahead); ``lead_changes``: rounds
     after which none of the previous leaders still leads.
     """
     lf = as_lazy(results)

@@ -47,7 +47,8 @@ def mean_aggs(col: str, name: str | None = None) -> list[pl.Expr]:
 def with_mean_interval(df: pl.DataFrame, name: str, level: float = 0.95, keep_se: bool = False) -> pl.DataFrame:
     """Replace the helper columns of ``mean_aggs`` by a normal interval of the mean."""
     z = z_value(level)
-    se = (pl.col(f"{name}__sd").fill_null(0.0) / pl.col(f"{name}__n").cast(pl.Float64).sqrt())
+    # one observation has no sd: its interval is null, never a falsely exact zero width
+    se = (pl.col(f"{name}__sd") / pl.col(f"{name}__n").cast(pl.Float64).sqrt())
     out = df.with_columns(
         (pl.col(name) - z * se).alias(f"{name}_lo"),
         (pl.col(name) + z * se).alias(f"{name}_hi"),
