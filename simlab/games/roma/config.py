@@ -1,0 +1,133 @@
+"""Roma's rule numbers: a frozen config whose every field says where its default comes from.
+
+Defaults are the original 2005 game as restated in ``shared/rules/roma.md``; the ``bribe_disc`` preset
+adds the 7th card space of *Arena: Roma II* as the published Roma test scenarios use it (5-card hands,
+the bribe space counting for the empty-disc loss and for Legat). Fields marked ``assumption`` settle
+points the rules leave open; experiments change them here, never in rules.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+from simlab.core.config import GameConfig, knob, require
+from simlab.games.roma import data
+
+MAX_DECK = 96  # most cards in a (modified) deck
+MAX_HAND_DEAL = 12
+MAX_VP = 200
+
+
+def _names(values: tuple[int, ...]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in zip(data.CARD_KEYS, values, strict=True))
+
+
+@dataclasses.dataclass(frozen=True)
+class RomaConfig(GameConfig):
+    """Every number of Roma's rules page (see each field's provenance and description)."""
+
+    PRESETS: ClassVar[dict[str, dict[str, object]]] = {
+        "original": {},
+        "bribe_disc": {"bribe_disc": True, "hand_size": 5},
+    }
+    DEFAULT_PRESET: ClassVar[str] = "original"
+
+    players: int = knob(2, "rulebook", "number of players (Roma is a two-player game)")
+    # -- victory points and money ----------------------------------------------------------------
+    total_vp: int = knob(36, "rulebook", "victory points in the game (players' plus the stockpile)")
+    start_vp: tuple[int, ...] = knob(
+        (10, 10), "rulebook", "starting VP by seat (seat 0 starts); the rest is the stockpile"
+    )
+    start_money: tuple[int, ...] = knob(
+        (0, 0), "rulebook", "starting sestertii by seat (EN-RB gives none; one review says 5 each)"
+    )
+    full_credit: bool = knob(
+        True, "rulebook", "a payout the stockpile cannot cover is still credited in full (then the game ends)"
+    )
+    max_turns: int = knob(
+        400, "assumption", "safety limit: the game ends after this many turns in all (0: no limit)"
+    )
+    # -- setup -------------------------------------------------------------------------------------
+    hand_size: int = knob(4, "rulebook", "cards dealt to each player (the bribe-disc variant deals 5)")
+    swap_size: int = knob(2, "rulebook", "cards each player passes face down to the other at setup")
+    bribe_disc: bool = knob(False, "rulebook", "Arena: Roma II's bribe disc as a 7th card space (preset bribe_disc)")
+    action_dice: int = knob(3, "rulebook", "action dice per player")
+    # -- deck ----------------------------------------------------------------------------------------
+    card_copies: tuple[int, ...] = knob(
+        data.CARD_COPIES, "rulebook", "copies of each card (" + _names(data.CARD_COPIES) + ")"
+    )
+    card_cost: tuple[int, ...] = knob(data.CARD_COST, "rulebook", "cost in sestertii of each card (same order)")
+    card_defence: tuple[int, ...] = knob(data.CARD_DEFENCE, "rulebook", "defence of each card (same order)")
+    # -- phases 1 and 2 --------------------------------------------------------------------------------
+    empty_disc_loss: int = knob(
+        1, "rulebook", "VP returned to the stockpile per own empty space at the start of a turn"
+    )
+    triple_reroll: bool = knob(True, "rulebook", "a player who rolls a triple may reroll all three dice")
+    triple_reroll_limit: int = knob(-1, "assumption", "most triple rerolls in one turn (-1: as long as triples come)")
+    # -- bribe disc ------------------------------------------------------------------------------------
+    bribe_cost_per_pip: int = knob(
+        1, "rulebook", "sestertii paid per pip of the die that activates the bribe-disc card"
+    )
+    bribe_counts_empty: bool = knob(True, "rulebook", "an empty bribe space costs VP in phase 1 like an empty disc")
+    bribe_counts_legat: bool = knob(True, "rulebook", "Legat counts the opponent's empty bribe space")
+    bribe_adjacent_disc6: bool = knob(
+        True, "assumption", "the bribe space lies next to disc 6 (Forum, Basilica and Templum adjacency)"
+    )
+    praetorianus_blocks_bribe: bool = knob(
+        False, "assumption", "Praetorianus may block the opponent's bribe space too (rules: not specified)"
+    )
+    # -- card abilities ----------------------------------------------------------------------------------
+    battle_die_sides: int = knob(6, "rulebook", "sides of the battle die")
+    turris_bonus: int = knob(1, "rulebook", "defence each face-up Turris adds to each of the owner's other cards")
+    essedum_reduction: int = knob(2, "rulebook", "defence each Essedum activation takes from every opposing card")
+    essedum_whole_turn: bool = knob(
+        True, "assumption", "Essedum lasts to the end of the turn (False: only for the next battle of the turn)"
+    )
+    basilica_vp: int = knob(2, "rulebook", "extra VP for each Basilica next to an activated Forum")
+    basilica_each: bool = knob(True, "assumption", "two adjacent Basilicas pay twice (SUITE); False: once")
+    legat_vp: int = knob(1, "rulebook", "VP from the stockpile per opponent space without a card")
+    tribunus_vp: int = knob(1, "rulebook", "VP Tribunus Plebis takes from the opponent")
+    mercator_price: int = knob(2, "rulebook", "sestertii per VP bought with Mercator (paid to the opponent)")
+    mercator_cap: int = knob(-1, "assumption", "most VP one Mercator activation buys (-1: no cap; HU hints at a cap)")
+    mercatus_vp: int = knob(1, "rulebook", "VP Mercatus gains per face-up Forum of the opponent")
+    mercatus_from_opponent: bool = knob(
+        True, "assumption", "Mercatus takes its VP from the opponent (HU, SUITE); False: from the stockpile"
+    )
+    consul_step: int = knob(1, "rulebook", "how far Consul changes a die (up or down, staying within 1..6)")
+    scaenicus_copies_scaenicus: bool = knob(True, "assumption", "Scaenicus may copy another Scaenicus (SUITE)")
+    free_lay_covers_self: bool = knob(True, "rulebook", "Senator and Architectus may cover themselves (HU)")
+
+    def spaces(self) -> int:
+        return data.MAX_SPACES if self.bribe_disc else data.DICE_DISCS
+
+    def validate(self) -> None:
+        require(self.players == 2, f"Roma is a two-player game: players must be 2, got {self.players}")
+        require(len(self.start_vp) >= 2 and all(v >= 1 for v in self.start_vp[:2]),
+                f"start_vp needs a positive value for each of 2 seats, got {self.start_vp}")
+        require(len(self.start_money) >= 2 and all(m >= 0 for m in self.start_money[:2]),
+                f"start_money needs a non-negative value for each of 2 seats, got {self.start_money}")
+        require(sum(self.start_vp[:2]) < self.total_vp <= MAX_VP,
+                f"total_vp must exceed the starting VP ({sum(self.start_vp[:2])}) so the stockpile is not empty, "
+                f"and be at most {MAX_VP}; got {self.total_vp}")
+        for name in ("card_copies", "card_cost", "card_defence"):
+            values = getattr(self, name)
+            require(len(values) == 25 and all(v >= 0 for v in values),
+                    f"{name} needs 25 non-negative values (one per card: {', '.join(data.CARD_KEYS)})")
+        deck = sum(self.card_copies)
+        require(deck <= MAX_DECK, f"card_copies add up to {deck} cards; at most {MAX_DECK}")
+        require(1 <= self.hand_size <= MAX_HAND_DEAL, f"hand_size must be 1..{MAX_HAND_DEAL}, got {self.hand_size}")
+        require(0 <= self.swap_size <= self.hand_size, f"swap_size must be 0..hand_size, got {self.swap_size}")
+        require(self.hand_size <= self.spaces(),
+                f"all {self.hand_size} opening cards must fit on the {self.spaces()} spaces (one card per space)")
+        require(2 * self.hand_size <= deck, f"the deck of {deck} cards cannot deal {self.hand_size} to each player")
+        require(1 <= self.action_dice <= 6, f"action_dice must be 1..6, got {self.action_dice}")
+        require(self.triple_reroll_limit >= -1, "triple_reroll_limit must be -1 (no limit) or >= 0")
+        require(self.max_turns >= 0, "max_turns must be >= 0 (0: no limit)")
+        require(2 <= self.battle_die_sides <= 20, "battle_die_sides must be 2..20")
+        require(self.mercator_price >= 1, "mercator_price must be >= 1")
+        require(self.mercator_cap == -1 or self.mercator_cap >= 1, "mercator_cap must be -1 (no cap) or >= 1")
+        require(1 <= self.consul_step <= 5, "consul_step must be 1..5")
+        for name in ("empty_disc_loss", "bribe_cost_per_pip", "turris_bonus", "essedum_reduction", "basilica_vp",
+                     "legat_vp", "tribunus_vp", "mercatus_vp"):
+            require(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")

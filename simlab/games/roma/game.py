@@ -1,0 +1,318 @@
+"""Roma on the simlab game contract: the Game object, state wrapper, transcripts and fact columns."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.core.bots import BotInfo, BotRegistry
+from simlab.core.game import Game, Outcome, State
+from simlab.games.roma import data
+from simlab.games.roma import rules as R
+from simlab.games.roma.bots import BUILDER, WARRIOR
+from simlab.games.roma.config import RomaConfig
+
+RULES_VERSION = "roma-1.0"
+
+_BOTS = BotRegistry(
+    "roma",
+    [
+        BotInfo("random", "simlab.games.roma.bots:random_bot", "uniformly random legal action"),
+        BotInfo(
+            "builder",
+            "simlab.games.roma.bots:builder_bot",
+            "economy: covers every disc, Forums beside Basilica/Templum, VP from Forum, Legat, Tribunus",
+            BUILDER,
+        ),
+        BotInfo(
+            "warrior",
+            "simlab.games.roma.bots:warrior_bot",
+            "aggressive: battle cards, Sicarius/Nero/Gladiator, Essedum before attacks, Praetorianus",
+            WARRIOR,
+        ),
+    ],
+)
+
+
+def _card(t: int) -> str:
+    return data.CARDS[t]
+
+
+def describe_action(action: int, phase: int | None = None) -> str:
+    """A readable name for any action id (``phase`` refines the generic ones)."""
+    a = action
+    if a == R.A_DONE:
+        return {
+            R.PH_REROLL: "keep the triple", R.PH_FREELAY: "done laying", R.PH_TEMPLUM: "no Templum die",
+            R.PH_CENTURIO: "add no die",
+        }.get(phase if phase is not None else -1, "end turn")
+    if a == R.A_YES:
+        return "reroll the triple"
+    if R.A_LAY <= a < R.A_MONEY:
+        x = a - R.A_LAY
+        how = {
+            R.PH_OPENING: "place face down", R.PH_FREELAY: "lay free", R.PH_RELAY: "relay",
+        }.get(phase if phase is not None else -1, "lay")
+        return f"{how} {_card(x // 7)} on {data.SPACE_NAMES[x % 7]}"
+    if R.A_MONEY <= a < R.A_DRAW:
+        return f"die {a - R.A_MONEY + 1} on the money disc"
+    if R.A_DRAW <= a < R.A_ACT:
+        return f"die {a - R.A_DRAW + 1} on the card disc"
+    if R.A_ACT <= a < R.A_BRIBE:
+        return f"activate disc {a - R.A_ACT + 1}"
+    if R.A_BRIBE <= a < R.A_DIE:
+        v = a - R.A_BRIBE + 1
+        return f"activate the bribe disc with die {v} (pay {v})"
+    if R.A_DIE <= a < R.A_CONSUL:
+        return f"die {a - R.A_DIE + 1}"
+    if R.A_CONSUL <= a < R.A_DISC:
+        x = a - R.A_CONSUL
+        return f"Consul: die {x // 2 + 1} {'+' if x % 2 else '-'}1"
+    if R.A_DISC <= a < R.A_CARD:
+        return data.SPACE_NAMES[a - R.A_DISC]
+    if R.A_CARD <= a < R.A_COUNT:
+        return _card(a - R.A_CARD)
+    if R.A_COUNT <= a < R.MAX_ACTIONS:
+        return f"buy {a - R.A_COUNT} VP"
+    return f"action {a}"
+
+
+def _board(s: np.void, p: int, spaces: int) -> str:
+    cells = []
+    for d in range(spaces):
+        t = int(s["board"][p, d])
+        cells.append(f"{d + 1 if d < 6 else 'B'}:{_card(t) if t >= 0 else '-'}")
+    return " ".join(cells)
+
+
+class RomaState(State):
+    """A Roma game in progress (see ``rules`` for the decision sequence)."""
+
+    def describe(self, action: int) -> str:
+        return describe_action(action, int(self.record[0]["phase"]))
+
+    def decision_name(self) -> str:
+        return R.PHASE_NAMES[int(self.record[0]["phase"])]
+
+    # -- transcript ------------------------------------------------------------------------------
+    def narrate_start(self) -> list[str]:
+        s = self.record[0]
+        return [
+            f"setup: VP {int(s['vp'][0])}/{int(s['vp'][1])}, stockpile {int(s['stock'])}, "
+            f"sestertii {int(s['money'][0])}/{int(s['money'][1])}",
+            "  hands: " + "; ".join(
+                f"seat {p}: " + ", ".join(_card(t) for t in range(R.NCARDS) for _ in range(int(s["hand"][p, t])))
+                for p in range(2)
+            ),
+        ]
+
+    def narrate_before(self, action: int) -> list[str]:
+        s = self.record[0]
+        return [f"  t{int(s['turns'])} seat {int(s['cur'])} [{self.decision_name()}] {self.describe(action)}"]
+
+    def narrate_after(self, action: int, after: State) -> list[str]:
+        b = self.record[0]
+        a = after.record[0]
+        lines: list[str] = []
+        spaces = self.config.spaces()
+        if int(b["turns"]) != int(a["turns"]) and int(a["phase"]) != R.PH_OVER:
+            p = int(a["active"])
+            lines.append(f"=== turn {int(a['turns'])}: seat {p} (VP {int(a['vp'][0])}/{int(a['vp'][1])}, "
+                         f"stockpile {int(a['stock'])}) ===")
+            lines.append(f"    seat 0: {_board(a, 0, spaces)}")
+            lines.append(f"    seat 1: {_board(a, 1, spaces)}")
+        if int(a["phase"]) in (R.PH_ACTION, R.PH_REROLL) and (
+            int(b["phase"]) == R.PH_REROLL or int(b["turns"]) != int(a["turns"]) or int(b["phase"]) == R.PH_OPENING
+        ):
+            dice = ", ".join(str(int(a["dice"][i])) for i in range(self.config.action_dice))
+            lines.append(f"    rolls {dice}")
+        if int(a["phase"]) == R.PH_DRAWKEEP and int(b["phase"]) != R.PH_DRAWKEEP:
+            lines.append("    draws " + ", ".join(_card(int(a["drawn"][i])) for i in range(int(a["drawn_n"]))))
+        if int(a["f_battles"].sum()) != int(b["f_battles"].sum()):
+            lines.append(f"    battle die {int(a['battle_roll'])} against defence {int(a['battle_def'])}")
+        for q in range(2):
+            dv = int(a["vp"][q]) - int(b["vp"][q])
+            dm = int(a["money"][q]) - int(b["money"][q])
+            if dv or dm:
+                vp_after, money_after = int(a["vp"][q]), int(a["money"][q])
+                lines.append(f"    seat {q}: VP {dv:+d} -> {vp_after}, sestertii {dm:+d} -> {money_after}")
+            for d in range(spaces):
+                old, new = int(b["board"][q, d]), int(a["board"][q, d])
+                if old >= 0 and new != old and int(b["phase"]) != R.PH_OPENING:
+                    lines.append(f"    seat {q}'s {_card(old)} leaves {data.SPACE_NAMES[d]}")
+        if int(a["phase"]) == R.PH_OVER:
+            lines.append(f"=== game over: {data.END_REASONS[int(a['end_reason'])]} ===")
+        return lines
+
+    def narrate_scores(self) -> list[str]:
+        s = self.record[0]
+        return [
+            f"  seat {p}: {int(s['score'][p])} VP, {int(s['money'][p])} sestertii, rank {int(s['rank'][p])}"
+            for p in range(2)
+        ]
+
+    def determinize(self, player: int, rng: np.random.Generator) -> RomaState:
+        """Resample what ``player`` cannot see: the opponent's hand, the draw pile's order and contents,
+        the cards the opponent is passing (setup) and its face-down opening cards.
+
+        Hand sizes, occupied spaces, the face-up discard pile and everything public stay. While the
+        player searches the draw pile (Haruspex) its contents are known, so only its order is reshuffled
+        (the opponent's hand is then fully determined).
+        """
+        other = self.clone()
+        s = other.record[0]
+        q = 1 - player
+        if int(s["phase"]) == R.PH_HARUSPEX and int(s["cur"]) == player:
+            deck = s["deck"][: int(s["deck_n"])].copy()
+            rng.shuffle(deck)
+            s["deck"][: len(deck)] = deck
+            return other
+        pool: list[int] = list(s["deck"][: int(s["deck_n"])])
+        for t in range(R.NCARDS):
+            pool.extend([t] * int(s["hand"][q, t]))
+            pool.extend([t] * int(s["pass_buf"][q, t]))
+        hidden_board = int(s["revealed"]) == 0
+        if hidden_board:
+            pool.extend(int(t) for t in s["board"][q] if t >= 0)
+        arr = np.array(pool, dtype=np.int32)
+        rng.shuffle(arr)
+        k = 0
+        size = int(s["hand_n"][q])
+        s["hand"][q, :] = np.bincount(arr[k : k + size], minlength=R.NCARDS)
+        k += size
+        size = int(s["pass_buf"][q].sum())
+        s["pass_buf"][q, :] = np.bincount(arr[k : k + size], minlength=R.NCARDS)
+        k += size
+        if hidden_board:
+            for d in range(R.SPACES):
+                if s["board"][q, d] >= 0:
+                    s["board"][q, d] = arr[k]
+                    k += 1
+        rest = arr[k:]
+        s["deck"][: len(rest)] = rest
+        return other
+
+
+class RomaGame(Game):
+    """Roma (Stefan Feld, 2005): two players, dice discs, 52 character and building cards."""
+
+    name = "roma"
+    title = "Roma"
+    rules_version = RULES_VERSION
+    config_class = RomaConfig
+    state_class = RomaState
+    min_players = 2
+    max_players = 2
+
+    @property
+    def kernel(self):
+        from simlab.games.roma.kernel import KERNEL
+
+        return KERNEL
+
+    @property
+    def bots(self) -> BotRegistry:
+        return _BOTS
+
+    def outcome(self, records: np.ndarray, config: RomaConfig) -> list[Outcome]:
+        return [
+            Outcome(
+                tuple(float(x) for x in rec["score"][:2]),
+                tuple(int(x) for x in rec["rank"][:2]),
+                tuple(float(x) for x in rec["share"][:2]),
+            )
+            for rec in records
+        ]
+
+    def decisions(self, records: np.ndarray) -> np.ndarray:
+        return records["decisions"].astype(np.int64)
+
+    def result_columns(self, records: np.ndarray, config: RomaConfig) -> dict[str, np.ndarray]:
+        """score (final VP), rank, win_share and turns per (game, seat), game-major."""
+        return {
+            "score": records["score"][:, :2].reshape(-1).astype(np.float64),
+            "rank": records["rank"][:, :2].reshape(-1).astype(np.int32),
+            "win_share": records["share"][:, :2].reshape(-1).astype(np.float64),
+            "turns": np.repeat(records["turns"].astype(np.int32), 2),
+        }
+
+    def fact_columns(self, records: np.ndarray, config: RomaConfig) -> dict[str, np.ndarray]:
+        """Per (game, seat) fact columns, game-major (row = game * 2 + seat); see ``fact_schema``."""
+        cols: dict[str, np.ndarray] = {}
+
+        def seat(name: str, values: np.ndarray) -> None:
+            cols[name] = values[:, :2].reshape(-1).astype(np.int32)
+
+        def game(name: str, values: np.ndarray) -> None:
+            cols[name] = np.repeat(values.astype(np.int32), 2)
+
+        seat("start_money", records["f_start_money"])
+        seat("start_vp", records["f_start_vp"])
+        seat("final_vp", records["vp"])
+        seat("final_money", records["money"])
+        seat("turns_taken", records["f_turns"])
+        for i, src in enumerate(data.VP_SOURCES):
+            seat(f"vp_{src}", records["f_vp"][:, :, i])
+        seat("vp_lost_empty_discs", records["f_vp_lost_empty"])
+        seat("vp_lost_to_opponent", records["f_vp_lost_taken"])
+        seat("money_taken", records["f_money_taken"])
+        seat("money_spent", records["f_money_spent"])
+        seat("draws", records["f_draws"])
+        seat("rerolls", records["f_rerolls"])
+        seat("dice_unused", records["f_dice_unused"])
+        seat("battles", records["f_battles"])
+        seat("battles_won", records["f_battles_won"])
+        seat("cards_returned_to_hand", records["f_returned"])
+        seat("final_cards_on_board", (records["board"] >= 0).sum(2))
+        seat("final_hand", records["hand_n"])
+        for t, key in enumerate(data.CARD_KEYS):
+            seat(f"laid_{key}", records["f_laid"][:, :, t])
+            seat(f"activated_{key}", records["f_act"][:, :, t])
+            seat(f"destroyed_{key}", records["f_destroyed"][:, :, t])
+        game("game_turns", records["turns"])
+        game("end_reason", records["end_reason"])
+        game("final_stockpile", records["stock"])
+        game("vp_minted", records["minted"])
+        game("decisions", records["decisions"])
+        return cols
+
+    def fact_schema(self) -> dict[str, str]:
+        """Column name -> description of every fact column (all int32)."""
+        doc = {
+            "start_money": "sestertii the seat started with",
+            "start_vp": "VP the seat started with",
+            "final_vp": "VP at the end (the score)",
+            "final_money": "sestertii held at the end",
+            "turns_taken": "turns the seat took (phase 1 reached)",
+            "vp_forum": "VP from Forum activations (the second die's pips)",
+            "vp_basilica": "VP from Basilicas next to activated Forums",
+            "vp_templum": "VP from Templum dice next to activated Forums",
+            "vp_legat": "VP from Legat activations",
+            "vp_tribunus_plebis": "VP taken from the opponent with Tribunus Plebis",
+            "vp_mercator": "VP bought from the opponent with Mercator",
+            "vp_mercatus": "VP gained with Mercatus (taken from the opponent by default)",
+            "vp_lost_empty_discs": "VP returned to the stockpile for empty spaces (phase 1)",
+            "vp_lost_to_opponent": "VP the opponent took (Tribunus Plebis, Mercator, Mercatus)",
+            "money_taken": "sestertii taken with dice on the money disc",
+            "money_spent": "sestertii paid: cards laid, bribe-disc activations, Mercator",
+            "draws": "dice put on the card disc",
+            "rerolls": "triples rerolled",
+            "dice_unused": "action dice left unused at the end of the seat's turns",
+            "battles": "battles the seat started (battle die rolls)",
+            "battles_won": "battles won (target destroyed, Centurio's added die included)",
+            "cards_returned_to_hand": "own cards the opponent's Gladiator sent back to hand",
+            "final_cards_on_board": "cards on the seat's spaces at the end",
+            "final_hand": "cards in hand at the end",
+            "game_turns": "turns in the game (both seats)",
+            "end_reason": "why the game ended: 1 stockpile empty, 2 a player at 0 VP, 3 turn limit (max_turns)",
+            "final_stockpile": "VP left in the stockpile at the end",
+            "vp_minted": "VP credited beyond what the stockpile held (full credit at the end)",
+            "decisions": "decisions taken in the game (both seats)",
+        }
+        for name, key in zip(data.CARDS, data.CARD_KEYS, strict=True):
+            doc[f"laid_{key}"] = f"{name} cards laid from hand (opening, paid, or free via Senator/Architectus)"
+            doc[f"activated_{key}"] = f"{name} activations with a die"
+            doc[f"destroyed_{key}"] = f"own {name} cards destroyed by the opponent (battle, Sicarius, Nero)"
+        return doc
+
+
+GAME = RomaGame()
