@@ -47,7 +47,8 @@ def _clean_run(path: Path, out: Path):
 
 
 def _loky_workers(pid: int) -> list[int]:
-    listing = subprocess.run(["ps", "-ww", "-o", "pid=,args=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    ps = ["ps", "-ww", "-o", "pid=,args=", "--ppid", str(pid)]
+    listing = subprocess.run(ps, capture_output=True, text=True).stdout
     return [int(line.split()[0]) for line in listing.splitlines() if "LokyProcess" in line]
 
 
