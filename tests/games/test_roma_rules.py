@@ -840,3 +840,95 @@ def test_presets():
 def test_swap_size_zero_skips_the_pass():
     st = new_state(swap_size=0)
     assert st.decision_name() == "opening placement"
+
+
+# ==============================================================================================
+# more corners of the rules
+# ==============================================================================================
+def test_scaenicus_copying_nero_discards_the_scaenicus():
+    st = scenario(dice=(3, 1, 1), boards={0: {3: SCAENICUS, 6: NERO}, 1: {1: TURRIS, 2: LEGAT}})
+    play(st, act(3), target(6))
+    assert legal(st) == {target(1)}
+    play(st, target(1))
+    assert board(st, 0) == {6: NERO} and board(st, 1) == {2: LEGAT} and rec(st)["discard"][SCAENICUS] == 1
+
+
+def test_scaenicus_copying_gladiator_and_velites():
+    st = scenario(dice=(3, 3, 1), boards={0: {3: SCAENICUS, 5: GLADIATOR, 6: VELITES}, 1: {1: LEGAT, 4: CENTURIO}})
+    play(st, act(3), target(5))
+    assert legal(st) == {target(1), target(4)}
+    play(st, target(1))
+    assert rec(st)["hand"][1, LEGAT] == 1
+    play(st, act(3), target(6))
+    force_rolls(st, 5)
+    play(st, target(4))
+    assert board(st, 1) == {} and board(st, 0) == {3: SCAENICUS, 5: GLADIATOR, 6: VELITES}
+
+
+def test_essedum_only_for_the_next_battle_when_so_configured():
+    st = scenario(dice=(2, 1, 1), boards={0: {2: ESSEDUM, 1: LEGIONARIUS}, 1: {1: FORUM}},
+                  overrides={"essedum_whole_turn": False})
+    play(st, act(2))
+    force_rolls(st, 2)
+    play(st, act(1))  # defence 5 - 2 = 3 > 2: the attack fails and the Essedum is spent
+    assert rec(st)["battle_def"] == 3 and rec(st)["essedum"].tolist() == [0, 0]
+    force_rolls(st, 4)
+    play(st, act(1))
+    assert rec(st)["battle_def"] == 5 and board(st, 1) == {1: FORUM}
+
+
+def test_legat_emptying_the_stockpile_ends_the_game_with_full_credit():
+    st = scenario(dice=(3, 2, 1), vp=(14, 20), boards={0: {3: LEGAT}, 1: {1: FORUM, 2: FORUM, 4: FORUM}})
+    assert stock(st) == 2
+    play(st, act(3))
+    s = rec(st)
+    assert st.is_terminal() and vp(st) == [17, 20] and s["minted"] == 1 and s["share"].tolist() == [0.0, 1.0]
+
+
+def test_forum_basilica_and_templum_are_one_payout_when_the_stockpile_runs_out():
+    st = scenario(dice=(3, 2, 6), vp=(15, 18), boards={0: {3: FORUM, 2: BASILICA, 4: TEMPLUM}})
+    assert stock(st) == 3
+    play(st, act(3), die(2))
+    assert not st.is_terminal() and st.decision_name() == "Templum: third die"
+    play(st, die(6))
+    s = rec(st)
+    assert st.is_terminal() and vp(st) == [25, 18] and s["f_vp"][0, :3].tolist() == [2, 2, 6]
+    assert s["end_reason"] == R.END_STOCKPILE and s["minted"] == 7
+
+
+def test_the_empty_disc_loss_refills_the_stockpile():
+    st = scenario(dice=(3, 5, 2), vp=(15, 17), boards={0: {3: FORUM}, 1: {1: FORUM}})
+    end_turn(st)  # seat 1 returns 5 VP: the stockpile grows from 4 to 9
+    assert stock(st) == 9 and vp(st) == [15, 12] and not st.is_terminal()
+
+
+def test_bribe_disc_legionarius_attacks_the_opposing_bribe_space():
+    st = scenario(dice=(2, 1, 1), preset="bribe_disc", money=5, boards={0: {BRIBE_DISC: LEGIONARIUS},
+                                                                       1: {BRIBE_DISC: TEMPLUM}})
+    force_rolls(st, 2)
+    play(st, bribe(2))
+    assert board(st, 1) == {} and rec(st)["money"][0] == 3
+
+
+def test_the_opening_placement_is_hidden_from_the_second_player():
+    st = _through_swap(new_state(seed=11))
+    for _ in range(4):
+        play(st, st.legal_actions()[0])
+    assert st.current_player == 1 and rec(st)["revealed"] == 0
+    seen = set()
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        det = st.determinize(1, rng)
+        b = rec(det)["board"][0]
+        assert ((b >= 0) == (rec(st)["board"][0] >= 0)).all()  # where the face-down cards lie is known
+        seen.add(tuple(b.tolist()))
+    assert len(seen) > 1  # what they are is not
+
+
+def test_haruspex_view_keeps_the_draw_pile_contents():
+    st = scenario(dice=(4, 1, 2), boards={0: {4: HARUSPEX}}, hands={1: [FORUM, NERO]})
+    play(st, act(4))
+    det = st.determinize(0, np.random.default_rng(1))
+    n = int(rec(st)["deck_n"])
+    assert sorted(rec(det)["deck"][:n].tolist()) == sorted(rec(st)["deck"][:n].tolist())
+    assert legal(det) == legal(st)
