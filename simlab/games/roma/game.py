@@ -114,15 +114,19 @@ class RomaState(State):
         a = after.record[0]
         lines: list[str] = []
         spaces = self.config.spaces()
-        if int(b["turns"]) != int(a["turns"]) and int(a["phase"]) != R.PH_OVER:
-            p = int(a["active"])
-            lines.append(f"=== turn {int(a['turns'])}: seat {p} (VP {int(a['vp'][0])}/{int(a['vp'][1])}, "
-                         f"stockpile {int(a['stock'])}) ===")
+        new_turn = int(b["turns"]) != int(a["turns"])
+        p = int(a["active"])
+        lost = int(a["f_vp_lost_empty"][p]) - int(b["f_vp_lost_empty"][p]) if new_turn else 0
+        if new_turn:
+            lines.append(f"=== turn {int(a['turns'])}: seat {p} ===")
             lines.append(f"    seat 0: {_board(a, 0, spaces)}")
             lines.append(f"    seat 1: {_board(a, 1, spaces)}")
-        if int(a["phase"]) in (R.PH_ACTION, R.PH_REROLL) and (
-            int(b["phase"]) == R.PH_REROLL or int(b["turns"]) != int(a["turns"]) or int(b["phase"]) == R.PH_OPENING
-        ):
+            if lost:
+                lines.append(f"    phase 1: seat {p} returns {lost} VP for empty spaces")
+            lines.append(f"    VP {int(a['vp'][0])}/{int(a['vp'][1])}, stockpile {int(a['stock'])}, "
+                         f"sestertii {int(a['money'][0])}/{int(a['money'][1])}")
+        rerolled = int(b["phase"]) == R.PH_REROLL and action == R.A_YES
+        if int(a["phase"]) in (R.PH_ACTION, R.PH_REROLL) and (new_turn or rerolled):
             dice = ", ".join(str(int(a["dice"][i])) for i in range(self.config.action_dice))
             lines.append(f"    rolls {dice}")
         if int(a["phase"]) == R.PH_DRAWKEEP and int(b["phase"]) != R.PH_DRAWKEEP:
@@ -130,7 +134,7 @@ class RomaState(State):
         if int(a["f_battles"].sum()) != int(b["f_battles"].sum()):
             lines.append(f"    battle die {int(a['battle_roll'])} against defence {int(a['battle_def'])}")
         for q in range(2):
-            dv = int(a["vp"][q]) - int(b["vp"][q])
+            dv = int(a["vp"][q]) - int(b["vp"][q]) + (lost if q == p else 0)
             dm = int(a["money"][q]) - int(b["money"][q])
             if dv or dm:
                 vp_after, money_after = int(a["vp"][q]), int(a["money"][q])
