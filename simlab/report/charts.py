@@ -159,7 +159,7 @@ def card_value_forest(data: pl.DataFrame, ax: Axes | None = None, level: float =
         labels.append(f"{r['label']}{star}")
     ax.set_yticks(y, labels)
     ax.set_xlabel("change in the granted seat's win share (percentage points)")
-    ax.set_title("Value of one extra card at setup")
+    ax.set_title("Value of one extra card at setup", pad=12)
     if "sesterces" in d.columns and d["sesterces"].drop_nulls().len():
         ratio = d.filter(pl.col("sesterces").is_not_null() & (pl.col("sesterces").abs() > 1e-9))
         per_point = float((ratio["win_share_diff"] * 100 / ratio["sesterces"]).median())  # points per sesterce
@@ -167,7 +167,7 @@ def card_value_forest(data: pl.DataFrame, ax: Axes | None = None, level: float =
             top = ax.secondary_xaxis("top", functions=(lambda v: v / per_point, lambda s: s * per_point))
             top.set_xlabel("value in sesterces (priced as in the caption)")
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="lower right")
+        ax.legend(fontsize=8, loc="upper right")
     adj = _first(d, "adjustment", "holm")
     source = _first(d, "money_source", None)
     note = (f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards"
