@@ -167,7 +167,7 @@ def card_value_forest(data: pl.DataFrame, ax: Axes | None = None, level: float =
             top = ax.secondary_xaxis("top", functions=(lambda v: v / per_point, lambda s: s * per_point))
             top.set_xlabel("value in sesterces (priced as in the caption)")
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="upper right")
+        ax.legend(fontsize=8, loc="center right")
     adj = _first(d, "adjustment", "holm")
     source = _first(d, "money_source", None)
     note = (f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards"
