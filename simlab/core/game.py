@@ -17,7 +17,7 @@ import numpy as np
 from simlab.core.bots import BotRegistry
 from simlab.core.config import GameConfig
 from simlab.core.errors import ConfigError, IllegalActionError
-from simlab.core.rng import seed_to_state
+from simlab.core.rng import seed_to_state, seeds_to_states
 
 #: streams of SeedSequence([seed, stream]) used by a game: the chance generator and one per seat's bot
 CHANCE_STREAM = 0
@@ -171,7 +171,7 @@ class Game:
             raise ConfigError(f"{self.name}: config must be a {self.config_class.__name__}")
         kernel = self.kernel
         cfg = kernel.config_record(config)
-        record = np.zeros(1, dtype=kernel.state_dtype)
+        record = np.zeros(1, dtype=kernel.state_dtype).view(np.recarray)
         rng = np.array([seed_to_state(seed, CHANCE_STREAM)], dtype=np.uint64)
         kernel.init(record, cfg, rng)
         return self.state_class(self, config, seed, record, cfg)
@@ -221,12 +221,14 @@ class Game:
         """Play one game per seed and return the final state records (compiled loop when every bot is
         compiled, else the Python driver)."""
         kernel = self.kernel
-        out = np.zeros(len(seeds), dtype=kernel.state_dtype)
+        out = np.zeros(len(seeds), dtype=kernel.state_dtype).view(np.recarray)
         if all(getattr(b, "kind", None) is not None for b in bots):
             cfg = kernel.config_record(config)
-            rng = np.array([seed_to_state(s, CHANCE_STREAM) for s in seeds], dtype=np.uint64)
-            bot_rng = np.array([self.bot_states(s, config.players) for s in seeds], dtype=np.uint64)
-            bot_rng = bot_rng.reshape(len(seeds), config.players)
+            words = np.array([int(s) & 0xFFFFFFFFFFFFFFFF for s in seeds], dtype=np.uint64)
+            rng = seeds_to_states(words, CHANCE_STREAM)
+            bot_rng = np.stack(
+                [seeds_to_states(words, BOT_STREAM_BASE + p) for p in range(config.players)], axis=1
+            )
             kinds = np.array([b.kind for b in bots], dtype=np.int64)
             params = np.stack([b.params for b in bots]).astype(np.float64)
             kernel.play_many(cfg, rng, bot_rng, kinds, params, out)

@@ -69,7 +69,7 @@ def massilia_invariants(s: np.void, config) -> None:
     assert ((price >= config.price_min) & (price <= config.price_max)).all()
     assert sorted(s["price"].tolist()) == sorted(config.price_tiles)
     assert ((s["pawn"] >= 0) & (s["pawn"] < config.market_spaces)).all()
-    assert 1 <= s["round"] <= config.rounds
+    assert 1 <= s["round_no"] <= config.rounds
     if ph == R.PH_OVER:
         assert s["cur"] == -1
         massilia_final(s, config)

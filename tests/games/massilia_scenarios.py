@@ -145,7 +145,7 @@ def scenario(
         state.apply(count(0))
     s = rec(state)
     n = players
-    s["round"] = round_
+    s["round_no"] = round_
     # market
     s["stall_owner"][:] = -1
     s["cubes"][:] = 0
@@ -263,8 +263,8 @@ def stalls_of(state: MassiliaState, p: int) -> list[int]:
 def pass_all(state: MassiliaState) -> MassiliaState:
     """Every player still in the round passes, in turn."""
     while rec(state)["phase"] == R.PH_MAIN and state.current_player >= 0:
-        r = int(rec(state)["round"])
+        r = int(rec(state)["round_no"])
         play(state, R.A_PASS)
-        if int(rec(state)["round"]) != r or state.is_terminal():
+        if int(rec(state)["round_no"]) != r or state.is_terminal():
             break
     return state

@@ -100,7 +100,7 @@ def test_setup_components(players):
     assert (s["screen"][:players] == 1).all() and s["screen"][players:].sum() == 0
     assert s["temple"].sum(1).tolist() == [1, 1, 1, 1]
     assert s["reserve"][:players].tolist() == [6] * players
-    assert s["round"] == 1 and s["hand_n"].sum() == 0
+    assert s["round_no"] == 1 and s["hand_n"].sum() == 0
     assert st.cfg[0]["turn_tiles"][: players - 1].tolist() == sorted(TILES[players])
     assert_conserved(st)
 
@@ -128,7 +128,7 @@ def test_setup_stalls_on_corners_in_turn_order_with_three_cubes(players, seats):
     assert s["harbour"].tolist() == [6, 6, 6, 10]  # setup cubes come from the bag only
     assert s["bag"].sum() == 27 - 3 * len(seats)
     # phase 1 is skipped in round 1: straight to the first player's dice
-    assert st.decision_name() == "dice to roll" and st.current_player == 0 and s["round"] == 1
+    assert st.decision_name() == "dice to roll" and st.current_player == 0 and s["round_no"] == 1
 
 
 def test_setup_characters_and_price_tiles_are_random():
@@ -157,7 +157,7 @@ def test_phase1_rotates_prices_and_refills_harbours(players, refill):
     harbour, bag = s["harbour"].copy(), s["bag"].copy()
     pass_all(st)
     s = rec(st)
-    assert s["round"] == 2
+    assert s["round_no"] == 2
     # temple -> purple -> orange -> pink -> temple
     assert s["price"].tolist() == [2, 3, 1, 2]
     gained = s["harbour"] - harbour
@@ -173,7 +173,7 @@ def test_phase1_refill_stops_when_the_bag_is_empty():
     s = rec(st)
     assert s["bag"].sum() == 0 and s["harbour"].tolist() == [15, 15, 15, 10]
     pass_all(skip_dice_phase(st))  # a refill from an empty bag draws nothing
-    assert rec(st)["round"] == 3 and rec(st)["harbour"].tolist() == [15, 15, 15, 10]
+    assert rec(st)["round_no"] == 3 and rec(st)["harbour"].tolist() == [15, 15, 15, 10]
 
 
 def test_game_lasts_seven_rounds():
@@ -182,7 +182,7 @@ def test_game_lasts_seven_rounds():
     while not st.is_terminal():
         pass_all(skip_dice_phase(st))
         rounds += 1
-    assert rounds == 7 and rec(st)["round"] == 7 and st.current_player == -1
+    assert rounds == 7 and rec(st)["round_no"] == 7 and st.current_player == -1
 
 
 # ==============================================================================================
@@ -931,7 +931,7 @@ def test_pass_tiles_and_the_new_turn_order(players):
     assert s["f_pass_money"][:players].tolist() == tiles
     # last passer first, then by tile value ascending
     assert s["order"][:players].tolist() == [players - 1, *range(players - 2, -1, -1)]
-    assert s["round"] == 2
+    assert s["round_no"] == 2
 
 
 def test_players_who_have_not_passed_keep_acting():

@@ -11,7 +11,7 @@ from simlab.games.massilia import rules as R
 from simlab.games.massilia.bots import PRIEST, TRADER
 from simlab.games.massilia.config import MassiliaConfig
 
-RULES_VERSION = "massilia-1.0"
+RULES_VERSION = "massilia-1.1"
 
 _BOTS = BotRegistry(
     "massilia",
@@ -104,7 +104,7 @@ def _round_header(s: np.void) -> list[str]:
     markers = ", ".join(f"{data.GOODS[g]} {int(s['marker'][g])}" for g in range(3))
     order = ", ".join(str(int(x)) for x in s["order"][: int(s["n_players"])])
     return [
-        f"=== round {int(s['round'])} === turn order {order}",
+        f"=== round {int(s['round_no'])} === turn order {order}",
         f"  prices {_prices(s)}; markers {markers}",
         f"  harbours {_goods(s['harbour'])}; bag {_goods(s['bag'])}",
         f"  temple dice rolled: {temple}",
@@ -135,7 +135,7 @@ class MassiliaState(State):
     def narrate_before(self, action: int) -> list[str]:
         s = self.record[0]
         p = int(s["cur"])
-        return [f"  r{int(s['round'])} seat {p} [{self.decision_name()}] {self.describe(action)}"]
+        return [f"  r{int(s['round_no'])} seat {p} [{self.decision_name()}] {self.describe(action)}"]
 
     def narrate_after(self, action: int, after: State) -> list[str]:
         b = self.record[0]
@@ -163,7 +163,7 @@ class MassiliaState(State):
         if int(a["phase"]) == R.PH_KEEPCARD and phase != R.PH_KEEPCARD:
             drawn = ", ".join(data.CARDS[int(a["drawn"][i])] for i in range(int(a["drawn_n"])))
             lines.append(f"    draws: {drawn}")
-        if int(a["round"]) != int(b["round"]) or (phase == R.PH_SETUP and int(a["phase"]) != R.PH_SETUP):
+        if int(a["round_no"]) != int(b["round_no"]) or (phase == R.PH_SETUP and int(a["phase"]) != R.PH_SETUP):
             lines.extend(_round_header(a))
         if int(a["phase"]) == R.PH_OVER:
             lines.append("=== game over ===")

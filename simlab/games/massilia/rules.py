@@ -78,7 +78,7 @@ P, S, R = MAX_PLAYERS, MAX_SPACES, MAX_ROUNDS
 STATE_DTYPE = np.dtype(
     [
         ("rng", np.uint64, (1,)),
-        ("n_players", np.int32), ("round", np.int32), ("phase", np.int32), ("cur", np.int32),
+        ("n_players", np.int32), ("round_no", np.int32), ("phase", np.int32), ("cur", np.int32),
         ("active", np.int32), ("order", np.int32, (P,)), ("order_pos", np.int32),
         ("setup_step", np.int32), ("passed", np.int32, (P,)), ("n_passed", np.int32),
         ("tile_of", np.int32, (P,)), ("last_passer", np.int32),
@@ -186,7 +186,7 @@ def config_record(config: MassiliaConfig) -> np.ndarray:
     c["random_pawns"] = config.random_pawn_start
     c["bonus_card"] = -1 if config.bonus_card == "none" else CARD_NAMES.index(config.bonus_card)
     c["bonus_seat"] = config.bonus_card_seat if c["bonus_card"] >= 0 else -1
-    return cf
+    return cf.view(np.recarray)  # attribute access also without the JIT (NUMBA_DISABLE_JIT=1)
 
 
 # ==============================================================================================
@@ -323,7 +323,7 @@ def play_card(s, p, t):
     s.discard[t] += 1
     s.f_played[p, t] += 1
     if s.f_first_played[p, t] == 0:
-        s.f_first_played[p, t] = s.round
+        s.f_first_played[p, t] = s.round_no
 
 
 @njit(cache=True)
@@ -494,7 +494,7 @@ def init(st, cf, rng):
             s.screen[p, d] = 1
     for d in range(4):
         s.temple[d, 0] = 1  # values are rolled in phase 2
-    s.round = 1
+    s.round_no = 1
     s.setup_step = 0
     s.phase = PH_SETUP
     s.cur = 0
@@ -525,7 +525,7 @@ def setup_seat(s, c, step):
 
 @njit(cache=True)
 def record_round_market(s, c):
-    r = s.round - 1
+    r = s.round_no - 1
     for i in range(4):
         s.f_price_r[r, i] = s.price[i]
         s.f_harbour_r[r, i] = s.harbour[i]
@@ -535,7 +535,7 @@ def record_round_market(s, c):
 @njit(cache=True)
 def start_round(s, c):
     """Phase 1 (skipped in round 1) and the start of phase 2."""
-    if s.round > 1:
+    if s.round_no > 1:
         last = s.price[3]
         for i in range(3, 0, -1):
             s.price[i] = s.price[i - 1]
@@ -644,7 +644,7 @@ def next_turn(s, c):
 @njit(cache=True)
 def end_round(s, c):
     n = c.players
-    r = s.round - 1
+    r = s.round_no - 1
     for p in range(n):
         s.f_money_r[p, r] = s.money[p]
         s.f_fame_r[p, r] = s.fame[p]
@@ -667,10 +667,10 @@ def end_round(s, c):
                     s.order[k] = p
                     k += 1
     s.last_passer = -1
-    if s.round >= c.rounds:
+    if s.round_no >= c.rounds:
         final_scoring(s, c)
         return
-    s.round += 1
+    s.round_no += 1
     start_round(s, c)
 
 
@@ -1225,7 +1225,7 @@ def buy(s, c, p, g, k):
     s.harbour[BEIGE] -= v - k
     s.f_bought[p, g] += k
     s.f_bought[p, BEIGE] += v - k
-    r = s.round - 1
+    r = s.round_no - 1
     s.f_round_bought[r, g] += k
     s.f_round_bought[r, BEIGE] += v - k
     drop = 1
@@ -1258,7 +1258,7 @@ def customer_stops(s, c, p, g, sp):
     if s.stall_owner[sp] != p:
         return
     temple = eff_price(s, TEMPLE)
-    r = s.round - 1
+    r = s.round_no - 1
     n = s.cubes[sp, g]
     if n > 0:
         money = n * temple

@@ -165,7 +165,7 @@ def config_record(config: RomaConfig) -> np.ndarray:
     c["consul_step"] = config.consul_step
     c["scaen_scaen"] = config.scaenicus_copies_scaenicus
     c["free_lay_self"] = config.free_lay_covers_self
-    return cf
+    return cf.view(np.recarray)  # attribute access also without the JIT (NUMBA_DISABLE_JIT=1)
 
 
 # ==============================================================================================
