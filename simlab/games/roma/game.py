@@ -11,7 +11,7 @@ from simlab.games.roma import rules as R
 from simlab.games.roma.bots import BUILDER, WARRIOR
 from simlab.games.roma.config import RomaConfig
 
-RULES_VERSION = "roma-1.0"
+RULES_VERSION = "roma-1.1"
 
 _BOTS = BotRegistry(
     "roma",
