@@ -81,6 +81,11 @@ def split_bots(text: str | None) -> list[str]:
     return specs
 
 
+def _player_range(game: Any) -> str:
+    lo, hi = game.min_players, game.max_players
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
 def _config(game: Any, players: int | None, preset: str | None, settings: tuple[str, ...], n_bots: int) -> Any:
     """The config a command asked for; without --players, a list of several bots sets the player count."""
     from simlab.core.config import parse_overrides
@@ -116,7 +121,7 @@ def games() -> None:
             click.echo(f"{name:<12} (cannot be loaded: {type(exc).__name__}: {exc})")
             continue
         click.echo(
-            f"{name:<12} {game.title} — {game.min_players}-{game.max_players} players, rules {game.rules_version}, "
+            f"{name:<12} {game.title} — {_player_range(game)} players, rules {game.rules_version}, "
             f"presets: {', '.join(game.presets())}"
         )
 

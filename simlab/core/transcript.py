@@ -56,7 +56,7 @@ def play_with_transcript(game: Game, config: GameConfig, seed: int, bot_specs: S
         "seed": seed,
         "players": config.players,
         "bots": [bot.name for bot in bots],
-        "preset_config_hash": config.config_hash(),
+        "config_hash": config.config_hash(),
         "rules_version": game.rules_version,
         "scores": list(outcome.scores),
         "ranks": list(outcome.ranks),
