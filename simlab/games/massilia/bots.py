@@ -114,13 +114,27 @@ def move_gain(s, c, p, pawn, sp, prm, ctx):
 @njit(cache=True)
 def best_move(s, c, p, v, prm, ctx):
     """(gain, pawn * 2 + direction) of the best brown move by v spaces."""
+    owner = s.stall_owner  # array views taken once: the inner loop is hot
+    cubes = s.cubes
+    pos = s.pawn
+    spaces = c.spaces
+    sale_money = ctx[C_TEMPLE] * prm[P_MONEY]
     best = -1e9
     arg = 0
     for pawn in range(4):
         for d in range(2):
-            step = v if d == 0 else -v
-            sp = (s.pawn[pawn] + step) % c.spaces
-            gval = move_gain(s, c, p, pawn, sp, prm, ctx)
+            sp = (pos[pawn] + (v if d == 0 else spaces - v % spaces)) % spaces
+            if pawn == 0:
+                gval = move_gain(s, c, p, 0, sp, prm, ctx)
+            elif owner[sp] != p:
+                gval = 0.0
+            else:
+                g = pawn - 1
+                n = cubes[sp, g]
+                if n > 0:
+                    gval = n * (sale_money + s.marker[g] * prm[P_FAME] - ctx[C_CUBE + g] * 0.5)
+                else:
+                    gval = cubes[sp, 3] * sale_money * 0.8
             if gval > best:
                 best = gval
                 arg = pawn * 2 + d

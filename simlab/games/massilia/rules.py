@@ -208,9 +208,10 @@ def goods_price(s, c, g):
 
 @njit(cache=True)
 def stall_count(s, c, p):
+    owner = s.stall_owner
     n = 0
     for sp in range(c.spaces):
-        if s.stall_owner[sp] == p:
+        if owner[sp] == p:
             n += 1
     return n
 
@@ -222,27 +223,38 @@ def stall_total(s, sp):
 
 @njit(cache=True)
 def own_room(s, c, p):
+    owner = s.stall_owner  # views taken once: these loops run inside legal()
+    cubes = s.cubes
     room = 0
     for sp in range(c.spaces):
-        if s.stall_owner[sp] == p:
-            room += c.stall_capacity - stall_total(s, sp)
+        if owner[sp] == p:
+            room += c.stall_capacity - (cubes[sp, 0] + cubes[sp, 1] + cubes[sp, 2] + cubes[sp, 3])
     return room
 
 
 @njit(cache=True)
 def own_goods(s, c, p, g):
+    owner = s.stall_owner
+    cubes = s.cubes
     n = 0
     for sp in range(c.spaces):
-        if s.stall_owner[sp] == p:
-            n += s.cubes[sp, g]
+        if owner[sp] == p:
+            n += cubes[sp, g]
     return n
 
 
 @njit(cache=True)
 def payable_cards(s, c, p):
     """How many kept cards the player's stall cubes can pay for."""
-    coloured = own_goods(s, c, p, 0) + own_goods(s, c, p, 1) + own_goods(s, c, p, 2)
-    return coloured + own_goods(s, c, p, BEIGE) // c.beige_per_card
+    owner = s.stall_owner
+    cubes = s.cubes
+    coloured = 0
+    beige = 0
+    for sp in range(c.spaces):
+        if owner[sp] == p:
+            coloured += cubes[sp, 0] + cubes[sp, 1] + cubes[sp, 2]
+            beige += cubes[sp, BEIGE]
+    return coloured + beige // c.beige_per_card
 
 
 @njit(cache=True)
