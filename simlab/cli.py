@@ -148,14 +148,20 @@ def bots(game: str) -> None:
 @click.option("--chunk-size", type=int, help="Games per task and per parquet file (default: the scenario's).")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first game that raises instead of logging it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress or summary, only the result folder path.")
+@click.option("--backend", type=click.Choice(["local", "dask", "ray"]), default="local", show_default=True,
+              help="Where chunks run: local processes, or a Dask or Ray cluster (pip install 'simlab[dask]').")
+@click.option("--address", metavar="ADDRESS",
+              help="Scheduler of the cluster: tcp://HOST:8786 for dask, HOST:6379 for ray "
+              "(default: start a local one with --jobs workers).")
 def run(
     scenario: str, games: int | None, jobs: int, out: str | None, resume: bool, chunk_size: int | None,
-    fail_fast: bool, quiet: bool,
+    fail_fast: bool, quiet: bool, backend: str, address: str | None,
 ) -> None:
     """Run the experiment in SCENARIO (a .toml file) into a result folder of parquet files.
 
-    Results are the same for any --jobs and --chunk-size. Ctrl-C keeps the games done so far;
-    --resume finishes the run. Load the results with simlab.load_results(folder).
+    Results are the same for any --jobs, --chunk-size and --backend. Ctrl-C keeps the games done so
+    far; --resume finishes the run. Load the results with simlab.load_results(folder). On a cluster
+    (--backend dask|ray --address ...), every worker needs the same simlab installed: docs/scaling.md.
     """
     from simlab.run.runner import run_scenario
     from simlab.run.store import load_manifest
@@ -163,7 +169,7 @@ def run(
 
     folder = run_scenario(
         scenario, games=games, jobs=jobs, out=out, resume=resume, chunk_size=chunk_size, fail_fast=fail_fast,
-        progress=not quiet,
+        progress=not quiet, backend=backend, address=address,
     )
     manifest = load_manifest(folder)
     if not quiet:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shlex
 import time
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ import pyarrow as pa
 
 from simlab.core.config import GameConfig
 from simlab.core.registry import get_game
+from simlab.run.errors import WorkerMismatch
 from simlab.run.seeds import game_seeds
 from simlab.run.store import META_KEY, part_name
 
@@ -47,6 +49,7 @@ class ChunkTask:
     replay_set: Mapping[str, str] = dataclasses.field(default_factory=dict)
     identity: str = ""
     root_seed: int = 0
+    rules_version: str = ""  # the main process's; a worker with another engine refuses the chunk
 
     def seeded(self) -> ChunkTask:
         """This task with its game seeds, derived in the parent from (root seed, game index) only."""
@@ -100,6 +103,7 @@ def play_chunk(task: ChunkTask) -> ChunkResult:
     t0 = time.perf_counter()
     task = task.seeded()
     game = get_game(task.game)
+    _check_versions(task, game)
     config = task.config
     n = task.players
     count = task.stop - task.start
@@ -141,6 +145,21 @@ def play_chunk(task: ChunkTask) -> ChunkResult:
         "identity": task.identity,
     }
     return ChunkResult(encode_part(table, chunk), chunk)
+
+
+def _check_versions(task: ChunkTask, game: Any) -> None:
+    """A cluster worker with another simlab or engine would write different rows under the same names."""
+    import simlab
+
+    mine = (simlab.__version__, game.rules_version)
+    wanted = (task.simlab_version, task.rules_version or game.rules_version)
+    if mine != wanted:
+        import socket
+
+        raise WorkerMismatch(
+            f"worker {socket.gethostname()} (pid {os.getpid()}) runs simlab {mine[0]} with rules {mine[1]}, but the "
+            f"run needs simlab {wanted[0]} with rules {wanted[1]}: install the same simlab on every worker"
+        )
 
 
 def encode_part(table: pa.Table, chunk: dict[str, Any]) -> bytes:

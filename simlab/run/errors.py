@@ -23,3 +23,11 @@ class RunFailed(SimlabError):
 
 class RunInterrupted(SimlabError):
     """The user interrupted a run (Ctrl-C); the games finished so far are kept for ``--resume``."""
+
+
+class BackendError(SimlabError):
+    """A cluster backend cannot be used: its extra is not installed, or its scheduler cannot be reached."""
+
+
+class WorkerMismatch(SimlabError):
+    """A worker runs another simlab or rules version than the run's main process (its rows would differ)."""

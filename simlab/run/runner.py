@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import IO, Any
 
 import simlab
-from simlab.run.chunk import ChunkResult, ChunkTask, play_chunk
+from simlab.run.backends import Executor
+from simlab.run.chunk import ChunkResult, ChunkTask
 from simlab.run.errors import ResultFolderError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
@@ -41,6 +42,8 @@ def run_scenario(
     fail_fast: bool = False,
     progress: bool = True,
     stream: IO[str] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Path:
     """Play a scenario into a result folder and return the folder's path.
 
@@ -48,11 +51,14 @@ def run_scenario(
     (default: all cores; 1 runs in this process); ``out`` defaults to ``results/<scenario name>``.
     With ``resume``, an interrupted run in ``out`` is finished (or extended to more games) without
     losing or duplicating a game. Failing games are logged to failures.jsonl unless ``fail_fast``.
+    ``backend`` is ``local`` (joblib's processes), ``dask`` or ``ray``, on the cluster at ``address`` (or
+    a local one of ``jobs`` workers); the rows are the same on every backend (see ``simlab.run.backends``).
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     log = stream if stream is not None else sys.stderr
     folder_path = Path(out) if out is not None else Path("results") / sc.name
     n_jobs = _resolve_jobs(jobs)
+    executor = Executor(backend, address, n_jobs)  # checks the backend's name and address
     sc.with_options(games=games, chunk_size=chunk_size)  # check the options before touching the disk
     identity = sc.identity()
     digest = identity_hash(identity)
@@ -65,26 +71,39 @@ def run_scenario(
     chunks = folder.scan_parts(digest)
     failures = [f for c in chunks for f in c["failures"]]
     tasks = _plan(sc, chunks, digest)
-    run = _Run(sc, folder, digest, chunks, failures, previous, n_jobs, folder_path)
-    run.manifest("running" if tasks else "complete")
+    run = _Run(sc, folder, digest, chunks, failures, previous, n_jobs, folder_path, backend, address)
     if not tasks:
+        run.manifest("complete")
         if progress:
             log.write(f"{folder_path}: all {sc.games * len(sc.variants):,} games already done\n")
         folder.write_failures(failures)
         return folder_path
 
+    with executor:  # a cluster that cannot be reached fails here
+        run.workers = executor.workers
+        run.manifest("running")
+        _play(sc, tasks, chunks, run, executor, fail_fast, log if progress else None)
+    return folder_path
+
+
+def _play(
+    sc: Scenario, tasks: list[ChunkTask], chunks: list[dict[str, Any]], run: _Run, executor: Executor,
+    fail_fast: bool, log: IO[str] | None,
+) -> None:
+    """Play the planned tasks on the executor, writing each chunk as it arrives, and the manifest at the end."""
+    folder, folder_path = run.folder, run.path
     done_before = sum(c["stop"] - c["start"] for c in chunks)
     total = done_before + sum(t.stop - t.start for t in tasks)
-    if progress:
-        log.write(
-            f"{sc.name}: {sc.games:,} games x {len(sc.variants)} variant(s) of {sc.game}, "
-            f"{min(n_jobs, len(tasks))} job(s), into {folder_path}\n"
-        )
-    bar = Progress(total, done_before, stream=log, enabled=progress)
+    if log is not None:
+        where = f"{min(executor.jobs, len(tasks))} job(s)" if executor.backend == "local" else executor.where
+        log.write(f"{sc.name}: {sc.games:,} games x {len(sc.variants)} variant(s) of {sc.game}, {where}, "
+                  f"into {folder_path}\n")
+    bar = Progress(total, done_before, stream=log or sys.stderr, enabled=log is not None)
     status = "failed"
-    results = _execute(tasks, n_jobs)
+    results = executor.run(tasks)
     try:
-        _warm_up(sc, tasks[0].seeded(), log if progress else None)
+        if executor.backend == "local" or not executor.address:  # remote workers compile on their machines
+            _warm_up(sc, tasks[0].seeded(), log)
         bar.start = run.session_start = time.perf_counter()  # games/s without compile time
         for result in results:
             run.add(result, fail_fast)
@@ -97,7 +116,7 @@ def run_scenario(
             f"interrupted: {run.games_done:,} of {total:,} games are saved in {folder_path}; "
             f"finish with: {run.resume_command()}"
         ) from None
-    except _worker_errors() as exc:
+    except executor.worker_errors() as exc:
         lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
         why = " ".join(lines[:1] + [line for line in lines[1:] if "exit code" in line])
         raise RunFailed(
@@ -105,13 +124,13 @@ def run_scenario(
             f"{folder_path}; finish with: {run.resume_command()}"
         ) from None
     finally:
-        results.close()  # stops the workers if the run ends early
+        results.close()  # stops dispatching (and the local workers) if the run ends early
         bar.close()
         run.session_seconds = time.perf_counter() - run.session_start
         run.session_games = bar.session
         folder.write_failures(run.failures)
         run.manifest(status)
-    if progress:
+    if log is not None:
         log.write(
             f"done: {bar.session:,} games in {format_duration(run.session_seconds)} "
             f"({bar.session / max(run.session_seconds, 1e-9):,.0f} games/s)\n"
@@ -125,10 +144,12 @@ class _Run:
     """Book-keeping of one session: chunks on disk, failures, and the manifest written from them."""
 
     def __init__(self, sc: Scenario, folder: ResultFolder, digest: str, chunks: list, failures: list,
-                 previous: dict, jobs: int, path: Path):
+                 previous: dict, jobs: int, path: Path, backend: str = "local", address: str | None = None):
         self.sc, self.folder, self.digest, self.path = sc, folder, digest, path
         self.chunks, self.failures = chunks, failures
         self.jobs = jobs
+        self.backend, self.address = backend, address
+        self.workers = jobs
         self.created = previous.get("timings", {}).get("started_at") or _now()
         self.sessions = list(previous.get("timings", {}).get("sessions", []))
         self.session_started_at = _now()
@@ -142,7 +163,9 @@ class _Run:
         return sum(c["stop"] - c["start"] - len(c["failures"]) for c in self.chunks)
 
     def resume_command(self) -> str:
-        return f"simlab run {shlex.quote(self.sc.source)} --out {shlex.quote(str(self.path))} --resume"
+        where = f" --backend {self.backend}" if self.backend != "local" else ""
+        where += f" --address {shlex.quote(self.address)}" if self.address else ""
+        return f"simlab run {shlex.quote(self.sc.source)} --out {shlex.quote(str(self.path))}{where} --resume"
 
     def add(self, result: ChunkResult, fail_fast: bool) -> None:
         if result.failures and fail_fast:
@@ -185,6 +208,9 @@ class _Run:
         session = {
             "started_at": self.session_started_at,
             "jobs": self.jobs,
+            "backend": self.backend,
+            "address": self.address,
+            "workers": self.workers,
             "games": self.session_games,
             "seconds": round(self.session_seconds, 3),
         }
@@ -248,6 +274,7 @@ def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str) -> list[Chunk
                     game=sc.game, scenario=sc.name, variant=v.name, config=v.config, lineup=sc.seats,
                     rotate=sc.rotate, start=a, stop=b, seeds=None, root_seed=sc.seed,
                     simlab_version=simlab.__version__, preset=preset, replay_set=settings, identity=digest,
+                    rules_version=sc.rules_version,
                 )
                 pending.append((a, vi, task))
     pending.sort(key=lambda item: (item[0], item[1]))
@@ -262,25 +289,6 @@ def _gaps(done: list[tuple[int, int]], games: int) -> Iterator[tuple[int, int]]:
         pos = max(pos, stop)
     if pos < games:
         yield pos, games
-
-
-def _execute(tasks: list[ChunkTask], jobs: int) -> Iterator[ChunkResult]:
-    """Chunk results as they finish: in this process for one job, else in joblib's loky workers."""
-    if jobs == 1 or len(tasks) == 1:
-        for task in tasks:
-            yield play_chunk(task.seeded())
-        return
-    from joblib import Parallel, delayed
-
-    try:
-        parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator_unordered")
-    except ValueError:  # joblib < 1.4: results in order (a slow chunk holds back the writing of later ones)
-        parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator")
-    results = parallel(delayed(play_chunk)(t.seeded()) for t in tasks)  # seeds made as tasks are dispatched
-    try:
-        yield from results
-    finally:
-        results.close()
 
 
 def _warm_up(sc: Scenario, task: ChunkTask, log: IO[str] | None) -> None:
@@ -303,19 +311,6 @@ def _resolve_jobs(jobs: int | None) -> int:
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ScenarioError(f"--jobs: expected a positive integer or -1 (all cores), found {jobs!r}")
     return jobs
-
-
-def _worker_errors() -> tuple[type[BaseException], ...]:
-    from concurrent.futures.process import BrokenProcessPool
-
-    errors: list[type[BaseException]] = [BrokenProcessPool]
-    try:
-        from joblib.externals.loky.process_executor import TerminatedWorkerError
-
-        errors.append(TerminatedWorkerError)
-    except ImportError:  # pragma: no cover - older joblib
-        pass
-    return tuple(errors)
 
 
 def _versions() -> dict[str, str]:

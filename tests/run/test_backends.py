@@ -1,0 +1,61 @@
+"""Backend choice without a cluster: bad names and addresses, missing extras, workers of another version."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from click.testing import CliRunner
+from conftest import SMALL
+
+from simlab.cli import cli
+from simlab.run.backends import Executor
+from simlab.run.errors import BackendError, WorkerMismatch
+from simlab.run.runner import _plan, run_scenario
+from simlab.run.scenario import load_scenario
+
+
+def test_unknown_backend_is_refused_before_touching_the_disk(write_scenario, tmp_path):
+    with pytest.raises(BackendError, match="expected one of local, dask, ray, found 'spark'"):
+        run_scenario(write_scenario(), backend="spark", out=tmp_path / "out", progress=False)
+    assert not (tmp_path / "out").exists()
+
+
+def test_address_needs_a_cluster_backend(write_scenario, tmp_path):
+    result = CliRunner().invoke(cli, ["run", str(write_scenario()), "--out", str(tmp_path / "o"),
+                                      "--address", "tcp://127.0.0.1:8786"])
+    assert result.exit_code == 2
+    assert "error: --address needs --backend dask or --backend ray" in result.stderr
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(("backend", "module"), [("dask", "distributed"), ("ray", "ray")])
+def test_a_missing_extra_says_what_to_install(write_scenario, tmp_path, monkeypatch, backend, module):
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if the extra were not installed
+    result = CliRunner().invoke(cli, ["run", str(write_scenario()), "--out", str(tmp_path / "o"), "--backend", backend])
+    assert result.exit_code == 2, result.output
+    assert f"error: --backend {backend} needs {module}, which is not installed: pip install 'simlab[{backend}]'" \
+        in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_a_worker_with_another_version_refuses_the_chunk(write_scenario):
+    import dataclasses
+
+    from simlab.run.chunk import play_chunk
+
+    sc = load_scenario(write_scenario())
+    task = _plan(sc, [], "x")[0]
+    with pytest.raises(WorkerMismatch, match=r"runs simlab .* but the run needs simlab 0\.0\.0 .*same simlab"):
+        play_chunk(dataclasses.replace(task, simlab_version="0.0.0"))
+    with pytest.raises(WorkerMismatch, match=r"the run needs simlab .* with rules massilia-0\.9"):
+        play_chunk(dataclasses.replace(task, rules_version="massilia-0.9"))
+
+
+def test_local_executor_runs_every_chunk_once(write_scenario):
+    sc = load_scenario(write_scenario(SMALL.replace("games = 60", "games = 8").replace("chunk_size = 25",
+                                                                                       "chunk_size = 3")))
+    tasks = _plan(sc, [], "x")
+    with Executor("local", None, 2) as ex:
+        got = sorted((r.chunk["variant"], r.chunk["start"], r.chunk["stop"]) for r in ex.run(tasks))
+    assert got == sorted((t.variant, t.start, t.stop) for t in tasks)
