@@ -438,6 +438,27 @@ def compensate(
         click.echo(f"chart: {charts.save(charts.compensation_curve(as_compensation(result, lineup)), chart)}")
 
 
+@cli.command()
+@folder_argument
+@click.option("--out", "-o", type=click.Path(dir_okay=False), metavar="FILE",
+              help="HTML file to write (default: reports/<result folder name>.html).")
+def report(folder: str, out: str | None) -> None:
+    """Write the balance report of a result FOLDER: one self-contained HTML file.
+
+    Headline findings in plain words with their 95% intervals, one section per analysis the results
+    support (seats and money, card value, markets, general metrics) with charts and tables, flags for
+    results that rest on rule assumptions, and the commands that reproduce it. Opens offline.
+    """
+    import time
+
+    from simlab.report.html import write_report
+
+    t0 = time.perf_counter()
+    path = write_report(folder, out)
+    size = path.stat().st_size
+    click.echo(f"report: {path}  ({size / 1e6:.1f} MB, built in {time.perf_counter() - t0:.1f} s)")
+
+
 def main() -> None:
     """Entry point of the ``simlab`` script."""
     cli(prog_name="simlab")

@@ -39,8 +39,11 @@ def _axes(ax: Axes | None, size: tuple[float, float] = (7.5, 4.5)) -> tuple[Figu
 
 
 def _caption(ax: Axes, text: str) -> None:
-    ax.annotate(textwrap.fill(text, 115), xy=(0, -0.16), xycoords="axes fraction", va="top", ha="left",
-                fontsize=7.5, color="#444444", annotation_clip=False)
+    # offset in points below the axes, not a fraction of their height: the tick labels and the x label
+    # take the same room in a short chart (a forest of 4 cards) as in a tall one
+    ax.annotate(textwrap.fill(text, 115), xy=(0, 0), xycoords="axes fraction", xytext=(0, -36),
+                textcoords="offset points", va="top", ha="left", fontsize=7.5, color="#444444",
+                annotation_clip=False)
 
 
 def _first(data: pl.DataFrame, column: str, default: Any = "") -> Any:

@@ -1,0 +1,791 @@
+"""Gather everything a balance report shows from a result folder: findings, charts, tables, flags, commands.
+
+``build_report(folder)`` decides which analyses the results support (seat advantage always; compensation
+when some variants differ only in starting money; card value when there is a control and bonus-card
+variants; markets when the rows carry market columns; general metrics always), runs them through the same
+``simlab.analysis`` functions as the CLI, and returns a :class:`Report` of plain strings and embedded
+charts that ``simlab.report.html`` renders. Every analysis is a lazy polars pipeline over the Parquet parts
+(rows are filtered to the variants a section shows before anything is read), so only small summaries reach
+Python and the report's memory does not grow with the number of games.
+
+The sections and their order are fixed so that reports of different experiments read alike; a section
+the results cannot support is left out, and the overview says why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+import simlab
+from simlab import analysis as A
+from simlab.analysis import stats
+from simlab.analysis.frames import AnalysisError
+from simlab.report import charts
+from simlab.report import fmt as F
+from simlab.report.embed import svg_data_uri
+from simlab.report.flags import ConfigFlag, VariantChange, config_flags, provenance_of, variant_changes
+
+#: variant names tried, in order, as the base every other variant is compared with
+BASE_NAMES = ("rulebook", "control", "original", "default", "base")
+#: charts and tables show every variant up to this many; beyond it (card runs, sweeps) only the base
+MAX_FOCUS = 4
+#: per-variant comparisons are listed up to this many other variants
+MAX_COMPARE = 6
+#: at most this many swept seats get a compensation chart
+MAX_COMPENSATION_CHARTS = 4
+
+
+@dataclasses.dataclass
+class Chart:
+    """An embedded chart: title, ``data:`` URI of its SVG, the caption under it and alt text."""
+
+    title: str
+    src: str
+    caption: str
+    alt: str
+
+
+@dataclasses.dataclass
+class Table:
+    """A small table of formatted cells; ``collapsed`` tables start folded (long, secondary detail)."""
+
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+    note: str = ""
+    collapsed: bool = False
+    marked: list[bool] = dataclasses.field(default_factory=list)
+
+    @property
+    def numeric(self) -> list[bool]:
+        """Per column: every filled cell is a number (right-aligned in the page); text stays left-aligned."""
+        def is_number(cell: str) -> bool:
+            return cell in ("–", "") or cell.lstrip("+−-[<p =")[:1].isdigit()
+
+        return [all(is_number(row[i]) for row in self.rows) and i > 0 for i in range(len(self.header))]
+
+
+@dataclasses.dataclass
+class Finding:
+    """One plain-words result with its interval and games; ``tone`` is warn (imbalance), ok or info."""
+
+    text: str
+    tone: str = "info"
+    headline: bool = True
+
+
+@dataclasses.dataclass
+class Section:
+    """One analysis: what it asks, what it found, its charts and tables, and notes on how to read them."""
+
+    id: str
+    title: str
+    question: str
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+    charts: list[Chart] = dataclasses.field(default_factory=list)
+    tables: list[Table] = dataclasses.field(default_factory=list)
+    notes: list[str] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class Report:
+    """Everything the HTML shows, as strings (escaped by the template) and chart URIs."""
+
+    title: str
+    description: str
+    meta: list[tuple[str, str]]
+    headlines: list[Finding]
+    sections: list[Section]
+    not_covered: list[str]
+    variants: Table
+    flags: list[ConfigFlag]
+    run_notes: list[str]
+    reproduce: list[tuple[str, str]]
+    reproduce_notes: list[str]
+    scenario_text: str
+    scenario_source: str
+    simlab_version: str
+    build_seconds: float = 0.0
+
+
+@dataclasses.dataclass
+class Context:
+    """The result folder as the sections need it: rows (lazy), manifest, base and focus variants."""
+
+    folder: Path
+    manifest: dict[str, Any]
+    rows: pl.LazyFrame
+    level: float
+    base: str
+    focus: list[str]
+    configs: dict[str, dict[str, Any]]
+
+    @property
+    def variants(self) -> list[str]:
+        return [v["name"] for v in self.manifest["variants"]]
+
+    @property
+    def players(self) -> int:
+        return int(self.manifest["players"])
+
+    def focus_rows(self) -> pl.LazyFrame:
+        """Rows of the shown variants only (each part file is one variant, so the rest is never read)."""
+        if len(self.focus) == len(self.variants):
+            return self.rows
+        return self.rows.filter(pl.col("variant").is_in(self.focus))
+
+    def hashes(self, variants: list[str]) -> str:
+        by = {v["name"]: v["config_hash"] for v in self.manifest["variants"]}
+        return ", ".join(f"{v} {by[v]}" if v in by else v for v in variants)
+
+    def caption(self, what: str, games: str, bots: str, method: str, variants: list[str]) -> str:
+        """The caption under a chart: what it shows, games, bots, interval method, seed and config hashes."""
+        m = self.manifest
+        parts = [what.rstrip(".") + "."] if what else []
+        parts.append(f"Games: {games}.")
+        if bots:
+            parts.append(f"Bots: {bots}.")
+        if method:
+            parts.append(f"Intervals: {self.level:.0%} {method}.")
+        parts.append(f"Scenario {m['scenario']['name']}, root seed {m['root_seed']}; config hash "
+                     f"{self.hashes(variants)}.")
+        return " ".join(parts)
+
+
+# -- entry point --------------------------------------------------------------------------------------
+def build_report(folder: str | Path, level: float = 0.95, out: str | Path | None = None) -> Report:
+    """Run every analysis the result folder supports and gather the report's content.
+
+    ``out`` is where the report will be written, for the ``simlab report`` command it shows.
+    """
+    t0 = time.perf_counter()
+    ctx = _context(Path(folder), level)
+    sections: list[Section] = []
+    not_covered: list[str] = []
+    for builder in (_seats_section, _cards_section, _markets_section, _balance_section):
+        section, reason = builder(ctx)
+        if section is not None:
+            sections.append(section)
+        if reason:
+            not_covered.append(reason)
+    headlines = [f for s in sections for f in s.findings if f.headline]
+    provenance = provenance_of(ctx.manifest["game"])
+    flags = config_flags(provenance, ctx.configs) if provenance is not None else []
+    changes = variant_changes(provenance, ctx.configs) if provenance is not None else []
+    run_notes = _run_notes(ctx, provenance is None)
+    commands, command_notes = _reproduce(ctx, out)
+    m = ctx.manifest
+    report = Report(
+        title=f"Balance report: {m['scenario']['name']}",
+        description=m["scenario"].get("description", ""),
+        meta=_meta(ctx),
+        headlines=headlines,
+        sections=sections,
+        not_covered=not_covered,
+        variants=_variants_table(ctx, changes),
+        flags=flags,
+        run_notes=run_notes,
+        reproduce=commands,
+        reproduce_notes=command_notes,
+        scenario_text=m["scenario"].get("text", ""),
+        scenario_source=m["scenario"].get("source", ""),
+        simlab_version=simlab.__version__,
+    )
+    report.build_seconds = time.perf_counter() - t0
+    return report
+
+
+def _context(folder: Path, level: float) -> Context:
+    manifest = simlab.load_manifest(folder)
+    rows = simlab.load_results(folder)
+    configs = {v["name"]: v["config"] for v in manifest["variants"]}
+    base = _base_variant(manifest, configs)
+    names = list(configs)
+    focus = names if len(names) <= MAX_FOCUS else [base]
+    return Context(folder, manifest, rows, level, base, focus, configs)
+
+
+def _base_variant(manifest: dict[str, Any], configs: dict[str, dict[str, Any]]) -> str:
+    """The variant others are compared with: a conventional name, else the one with the published rules."""
+    names = list(configs)
+    for name in BASE_NAMES:
+        if name in configs:
+            return name
+    try:
+        game = simlab.get_game(manifest["game"])
+        default = game.make_config(players=int(manifest["players"])).as_dict()
+        default = {k: list(v) if isinstance(v, tuple) else v for k, v in default.items()}
+        for name, cfg in configs.items():
+            if cfg == default:
+                return name
+    except Exception:  # a plug-in game missing here: fall back to the first variant
+        pass
+    return names[0]
+
+
+def _bots(df: pl.DataFrame) -> str:
+    return str(df["bots"][0]) if "bots" in df.columns and df.height else ""
+
+
+def _games_label(games: Any, per: str = "per variant") -> str:
+    lo, hi = int(min(games)), int(max(games))
+    return f"{lo:,} {per}" if lo == hi else f"{lo:,}–{hi:,} {per}"
+
+
+def seat_name(k: int) -> str:
+    """Seat 0 starts the game; the report says so wherever a seat is named."""
+    return f"seat {k}" + (" (first player)" if k == 0 else "")
+
+
+def _chart(fig: Any, title: str, caption: str) -> Chart:
+    return Chart(title=title, src=svg_data_uri(fig), caption=caption, alt=f"Chart: {title}")
+
+
+# -- seats and starting money ---------------------------------------------------------------------------
+def _seats_section(ctx: Context) -> tuple[Section | None, str]:
+    sec = Section(
+        "seats", "Seats and starting money",
+        "Is the seat you start in worth something, does a variant change that, and how much starting money "
+        "would make up for it?",
+    )
+    rows = ctx.focus_rows()
+    seats = A.seat_advantage(rows, level=ctx.level)
+    seats = _ordered(seats, ctx.focus)
+    comp = _compensation(ctx)
+    fair_by_seat: dict[int, dict[str, Any]] = {}
+    if comp is not None:
+        fair_by_seat = {r["seat"]: r for r in comp.fit.iter_rows(named=True)}
+    many = len(ctx.focus) > 1
+    for (v,), d in seats.group_by("variant", maintain_order=True):
+        sec.findings += _seat_findings(v, d, fair_by_seat if v == ctx.base else {}, many, ctx.level)
+    fig = charts.seat_win_shares(seats, level=ctx.level)
+    sec.charts.append(_chart(fig, "Win share by seat", ctx.caption(
+        "Win share by seat (wins with ties split) against the fair share 1/N",
+        _games_label(seats["games"].to_list(), "games per seat and variant"), _bots(seats), stats.MEAN_METHOD,
+        ctx.focus)))
+    sec.tables.append(_seats_table(seats))
+    if len(ctx.focus) < len(ctx.variants):
+        all_seats = _ordered(A.seat_advantage(ctx.rows, level=ctx.level), ctx.variants)
+        table = _seats_table(all_seats)
+        table.title = f"Win share by seat in all {len(ctx.variants)} variants"
+        table.collapsed = True
+        sec.tables.append(table)
+    others = [v for v in ctx.focus if v != ctx.base]
+    if others and len(others) <= MAX_COMPARE:
+        cmp = A.compare_variants(rows, ctx.base, level=ctx.level)
+        sec.findings += _compare_findings(cmp, seats, ctx.base)
+        sec.tables.append(_compare_table(cmp, ctx.base))
+    if comp is not None:
+        _add_compensation(ctx, sec, comp)
+    else:
+        sec.notes.append(
+            "No compensation fit: it needs variants that differ only in starting money (a sweep such as "
+            "scenarios/starting_money_sweep.toml); `simlab compensate` finds the fair offset by playing games."
+        )
+    sec.notes.append(
+        "Seats are numbered from 0, the first player. With a rotated lineup every bot sits in every seat "
+        "equally often, so a difference between seats is the seat's, not the bots'. \"All seats equal?\" is "
+        "a Wald χ² test on the per-game win shares (split wins included)."
+    )
+    return sec, ""
+
+
+def _sentence(prefix: str, rest: str) -> str:
+    """``prefix + rest``, capitalised when there is no prefix ("In rulebook, seat 0 …" / "Seat 0 …")."""
+    return prefix + rest if prefix else rest[:1].upper() + rest[1:]
+
+
+def _ordered(df: pl.DataFrame, variants: list[str]) -> pl.DataFrame:
+    """Rows in the manifest's variant order (analyses sort alphabetically; the scenario's order reads better)."""
+    order = {v: i for i, v in enumerate(variants)}
+    return df.with_columns(pl.col("variant").replace_strict(order, default=len(order)).alias("_o")).sort(
+        "_o", "seat").drop("_o")
+
+
+def _seat_findings(variant: str, d: pl.DataFrame, fair: dict[int, dict[str, Any]], many: bool,
+                   level: float) -> list[Finding]:
+    r0 = d.row(0, named=True)
+    share = r0["fair_share"]
+    prefix = f"In {variant}, " if many else ""
+    out = []
+    flagged = []
+    for r in d.sort("win_share", descending=True).iter_rows(named=True):
+        if F.missing(r["win_share_lo"]):
+            continue
+        if r["win_share_lo"] > share:
+            flagged.append((r, "advantaged"))
+        elif r["win_share_hi"] < share:
+            flagged.append((r, "disadvantaged"))
+    for r, word in flagged:
+        text = _sentence(prefix, f"{seat_name(r['seat'])} wins "
+                         f"{F.pm_pct(r['win_share'], r['win_share_lo'], r['win_share_hi'])} of games "
+                         f"(n={F.count(r['games'])}; fair share {F.pct(share, 0)}): {word}")
+        f = fair.get(r["seat"])
+        if f is not None and not F.missing(f["fair_offset"]):
+            text += (f"; fair compensation ≈ {F.num(f['fair_offset'], 1, sign=True)} sesterces "
+                     f"{F.ci(f['fair_lo'], f['fair_hi'], places=1, sign=True)}")
+        out.append(Finding(text + ".", "warn"))
+    test = f"all seats equal? {F.p_value(r0['p_equal'])}"
+    if not flagged:
+        out.append(Finding(_sentence(
+            prefix, f"no seat's win share differs detectably from the fair {F.pct(share, 0)} "
+            f"(n={F.count(r0['games'])} games per seat; {test})."), "ok"))
+    elif not F.missing(r0["p_equal"]) and r0["p_equal"] >= 1 - level:
+        out.append(Finding(_sentence(prefix, f"taken together the seats are not detectably unequal ({test}): "
+                                     "single seats outside the fair share may be chance."), "info"))
+    else:
+        lo = d["win_share"].min()
+        hi = d["win_share"].max()
+        out.append(Finding(_sentence(prefix, f"the best and the worst seat are {F.num((hi - lo) * 100, 1)} points "
+                                     f"apart ({test})."), "info", headline=not many))
+    return out
+
+
+def _seats_table(seats: pl.DataFrame) -> Table:
+    rows, marked = [], []
+    for r in seats.iter_rows(named=True):
+        rows.append([r["variant"], seat_name(r["seat"]), F.count(r["games"]),
+                     F.est_ci(r["win_share"], r["win_share_lo"], r["win_share_hi"], 100),
+                     F.est_ci(r["score"], r["score_lo"], r["score_hi"], places=1),
+                     F.est_ci(r["rank"], r["rank_lo"], r["rank_hi"], places=2),
+                     F.p_value(r["p_equal"]).removeprefix("p ").removeprefix("= ")])
+        lo, hi, fair = r["win_share_lo"], r["win_share_hi"], r["fair_share"]
+        marked.append(not F.missing(lo) and (lo > fair or hi < fair))
+    return Table("Win share (%), score and rank by seat",
+                 ["variant", "seat", "games", "win share %", "score", "rank", "p (all seats equal)"], rows,
+                 note="Estimates with their intervals in brackets; marked rows: the seat's interval excludes the "
+                      "fair share.", marked=marked)
+
+
+def _compare_findings(cmp: pl.DataFrame, seats: pl.DataFrame, base: str) -> list[Finding]:
+    out = []
+    spread = seats.group_by("variant").agg((pl.col("win_share").max() - pl.col("win_share").min()).alias("s"))
+    gap = dict(zip(spread["variant"].to_list(), spread["s"].to_list(), strict=True))
+    for (v,), d in cmp.group_by("variant", maintain_order=True):
+        top = d.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+        text = (f"{v} against {base} (same game seeds): the gap between the best and the worst seat goes from "
+                f"{F.num(gap[base] * 100, 1)} to {F.num(gap[v] * 100, 1)} points; the largest change is "
+                f"{seat_name(top['seat'])}'s, {F.points(top['diff'])} "
+                f"{F.ci(top['diff_lo'], top['diff_hi'], 100, 1, sign=True)} (n={F.count(top['games'])} paired games).")
+        out.append(Finding(text, "info"))
+    return out
+
+
+def _compare_table(cmp: pl.DataFrame, base: str) -> Table:
+    rows, marked = [], []
+    for r in cmp.iter_rows(named=True):
+        rows.append([r["variant"], seat_name(r["seat"]), F.count(r["games"]), F.pct(r["base"]), F.pct(r["value"]),
+                     F.est_ci(r["diff"], r["diff_lo"], r["diff_hi"], 100, sign=True), F.p_value(r["p"])])
+        marked.append(not F.missing(r["diff_lo"]) and (r["diff_lo"] > 0 or r["diff_hi"] < 0))
+    return Table(f"Change of each seat's win share against {base}, paired by game seed",
+                 ["variant", "seat", "games", f"{base} %", "variant %", "change (points)", "p"], rows,
+                 note=f"Game i of every variant has the same seed; the interval is that of the mean per-game "
+                      f"difference ({stats.PAIRED_METHOD}).", marked=marked)
+
+
+def money_sweep(configs: dict[str, dict[str, Any]], base: str) -> list[str]:
+    """Variants that differ from the base only in starting money (the base included), if any money varies.
+
+    A compensation fit is honest only on such variants: a preset that also changes other rules (the 2014
+    edition's hand limit) would credit those changes to the money.
+    """
+    ref = configs[base]
+    if "start_money" not in ref:
+        return []
+    same = [v for v, cfg in configs.items()
+            if {k: x for k, x in cfg.items() if k != "start_money"} == {k: x for k, x in ref.items()
+                                                                       if k != "start_money"}]
+    moneys = {tuple(configs[v]["start_money"]) for v in same}
+    return same if len(same) >= 2 and len(moneys) >= 2 else []
+
+
+def _compensation(ctx: Context) -> Any:
+    sweep = money_sweep(ctx.configs, ctx.base)
+    if not sweep:
+        return None
+    rows = ctx.rows if len(sweep) == len(ctx.variants) else ctx.rows.filter(pl.col("variant").is_in(sweep))
+    try:
+        return A.compensation(rows, level=ctx.level)
+    except AnalysisError:
+        return None
+
+
+def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
+    rows = []
+    for r in comp.fit.iter_rows(named=True):
+        bounded = math.isfinite(r["fair_lo"]) and math.isfinite(r["fair_hi"])
+        fair = F.ci(r["fair_lo"], r["fair_hi"], places=1, sign=True)
+        text = (f"{seat_name(r['seat']).capitalize()} would win 1/{comp.players} of the games with "
+                f"{F.num(r['fair_offset'], 1, sign=True)} sesterces {fair}"
+                f" against the others' mean (starting money {F.num(r['fair_money'], 1)} against "
+                f"{F.num(r['others_money'], 1)}); one sesterce is worth {F.num(r['rate'] * 100, 2)} "
+                f"{F.ci(r['rate_lo'], r['rate_hi'], 100, 2)} points of win share "
+                f"(n={F.count(r['games'])} seat-games over {r['offsets']} offsets).")
+        if not bounded:
+            text += " The slope is not significant yet, so the interval is unbounded: more games are needed."
+        sec.findings.append(Finding(text, "info" if bounded else "warn"))
+        rows.append([seat_name(r["seat"]), F.count(r["games"]), str(r["offsets"]),
+                     F.est_ci(r["fair_offset"], r["fair_lo"], r["fair_hi"], places=2, sign=True),
+                     F.num(r["fair_money"], 2), F.pct(r["share_at_0"]),
+                     F.est_ci(r["rate"], r["rate_lo"], r["rate_hi"], 100, places=2)])
+    sec.tables.append(Table(
+        "Fair starting money (logistic fit of win share against the money offset)",
+        ["seat", "seat-games", "offsets", "fair offset (sesterces)", "fair money", "win share at offset 0",
+         "points of win share per sesterce"], rows,
+        note="Offset = the seat's starting money minus the other seats' mean. " + comp.caption + "."))
+    sweep = money_sweep(ctx.configs, ctx.base)
+    for k in comp.fit["seat"].to_list()[:MAX_COMPENSATION_CHARTS]:
+        fig = charts.compensation_curve(comp, seat=k)
+        sec.charts.append(_chart(fig, f"Compensating seat {k} with starting money", ctx.caption(
+            f"Seat {k}'s win share against its starting-money offset, logistic fit with a 95% pointwise band",
+            f"{comp.games:,} per offset", ", ".join(comp.bots), stats.FIELLER_METHOD + " (fair offset); "
+            + stats.MEAN_METHOD + " (points)", sweep)))
+
+
+# -- card value ------------------------------------------------------------------------------------------
+def _cards_section(ctx: Context) -> tuple[Section | None, str]:
+    control = "control"
+    reason = ("Card value: not in these results (it needs an intervention run with a 'control' variant and "
+              "<card>_seat<k> variants, such as scenarios/card_value.toml).")
+    if control not in ctx.configs:
+        return None, reason
+    design = A.design_from_manifest(ctx.folder, control)
+    if design.is_empty() or design.filter(~pl.col("label").str.starts_with("money")).is_empty():
+        return None, reason
+    df = A.card_value(ctx.rows, design=design, control=control, level=ctx.level)
+    sec = Section("cards", "Card value",
+                  "What is one extra card of a kind worth to the seat that gets it, in win share, points and "
+                  "sesterces?")
+    cards = df.filter(pl.col("kind") == "card").sort("win_share_diff", descending=True)
+    alpha = 1 - ctx.level
+    adj = "Holm" if df["adjustment"][0] == "holm" else "Benjamini–Hochberg"
+    n_sig = int((cards["p_adjusted"] < alpha).sum())
+    for r, word in ((cards.row(0, named=True), "Most valuable"), (cards.row(-1, named=True), "Least valuable")):
+        if cards.height < 2 and word == "Least valuable":
+            break
+        money = ""
+        if not F.missing(r.get("sesterces")):
+            money = (f", ≈ {F.num(r['sesterces'], 1, sign=True)} sesterces "
+                     f"{F.ci(r['sesterces_lo'], r['sesterces_hi'], places=1, sign=True)}")
+        sec.findings.append(Finding(
+            f"{word} card: {r['label']}, {F.points(r['win_share_diff'], 2)} of win share "
+            f"{F.ci(r['win_share_diff_lo'], r['win_share_diff_hi'], 100, 2, sign=True)} for the seat that gets it"
+            f"{money} (n={F.count(r['games'])} games × {r['seats']} seats; {adj}-adjusted "
+            f"{F.p_value(r['p_adjusted'])}).", "warn" if r["p_adjusted"] < alpha else "info"))
+    sec.findings.append(Finding(
+        f"{n_sig} of {cards.height} cards change the win share of the seat that gets them detectably "
+        f"({adj}-adjusted over the cards, {ctx.level:.0%}).", "info"))
+    fig = charts.card_value_forest(df, level=ctx.level)
+    variants = [control, *design["variant"].to_list()]
+    sec.charts.append(_chart(fig, "Value of one extra card", ctx.caption(
+        "Change in the granted seat's win share with one extra card at setup, against the control on the same "
+        "seeds", _games_label(df["games"].to_list(), "games per card"), _bots(df), stats.PAIRED_METHOD,
+        variants[:3] + (["…"] if len(variants) > 3 else []))))
+    rows, marked = [], []
+    for r in df.sort("kind", "win_share_diff", descending=[False, True]).iter_rows(named=True):
+        rows.append([r["label"], r["kind"], f"{F.count(r['games'])} × {r['seats']}",
+                     F.est_ci(r["win_share_diff"], r["win_share_diff_lo"], r["win_share_diff_hi"], 100, 2, True),
+                     F.p_value(r["p_adjusted"]) if r["kind"] == "card" else "–",
+                     F.est_ci(r["score_diff"], r["score_diff_lo"], r["score_diff_hi"], places=2, sign=True),
+                     F.est_ci(r["sesterces"], r["sesterces_lo"], r["sesterces_hi"], places=1, sign=True),
+                     F.points(r.get("played_diff"))])
+        marked.append(r["kind"] == "card" and not F.missing(r["p_adjusted"]) and r["p_adjusted"] < alpha)
+    source = df["money_source"][0]
+    sec.tables.append(Table(
+        "Value of one extra card (and of extra money) for the seat that gets it",
+        ["intervention", "kind", "games × seats", "win share (points)", f"p ({adj})", "score (points)",
+         "sesterces", "played vs not*"], rows,
+        note=(f"Paired with the control on the same game seeds ({stats.PAIRED_METHOD}). Sesterces: "
+              + (f"priced by the {source}, Fieller interval. " if source else "no money variants to price them. ")
+              + "* Correlational: win share of seats that played the card at least once minus those that never "
+                "did, in the control games — players who are ahead play more cards, so this is not a value."),
+        marked=marked))
+    sec.notes.append("Marked rows: significant after adjusting for testing every card at once.")
+    return sec, ""
+
+
+# -- markets ---------------------------------------------------------------------------------------------
+def _markets_section(ctx: Context) -> tuple[Section | None, str]:
+    rows = ctx.focus_rows()
+    if not A.has_market(rows):
+        return None, "Markets: this game has no market (its results carry no per-round price and demand columns)."
+    sec = Section("markets", "Markets",
+                  "How do prices and demand markers move round by round, how often does a colour's demand "
+                  "collapse, and who does well when the market shifts?")
+    traj = A.market_trajectories(rows, level=ctx.level)
+    traj = traj.filter(pl.col("variant").is_in(ctx.focus))
+    games = _games_label(traj["games"].to_list())
+    for series, title, method in (
+        ("marker", "Demand markers by round", stats.MEAN_METHOD),
+        ("price", "Prices by round", stats.MEAN_METHOD),
+    ):
+        if traj.filter(pl.col("series") == series).is_empty():
+            continue
+        fig = charts.market_trajectories(traj, series, level=ctx.level)
+        sec.charts.append(_chart(fig, title, ctx.caption(title, games, _bots(traj), method, ctx.focus)))
+    coll = _ordered_by(A.marker_collapses(rows, level=ctx.level), ctx.focus)
+    many = len(ctx.focus) > 1
+    for (v,), d in coll.group_by("variant", maintain_order=True):
+        r = d.sort("collapse_rate", descending=True).row(0, named=True)
+        prefix = f"In {v}, the" if many else "The"
+        recover = ("" if F.missing(r["recover_rate"]) else
+                   f" and climbs back in {F.pct_ci(r['recover_rate'], r['recover_rate_lo'], r['recover_rate_hi'])}"
+                   " of those")
+        sec.findings.append(Finding(
+            f"{prefix} {r['colour']} demand marker falls to 1 in "
+            f"{F.pct_ci(r['collapse_rate'], r['collapse_rate_lo'], r['collapse_rate_hi'])} of games"
+            f"{recover} (n={F.count(r['games'])}; the most of any colour).", "info"))
+    sec.tables.append(Table(
+        "Demand markers falling to 1 (collapse) and climbing back (recovery)",
+        ["variant", "colour", "games", "collapse %", "recover % (of collapses)", "first collapse round"],
+        [[r["variant"], r["colour"], F.count(r["games"]),
+          F.est_ci(r["collapse_rate"], r["collapse_rate_lo"], r["collapse_rate_hi"], 100),
+          F.est_ci(r["recover_rate"], r["recover_rate_lo"], r["recover_rate_hi"], 100),
+          F.num(r["first_round"], 1)] for r in coll.iter_rows(named=True)],
+        note=f"{stats.WILSON_METHOD}s."))
+    try:
+        yields = _ordered_by(A.sale_yield(rows, level=ctx.level), ctx.focus)
+    except AnalysisError:
+        yields = None
+    if yields is not None:
+        for r in yields.iter_rows(named=True):
+            prefix = f"In {r['variant']}, a" if many else "A"
+            money = F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=2)
+            fame = F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=2)
+            sec.findings.append(Finding(
+                f"{prefix} cube sold brings {money} sesterces and {fame}"
+                f" fame; a seat sells {F.num(r['cubes_per_seat'], 1)} cubes a game.", "info", headline=False))
+        sec.tables.append(Table(
+            "Realised money and fame per cube sold",
+            ["variant", "money per cube", "fame per cube", "cubes sold per seat"],
+            [[r["variant"], F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=3),
+              F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=3),
+              F.num(r["cubes_per_seat"], 1)] for r in yields.iter_rows(named=True)],
+            note="Ratio of totals with a delta-method interval."))
+    shift = _ordered_by(A.shift_winners(rows, level=ctx.level), ctx.focus)
+    sec.tables.append(Table(
+        "Correlational: win share in turbulent vs calm games",
+        ["variant", "seat", "turbulent games", "calm games", "win % turbulent", "win % calm", "difference (points)"],
+        [[r["variant"], seat_name(r["seat"]), F.count(r["games_turbulent"]), F.count(r["games_calm"]),
+          F.pct(r["win_share_turbulent"]), F.pct(r["win_share_calm"]),
+          F.est_ci(r["diff"], r["diff_lo"], r["diff_hi"], 100, sign=True)] for r in shift.iter_rows(named=True)],
+        note="Turbulent: more round ends with a demand marker at 1 than the variant's median game. Correlational "
+             "(Welch interval): it says which seat does well when the market shifts hard, not that the shift "
+             "caused it; compare variants that change the market on the same seeds for that.",
+        collapsed=True))
+    return sec, ""
+
+
+def _ordered_by(df: pl.DataFrame, variants: list[str]) -> pl.DataFrame:
+    order = {v: i for i, v in enumerate(variants)}
+    return df.filter(pl.col("variant").is_in(variants)).with_columns(
+        pl.col("variant").replace_strict(order, default=len(order)).alias("_o")).sort("_o", maintain_order=True
+                                                                                     ).drop("_o")
+
+
+# -- general metrics ---------------------------------------------------------------------------------
+def _balance_section(ctx: Context) -> tuple[Section | None, str]:
+    rows = ctx.focus_rows()
+    sec = Section("balance", "General balance metrics",
+                  "How long is a game, how close, how often shared, how early decided, and how much of it is "
+                  "luck?")
+    many = len(ctx.focus) > 1
+    summary = _ordered_by(A.balance_summary(rows, level=ctx.level), ctx.focus)
+    for r in summary.iter_rows(named=True):
+        prefix = f"In {r['variant']}, a" if many else "A"
+        sec.findings.append(Finding(
+            f"{prefix} game lasts {F.est_ci(r['turns'], r['turns_lo'], r['turns_hi'], places=1)} turns on average; "
+            f"the winner is {F.est_ci(r['margin'], r['margin_lo'], r['margin_hi'], places=2)} points ahead of the "
+            f"runner-up, and {F.pct_ci(r['draw_rate'], r['draw_rate_lo'], r['draw_rate_hi'])} of games end in a "
+            f"shared win (n={F.count(r['games'])}).", "info", headline=False))
+    sec.tables.append(Table(
+        "Game length, margin of victory and shared wins",
+        ["variant", "games", "turns", "margin (points)", "shared wins %"],
+        [[r["variant"], F.count(r["games"]), F.est_ci(r["turns"], r["turns_lo"], r["turns_hi"], places=1),
+          F.est_ci(r["margin"], r["margin_lo"], r["margin_hi"], places=2),
+          F.est_ci(r["draw_rate"], r["draw_rate_lo"], r["draw_rate_hi"], 100, places=2)]
+         for r in summary.iter_rows(named=True)],
+        note=f"{stats.MEAN_METHOD}; shared wins: {stats.WILSON_METHOD}."))
+    try:
+        lead = _ordered_by(A.lead_metrics(rows, level=ctx.level), ctx.focus)
+    except AnalysisError as exc:
+        lead = None
+        sec.notes.append(f"No decisiveness figures: {exc}.")
+    if lead is not None:
+        _add_lead(ctx, sec, lead, many)
+    var = A.variance_decomposition(rows, level=ctx.level)
+    var = _ordered_by(var, ctx.focus)
+    for (v,), d in var.group_by("variant", maintain_order=True):
+        c = {r["component"]: r for r in d.iter_rows(named=True)}
+        prefix = f"In {v}, chance" if many else "Chance"
+        ch = c["chance"]
+        sec.findings.append(Finding(
+            f"{prefix} (dice, draws and all the bots do not control) accounts for "
+            f"{F.pct_ci(ch['share'], ch['share_lo'], ch['share_hi'])} of the variance of the "
+            f"{ch['outcome']}; the seat for {F.num(c['seat']['share'] * 100, 1)}%, the bot for "
+            f"{F.num(c['bot']['share'] * 100, 1)}% (n={F.count(ch['games'])}).", "info", headline=not many))
+    fig = charts.variance_shares(var, level=ctx.level)
+    sec.charts.append(_chart(fig, "What decides the score?", ctx.caption(
+        "Shares of the score's variance due to seat, bot, seat × bot and chance",
+        _games_label(var["games"].to_list()), _bots(var), stats.BATCH_METHOD, ctx.focus)))
+    sec.tables.append(Table(
+        "How much of the score is luck? Shares of its variance (%)",
+        ["variant", "component", "share %"],
+        [[r["variant"], r["component"].replace("seat_bot", "seat × bot"),
+          F.est_ci(r["share"], r["share_lo"], r["share_hi"], 100, places=2)] for r in var.iter_rows(named=True)],
+        note=f"ANOVA on the (seat, bot) cells; {stats.BATCH_METHOD}.", collapsed=True))
+    for column, per_game, width in (("score", False, 2), ("turns", True, 2)):
+        dist = A.distribution(rows, column, width=width, per_game=per_game, level=ctx.level)
+        dist = _ordered_by(dist, ctx.focus)
+        fig = charts.distribution(dist, level=ctx.level)
+        what = "Final scores (one per seat and game)" if column == "score" else "Game length in turns (one per game)"
+        sec.charts.append(_chart(fig, f"Distribution of {column}", ctx.caption(
+            what + f", bins of {width}", _games_label(dist["games"].to_list()), _bots(dist),
+            stats.MEAN_METHOD + " (the means in the legend)", ctx.focus)))
+    return sec, ""
+
+
+def _add_lead(ctx: Context, sec: Section, lead: pl.DataFrame, many: bool) -> None:
+    rounds = sorted(int(c.removeprefix("leader_wins_r")) for c in lead.columns
+                    if c.startswith("leader_wins_r") and c[-1].isdigit())
+    mid = rounds[(len(rounds) - 1) // 2] if rounds else None
+    for r in lead.iter_rows(named=True):
+        prefix = f"In {r['variant']}, the" if many else "The"
+        if mid is not None:
+            k = f"leader_wins_r{mid}"
+            sec.findings.append(Finding(
+                f"{prefix} leader after round {mid} of {rounds[-1]} goes on to win "
+                f"{F.pm_pct(r[k], r[k + '_lo'], r[k + '_hi'])} of games; the eventual winner leads from round "
+                f"{F.num(r['lead_from'], 1)} on average, and the lead changes hands "
+                f"{F.num(r['lead_changes'], 1)} times a game (n={F.count(r['games'])}).", "info",
+                headline=not many))
+    curve = A.leader_curve(lead)
+    fig = charts.leader_curve(curve, level=ctx.level)
+    sec.charts.append(_chart(fig, "How early is the game decided?", ctx.caption(
+        "Chance that the seat leading after round K goes on to win",
+        _games_label(lead["games"].to_list()), _bots(lead), stats.MEAN_METHOD, ctx.focus)))
+    sec.tables.append(Table(
+        "Decisiveness: the leader's win chance (%) after each round",
+        ["variant", *(f"r{k}" for k in rounds), "winner leads from round", "lead changes"],
+        [[r["variant"], *(F.est_ci(r[f"leader_wins_r{k}"], r[f"leader_wins_r{k}_lo"], r[f"leader_wins_r{k}_hi"],
+                                   100, places=1) for k in rounds),
+          F.est_ci(r["lead_from"], r["lead_from_lo"], r["lead_from_hi"], places=2),
+          F.est_ci(r["lead_changes"], r["lead_changes_lo"], r["lead_changes_hi"], places=2)]
+         for r in lead.iter_rows(named=True)],
+        note=f"{stats.MEAN_METHOD}. Leader: the highest score after the round (ties: one of them at random).",
+        collapsed=True))
+
+
+# -- overview, flags, reproduce ----------------------------------------------------------------------------
+def _meta(ctx: Context) -> list[tuple[str, str]]:
+    m = ctx.manifest
+    seating = "lineup rotated through the seats" if m.get("seating") == "lineup" else "fixed bots per seat"
+    sessions = m.get("timings", {}).get("sessions", [])
+    seconds = sum(s.get("seconds", 0) for s in sessions)
+    per_variant = sorted({int(v["games_done"]) for v in m["variants"]})
+    games = f"{per_variant[0]:,}" if len(per_variant) == 1 else f"{per_variant[0]:,}–{per_variant[-1]:,}"
+    return [
+        ("game", f"{m['game']} (rules {m.get('rules_version', '?')}), {m['players']} players"),
+        ("bots", f"{', '.join(m.get('bots', []))} ({seating})"),
+        ("games", f"{games} per variant × {len(m['variants'])} variants = {int(m.get('games_done', 0)):,} games"),
+        ("root seed", str(m.get("root_seed", "?"))),
+        ("compared with", ctx.base),
+        ("run", f"{m.get('status', '?')}; simlab {m.get('simlab_version', '?')}; "
+                f"{_duration(seconds)} of play over {len(sessions)} session(s)"),
+        ("results", str(ctx.folder)),
+    ]
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _variants_table(ctx: Context, changes: list[VariantChange]) -> Table:
+    by_variant: dict[str, list[str]] = {}
+    for c in changes:
+        mark = f" [{c.source}]" if c.source in ("assumption", "placeholder") else ""
+        by_variant.setdefault(c.variant, []).append(f"{c.field} = {c.value} (rules: {c.default}){mark}")
+    rows, marked = [], []
+    for v in ctx.manifest["variants"]:
+        name = v["name"]
+        changed = by_variant.get(name, [])
+        rows.append([name + (" (base)" if name == ctx.base else ""), v.get("description", ""),
+                     F.count(v.get("games_done")), v.get("config_hash", ""),
+                     "; ".join(changed) if changed else "the published rules"])
+        marked.append(any(c.variant == name and c.source in ("assumption", "placeholder") for c in changes))
+    return Table("Variants", ["variant", "description", "games", "config hash", "changes from the rules"], rows,
+                 note="Marked rows change an assumption or placeholder field (see the flags).",
+                 collapsed=len(rows) > 12, marked=marked)
+
+
+def _run_notes(ctx: Context, no_provenance: bool) -> list[str]:
+    m = ctx.manifest
+    notes = []
+    if m.get("status") != "complete":
+        notes.append(f"The run is {m.get('status', 'not complete')}: {int(m.get('games_done', 0)):,} of "
+                     f"{int(m.get('games_target', 0)):,} games are in the results; finish it with --resume.")
+    failed = int(m.get("games_failed", 0))
+    if failed:
+        notes.append(f"{failed:,} game(s) failed and are missing from every figure; failures.jsonl in the result "
+                     "folder has a replay command for each.")
+    done = {v["name"]: int(v["games_done"]) for v in m["variants"]}
+    if len(set(done.values())) > 1:
+        notes.append("Variants hold different numbers of games, so paired comparisons use only the games both have.")
+    if no_provenance:
+        notes.append(f"The game {m['game']!r} cannot be loaded here, so its config provenance (which numbers are "
+                     "assumptions) is unknown.")
+    return notes
+
+
+def _reproduce(ctx: Context, out: str | Path | None) -> tuple[list[tuple[str, str]], list[str]]:
+    """The commands that rebuild the results and this report, and a replay of one game per shown variant."""
+    import shlex
+
+    from simlab.run.chunk import replay_command
+
+    m = ctx.manifest
+    source = m["scenario"].get("source", "")
+    notes = []
+    run = ["simlab", "run", source, "--out", str(ctx.folder), "--resume"]
+    try:
+        written = int(tomllib.loads(m["scenario"].get("text", "")).get("games", 0))
+    except (tomllib.TOMLDecodeError, TypeError, ValueError):
+        written = 0
+    if int(m.get("games", 0)) != written:
+        run += ["--games", str(m["games"])]
+    path = Path(source)
+    if not path.is_file():
+        notes.append(f"The scenario file {source} is not here; the scenario text of the run is shown below: save "
+                     "it under that name first.")
+    elif hashlib.sha256(path.read_bytes()).hexdigest() != m["scenario"].get("sha256"):
+        notes.append(f"The scenario file {source} has changed since this run; the run's own text is shown below: "
+                     "save it to a file and run that instead.")
+    report = ["simlab", "report", str(ctx.folder)] + (["--out", str(out)] if out is not None else [])
+    commands = [("the same games, into the same folder (resumes if it is there)", shlex.join(run)),
+                ("this report", shlex.join(report))]
+    first = (ctx.rows.filter((pl.col("game") == 0) & pl.col("variant").is_in(ctx.focus))
+             .select("variant", "seat", "bot", "seed").sort("variant", "seat").collect())
+    by_name = {v["name"]: v for v in m["variants"]}
+    for v in ctx.focus:
+        d = first.filter(pl.col("variant") == v)
+        if d.is_empty():
+            continue
+        spec = by_name[v]
+        commands.append((f"game 0 of {v}, narrated move by move",
+                         replay_command(m["game"], ctx.players, d["bot"].to_list(), int(d["seed"][0]),
+                                        spec.get("preset", ""), spec.get("replay_set", {}))))
+    notes.append("Results are bit-identical for any --jobs and chunk size, so the run gives the same numbers on any "
+                 "machine. Any game can be replayed like game 0, from the seed and bots in its row.")
+    return commands, notes
