@@ -194,23 +194,38 @@ def run(
 @bots_option
 @click.option("--games", "-n", type=click.IntRange(1), default=5000, show_default=True, help="Games to time.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@click.option("--profile", "show_profile", is_flag=True,
+              help="Also play the games through the runner's chunks and print where the time goes (engine, "
+              "columns, Parquet), and the engine's time by decision kind.")
+@click.option("--chunk-size", type=click.IntRange(1), default=1000, show_default=True,
+              help="Games per chunk for --profile (a run's per-chunk costs shrink with bigger chunks).")
 def bench(
     game: str, players: int | None, preset: str | None, settings: tuple[str, ...], bots: str | None, games: int,
-    jobs: int,
+    jobs: int, show_profile: bool, chunk_size: int,
 ) -> None:
     """Time GAME: games/s and decisions/s of the compiled batch loop (compile time excluded).
 
-    The last line is `games/s: <number>`, for scripts.
+    The last line is `games/s: <number>`, for scripts. --profile plays the same games a second time
+    through the runner (see simlab.run.profile for what each figure measures).
     """
     from simlab.core.config import parse_overrides
     from simlab.run.bench import bench as run_bench
+    from simlab.run.bench import seat_specs
 
     specs = split_bots(bots)
-    config = _config(simlab.get_game(game), players, preset, settings, len(specs))
+    g = simlab.get_game(game)
+    config = _config(g, players, preset, settings, len(specs))
     r = run_bench(
         game, players=config.players, bots=specs, games=games, jobs=jobs, preset=preset,
         overrides=parse_overrides(settings),
     )
+    if show_profile:
+        from simlab.run.profile import profile
+        from simlab.run.seeds import game_seeds
+
+        p = profile(game, config, seat_specs(g, specs, config.players), game_seeds(0, 0, games), jobs=jobs,
+                    chunk_size=chunk_size)
+        _echo(p.lines())
     click.echo(f"{r.game}: {r.players} players, preset {r.preset}, config {r.config_hash}")
     click.echo(f"bots: {', '.join(r.bots)}")
     click.echo(f"warm-up (first game, includes compiling): {r.warmup_seconds:.2f} s")

@@ -249,10 +249,21 @@ class _Run:
                 "updated_at": _now(),
                 "sessions": sessions,
                 "play_seconds": round(play_seconds, 3),
+                # worker seconds by stage (engine loop, game's columns, runner's columns, Parquet encoding)
+                "stage_seconds": _stage_seconds(chunks),
                 "games_per_second_per_worker": round(sum(c["games"] for c in chunks) / play_seconds, 1)
                 if play_seconds else None,
             },
         })
+
+
+def _stage_seconds(chunks: list[dict[str, Any]]) -> dict[str, float]:
+    """Sum of the chunks' stage timings (chunks written before timings existed are left out)."""
+    total: dict[str, float] = {}
+    for c in chunks:
+        for key, seconds in c.get("timings", {}).items():
+            total[key] = total.get(key, 0.0) + seconds
+    return {k: round(v, 3) for k, v in total.items()}
 
 
 def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str) -> list[ChunkTask]:

@@ -59,3 +59,41 @@ def test_local_executor_runs_every_chunk_once(write_scenario):
     with Executor("local", None, 2) as ex:
         got = sorted((r.chunk["variant"], r.chunk["start"], r.chunk["stop"]) for r in ex.run(tasks))
     assert got == sorted((t.variant, t.start, t.stop) for t in tasks)
+
+
+def test_chunks_time_their_stages(write_scenario, tmp_path):
+    import json
+
+    folder = run_scenario(write_scenario(), jobs=1, out=tmp_path / "out", progress=False)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for chunk in manifest["chunks"]:
+        assert set(chunk["timings"]) == {"play", "facts", "columns", "encode"}
+        assert sum(chunk["timings"].values()) <= chunk["seconds"] + chunk["timings"]["encode"] + 1e-3
+    stages = manifest["timings"]["stage_seconds"]
+    assert stages["play"] > 0 and set(stages) == {"play", "facts", "columns", "encode"}
+
+
+def test_bench_profile_says_where_the_time_goes():
+    result = CliRunner().invoke(cli, ["bench", "massilia", "-n", "6", "-p", "2", "--bots", "trader,priest",
+                                      "--profile", "--chunk-size", "3"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "profile: 6 games in 2 chunk(s) through the runner's play_chunk" in out
+    for stage in ("game.play_batch", "result and fact columns", "Parquet encoding", "runner overhead"):
+        assert stage in out
+    assert "decisions of 6 game(s) replayed" in out and "legal µs" in out and "\n  turn " in out
+    assert out.strip().splitlines()[-1].startswith("games/s: ")
+
+
+def test_decision_kinds_cover_every_decision_of_the_sample():
+    import simlab
+    from simlab.run.profile import decision_kinds
+
+    game = simlab.get_game("roma")
+    config = game.make_config()
+    kinds = decision_kinds(game, config, ["builder", "warrior"], [1, 2])
+    decisions = sum(int(game.decisions(game.play_batch(config, [s], game.make_bots(["builder", "warrior"], 2)))[0])
+                    for s in (1, 2))
+    assert sum(k.decisions for k in kinds) == decisions
+    assert all(k.legal >= 0 and k.policy >= 0 and k.apply >= 0 for k in kinds)
+    assert decision_kinds(game, config, ["builder", "warrior"], []) == []
