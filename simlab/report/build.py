@@ -520,7 +520,10 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     sec = Section("markets", "Markets",
                   "How do prices and demand markers move round by round, how often does a colour's demand "
                   "collapse, and who does well when the market shifts?")
-    traj = A.market_trajectories(rows, level=ctx.level)
+    # only the series the report draws: quantiles of every round of every series are the costliest
+    # part of a large report, and polars then reads just these columns
+    drawn = [c for c in rows.collect_schema().names() if c.startswith(("marker_", "price_"))]
+    traj = A.market_trajectories(rows.select("variant", "game", "seat", "bot", *drawn), level=ctx.level)
     traj = traj.filter(pl.col("variant").is_in(ctx.focus))
     games = _games_label(traj["games"].to_list())
     for series, title, method in (
