@@ -35,6 +35,12 @@ def quick_report(quick_folder: Path, tmp_path_factory: pytest.TempPathFactory) -
     return out, out.read_text(encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def quick_built(quick_folder: Path):
+    """The report's content, built once for the tests that only read it."""
+    return build_report(quick_folder)
+
+
 def test_self_contained(quick_report):
     _, html = quick_report
     assert html.startswith("<!DOCTYPE html>")
@@ -45,7 +51,7 @@ def test_self_contained(quick_report):
     assert html.count('src="data:image/svg+xml;base64,') >= 6
 
 
-def test_sections_and_headlines(quick_report, quick_folder):
+def test_sections_and_headlines(quick_report, quick_folder, quick_built):
     _, html = quick_report
     text = _text(html)
     for title in ("Summary", "Seats and starting money", "Markets", "General balance metrics", "Flags", "Reproduce"):
@@ -54,15 +60,15 @@ def test_sections_and_headlines(quick_report, quick_folder):
     seats = A.seat_advantage(simlab.load_results(quick_folder).filter(pl.col("variant") == "rulebook"))
     for r in seats.iter_rows(named=True):  # the table shows every seat's win share with its interval
         assert f"{r['win_share'] * 100:.1f} [{r['win_share_lo'] * 100:.1f}, {r['win_share_hi'] * 100:.1f}]" in text
-    report = build_report(quick_folder)
+    report = quick_built
     assert report.headlines, "a report without headline findings"
     for f in report.headlines:
         assert f.text in text
     assert all(re.search(r"n=[\d,]+", f.text) for f in report.headlines if "%" in f.text)
 
 
-def test_captions_name_games_bots_method_seed_and_config(quick_folder):
-    report = build_report(quick_folder)
+def test_captions_name_games_bots_method_seed_and_config(quick_folder, quick_built):
+    report = quick_built
     manifest = simlab.load_manifest(quick_folder)
     charts = [c for s in report.sections for c in s.charts]
     assert len(charts) >= 6
@@ -72,8 +78,8 @@ def test_captions_name_games_bots_method_seed_and_config(quick_folder):
         assert manifest["variants"][0]["config_hash"] in c.caption
 
 
-def test_flags_highlight_a_changed_assumption(quick_folder):
-    report = build_report(quick_folder)
+def test_flags_highlight_a_changed_assumption(quick_built):
+    report = quick_built
     flags = {f.field: f for f in report.flags}
     assert {f.source for f in report.flags} <= {"assumption", "placeholder"}
     assert flags["beige_price"].highlighted and flags["beige_price"].changed_by == ["beige2"]
