@@ -457,7 +457,9 @@ def compensate(
 @folder_argument
 @click.option("--out", "-o", type=click.Path(dir_okay=False), metavar="FILE",
               help="HTML file to write (default: reports/<result folder name>.html).")
-def report(folder: str, out: str | None) -> None:
+@click.option("--sweep", type=click.Path(file_okay=False), metavar="FOLDER",
+              help="A starting-money sweep whose exchange rate prices seat deficits (and cards) in sesterces.")
+def report(folder: str, out: str | None, sweep: str | None) -> None:
     """Write the balance report of a result FOLDER: one self-contained HTML file.
 
     Headline findings in plain words with their 95% intervals, one section per analysis the results
@@ -469,7 +471,7 @@ def report(folder: str, out: str | None) -> None:
     from simlab.report.html import write_report
 
     t0 = time.perf_counter()
-    path = write_report(folder, out)
+    path = write_report(folder, out, sweep=sweep)
     size = path.stat().st_size
     click.echo(f"report: {path}  ({size / 1e6:.1f} MB, built in {time.perf_counter() - t0:.1f} s)")
 

@@ -127,6 +127,25 @@ class Context:
     base: str
     focus: list[str]
     configs: dict[str, dict[str, Any]]
+    sweep: Path | None = None
+    _money: Any = None
+
+    def money(self) -> Any:
+        """Win share per sesterce from ``--sweep`` (a MoneyRate), or None without one."""
+        if self.sweep is None:
+            return None
+        if self._money is None:
+            manifest = simlab.load_manifest(self.sweep)
+            configs = {v["name"]: v["config"] for v in manifest["variants"]}
+            subset = money_sweep(configs, _base_variant(manifest, configs))
+            if not subset:
+                raise AnalysisError(f"{self.sweep} is not a starting-money sweep: no variants differ from its base "
+                                    "in start_money alone (see scenarios/starting_money_sweep.toml)")
+            rows = simlab.load_results(self.sweep).filter(pl.col("variant").is_in(subset))
+            r = A.compensation(rows, level=self.level).fit.row(0, named=True)
+            source = f"starting-money sweep in {self.sweep} (seat {r['seat']})"
+            self._money = A.MoneyRate(r["rate"], r["rate_se"], source)
+        return self._money
 
     @property
     def variants(self) -> list[str]:
@@ -161,13 +180,17 @@ class Context:
 
 
 # -- entry point --------------------------------------------------------------------------------------
-def build_report(folder: str | Path, level: float = 0.95, out: str | Path | None = None) -> Report:
+def build_report(folder: str | Path, level: float = 0.95, out: str | Path | None = None,
+                 sweep: str | Path | None = None) -> Report:
     """Run every analysis the result folder supports and gather the report's content.
 
-    ``out`` is where the report will be written, for the ``simlab report`` command it shows.
+    ``out`` is where the report will be written, for the ``simlab report`` command it shows. ``sweep`` is a
+    starting-money sweep (another result folder) whose exchange rate prices seat deficits and cards in
+    sesterces when the folder itself has no money variants.
     """
     t0 = time.perf_counter()
     ctx = _context(Path(folder), level)
+    ctx.sweep = Path(sweep) if sweep is not None else None
     sections: list[Section] = []
     not_covered: list[str] = []
     for builder in (_seats_section, _cards_section, _markets_section, _balance_section):
@@ -265,7 +288,10 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         fair_by_seat = {r["seat"]: r for r in comp.fit.iter_rows(named=True)}
     many = len(ctx.focus) > 1
     for (v,), d in seats.group_by("variant", maintain_order=True):
-        sec.findings += _seat_findings(v, d, fair_by_seat if v == ctx.base else {}, many, ctx.level)
+        fair = fair_by_seat if v == ctx.base else {}
+        if comp is None and ctx.money() is not None:
+            fair = _priced_deficits(d, ctx.money(), ctx.level)
+        sec.findings += _seat_findings(v, d, fair, many, ctx.level)
     fig = charts.seat_win_shares(seats, level=ctx.level)
     sec.charts.append(_chart(fig, "Win share by seat", ctx.caption(
         "Win share by seat (wins with ties split) against the fair share 1/N",
@@ -285,6 +311,13 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         sec.tables.append(_compare_table(cmp, ctx.base))
     if comp is not None:
         _add_compensation(ctx, sec, comp)
+    elif ctx.money() is not None:
+        m = ctx.money()
+        z = stats.z_value(ctx.level)
+        sec.notes.append(
+            f"Sesterces: priced by the {m.source}: one sesterce of starting money is worth "
+            f"{F.est_ci(m.rate, m.rate - z * m.se, m.rate + z * m.se, 100, places=2)} points of win share; a seat's "
+            "fair compensation ≈ (fair share − its win share) / that rate, Fieller interval.")
     else:
         sec.notes.append(
             "No compensation fit: it needs variants that differ only in starting money (a sweep such as "
@@ -331,7 +364,7 @@ def _seat_findings(variant: str, d: pl.DataFrame, fair: dict[int, dict[str, Any]
         f = fair.get(r["seat"])
         if f is not None and not F.missing(f["fair_offset"]):
             text += (f"; fair compensation ≈ {F.num(f['fair_offset'], 1, sign=True)} sesterces "
-                     f"{F.ci(f['fair_lo'], f['fair_hi'], places=1, sign=True)}")
+                     f"{F.ci(f['fair_lo'], f['fair_hi'], places=1, sign=True)}{f.get('how', '')}")
         out.append(Finding(text + ".", "warn"))
     test = f"all seats equal? {F.p_value(r0['p_equal'])}"
     if not flagged:
@@ -346,6 +379,24 @@ def _seat_findings(variant: str, d: pl.DataFrame, fair: dict[int, dict[str, Any]
         hi = d["win_share"].max()
         out.append(Finding(_sentence(prefix, f"the best and the worst seat are {F.num((hi - lo) * 100, 1)} points "
                                      f"apart ({test})."), "info", headline=not many))
+    return out
+
+
+def _priced_deficits(d: pl.DataFrame, money: Any, level: float) -> dict[int, dict[str, Any]]:
+    """Per seat: the sesterces x with ``share + rate·x = 1/N``, priced by another run's exchange rate.
+
+    The two estimates come from independent runs, so Fieller's interval uses no covariance; the rate is the
+    swept seat's slope at offset 0, an approximation for the other seats (docs/analysis.md).
+    """
+    z = stats.z_value(level)
+    out = {}
+    for r in d.iter_rows(named=True):
+        if F.missing(r["win_share_lo"]) or not money.rate:
+            continue
+        se = (r["win_share_hi"] - r["win_share_lo"]) / (2 * z)
+        lo, hi = stats.fieller(r["win_share"], money.rate, r["fair_share"], se * se, 0.0, money.se**2, level)
+        out[r["seat"]] = {"fair_offset": (r["fair_share"] - r["win_share"]) / money.rate, "fair_lo": lo,
+                          "fair_hi": hi, "how": f", priced by the {money.source}"}
     return out
 
 
@@ -460,7 +511,9 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
     design = A.design_from_manifest(ctx.folder, control)
     if design.is_empty() or design.filter(~pl.col("label").str.starts_with("money")).is_empty():
         return None, reason
-    df = A.card_value(ctx.rows, design=design, control=control, level=ctx.level)
+    has_money = not design.filter(pl.col("label").str.starts_with("money")).is_empty()
+    df = A.card_value(ctx.rows, design=design, control=control, level=ctx.level,
+                      money=None if has_money else ctx.money())
     sec = Section("cards", "Card value",
                   "What is one extra card of a kind worth to the seat that gets it, in win share, points and "
                   "sesterces?")
@@ -776,6 +829,8 @@ def _reproduce(ctx: Context, out: str | Path | None) -> tuple[list[tuple[str, st
         notes.append(f"The scenario file {source} has changed since this run; the run's own text is shown below: "
                      "save it to a file and run that instead.")
     report = ["simlab", "report", str(ctx.folder)] + (["--out", str(out)] if out is not None else [])
+    if ctx.sweep is not None:
+        report += ["--sweep", str(ctx.sweep)]
     commands = [("the same games, into the same folder (resumes if it is there)", shlex.join(run)),
                 ("this report", shlex.join(report))]
     first = (ctx.rows.filter((pl.col("game") == 0) & pl.col("variant").is_in(ctx.focus))

@@ -233,3 +233,16 @@ def test_cli_report_errors(tmp_path):
     assert result.exit_code == 2
     assert re.search(r"^error: .*holds no simlab results", result.stderr, re.M)
     assert "Traceback" not in result.output
+
+
+def test_sweep_prices_seat_deficits(quick_folder, cards_folder, tmp_path):
+    """--sweep: another run's money rate turns a disadvantaged seat's deficit into sesterces."""
+    report = build_report(quick_folder, sweep=cards_folder)
+    priced = [f.text for s in report.sections for f in s.findings if "fair compensation ≈" in f.text]
+    assert priced and all(f"priced by the starting-money sweep in {cards_folder} (seat 3)" in t for t in priced)
+    seats = next(s for s in report.sections if s.id == "seats")
+    assert any(n.startswith("Sesterces: priced by the starting-money sweep") for n in seats.notes)
+    assert report.reproduce[1][1].endswith(f"--sweep {cards_folder}")
+    result = CliRunner().invoke(cli, ["report", str(quick_folder), "--out", str(tmp_path / "r.html"),
+                                      "--sweep", str(quick_folder)])
+    assert result.exit_code == 2 and "is not a starting-money sweep" in result.stderr
