@@ -805,6 +805,28 @@ def _run_notes(ctx: Context, no_provenance: bool) -> list[str]:
     return notes
 
 
+def _run_command(manifest: dict[str, Any], folder: Path) -> tuple[list[str], list[str]]:
+    """``simlab run`` for a result folder (``--games`` when the run's count is not the file's), and warnings
+    when the scenario file is missing or was edited after the run."""
+    source = manifest["scenario"].get("source", "")
+    notes = []
+    run = ["simlab", "run", source, "--out", str(folder), "--resume"]
+    try:
+        written = int(tomllib.loads(manifest["scenario"].get("text", "")).get("games", 0))
+    except (tomllib.TOMLDecodeError, TypeError, ValueError):
+        written = 0
+    if int(manifest.get("games", 0)) != written:
+        run += ["--games", str(manifest["games"])]
+    path = Path(source)
+    if not path.is_file():
+        notes.append(f"The scenario file {source} is not here; the scenario text of the run is shown below: save "
+                     "it under that name first.")
+    elif hashlib.sha256(path.read_bytes()).hexdigest() != manifest["scenario"].get("sha256"):
+        notes.append(f"The scenario file {source} has changed since this run; the run's own text is shown below: "
+                     "save it to a file and run that instead.")
+    return run, notes
+
+
 def _reproduce(ctx: Context, out: str | Path | None) -> tuple[list[tuple[str, str]], list[str]]:
     """The commands that rebuild the results and this report, and a replay of one game per shown variant."""
     import shlex
@@ -812,27 +834,16 @@ def _reproduce(ctx: Context, out: str | Path | None) -> tuple[list[tuple[str, st
     from simlab.run.chunk import replay_command
 
     m = ctx.manifest
-    source = m["scenario"].get("source", "")
-    notes = []
-    run = ["simlab", "run", source, "--out", str(ctx.folder), "--resume"]
-    try:
-        written = int(tomllib.loads(m["scenario"].get("text", "")).get("games", 0))
-    except (tomllib.TOMLDecodeError, TypeError, ValueError):
-        written = 0
-    if int(m.get("games", 0)) != written:
-        run += ["--games", str(m["games"])]
-    path = Path(source)
-    if not path.is_file():
-        notes.append(f"The scenario file {source} is not here; the scenario text of the run is shown below: save "
-                     "it under that name first.")
-    elif hashlib.sha256(path.read_bytes()).hexdigest() != m["scenario"].get("sha256"):
-        notes.append(f"The scenario file {source} has changed since this run; the run's own text is shown below: "
-                     "save it to a file and run that instead.")
+    run, notes = _run_command(m, ctx.folder)
+    commands = [("the same games, into the same folder (resumes if it is there)", shlex.join(run))]
+    if ctx.sweep is not None:
+        sweep_run, sweep_notes = _run_command(simlab.load_manifest(ctx.sweep), ctx.sweep)
+        commands.append(("the starting-money sweep that prices sesterces", shlex.join(sweep_run)))
+        notes += [n.replace("shown below", "in the sweep's manifest") for n in sweep_notes]
     report = ["simlab", "report", str(ctx.folder)] + (["--out", str(out)] if out is not None else [])
     if ctx.sweep is not None:
         report += ["--sweep", str(ctx.sweep)]
-    commands = [("the same games, into the same folder (resumes if it is there)", shlex.join(run)),
-                ("this report", shlex.join(report))]
+    commands.append(("this report", shlex.join(report)))
     first = (ctx.rows.filter((pl.col("game") == 0) & pl.col("variant").is_in(ctx.focus))
              .select("variant", "seat", "bot", "seed").sort("variant", "seat").collect())
     by_name = {v["name"]: v for v in m["variants"]}

@@ -242,7 +242,8 @@ def test_sweep_prices_seat_deficits(quick_folder, cards_folder, tmp_path):
     assert priced and all(f"priced by the starting-money sweep in {cards_folder} (seat 3)" in t for t in priced)
     seats = next(s for s in report.sections if s.id == "seats")
     assert any(n.startswith("Sesterces: priced by the starting-money sweep") for n in seats.notes)
-    assert report.reproduce[1][1].endswith(f"--sweep {cards_folder}")
+    assert report.reproduce[1][1].startswith("simlab run ") and f"--out {cards_folder}" in report.reproduce[1][1]
+    assert report.reproduce[2][1].endswith(f"--sweep {cards_folder}")
     result = CliRunner().invoke(cli, ["report", str(quick_folder), "--out", str(tmp_path / "r.html"),
                                       "--sweep", str(quick_folder)])
     assert result.exit_code == 2 and "is not a starting-money sweep" in result.stderr
