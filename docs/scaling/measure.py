@@ -2,7 +2,8 @@
 
 The figures in docs/scaling.md were measured with this: a run's memory is its main process plus its
 worker processes, so the peak of their summed RSS (sampled every 0.2 s from /proc) is what the machine
-must have; the largest single process is reported too. Linux only.
+must have; the largest single process is reported too. The CPU seconds of the whole process tree are
+reported beside the wall time: on a shared machine they change far less with other users' load. Linux only.
 
     python docs/scaling/measure.py simlab run docs/scaling/roma_1m.toml --out /tmp/roma_1m --quiet
 """
@@ -10,6 +11,7 @@ must have; the largest single process is reported too. Linux only.
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -45,6 +47,7 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     load_before = os.getloadavg()
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv)
     peak_total = peak_single = 0
@@ -54,9 +57,12 @@ def main(argv: list[str]) -> int:
         time.sleep(0.2)
     wall = time.perf_counter() - t0
     load_after = os.getloadavg()
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # every descendant that was waited for
+    cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
     gib = 1 << 30
     print(
-        f"measure: exit {proc.returncode}, wall {wall:.1f} s, peak RSS of the process tree {peak_total / gib:.2f} GiB "
+        f"measure: exit {proc.returncode}, wall {wall:.1f} s, cpu {cpu:.1f} s, "
+        f"peak RSS of the process tree {peak_total / gib:.2f} GiB "
         f"(largest process {peak_single / gib:.2f} GiB), load average before {load_before[0]:.2f} "
         f"{load_before[1]:.2f} {load_before[2]:.2f}, after {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}",
         file=sys.stderr,

@@ -128,8 +128,9 @@ def play_chunk(task: ChunkTask) -> ChunkResult:
             timings["play"] += time.perf_counter() - t
             if len(sel) == count:
                 records = played  # one lineup for the whole chunk: no copy at all
-            else:
-                records[sel] = played
+            else:  # copied as raw bytes: ~4x faster than numpy's field-by-field copy of a structured dtype
+                raw = np.dtype((np.void, records.dtype.itemsize))
+                records.view(raw)[sel] = np.ascontiguousarray(played).view(raw)
         except Exception:
             # the compiled batch cannot say which game failed: replay one by one to isolate it
             for i, seed in zip(sel.tolist(), seeds, strict=True):
