@@ -238,8 +238,19 @@ class Game:
         return out
 
     # -- results ---------------------------------------------------------------------------------
+    # Every engine's final record carries ``score``, ``rank`` and ``share`` per seat and ``turns`` and
+    # ``decisions`` per game, so these defaults serve every game; a game overrides them only if its
+    # record differs.
     def outcome(self, records: np.ndarray, config: GameConfig) -> list[Outcome]:
-        raise NotImplementedError
+        n = config.players
+        return [
+            Outcome(
+                tuple(float(x) for x in rec["score"][:n]),
+                tuple(int(x) for x in rec["rank"][:n]),
+                tuple(float(x) for x in rec["share"][:n]),
+            )
+            for rec in records
+        ]
 
     def fact_columns(self, records: np.ndarray, config: GameConfig) -> dict[str, np.ndarray]:
         """Per (game, seat) fact columns, flattened game-major: row = game * players + seat."""
@@ -251,8 +262,29 @@ class Game:
 
     def result_columns(self, records: np.ndarray, config: GameConfig) -> dict[str, np.ndarray]:
         """score (float64), rank (int32), win_share (float64) and turns (int32) per (game, seat)."""
-        raise NotImplementedError
+        cols = SeatColumns(config.players)
+        cols.seat("score", records["score"], np.float64)
+        cols.seat("rank", records["rank"])
+        cols.seat("win_share", records["share"], np.float64)
+        cols.game("turns", records["turns"])
+        return cols.columns
 
     def decisions(self, records: np.ndarray) -> np.ndarray:
         """Number of decisions each game took (for decisions/s in benchmarks)."""
-        raise NotImplementedError
+        return records["decisions"].astype(np.int64)
+
+
+class SeatColumns:
+    """Builds long-format columns (row = game * players + seat) from per-game record fields."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.columns: dict[str, np.ndarray] = {}
+
+    def seat(self, name: str, values: np.ndarray, dtype: type = np.int32) -> None:
+        """A per-seat field ``values[game, seat]``: one value per row."""
+        self.columns[name] = values[:, : self.players].reshape(-1).astype(dtype)
+
+    def game(self, name: str, values: np.ndarray, dtype: type = np.int32) -> None:
+        """A per-game field ``values[game]``: repeated on each seat's row."""
+        self.columns[name] = np.repeat(values.astype(dtype), self.players)

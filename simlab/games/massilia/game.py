@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.core.bots import BotInfo, BotRegistry
-from simlab.core.game import Game, Outcome, State
+from simlab.core.game import Game, SeatColumns, State
 from simlab.games.massilia import data
 from simlab.games.massilia import rules as R
 from simlab.games.massilia.bots import PRIEST, TRADER
@@ -232,40 +232,11 @@ class MassiliaGame(Game):
     def bots(self) -> BotRegistry:
         return _BOTS
 
-    def outcome(self, records: np.ndarray, config: MassiliaConfig) -> list[Outcome]:
-        n = config.players
-        return [
-            Outcome(
-                tuple(float(x) for x in rec["score"][:n]),
-                tuple(int(x) for x in rec["rank"][:n]),
-                tuple(float(x) for x in rec["share"][:n]),
-            )
-            for rec in records
-        ]
-
-    def decisions(self, records: np.ndarray) -> np.ndarray:
-        return records["decisions"].astype(np.int64)
-
-    def result_columns(self, records: np.ndarray, config: MassiliaConfig) -> dict[str, np.ndarray]:
-        """score, rank, win_share and turns per (game, seat), game-major."""
-        n = config.players
-        return {
-            "score": records["score"][:, :n].reshape(-1).astype(np.float64),
-            "rank": records["rank"][:, :n].reshape(-1).astype(np.int32),
-            "win_share": records["share"][:, :n].reshape(-1).astype(np.float64),
-            "turns": np.repeat(records["turns"].astype(np.int32), n),
-        }
-
     def fact_columns(self, records: np.ndarray, config: MassiliaConfig) -> dict[str, np.ndarray]:
         n = config.players
         rounds = config.rounds
-        cols: dict[str, np.ndarray] = {}
-
-        def seat(name: str, values: np.ndarray) -> None:
-            cols[name] = values[:, :n].reshape(-1).astype(np.int32)
-
-        def game(name: str, values: np.ndarray) -> None:
-            cols[name] = np.repeat(values.astype(np.int32), n)
+        cols = SeatColumns(config.players)
+        seat, game = cols.seat, cols.game
 
         seat("start_money", records["f_start_money"])
         seat("final_money", records["money"])
@@ -306,7 +277,7 @@ class MassiliaGame(Game):
                 game(f"round_bought_{goods}_r{r + 1}", records["f_round_bought"][:, r, g])
                 game(f"round_sold_{goods}_r{r + 1}", records["f_round_sold"][:, r, g])
         game("decisions", records["decisions"])
-        return cols
+        return cols.columns
 
     def fact_schema(self, rounds: int = 7) -> dict[str, str]:
         doc = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.core.bots import BotInfo, BotRegistry
-from simlab.core.game import Game, Outcome, State
+from simlab.core.game import Game, SeatColumns, State
 from simlab.games.roma import data
 from simlab.games.roma import rules as R
 from simlab.games.roma.bots import BUILDER, WARRIOR
@@ -217,37 +217,10 @@ class RomaGame(Game):
     def bots(self) -> BotRegistry:
         return _BOTS
 
-    def outcome(self, records: np.ndarray, config: RomaConfig) -> list[Outcome]:
-        return [
-            Outcome(
-                tuple(float(x) for x in rec["score"][:2]),
-                tuple(int(x) for x in rec["rank"][:2]),
-                tuple(float(x) for x in rec["share"][:2]),
-            )
-            for rec in records
-        ]
-
-    def decisions(self, records: np.ndarray) -> np.ndarray:
-        return records["decisions"].astype(np.int64)
-
-    def result_columns(self, records: np.ndarray, config: RomaConfig) -> dict[str, np.ndarray]:
-        """score (final VP), rank, win_share and turns per (game, seat), game-major."""
-        return {
-            "score": records["score"][:, :2].reshape(-1).astype(np.float64),
-            "rank": records["rank"][:, :2].reshape(-1).astype(np.int32),
-            "win_share": records["share"][:, :2].reshape(-1).astype(np.float64),
-            "turns": np.repeat(records["turns"].astype(np.int32), 2),
-        }
-
     def fact_columns(self, records: np.ndarray, config: RomaConfig) -> dict[str, np.ndarray]:
         """Per (game, seat) fact columns, game-major (row = game * 2 + seat); see ``fact_schema``."""
-        cols: dict[str, np.ndarray] = {}
-
-        def seat(name: str, values: np.ndarray) -> None:
-            cols[name] = values[:, :2].reshape(-1).astype(np.int32)
-
-        def game(name: str, values: np.ndarray) -> None:
-            cols[name] = np.repeat(values.astype(np.int32), 2)
+        cols = SeatColumns(config.players)
+        seat, game = cols.seat, cols.game
 
         seat("start_money", records["f_start_money"])
         seat("start_vp", records["f_start_vp"])
@@ -277,7 +250,7 @@ class RomaGame(Game):
         game("final_stockpile", records["stock"])
         game("vp_minted", records["minted"])
         game("decisions", records["decisions"])
-        return cols
+        return cols.columns
 
     def fact_schema(self) -> dict[str, str]:
         """Column name -> description of every fact column (all int32)."""
