@@ -142,6 +142,58 @@ def best_move(s, c, p, v, prm, ctx):
 
 
 @njit(cache=True)
+def move_table(s, c, p, prm, ctx, mt):
+    """Fill ``mt[pawn, sp]`` with the gain ``best_move`` counts for stopping ``pawn`` at space ``sp``.
+
+    The board does not change while a decision is evaluated, so each (pawn, space) is evaluated once per
+    decision and a brown move by any value is then 8 lookups (``best_move_tab``). The expressions are
+    those of ``best_move``, operation for operation, so the values are bit-identical to it.
+    """
+    owner = s.stall_owner
+    cubes = s.cubes
+    sale_money = ctx[C_TEMPLE] * prm[P_MONEY]
+    fame = prm[P_FAME]
+    for sp in range(c.spaces):
+        mt[0, sp] = move_gain(s, c, p, 0, sp, prm, ctx)
+        if owner[sp] != p:
+            mt[1, sp] = 0.0
+            mt[2, sp] = 0.0
+            mt[3, sp] = 0.0
+            continue
+        beige = cubes[sp, 3] * sale_money * 0.8
+        for g in range(3):
+            n = cubes[sp, g]
+            if n > 0:
+                mt[g + 1, sp] = n * (sale_money + s.marker[g] * fame - ctx[C_CUBE + g] * 0.5)
+            else:
+                mt[g + 1, sp] = beige
+
+
+@njit(cache=True)
+def best_move_tab(s, c, v, mt):
+    """best_move(...)[0] read from a filled ``move_table`` (v >= 1)."""
+    spaces = c.spaces
+    pos = s.pawn
+    step = v % spaces
+    best = -1e9
+    for pawn in range(4):
+        x = pos[pawn]
+        sp = x + step
+        if sp >= spaces:
+            sp -= spaces
+        gval = mt[pawn, sp]
+        if gval > best:
+            best = gval
+        sp = x - step
+        if sp < 0:
+            sp += spaces
+        gval = mt[pawn, sp]
+        if gval > best:
+            best = gval
+    return best
+
+
+@njit(cache=True)
 def buy_gain(s, c, p, g, k, v, prm):
     cost = k * R.goods_price(s, c, g) + (v - k) * c.beige_price
     return k * cube_value(s, c, g, prm) + (v - k) * cube_value(s, c, R.BEIGE, prm) - cost * prm[P_MONEY]
@@ -200,18 +252,36 @@ def use_gain(s, c, p, a, v, prm, ctx):
 
 
 @njit(cache=True)
-def memo_gain(s, c, p, a, v, prm, ctx, memo):
+def fast_gain(s, c, p, a, v, prm, ctx, mt):
+    """use_gain, with brown moves read from the decision's ``move_table`` ``mt`` (same values)."""
+    if a == R.BROWN and v >= 1:
+        return best_move_tab(s, c, v, mt)
+    return use_gain(s, c, p, a, v, prm, ctx)
+
+
+@njit(cache=True)
+def memo_gain(s, c, p, a, v, prm, ctx, memo, mt):
     """use_gain, remembered per (action, value) while the board stays as it is."""
     if v >= memo.shape[1]:
-        return use_gain(s, c, p, a, v, prm, ctx)
+        return fast_gain(s, c, p, a, v, prm, ctx, mt)
     if np.isnan(memo[a, v]):
-        memo[a, v] = use_gain(s, c, p, a, v, prm, ctx)
+        memo[a, v] = fast_gain(s, c, p, a, v, prm, ctx, mt)
     return memo[a, v]
 
 
 @njit(cache=True)
-def current_gain(s, c, p, prm, ctx, memo):
-    return memo_gain(s, c, p, s.act_action, R.act_value(s), prm, ctx, memo)
+def current_gain(s, c, p, prm, ctx, memo, mt):
+    return memo_gain(s, c, p, s.act_action, R.act_value(s), prm, ctx, memo, mt)
+
+
+@njit(cache=True)
+def turn_table(s, c, p, prm, ctx, mt, tab):
+    """``tab[a, v]`` = use_gain of every die action and value 1..6 (all of them a turn decision reads)."""
+    for v in range(1, 7):
+        tab[R.BROWN, v] = best_move_tab(s, c, v, mt)
+        tab[R.GREY, v] = use_gain(s, c, p, R.GREY, v, prm, ctx)
+        tab[R.BLACK, v] = use_gain(s, c, p, R.BLACK, v, prm, ctx)
+        tab[R.BEIGE_DIE, v] = use_gain(s, c, p, R.BEIGE_DIE, v, prm, ctx)
 
 
 @njit(cache=True)
@@ -244,11 +314,11 @@ def context(s, c, p, prm):
 # the policy
 # ==============================================================================================
 @njit(cache=True)
-def score_action(s, c, p, a, prm, ctx, memo):
+def score_action(s, c, p, a, prm, ctx, memo, mt):
     """Heuristic value of legal action ``a`` at the decision at hand (higher is better)."""
     ph = s.phase
     if ph == R.PH_MAIN or ph == R.PH_BUILD:
-        return score_turn_action(s, c, p, a, prm, ctx, memo)
+        return score_turn_action(s, c, p, a, prm, ctx, memo, mt)
     if ph == R.PH_SETUP:
         sp = a - R.A_SPACE
         # near customers of the colours on the stall is unknown yet: prefer spaces near a customer
@@ -263,7 +333,7 @@ def score_action(s, c, p, a, prm, ctx, memo):
     if ph == R.PH_KEEP:
         d = s.rolled_col[s.rolled_i]
         v = s.rolled_val[s.rolled_i]
-        gval = memo_gain(s, c, p, d, v, prm, ctx, memo)
+        gval = use_gain(s, c, p, d, v, prm, ctx)
         if a == R.A_KEEPDIE_TEMPLE:
             return prm[P_KEEP]
         if a == R.A_KEEPDIE_PAY:
@@ -350,12 +420,12 @@ def pass_value(s, c, p, prm):
 
 
 @njit(cache=True)
-def score_turn_action(s, c, p, a, prm, ctx, memo):
+def score_turn_action(s, c, p, a, prm, ctx, memo, mt):
     """Value of a turn-level choice: pass, a card, modifying the die in use or executing."""
     if a == R.A_PASS:
         return pass_value(s, c, p, prm)
     if a == R.A_EXECUTE:
-        return current_gain(s, c, p, prm, ctx, memo)
+        return current_gain(s, c, p, prm, ctx, memo, mt)
     if a == R.A_VENUS:
         back = min(c.venus_returns, s.tokens[p])
         return back * prm[P_TOKEN] - prm[P_CARD] * CARD_WISH[R.VENUS] + 0.5
@@ -370,12 +440,13 @@ def score_turn_action(s, c, p, a, prm, ctx, memo):
         return gval - prm[P_CARD] * CARD_WISH[R.MERCURE]
     if s.phase != R.PH_BUILD:
         return -1e9
-    return build_value(s, c, p, a, prm, ctx, memo)
+    return build_value(s, c, p, a, prm, ctx, memo, mt)
 
 
 @njit(cache=True)
-def take_value(s, c, p, d, v, prm, ctx, memo):
-    """Best gain from a die with one ±1 or a change of action (its use as rolled is A_TAKE_EXEC)."""
+def take_value(s, c, p, d, v, prm, tab):
+    """Best gain from a die with one ±1 or a change of action (its use as rolled is A_TAKE_EXEC);
+    ``tab`` is the decision's ``turn_table``."""
     best = -1e9
     tok = prm[P_TOKEN] if s.supply > 0 else 1e9
     card = R.mod_card_for(d)
@@ -383,18 +454,18 @@ def take_value(s, c, p, d, v, prm, ctx, memo):
     if card >= 0 and s.hand[p, card] > 0:
         cost = min(cost, prm[P_CARD] * CARD_WISH[card])
     for up in range(2):
-        best = max(best, memo_gain(s, c, p, d, R.wrap(v, up), prm, ctx, memo) - cost)
+        best = max(best, tab[d, R.wrap(v, up)] - cost)
     change = tok
     if s.hand[p, R.JUPITER] > 0:
         change = min(change, prm[P_CARD] * CARD_WISH[R.JUPITER])
     for a in range(4):
         if a != d:
-            best = max(best, memo_gain(s, c, p, a, v, prm, ctx, memo) - change)
+            best = max(best, tab[a, v] - change)
     return best
 
 
 @njit(cache=True)
-def build_value(s, c, p, a, prm, ctx, memo):
+def build_value(s, c, p, a, prm, ctx, memo, mt):
     """Gain after one modification of the die use in progress, minus what it costs."""
     if a < R.A_CHANGE_TOKEN:
         junon = a >= R.A_EXTRA_JUNON
@@ -404,7 +475,7 @@ def build_value(s, c, p, a, prm, ctx, memo):
         s.act_col[k] = (x % 24) // 6
         s.act_val[k] = x % 6 + 1
         s.act_n += 1
-        gval = current_gain(s, c, p, prm, ctx, memo)
+        gval = current_gain(s, c, p, prm, ctx, memo, mt)
         s.act_n -= 1
         s.act_col[k], s.act_val[k] = old_col, old_val
         cost = prm[P_CARD] * CARD_WISH[R.JUNON] if junon else prm[P_TOKEN]
@@ -413,7 +484,7 @@ def build_value(s, c, p, a, prm, ctx, memo):
         jup = a >= R.A_CHANGE_JUPITER
         old = s.act_action
         s.act_action = a - (R.A_CHANGE_JUPITER if jup else R.A_CHANGE_TOKEN)
-        gval = current_gain(s, c, p, prm, ctx, memo)
+        gval = current_gain(s, c, p, prm, ctx, memo, mt)
         s.act_action = old
         cost = prm[P_CARD] * CARD_WISH[R.JUPITER] if jup else prm[P_TOKEN]
         return gval - cost
@@ -422,7 +493,7 @@ def build_value(s, c, p, a, prm, ctx, memo):
     i = x // 2
     old = s.act_val[i]
     s.act_val[i] = R.wrap(old, x % 2)
-    gval = current_gain(s, c, p, prm, ctx, memo)
+    gval = current_gain(s, c, p, prm, ctx, memo, mt)
     s.act_val[i] = old
     if card:
         return gval - prm[P_CARD] * CARD_WISH[R.mod_card_for(s.act_action)] - 0.05
@@ -438,20 +509,33 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     arg = buf[0]
     main = s.phase == R.PH_MAIN
     ctx = context(s, c, seat, params)
-    if main or s.phase == R.PH_BUILD or s.phase == R.PH_KEEP:
-        memo = np.full((4, 40), np.nan)
-    else:  # the other decisions never look at die uses
+    if main:
+        # a turn reads every die action at every value 1..6: evaluate each once, brown moves from a
+        # per-space table
+        mt = np.empty((4, c.spaces))
+        move_table(s, c, seat, params, ctx, mt)
+        tab = np.empty((4, 7))
+        turn_table(s, c, seat, params, ctx, mt, tab)
         memo = np.empty((0, 0))
+    elif s.phase == R.PH_BUILD:
+        mt = np.empty((4, c.spaces))
+        move_table(s, c, seat, params, ctx, mt)
+        memo = np.full((4, 40), np.nan)
+        tab = np.empty((0, 0))
+    else:  # the other decisions never look at more than one die use
+        mt = np.empty((0, 0))
+        memo = np.empty((0, 0))
+        tab = np.empty((0, 0))
     for i in range(n):
         a = buf[i]
         if main and a >= R.A_TAKE_EXEC:
             x = a - R.A_TAKE_EXEC
-            val = memo_gain(s, c, seat, (x % 24) // 6, x % 6 + 1, params, ctx, memo)
+            val = tab[(x % 24) // 6, x % 6 + 1]
         elif main and a >= R.A_TAKE:
             x = a - R.A_TAKE
-            val = take_value(s, c, seat, (x % 24) // 6, x % 6 + 1, params, ctx, memo)
+            val = take_value(s, c, seat, (x % 24) // 6, x % 6 + 1, params, tab)
         else:
-            val = score_action(s, c, seat, a, params, ctx, memo)
+            val = score_action(s, c, seat, a, params, ctx, memo, mt)
         val += 1e-6 * uniform(bot_rng, seat)
         if val > best:
             best = val
