@@ -107,7 +107,8 @@ def card_value(
     if design.is_empty():
         raise AnalysisError("no intervention variants: name them <card>_seat<k> (see scenarios/card_value.toml)")
 
-    per_game = _per_game_differences(lf, design, control)
+    # the one per-game pipeline: collected once (one row per card and game), then summarised twice
+    per_game = _per_game_differences(lf, design, control).collect().lazy()
     out = _summarise(per_game, level, paired).sort("label")
     out = out.with_columns(
         pl.when(pl.col("label").str.contains(MONEY_RE.pattern)).then(pl.lit("money")).otherwise(pl.lit("card"))
@@ -127,16 +128,22 @@ def card_value(
 
 
 def _per_game_differences(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.LazyFrame:
-    """Per label and game: the granted seat's win-share and score change, averaged over seat variants."""
-    d = design.lazy().with_columns(pl.col("seat").cast(pl.Int64))
+    """Per label and game: the granted seat's win-share and score change, averaged over seat variants.
+
+    Only the granted seat's rows of each intervention variant are read (a vectorised lookup of the variant's
+    seat instead of a join of every row with the design), joined on (game, seat) with the control's rows."""
+    seat_of = dict(zip(design["variant"].to_list(), design["seat"].to_list(), strict=True))
+    label_of = dict(zip(design["variant"].to_list(), design["label"].to_list(), strict=True))
+    variant = pl.col("variant")
     treated = (
-        lf.with_columns(pl.col("seat").cast(pl.Int64))
-        .join(d, on=["variant", "seat"], how="inner")
-        .select("label", "variant", "game", "seat", pl.col("win_share").alias("w1"),
+        lf.filter(variant.is_in(list(seat_of)))
+        .filter(pl.col("seat").cast(pl.Int64) == variant.replace_strict(seat_of, default=-1, return_dtype=pl.Int64))
+        .select(variant.replace_strict(label_of, return_dtype=pl.String).cast(pl.Categorical).alias("label"),
+                "game", pl.col("seat").cast(pl.Int64), pl.col("win_share").alias("w1"),
                 pl.col("score").cast(pl.Float64).alias("s1"))
     )
     base = (
-        lf.filter(pl.col("variant") == control)
+        lf.filter(variant == control)
         .select("game", pl.col("seat").cast(pl.Int64), pl.col("win_share").alias("w0"),
                 pl.col("score").cast(pl.Float64).alias("s0"))
     )
@@ -150,6 +157,7 @@ def _per_game_differences(lf: pl.LazyFrame, design: pl.DataFrame, control: str) 
             pl.col("w1").mean().alias("w1"), pl.col("w0").mean().alias("w0"),
             pl.col("s1").mean().alias("s1"), pl.col("s0").mean().alias("s0"),
         )
+        .with_columns(pl.col("label").cast(pl.String))
     )
 
 

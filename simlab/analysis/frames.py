@@ -64,12 +64,76 @@ def by_round(columns: list[str], pattern: str) -> dict[int, str]:
     return dict(sorted(out.items()))
 
 
+#: facts about a LazyFrame's rows (players, game range, bots), by its serialized plan: every scan of a
+#: large result folder reads the footers of all its part files (seconds for thousands of files), so an
+#: analysis asks for them once, and the report registers what the manifest already says
+_FACTS: dict[bytes, dict[str, Any]] = {}
+_MAX_FACTS = 64
+
+
+def _plan_key(lf: pl.LazyFrame) -> bytes | None:
+    """A key for a LazyFrame over files (None for in-memory frames, which are cheap to scan anyway)."""
+    try:
+        if "DF [" in lf.explain(optimized=False):
+            return None
+        return lf.serialize()
+    except Exception:
+        return None
+
+
+def remember(lf: pl.LazyFrame, **facts: Any) -> None:
+    """Record facts about these rows (``players``, ``game_min``, ``game_max``, ``variants``, ``bots``)."""
+    key = _plan_key(lf)
+    if key is None:
+        return
+    if key not in _FACTS and len(_FACTS) >= _MAX_FACTS:
+        _FACTS.pop(next(iter(_FACTS)))
+    _FACTS.setdefault(key, {}).update(facts)
+
+
+def facts(lf: pl.LazyFrame) -> dict[str, Any]:
+    """Players, game index range and number of variants of the rows (one scan, remembered per plan)."""
+    key = _plan_key(lf)
+    known = _FACTS.get(key, {}) if key is not None else {}
+    if all(k in known for k in ("players", "game_min", "game_max", "variants")):
+        return known
+    df = lf.select(pl.col("seat").max().alias("seat"), pl.col("game").min().alias("lo"),
+                   pl.col("game").max().alias("hi"), pl.col("variant").n_unique().alias("v")).collect()
+    if df["seat"][0] is None:
+        raise AnalysisError("no result rows")
+    out = {"players": int(df["seat"][0]) + 1, "game_min": int(df["lo"][0]), "game_max": int(df["hi"][0]),
+           "variants": int(df["v"][0])}
+    remember(lf, **out)
+    return {**known, **out}
+
+
 def players(lf: pl.LazyFrame) -> int:
     """Seats per game (the highest seat number plus one)."""
+    key = _plan_key(lf)
+    known = _FACTS.get(key, {}) if key is not None else {}
+    if "players" in known:
+        return int(known["players"])
     n = lf.select(pl.col("seat").max()).collect().item()
     if n is None:
         raise AnalysisError("no result rows")
+    remember(lf, players=int(n) + 1)
     return int(n) + 1
+
+
+def game_batches(lf: pl.LazyFrame, games_per_batch: int) -> list[pl.LazyFrame]:
+    """The rows split by game index into batches of about ``games_per_batch`` games (over all variants).
+
+    A per-game pipeline holds one state per game in flight; batches bound its memory. Each batch is a
+    scan of its own, so batches are as few as the memory allows.
+    """
+    f = facts(lf)
+    lo, hi, variants = f["game_min"], f["game_max"], max(f["variants"], 1)
+    span = hi - lo + 1
+    count = max(1, -(-span * variants // games_per_batch))
+    if count == 1:
+        return [lf]
+    step = -(-span // count)
+    return [lf.filter((pl.col("game") >= a) & (pl.col("game") < a + step)) for a in range(lo, hi + 1, step)]
 
 
 def sample(lf: pl.LazyFrame) -> dict[str, Any]:
@@ -83,7 +147,13 @@ def sample(lf: pl.LazyFrame) -> dict[str, Any]:
 
 
 def bots_label(lf: pl.LazyFrame) -> str:
-    """The bots in a set of rows, comma-separated (chart captions state them)."""
+    """The bots in a set of rows, comma-separated (chart captions state them; remembered per plan)."""
     if "bot" not in names(lf):
         return ""
-    return ", ".join(sorted(lf.select(pl.col("bot").unique()).collect()["bot"].to_list()))
+    key = _plan_key(lf)
+    known = _FACTS.get(key, {}) if key is not None else {}
+    if "bots" not in known:
+        bots = sorted(b for b in lf.select(pl.col("bot").unique()).collect()["bot"].to_list() if b is not None)
+        remember(lf, bots=bots)
+        return ", ".join(bots)
+    return ", ".join(known["bots"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
@@ -60,30 +61,59 @@ def _columns(cols: list[str]) -> list[tuple[str, str, int, str]]:
 
 def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
     """Per variant, series (price, marker, bought, sold, harbour), item (location/colour) and round:
-    games, mean with interval, and the 10/25/50/75/90% quantiles across games (the band of charts)."""
+    games, mean with interval, and the 10/25/50/75/90% quantiles across games (the band of charts).
+
+    One scan of the seat-0 rows: means and sds directly, quantiles exactly from each column's value counts
+    (market columns hold small integers, so a count per value replaces a sort of every round's values)."""
     lf = require_market(results)
     cols = _columns(names(lf))
     games = lf.filter(pl.col("seat") == 0)
     aggs: list[pl.Expr] = [pl.len().alias("__games")]
     for i, (_s, _item, _r, c) in enumerate(cols):
         x = pl.col(c).cast(pl.Float64)
-        aggs += [x.mean().alias(f"{i}__mean"), x.std().alias(f"{i}__sd")]
-        aggs += [x.quantile(q, interpolation="linear").alias(f"{i}__q{int(q * 100)}") for q in QUANTILES]
+        aggs += [x.mean().alias(f"{i}__mean"), x.std().alias(f"{i}__sd"),
+                 pl.col(c).drop_nulls().value_counts().alias(f"{i}__vc")]
     wide = games.group_by("variant").agg(aggs).sort("variant").collect()
     z = stats.z_value(level)
     rows = []
     for r in wide.iter_rows(named=True):
         n = r["__games"]
-        for i, (series, item, rnd, _c) in enumerate(cols):
+        for i, (series, item, rnd, c) in enumerate(cols):
             mean, sd = r[f"{i}__mean"], r[f"{i}__sd"] or 0.0
             half = z * sd / math.sqrt(n) if n else math.nan
             row = {"variant": r["variant"], "series": series, "item": item, "round": rnd, "games": n,
                    "mean": mean, "mean_lo": mean - half, "mean_hi": mean + half}
-            for q in QUANTILES:
-                row[f"q{int(q * 100)}"] = r[f"{i}__q{int(q * 100)}"]
+            qs = counted_quantiles(r[f"{i}__vc"], c, QUANTILES)
+            for q, v in zip(QUANTILES, qs, strict=True):
+                row[f"q{int(q * 100)}"] = v
             rows.append(row)
     return pl.DataFrame(rows).with_columns(pl.lit(bots_label(lf)).alias("bots"),
                                            pl.lit(stats.MEAN_METHOD).alias("interval"))
+
+
+def counted_quantiles(counts: list[dict], column: str, qs: tuple[float, ...]) -> list[float | None]:
+    """Quantiles with linear interpolation (as polars' ``quantile(q, "linear")``) from value counts.
+
+    The sorted values are implied by the counts: value v fills the positions from the cumulative count
+    before it to the one after it, so the order statistic at any position is a lookup, exact, without
+    sorting the values themselves."""
+    pairs = sorted((float(d[column]), int(d["count"])) for d in counts if d[column] is not None)
+    if not pairs:
+        return [None] * len(qs)
+    values = np.array([v for v, _ in pairs])
+    ends = np.cumsum([c for _, c in pairs])  # position of the last copy of each value, plus one
+    total = int(ends[-1])
+
+    def at(pos: int) -> float:
+        return float(values[np.searchsorted(ends, pos, side="right")])
+
+    out = []
+    for q in qs:
+        h = q * (total - 1)
+        lo = math.floor(h)
+        a = at(lo)
+        out.append(a if h == lo else a + (h - lo) * (at(min(lo + 1, total - 1)) - a))
+    return out
 
 
 def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:
@@ -91,7 +121,7 @@ def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> p
 
     ``collapse_rate``: games in which the marker stood at ``floor`` after some round; ``recover_rate``:
     of those, games in which it stood above ``floor`` after a later round; ``first_round``: mean round of
-    the first collapse. Rates have Wilson intervals.
+    the first collapse. Rates have Wilson intervals. One scan of the seat-0 rows for every colour.
     """
     lf = require_market(results)
     markers: dict[str, dict[int, str]] = {}
@@ -99,21 +129,23 @@ def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> p
         if series == "marker":
             markers.setdefault(item, {})[rnd] = c
     games = lf.filter(pl.col("seat") == 0)
-    frames = []
-    for colour, by_r in markers.items():
+    per_game = []
+    aggs: list[pl.Expr] = [pl.len().alias("games")]
+    for i, (_colour, by_r) in enumerate(markers.items()):
         rounds = sorted(by_r)
         first = pl.min_horizontal([pl.when(pl.col(by_r[r]) <= floor).then(pl.lit(r)) for r in rounds])
         recovered = pl.any_horizontal([(first < r) & (pl.col(by_r[r]) > floor) for r in rounds]).fill_null(False)
-        frames.append(
-            games.select("variant", first.alias("first"), recovered.alias("recovered"))
-            .group_by("variant")
-            .agg(
-                pl.len().alias("games"), pl.col("first").is_not_null().sum().alias("collapsed"),
-                pl.col("recovered").sum().alias("recovered"), pl.col("first").mean().alias("first_round"),
-            )
-            .with_columns(pl.lit(colour).alias("colour"))
-        )
-    df = pl.concat(frames).sort("variant", "colour").collect()
+        per_game += [first.alias(f"_first{i}"), recovered.alias(f"_rec{i}")]
+        aggs += [pl.col(f"_first{i}").is_not_null().sum().alias(f"_collapsed{i}"),
+                 pl.col(f"_rec{i}").sum().alias(f"_recovered{i}"), pl.col(f"_first{i}").mean().alias(f"_mean{i}")]
+    wide = games.select("variant", *per_game).group_by("variant").agg(aggs).collect()
+    frames = [
+        wide.select("variant", "games", pl.col(f"_collapsed{i}").alias("collapsed"),
+                    pl.col(f"_recovered{i}").alias("recovered"), pl.col(f"_mean{i}").alias("first_round"),
+                    pl.lit(colour).alias("colour"))
+        for i, colour in enumerate(markers)
+    ]
+    df = pl.concat(frames).sort("variant", "colour")
     df = stats.with_wilson(df, "collapsed", "games", "collapse_rate", level)
     df = stats.with_wilson(df, "recovered", "collapsed", "recover_rate", level)
     return df.select("variant", "colour", "games", "collapsed", "collapse_rate", "collapse_rate_lo",

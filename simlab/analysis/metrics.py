@@ -12,39 +12,73 @@ import itertools
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, Results, as_lazy, bots_label, by_round, names, require
+from simlab.analysis.frames import (
+    AnalysisError,
+    Results,
+    as_lazy,
+    bots_label,
+    by_round,
+    game_batches,
+    names,
+    players,
+    require,
+)
 
 GAME = ("variant", "game")
 #: batches are made of blocks of 60 consecutive games, so each batch holds every lineup rotation (2-6 seats)
 BLOCK = 60
 
 
-def _per_game(lf: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per game: turns, winners, margin of victory (0 when the win is shared)."""
-    scores = pl.col("score").cast(pl.Float64).sort(descending=True)
-    return lf.group_by(*GAME).agg(
-        pl.col("turns").first().alias("turns"),
-        (pl.col("rank") == 1).sum().alias("winners"),
-        (scores.first() - scores.get(1)).alias("margin"),
+#: games per batch of a per-game pipeline: bounds the memory of its per-game state (about 0.5 KB a game
+#: for the decisiveness pivot, a quarter of that for length and margin)
+LEAD_BATCH = 2_000_000
+SUMMARY_BATCH = 6_000_000
+
+
+def _seat_pivot(lf: pl.LazyFrame, n: int, columns: dict[str, pl.Expr], extra: list[pl.Expr]) -> pl.LazyFrame:
+    """One row per game with ``<name>_<seat>`` for every seat: simple per-game aggregates (a max of one value)
+    instead of sorting or windowing inside every game. ``columns`` maps a name to a row value."""
+    seat = pl.col("seat")
+    aggs = [pl.when(seat == k).then(x).max().alias(f"{name}_{k}") for name, x in columns.items() for k in range(n)]
+    return (
+        lf.with_columns(pl.col("variant").cast(pl.Categorical))  # a smaller per-game key than a string
+        .group_by(*GAME).agg(*extra, *aggs)
     )
+
+
+def _per_game(lf: pl.LazyFrame, n: int) -> pl.LazyFrame:
+    """One row per game: turns, winners, margin of victory (winner minus runner-up, 0 when the top is shared)."""
+    wide = _seat_pivot(lf, n, {"_s": pl.col("score").cast(pl.Float64)},
+                       [pl.col("turns").first().alias("turns"), (pl.col("rank") == 1).sum().alias("winners")])
+    s = [pl.col(f"_s_{k}") for k in range(n)]
+    top = pl.max_horizontal(s)
+    tied = pl.sum_horizontal([(c == top).fill_null(False).cast(pl.Int32) for c in s])
+    second = pl.max_horizontal([pl.when(c < top).then(c) for c in s])
+    margin = pl.when(tied > 1).then(pl.lit(0.0)).otherwise(top - second)
+    return wide.select("variant", "game", "turns", "winners", margin.alias("margin"))
 
 
 def balance_summary(results: Results, level: float = 0.95) -> pl.DataFrame:
     """Per variant: games, mean turns, mean margin of victory (winner minus runner-up), draw rate."""
-    lf = as_lazy(results)
-    require(lf, ("variant", "game", "score", "rank", "turns"), "balance_summary")
-    df = (
-        _per_game(lf)
+    lf0 = as_lazy(results)
+    require(lf0, ("variant", "game", "seat", "score", "rank", "turns"), "balance_summary")
+    lf = lf0.select("variant", "game", "seat", "score", "rank", "turns")
+    n = players(lf)
+    parts = [
+        _per_game(batch, n)
         .group_by("variant")
         .agg(pl.len().alias("games"), *stats.mean_aggs("turns"), *stats.mean_aggs("margin"),
              (pl.col("winners") > 1).sum().alias("draws"))
+        .with_columns(pl.col("variant").cast(pl.String))
         .sort("variant")
         .collect()
-    )
+        for batch in game_batches(lf, SUMMARY_BATCH)
+    ]
+    df = stats.merge_mean_aggs(parts, ["variant"], ["turns", "margin"], sums=("games", "draws"))
     df = stats.with_mean_interval(df, "turns", level)
     df = stats.with_mean_interval(df, "margin", level)
     df = stats.with_wilson(df, "draws", "games", "draw_rate", level)
-    return df.with_columns(pl.lit(bots_label(lf)).alias("bots"),
+    return df.with_columns(pl.lit(bots_label(lf0)).alias("bots"),
                            pl.lit(f"{stats.MEAN_METHOD}; draw rate: {stats.WILSON_METHOD}").alias("interval"))
 
 
@@ -102,40 +136,68 @@ def lead_metrics(results: Results, level: float = 0.95) -> pl.DataFrame:
     winner leads (or shares the lead) to the end, lower = decided earlier (rounds + 1: only the final
     scoring put the winner ahead); ``lead_changes``: rounds
     after which none of the previous leaders still leads.
+
+    One row per game with every seat's score after every round (a pivot of simple per-game maxima), from
+    which leaders, lead changes and the winner's lead are horizontal expressions; batches of games bound
+    the memory.
     """
-    lf = as_lazy(results)
-    rounds = by_round(names(lf), r"score_r(\d+)")
+    lf0 = as_lazy(results)
+    rounds = by_round(names(lf0), r"score_r(\d+)")
     if not rounds:
         raise AnalysisError("lead_metrics needs per-round scores (score_r1, score_r2, ... columns)")
+    require(lf0, ("variant", "game", "seat", "win_share", "rank"), "lead_metrics")
+    lf = lf0.select("variant", "game", "seat", "win_share", "rank", *rounds.values())
     ks = list(rounds)
-    lead = {k: (pl.col(c) == pl.col(c).max().over(*GAME)) for k, c in rounds.items()}
-    rows = lf.with_columns(*(lead[k].alias(f"_lead{k}") for k in ks))
-    win = pl.col("win_share")
-    per_game = rows.group_by(*GAME).agg(
-        *((win.filter(pl.col(f"_lead{k}")).mean()).alias(f"leader_wins_r{k}") for k in ks),
-        # last round in which a winner was not leading; lead_from is the round after it
-        (pl.max_horizontal([pl.when(~pl.col(f"_lead{k}")).then(pl.lit(k)).otherwise(pl.lit(0)) for k in ks])
-         .filter(pl.col("rank") == 1).mean() + 1).alias("lead_from"),
-        _lead_changes(ks),
-    )
+    n = players(lf)
     cols = [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"]
-    df = (
-        per_game.group_by("variant")
-        .agg(pl.len().alias("games"), *(a for c in cols for a in stats.mean_aggs(c)))
-        .sort("variant")
-        .collect()
-    )
+    parts = []
+    for batch in game_batches(lf, LEAD_BATCH):
+        wide = _seat_pivot(batch, n, {**{f"_s{k}": pl.col(c) for k, c in rounds.items()},
+                                      "_w": pl.col("win_share").cast(pl.Float64),
+                                      "_r": (pl.col("rank") == 1).cast(pl.Int32)}, [])
+        per_game = wide.select("variant", *_lead_exprs(ks, n))
+        parts.append(
+            per_game.group_by("variant")
+            .agg(pl.len().alias("games"), *(a for c in cols for a in stats.mean_aggs(c)))
+            .with_columns(pl.col("variant").cast(pl.String))
+            .sort("variant")
+            .collect()
+        )
+    df = stats.merge_mean_aggs(parts, ["variant"], cols, sums=("games",))
     for c in cols:
         df = stats.with_mean_interval(df, c, level)
-    return df.with_columns(pl.lit(bots_label(lf)).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
+    return df.with_columns(pl.lit(bots_label(lf0)).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
 
 
-def _lead_changes(ks: list[int]) -> pl.Expr:
-    """Rounds after which none of the previous round's leaders still leads (per game)."""
+def _lead_exprs(ks: list[int], n: int) -> list[pl.Expr]:
+    """Per game, from the seat pivot: leader_wins_rK, lead_from and lead_changes (as ``lead_metrics``)."""
+    seats = range(n)
+    lead, raw = {}, {}
+    for k in ks:
+        s = [pl.col(f"_s{k}_{j}") for j in seats]
+        top = pl.max_horizontal(s)
+        raw[k] = [c == top for c in s]
+        lead[k] = [x.fill_null(False) for x in raw[k]]  # a seat without a row (or score) does not lead
+    w = [pl.col(f"_w_{j}").fill_null(0.0) for j in seats]
+    r = [pl.col(f"_r_{j}").fill_null(0) for j in seats]
+    out = []
+    for k in ks:
+        leaders = pl.sum_horizontal([x.cast(pl.Int32) for x in lead[k]])
+        won = pl.sum_horizontal([pl.when(x).then(wj).otherwise(0.0) for x, wj in zip(lead[k], w, strict=True)])
+        out.append(pl.when(leaders > 0).then(won / leaders).alias(f"leader_wins_r{k}"))
+    # per seat: the last round in which it was not leading (0: it led after every round)
+    last_behind = [pl.max_horizontal([pl.when(~raw[k][j]).then(pl.lit(k)).otherwise(pl.lit(0)) for k in ks])
+                   for j in seats]
+    winners = pl.sum_horizontal(r)
+    behind = pl.sum_horizontal([rj * lb for rj, lb in zip(r, last_behind, strict=True)])
+    out.append(pl.when(winners > 0).then(behind / winners + 1).alias("lead_from"))
     if len(ks) < 2:
-        return pl.lit(0).alias("lead_changes")
-    kept = [(~(pl.col(f"_lead{a}") & pl.col(f"_lead{b}")).any()).cast(pl.Int32) for a, b in itertools.pairwise(ks)]
-    return pl.sum_horizontal(kept).alias("lead_changes")
+        out.append(pl.lit(0).alias("lead_changes"))
+    else:
+        kept = [(~pl.any_horizontal([lead[a][j] & lead[b][j] for j in seats])).cast(pl.Int32)
+                for a, b in itertools.pairwise(ks)]
+        out.append(pl.sum_horizontal(kept).alias("lead_changes"))
+    return out
 
 
 def leader_curve(lead: pl.DataFrame) -> pl.DataFrame:

@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, Results, as_lazy, bots_label, players, require
+from simlab.analysis.frames import AnalysisError, Results, as_lazy, names, require
 
 
 def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
@@ -20,59 +20,97 @@ def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
 
     ``p_equal`` (the same on every row of a variant) tests "every seat wins 1/N of the time" with a Wald
     χ² test on the per-game win-share vectors, which handles split wins; ``fair_share`` is 1/N.
+
+    Two scans of the rows: one aggregate per variant and seat (the means, the sums the test needs, the
+    bots), and one over the rows of games with a split win (see ``equal_seats_test``).
     """
     lf = as_lazy(results)
     require(lf, ("variant", "game", "seat", "win_share", "score", "rank"), "seat_advantage")
-    n = players(lf)
-    per = (
-        lf.group_by("variant", "seat")
-        .agg(
-            pl.len().alias("games"),
-            *stats.mean_aggs("win_share"),
-            *stats.mean_aggs("score"),
-            *stats.mean_aggs("rank"),
-        )
-        .sort("variant", "seat")
-        .collect()
-    )
+    per = _per_seat(lf, (*stats.mean_aggs("win_share"), *stats.mean_aggs("score"), *stats.mean_aggs("rank")))
+    n = int(per["seat"].max()) + 1
+    tests = _equal_seats(per, _split_products(lf, n), n)
+    bots = _bots(per)
+    per = per.drop("_w1", "_w2", "_bots", strict=False)
     for name in ("win_share", "score", "rank"):
         per = stats.with_mean_interval(per, name, level)
-    tests = equal_seats_test(lf, n)
     return (
         per.join(tests, on="variant", how="left")
-        .with_columns(pl.lit(1.0 / n).alias("fair_share"), pl.lit(bots_label(lf)).alias("bots"),
+        .with_columns(pl.lit(1.0 / n).alias("fair_share"), pl.lit(bots).alias("bots"),
                       pl.lit(stats.MEAN_METHOD).alias("interval"))
     )
 
 
 def equal_seats_test(results: Results, n: int | None = None) -> pl.DataFrame:
-    """Per variant: games, χ², degrees of freedom and p-value of "every seat's win share is 1/N"."""
+    """Per variant: games, χ², degrees of freedom and p-value of "every seat's win share is 1/N".
+
+    The test needs per variant the mean and covariance of the per-game vector of seat win shares. They
+    come from sufficient statistics instead of one group per game: the means and the diagonal from sums
+    of w and w² per seat, the off-diagonal sums Σ_games w_i·w_j from the games with a split win only (rows
+    with 0 < w < 1). In a game won outright the winner has 1 and everyone else 0, so it adds nothing off
+    the diagonal — this uses that a game's shares are ≥ 0 and sum to 1, as they do in every result folder.
+    """
     lf = as_lazy(results)
-    n = n or players(lf)
-    wide = lf.group_by("variant", "game").agg(
-        pl.col("win_share").filter(pl.col("seat") == k).sum().alias(f"w{k}") for k in range(n)
-    )
-    pairs = [(i, j) for i in range(n) for j in range(i, n)]
-    moments = (
-        wide.group_by("variant")
-        .agg(
-            pl.len().alias("n"),
-            *(pl.col(f"w{k}").mean().alias(f"m{k}") for k in range(n)),
-            *((pl.col(f"w{i}") * pl.col(f"w{j}")).mean().alias(f"c{i}_{j}") for i, j in pairs),
-        )
-        .sort("variant")
+    require(lf, ("variant", "game", "seat", "win_share"), "equal_seats_test")
+    per = _per_seat(lf, ())
+    n = n or int(per["seat"].max()) + 1
+    return _equal_seats(per, _split_products(lf, n), n)
+
+
+def _per_seat(lf: pl.LazyFrame, aggs: tuple[pl.Expr, ...]) -> pl.DataFrame:
+    """One scan: per variant and seat ``aggs``, rows (``games``), Σw, Σw² and the bots (a list)."""
+    w = pl.col("win_share").cast(pl.Float64)
+    extra = [pl.col("bot").unique().alias("_bots")] if "bot" in names(lf) else []
+    per = (
+        lf.group_by("variant", "seat")
+        .agg(pl.len().alias("games"), *aggs, w.sum().alias("_w1"), (w * w).sum().alias("_w2"), *extra)
+        .sort("variant", "seat")
         .collect()
     )
+    if per.is_empty():
+        raise AnalysisError("no result rows")
+    return per
+
+
+def _bots(per: pl.DataFrame) -> str:
+    if "_bots" not in per.columns:
+        return ""
+    return ", ".join(sorted({b for bots in per["_bots"].to_list() for b in bots if b is not None}))
+
+
+def _split_products(lf: pl.LazyFrame, n: int) -> pl.DataFrame:
+    """Per variant: Σ over games of w_i·w_j for every pair of seats i < j, from the games with a split win."""
+    w = pl.col("win_share").cast(pl.Float64)
+    wide = (
+        lf.filter((w > 0) & (w < 1))
+        .group_by("variant", "game")
+        .agg(pl.when(pl.col("seat") == k).then(w).otherwise(0.0).sum().alias(f"w{k}") for k in range(n))
+    )
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    return wide.group_by("variant").agg(
+        *((pl.col(f"w{i}") * pl.col(f"w{j}")).sum().alias(f"c{i}_{j}") for i, j in pairs)
+    ).collect()
+
+
+def _equal_seats(per: pl.DataFrame, splits: pl.DataFrame, n: int) -> pl.DataFrame:
+    """The Wald test per variant from the per-seat sums and the split-game cross products."""
+    cross = {r["variant"]: r for r in splits.iter_rows(named=True)}
     rows = []
-    for r in moments.iter_rows(named=True):
-        m = np.array([r[f"m{k}"] for k in range(n)])
-        cov = np.empty((n, n))
-        for i, j in pairs:
-            cov[i, j] = cov[j, i] = r[f"c{i}_{j}"] - m[i] * m[j]
-        g = r["n"]
-        cov *= g / max(g - 1, 1)
+    for (variant,), d in per.group_by("variant", maintain_order=True):
+        g = int(d["games"].max())
+        s1 = np.zeros(n)
+        s2 = np.zeros(n)
+        for r in d.iter_rows(named=True):
+            if r["seat"] < n:
+                s1[r["seat"]], s2[r["seat"]] = r["_w1"], r["_w2"]
+        m = s1 / g
+        prod = np.diag(s2)
+        c = cross.get(variant, {})
+        for i in range(n):
+            for j in range(i + 1, n):
+                prod[i, j] = prod[j, i] = c.get(f"c{i}_{j}") or 0.0
+        cov = (prod / g - np.outer(m, m)) * (g / max(g - 1, 1))
         chi2, df, p = stats.equal_shares_test(m, cov, g)
-        rows.append({"variant": r["variant"], "chi2_equal": chi2, "df_equal": df, "p_equal": p})
+        rows.append({"variant": variant, "chi2_equal": chi2, "df_equal": df, "p_equal": p})
     schema = {"variant": pl.String, "chi2_equal": pl.Float64, "df_equal": pl.Int64, "p_equal": pl.Float64}
     return pl.DataFrame(rows, schema=schema)
 

@@ -44,6 +44,30 @@ def mean_aggs(col: str, name: str | None = None) -> list[pl.Expr]:
     return [c.count().alias(f"{name}__n"), c.mean().alias(name), c.std().alias(f"{name}__sd")]
 
 
+def merge_mean_aggs(parts: list[pl.DataFrame], by: list[str], names: list[str],
+                    sums: tuple[str, ...] = ()) -> pl.DataFrame:
+    """Combine ``mean_aggs`` outputs computed on disjoint batches of rows into those of all the rows.
+
+    Counts add up; means are count-weighted; sds combine exactly through the within- and between-batch
+    sums of squares (Chan et al.), so the result equals one pass over all rows up to rounding. ``sums``
+    are further columns that simply add up. One part is returned as it is.
+    """
+    if len(parts) == 1:
+        return parts[0]
+    df = pl.concat(parts, how="vertical_relaxed")
+    aggs: list[pl.Expr] = [pl.col(c).sum() for c in sums]
+    for name in names:
+        n, m, sd = pl.col(f"{name}__n").cast(pl.Float64), pl.col(name), pl.col(f"{name}__sd")
+        total = n.sum()
+        mean = (n * m).sum() / total
+        m2 = ((sd.fill_null(0.0) ** 2) * (n - 1).clip(0) + n * (m - mean) ** 2).sum()
+        aggs += [pl.col(f"{name}__n").sum(), pl.when(total > 0).then(mean).alias(name),
+                 pl.when(total > 1).then((m2 / (total - 1)).sqrt()).alias(f"{name}__sd")]
+    # null means (a batch without values) must not poison the sums: drop them per column first
+    out = df.group_by(by, maintain_order=True).agg(aggs)
+    return out.sort(by)
+
+
 def with_mean_interval(df: pl.DataFrame, name: str, level: float = 0.95, keep_se: bool = False) -> pl.DataFrame:
     """Replace the helper columns of ``mean_aggs`` by a normal interval of the mean."""
     z = z_value(level)
