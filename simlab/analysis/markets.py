@@ -190,14 +190,19 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
     lf = require_market(results)
     markers = [c for s, _i, _r, c in _columns(names(lf)) if s == "marker"]
     count = pl.sum_horizontal([(pl.col(c) <= floor).cast(pl.Int32) for c in markers]).alias("_count")
-    turbulent = (pl.col("_count") > pl.col("_count").median().over("variant")).alias("_shift")
     w = pl.col("win_share")
+    # the variant's median turbulence from the counts of its values (exact; a small integer per row), so
+    # that no window over every row is held in memory; then one pass splits the games by it
+    med = lf.select("variant", count).group_by("variant").agg(pl.col("_count").value_counts()).collect()
+    median = {r["variant"]: counted_quantiles(r["_count"], "_count", (0.5,))[0] for r in med.iter_rows(named=True)}
+    threshold = pl.col("variant").replace_strict(median, default=None, return_dtype=pl.Float64)
+    turbulent = (pl.col("_count") > threshold).alias("_shift")
     df = (
         lf.with_columns(count).with_columns(turbulent)
         .group_by("variant", "seat")
         .agg(
             pl.col("_shift").sum().alias("games_turbulent"), (~pl.col("_shift")).sum().alias("games_calm"),
-            pl.col("_count").median().alias("median_collapsed_rounds"),
+            pl.col("_count").value_counts().alias("_vc"),
             w.filter(pl.col("_shift")).mean().alias("win_share_turbulent"),
             w.filter(~pl.col("_shift")).mean().alias("win_share_calm"),
             w.filter(pl.col("_shift")).var().alias("_v1"), w.filter(~pl.col("_shift")).var().alias("_v0"),
@@ -205,6 +210,12 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
         .sort("variant", "seat")
         .collect()
     )
+    df = df.with_columns(pl.Series("median_collapsed_rounds",
+                                   [counted_quantiles(vc, "_count", (0.5,))[0] for vc in df["_vc"].to_list()],
+                                   dtype=pl.Float64)).drop("_vc")
+    df = df.select("variant", "seat", "games_turbulent", "games_calm", "median_collapsed_rounds",
+                   *(c for c in df.columns if c not in ("variant", "seat", "games_turbulent", "games_calm",
+                                                        "median_collapsed_rounds")))
     z = stats.z_value(level)
     enough = (pl.col("games_turbulent") >= min_games) & (pl.col("games_calm") >= min_games)
     se = (pl.col("_v1") / pl.col("games_turbulent") + pl.col("_v0") / pl.col("games_calm")).sqrt()

@@ -23,6 +23,7 @@ from simlab.analysis.frames import (
     players,
     require,
 )
+from simlab.analysis.markets import counted_quantiles
 
 GAME = ("variant", "game")
 #: batches are made of blocks of 60 consecutive games, so each batch holds every lineup rotation (2-6 seats)
@@ -96,7 +97,9 @@ def distribution(results: Results, column: str = "score", width: float = 1.0, pe
     x = pl.col(column).cast(pl.Float64)
     summary = (
         lf.group_by(*by)
-        .agg(pl.struct("variant", "game").n_unique().alias("games"), *stats.mean_aggs(column, "mean"))
+        # within a variant a game is its index: counting distinct indices avoids hashing (variant, game) pairs
+        .agg((pl.col("game").n_unique() if "variant" in by else pl.struct("variant", "game").n_unique())
+             .alias("games"), *stats.mean_aggs(column, "mean"))
         .collect()
     )
     summary = stats.with_mean_interval(summary, "mean", level)
@@ -121,10 +124,15 @@ def score_summary(results: Results, by: tuple[str, ...] = ("variant",), level: f
     df = (
         lf.group_by(*by)
         .agg(pl.len().alias("rows"), *stats.mean_aggs("score"), s.std().alias("sd"),
-             *(s.quantile(q, interpolation="linear").alias(f"q{int(q * 100)}") for q in (0.1, 0.5, 0.9)))
+             s.drop_nulls().value_counts().alias("_vc"))
         .sort(*by)
         .collect()
     )
+    # quantiles exactly from the counts of each score (scores take few values): no sort of every row
+    qs = (0.1, 0.5, 0.9)
+    quant = [counted_quantiles(vc, "score", qs) for vc in df["_vc"].to_list()]
+    df = df.drop("_vc").with_columns(
+        pl.Series(f"q{int(q * 100)}", [row[i] for row in quant], dtype=pl.Float64) for i, q in enumerate(qs))
     return stats.with_mean_interval(df, "score", level).with_columns(pl.lit(stats.MEAN_METHOD).alias("interval"))
 
 

@@ -1,0 +1,187 @@
+"""The aggregate implementations give the same numbers as straightforward per-game pipelines.
+
+The analyses avoid per-game sorts and windows (which dominate at millions of games): the equal-seats test
+uses sufficient statistics, decisiveness and margins a pivot of simple per-game maxima, quantiles value
+counts, and large inputs go in batches of games. Each is compared here with the direct per-game
+computation it replaced, on small random data with ties, split wins and missing values of the kinds real
+results have.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import simlab.analysis as A
+from simlab.analysis import metrics, stats
+from simlab.analysis.markets import counted_quantiles
+
+
+def random_rows(seed: int, variants: int = 3, games: int = 300, n: int = 4, rounds: int = 5) -> pl.DataFrame:
+    """Games with per-round scores (many ties), split wins (2- and 3-way) and market-like small integers."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for v in range(variants):
+        inc = rng.integers(0, 4, size=(games, n, rounds))
+        per_round = inc.cumsum(axis=2)
+        final = per_round[:, :, -1] + rng.integers(0, 3, size=(games, n))
+        top = final.max(axis=1, keepdims=True)
+        winners = final == top
+        w = winners / winners.sum(axis=1, keepdims=True)
+        rank = 1 + (final[:, :, None] < final[:, None, :]).sum(axis=2)
+        turns = np.repeat(rng.integers(20, 40, size=(games, 1)), n, axis=1)
+        marker = rng.integers(1, 4, size=(games, rounds))
+        frame = {
+            "variant": np.full(games * n, f"v{v}"),
+            "game": np.repeat(np.arange(games), n),
+            "seat": np.tile(np.arange(n), games).astype(np.int32),
+            "bot": np.tile(np.array(["a", "b"] * (n // 2) + ["a"] * (n % 2)), games),
+            "win_share": w.reshape(-1),
+            "score": final.reshape(-1).astype(float),
+            "rank": rank.reshape(-1).astype(np.int32),
+            "turns": turns.reshape(-1).astype(np.int32),
+        }
+        for k in range(rounds):
+            frame[f"score_r{k + 1}"] = per_round[:, :, k].reshape(-1).astype(np.int32)
+            frame[f"marker_pink_r{k + 1}"] = np.repeat(marker[:, k], n).astype(np.int32)
+            frame[f"price_temple_r{k + 1}"] = np.repeat(4 - marker[:, k], n).astype(np.int32)
+        out.append(pl.DataFrame(frame))
+    return pl.concat(out)
+
+
+# -- the straightforward per-game references (the implementations before the aggregate ones) ------------
+def ref_equal_seats(lf: pl.LazyFrame, n: int) -> pl.DataFrame:
+    wide = lf.group_by("variant", "game").agg(
+        pl.col("win_share").filter(pl.col("seat") == k).sum().alias(f"w{k}") for k in range(n))
+    pairs = [(i, j) for i in range(n) for j in range(i, n)]
+    moments = wide.group_by("variant").agg(
+        pl.len().alias("n"), *(pl.col(f"w{k}").mean().alias(f"m{k}") for k in range(n)),
+        *((pl.col(f"w{i}") * pl.col(f"w{j}")).mean().alias(f"c{i}_{j}") for i, j in pairs),
+    ).sort("variant").collect()
+    rows = []
+    for r in moments.iter_rows(named=True):
+        m = np.array([r[f"m{k}"] for k in range(n)])
+        cov = np.empty((n, n))
+        for i, j in pairs:
+            cov[i, j] = cov[j, i] = r[f"c{i}_{j}"] - m[i] * m[j]
+        cov *= r["n"] / max(r["n"] - 1, 1)
+        chi2, df, p = stats.equal_shares_test(m, cov, r["n"])
+        rows.append({"variant": r["variant"], "chi2_equal": chi2, "df_equal": df, "p_equal": p})
+    return pl.DataFrame(rows)
+
+
+def ref_balance(lf: pl.LazyFrame) -> pl.DataFrame:
+    scores = pl.col("score").cast(pl.Float64).sort(descending=True)
+    per_game = lf.group_by("variant", "game").agg(
+        pl.col("turns").first().alias("turns"), (pl.col("rank") == 1).sum().alias("winners"),
+        (scores.first() - scores.get(1)).alias("margin"))
+    return (per_game.group_by("variant")
+            .agg(pl.len().alias("games"), pl.col("turns").cast(pl.Float64).mean().alias("turns"),
+                 pl.col("turns").cast(pl.Float64).std().alias("turns_sd"), pl.col("margin").mean().alias("margin"),
+                 pl.col("margin").std().alias("margin_sd"), (pl.col("winners") > 1).sum().alias("draws"))
+            .sort("variant").collect())
+
+
+def ref_lead(lf: pl.LazyFrame, ks: list[int]) -> pl.DataFrame:
+    lead = {k: (pl.col(f"score_r{k}") == pl.col(f"score_r{k}").max().over("variant", "game")) for k in ks}
+    rows = lf.with_columns(*(lead[k].alias(f"_lead{k}") for k in ks))
+    win = pl.col("win_share")
+    kept = [(~(pl.col(f"_lead{a}") & pl.col(f"_lead{b}")).any()).cast(pl.Int32) for a, b in itertools.pairwise(ks)]
+    per_game = rows.group_by("variant", "game").agg(
+        *(win.filter(pl.col(f"_lead{k}")).mean().alias(f"leader_wins_r{k}") for k in ks),
+        (pl.max_horizontal([pl.when(~pl.col(f"_lead{k}")).then(pl.lit(k)).otherwise(pl.lit(0)) for k in ks])
+         .filter(pl.col("rank") == 1).mean() + 1).alias("lead_from"),
+        pl.sum_horizontal(kept).alias("lead_changes"),
+    )
+    cols = [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"]
+    return (per_game.group_by("variant")
+            .agg(pl.len().alias("games"), *(pl.col(c).cast(pl.Float64).mean() for c in cols),
+                 *(pl.col(c).cast(pl.Float64).std().alias(f"{c}_sd") for c in cols))
+            .sort("variant").collect())
+
+
+# -- the comparisons ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_equal_seats_from_sufficient_statistics(seed):
+    df = random_rows(seed)
+    got = A.equal_seats_test(df).sort("variant")
+    assert_frame_equal(got, ref_equal_seats(df.lazy(), 4), check_exact=False, rel_tol=1e-9, check_dtypes=False)
+    seats = A.seat_advantage(df).group_by("variant").agg(pl.col("p_equal").first()).sort("variant")
+    assert np.allclose(seats["p_equal"].to_numpy(), got["p_equal"].to_numpy(), rtol=1e-9)
+
+
+def test_equal_seats_with_three_way_splits_and_synthetic_rows():
+    from analysis_synth import seat_rows
+
+    df = seat_rows(np.random.default_rng(5), 4, 400, np.array([0.3, 0.25, 0.25, 0.2]), tie=0.3)
+    got = A.equal_seats_test(df).sort("variant")
+    assert_frame_equal(got, ref_equal_seats(df.lazy(), 4), check_exact=False, rel_tol=1e-9, check_dtypes=False)
+
+
+@pytest.mark.parametrize("batch", [None, 250])
+def test_balance_summary_pivot_and_batches(monkeypatch, batch):
+    df = random_rows(7)
+    if batch:
+        monkeypatch.setattr(metrics, "SUMMARY_BATCH", batch)
+    got = A.balance_summary(df)
+    ref = ref_balance(df.lazy())
+    assert got["games"].to_list() == ref["games"].to_list()
+    assert got["draws"].to_list() == ref["draws"].to_list()
+    for c in ("turns", "margin"):
+        assert np.allclose(got[c].to_numpy(), ref[c].to_numpy(), rtol=1e-12)
+        z = stats.z_value(0.95)
+        half = (got[f"{c}_hi"] - got[c]).to_numpy()
+        assert np.allclose(half, z * ref[f"{c}_sd"].to_numpy() / np.sqrt(ref["games"].to_numpy()), rtol=1e-9)
+
+
+@pytest.mark.parametrize("batch", [None, 250])
+def test_lead_metrics_pivot_and_batches(monkeypatch, batch):
+    df = random_rows(11, n=3)
+    if batch:
+        monkeypatch.setattr(metrics, "LEAD_BATCH", batch)
+    got = A.lead_metrics(df)
+    ks = list(range(1, 6))
+    ref = ref_lead(df.lazy(), ks)
+    z = stats.z_value(0.95)
+    for c in [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"]:
+        assert np.allclose(got[c].to_numpy(), ref[c].to_numpy(), rtol=1e-12), c
+        half = (got[f"{c}_hi"] - got[c]).to_numpy()
+        assert np.allclose(half, z * ref[f"{c}_sd"].to_numpy() / np.sqrt(ref["games"].to_numpy()), rtol=1e-9), c
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_counted_quantiles_equal_polars(seed):
+    rng = np.random.default_rng(seed)
+    for size in (1, 2, 3, 10, 101, 1000):
+        x = rng.integers(0, 7, size=size).astype(float)
+        if seed == 3:
+            x = rng.normal(size=size).round(1)
+        s = pl.Series("x", x)
+        counts = s.value_counts().to_dicts()
+        qs = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
+        want = [s.quantile(q, interpolation="linear") for q in qs]
+        assert np.allclose(counted_quantiles(counts, "x", qs), want, rtol=0, atol=1e-12)
+
+
+def test_market_quantiles_equal_a_sort():
+    df = random_rows(13)
+    got = A.market_trajectories(df)
+    seat0 = df.filter(pl.col("seat") == 0)
+    for r in got.iter_rows(named=True):
+        prefix = "marker_pink" if r["series"] == "marker" else "price_temple"
+        x = seat0.filter(pl.col("variant") == r["variant"])[f"{prefix}_r{r['round']}"].cast(pl.Float64)
+        for q in (0.1, 0.25, 0.5, 0.75, 0.9):
+            assert r[f"q{int(q * 100)}"] == pytest.approx(x.quantile(q, interpolation="linear"), abs=1e-12)
+
+
+def test_merge_mean_aggs_equals_one_pass():
+    rng = np.random.default_rng(3)
+    df = pl.DataFrame({"g": rng.integers(0, 3, 500), "x": rng.normal(5, 2, 500)})
+    whole = df.group_by("g").agg(*stats.mean_aggs("x")).sort("g")
+    parts = [df[i:i + 97].group_by("g").agg(*stats.mean_aggs("x")).sort("g") for i in range(0, 500, 97)]
+    merged = stats.merge_mean_aggs(parts, ["g"], ["x"])
+    assert_frame_equal(merged, whole, check_exact=False, rel_tol=1e-12, check_dtypes=False)
