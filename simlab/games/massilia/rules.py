@@ -758,14 +758,31 @@ def legal(st, cf, buf):
         payable = payable_cards(s, c, p)
         cards = cards_available(s)
         n = legal_cards_any_time(s, c, p, buf, n, False, room, payable, cards)
+        # a fresh die use can change its action (to brown, always possible) with a token or a Jupiter:
+        # then take_ok holds for every die
+        any_die = s.supply > 0 or s.hand[p, JUPITER] > 0
+        # take_ok and action_feasible_agg depend on the die's colour and value, not on where it lies:
+        # bit d * 6 + v of ``known`` says the pair was evaluated (temple and kept dice share it)
+        known = 0
+        take_bits = 0
+        exec_bits = 0
         for src in range(2):
             for d in range(4):
                 for v in range(6):
                     cnt = s.temple[d, v] if src == 0 else s.kept[p, d, v]
-                    if cnt > 0 and take_ok(s, c, p, d, v + 1, room, payable, cards):
+                    if cnt == 0:
+                        continue
+                    bit = 1 << (d * 6 + v)
+                    if known & bit == 0:
+                        known |= bit
+                        if any_die or take_ok(s, c, p, d, v + 1, room, payable, cards):
+                            take_bits |= bit
+                            if action_feasible_agg(s, c, p, d, v + 1, room, payable, cards):
+                                exec_bits |= bit
+                    if take_bits & bit != 0:
                         buf[n] = A_TAKE + src * 24 + d * 6 + v
                         n += 1
-                        if action_feasible_agg(s, c, p, d, v + 1, room, payable, cards):
+                        if exec_bits & bit != 0:
                             buf[n] = A_TAKE_EXEC + src * 24 + d * 6 + v
                             n += 1
     elif ph == PH_BUILD:
@@ -885,32 +902,48 @@ def legal_build(s, c, p, buf, n, room, payable, cards):
     # an extra die (token, or Junon for a die of the first die's colour)
     spare = min(s.act_n, MAX_DICE - 1)
     spare_col, spare_val = s.act_col[spare], s.act_val[spare]
-    for src in range(2):
-        for d in range(4):
-            for v in range(6):
-                cnt = s.temple[d, v] if src == 0 else s.kept[p, d, v]
-                if cnt == 0:
-                    continue
-                if s.act_n >= MAX_DICE:
-                    continue
-                s.act_col[s.act_n] = d
-                s.act_val[s.act_n] = v + 1
-                s.act_n += 1
-                if s.supply > 0:
-                    s.supply -= 1
-                    if feasible_soon_agg(s, c, p, room, payable, cards):
-                        buf[n] = A_EXTRA_TOKEN + src * 24 + d * 6 + v
-                        n += 1
-                    s.supply += 1
-                if s.hand[p, JUNON] > 0 and d == s.act_col[0]:
-                    s.hand[p, JUNON] -= 1
-                    s.hand_n[p] -= 1
-                    if feasible_soon_agg(s, c, p, room, payable, cards):
-                        buf[n] = A_EXTRA_JUNON + src * 24 + d * 6 + v
-                        n += 1
-                    s.hand_n[p] += 1
-                    s.hand[p, JUNON] += 1
-                s.act_n -= 1
+    # whether the use stays feasible with one more die depends on the die's value only (not on its
+    # colour or where it lies): bit v of ``*_known`` / ``*_ok`` remembers it, for a token and for Junon
+    tok_known = 0
+    tok_ok = 0
+    jun_known = 0
+    jun_ok = 0
+    if s.act_n < MAX_DICE:
+        for src in range(2):
+            for d in range(4):
+                for v in range(6):
+                    cnt = s.temple[d, v] if src == 0 else s.kept[p, d, v]
+                    if cnt == 0:
+                        continue
+                    bit = 1 << v
+                    if s.supply > 0:
+                        if tok_known & bit == 0:
+                            tok_known |= bit
+                            s.act_val[s.act_n] = v + 1
+                            s.act_n += 1
+                            s.supply -= 1
+                            if feasible_soon_agg(s, c, p, room, payable, cards):
+                                tok_ok |= bit
+                            s.supply += 1
+                            s.act_n -= 1
+                        if tok_ok & bit != 0:
+                            buf[n] = A_EXTRA_TOKEN + src * 24 + d * 6 + v
+                            n += 1
+                    if s.hand[p, JUNON] > 0 and d == s.act_col[0]:
+                        if jun_known & bit == 0:
+                            jun_known |= bit
+                            s.act_val[s.act_n] = v + 1
+                            s.act_n += 1
+                            s.hand[p, JUNON] -= 1
+                            s.hand_n[p] -= 1
+                            if feasible_soon_agg(s, c, p, room, payable, cards):
+                                jun_ok |= bit
+                            s.hand_n[p] += 1
+                            s.hand[p, JUNON] += 1
+                            s.act_n -= 1
+                        if jun_ok & bit != 0:
+                            buf[n] = A_EXTRA_JUNON + src * 24 + d * 6 + v
+                            n += 1
     s.act_col[spare], s.act_val[spare] = spare_col, spare_val
     # change of action (once, and not after a free ±1 card)
     if s.act_changed == 0 and s.act_cardmod == 0:
