@@ -48,6 +48,12 @@ C_ROOM, C_PAYABLE, C_CARDS, C_TEMPLE, C_CUBE = 0, 1, 2, 3, 4
 C_STALLS = C_CUBE + 4
 C_TOTAL = C_STALLS + R.P
 C_SIZE = C_TOTAL + R.S
+# the rest of a decision's work array (one allocation per decision, see ``heuristic_policy``): the move
+# table (``move_table``, pawn * S + space) and the gains of die uses by (action, value) (``memo_gain``)
+W_MOVE = C_SIZE
+MEMO_V = 40  # die totals remembered: 1..39
+W_MEMO = W_MOVE + 4 * R.S
+W_SIZE = W_MEMO + 4 * MEMO_V
 
 #: how much each style wants a deity card of each type (multiplies card_value)
 CARD_WISH = np.array([1.3, 0.9, 0.9, 0.8, 1.0, 1.0, 0.7, 0.8, 0.9])
@@ -142,8 +148,9 @@ def best_move(s, c, p, v, prm, ctx):
 
 
 @njit(cache=True)
-def move_table(s, c, p, prm, ctx, mt):
-    """Fill ``mt[pawn, sp]`` with the gain ``best_move`` counts for stopping ``pawn`` at space ``sp``.
+def move_table(s, c, p, prm, ctx):
+    """Fill ``ctx[W_MOVE + pawn * S + sp]`` with the gain ``best_move`` counts for stopping ``pawn`` at
+    space ``sp``.
 
     The board does not change while a decision is evaluated, so each (pawn, space) is evaluated once per
     decision and a brown move by any value is then 8 lookups (``best_move_tab``). The expressions are
@@ -154,23 +161,23 @@ def move_table(s, c, p, prm, ctx, mt):
     sale_money = ctx[C_TEMPLE] * prm[P_MONEY]
     fame = prm[P_FAME]
     for sp in range(c.spaces):
-        mt[0, sp] = move_gain(s, c, p, 0, sp, prm, ctx)
+        ctx[W_MOVE + sp] = move_gain(s, c, p, 0, sp, prm, ctx)
         if owner[sp] != p:
-            mt[1, sp] = 0.0
-            mt[2, sp] = 0.0
-            mt[3, sp] = 0.0
+            ctx[W_MOVE + R.S + sp] = 0.0
+            ctx[W_MOVE + 2 * R.S + sp] = 0.0
+            ctx[W_MOVE + 3 * R.S + sp] = 0.0
             continue
         beige = cubes[sp, 3] * sale_money * 0.8
         for g in range(3):
             n = cubes[sp, g]
             if n > 0:
-                mt[g + 1, sp] = n * (sale_money + s.marker[g] * fame - ctx[C_CUBE + g] * 0.5)
+                ctx[W_MOVE + (g + 1) * R.S + sp] = n * (sale_money + s.marker[g] * fame - ctx[C_CUBE + g] * 0.5)
             else:
-                mt[g + 1, sp] = beige
+                ctx[W_MOVE + (g + 1) * R.S + sp] = beige
 
 
 @njit(cache=True)
-def best_move_tab(s, c, v, mt):
+def best_move_tab(s, c, v, ctx):
     """best_move(...)[0] read from a filled ``move_table`` (v >= 1)."""
     spaces = c.spaces
     pos = s.pawn
@@ -178,16 +185,17 @@ def best_move_tab(s, c, v, mt):
     best = -1e9
     for pawn in range(4):
         x = pos[pawn]
+        row = W_MOVE + pawn * R.S
         sp = x + step
         if sp >= spaces:
             sp -= spaces
-        gval = mt[pawn, sp]
+        gval = ctx[row + sp]
         if gval > best:
             best = gval
         sp = x - step
         if sp < 0:
             sp += spaces
-        gval = mt[pawn, sp]
+        gval = ctx[row + sp]
         if gval > best:
             best = gval
     return best
@@ -252,42 +260,55 @@ def use_gain(s, c, p, a, v, prm, ctx):
 
 
 @njit(cache=True)
-def fast_gain(s, c, p, a, v, prm, ctx, mt):
-    """use_gain, with brown moves read from the decision's ``move_table`` ``mt`` (same values)."""
+def fast_gain(s, c, p, a, v, prm, ctx):
+    """use_gain, with brown moves read from the decision's move table (filled on first use; same values)."""
     if a == R.BROWN and v >= 1:
-        return best_move_tab(s, c, v, mt)
+        if np.isnan(ctx[W_MOVE]):
+            move_table(s, c, p, prm, ctx)
+        return best_move_tab(s, c, v, ctx)
     return use_gain(s, c, p, a, v, prm, ctx)
 
 
 @njit(cache=True)
-def memo_gain(s, c, p, a, v, prm, ctx, memo, mt):
+def memo_gain(s, c, p, a, v, prm, ctx):
     """use_gain, remembered per (action, value) while the board stays as it is."""
-    if v >= memo.shape[1]:
-        return fast_gain(s, c, p, a, v, prm, ctx, mt)
-    if np.isnan(memo[a, v]):
-        memo[a, v] = fast_gain(s, c, p, a, v, prm, ctx, mt)
-    return memo[a, v]
+    if v >= MEMO_V:
+        return fast_gain(s, c, p, a, v, prm, ctx)
+    i = W_MEMO + a * MEMO_V + v
+    if np.isnan(ctx[i]):
+        ctx[i] = fast_gain(s, c, p, a, v, prm, ctx)
+    return ctx[i]
 
 
 @njit(cache=True)
-def current_gain(s, c, p, prm, ctx, memo, mt):
-    return memo_gain(s, c, p, s.act_action, R.act_value(s), prm, ctx, memo, mt)
+def current_gain(s, c, p, prm, ctx):
+    return memo_gain(s, c, p, s.act_action, R.act_value(s), prm, ctx)
 
 
 @njit(cache=True)
-def turn_table(s, c, p, prm, ctx, mt, tab):
-    """``tab[a, v]`` = use_gain of every die action and value 1..6 (all of them a turn decision reads)."""
+def turn_table(s, c, p, prm, ctx):
+    """The memo of every die action at every value 1..6 (all of them a turn decision reads)."""
+    move_table(s, c, p, prm, ctx)
     for v in range(1, 7):
-        tab[R.BROWN, v] = best_move_tab(s, c, v, mt)
-        tab[R.GREY, v] = use_gain(s, c, p, R.GREY, v, prm, ctx)
-        tab[R.BLACK, v] = use_gain(s, c, p, R.BLACK, v, prm, ctx)
-        tab[R.BEIGE_DIE, v] = use_gain(s, c, p, R.BEIGE_DIE, v, prm, ctx)
+        ctx[W_MEMO + R.BROWN * MEMO_V + v] = best_move_tab(s, c, v, ctx)
+        ctx[W_MEMO + R.GREY * MEMO_V + v] = use_gain(s, c, p, R.GREY, v, prm, ctx)
+        ctx[W_MEMO + R.BLACK * MEMO_V + v] = use_gain(s, c, p, R.BLACK, v, prm, ctx)
+        ctx[W_MEMO + R.BEIGE_DIE * MEMO_V + v] = use_gain(s, c, p, R.BEIGE_DIE, v, prm, ctx)
 
 
 @njit(cache=True)
 def context(s, c, p, prm):
     """Per-decision aggregates of the bot's own stalls (they do not change while it evaluates)."""
-    ctx = np.zeros(C_SIZE)
+    ctx = np.empty(C_SIZE)
+    fill_context(s, c, p, prm, ctx)
+    return ctx
+
+
+@njit(cache=True)
+def fill_context(s, c, p, prm, ctx):
+    """context() written into ``ctx[:C_SIZE]``."""
+    for i in range(C_SIZE):
+        ctx[i] = 0.0
     room = 0
     coloured = 0
     beige = 0
@@ -307,18 +328,17 @@ def context(s, c, p, prm):
     ctx[C_TEMPLE] = R.eff_price(s, R.TEMPLE)
     for g in range(4):
         ctx[C_CUBE + g] = cube_value(s, c, g, prm)
-    return ctx
 
 
 # ==============================================================================================
 # the policy
 # ==============================================================================================
 @njit(cache=True)
-def score_action(s, c, p, a, prm, ctx, memo, mt):
+def score_action(s, c, p, a, prm, ctx):
     """Heuristic value of legal action ``a`` at the decision at hand (higher is better)."""
     ph = s.phase
     if ph == R.PH_MAIN or ph == R.PH_BUILD:
-        return score_turn_action(s, c, p, a, prm, ctx, memo, mt)
+        return score_turn_action(s, c, p, a, prm, ctx)
     if ph == R.PH_SETUP:
         sp = a - R.A_SPACE
         # near customers of the colours on the stall is unknown yet: prefer spaces near a customer
@@ -420,12 +440,12 @@ def pass_value(s, c, p, prm):
 
 
 @njit(cache=True)
-def score_turn_action(s, c, p, a, prm, ctx, memo, mt):
+def score_turn_action(s, c, p, a, prm, ctx):
     """Value of a turn-level choice: pass, a card, modifying the die in use or executing."""
     if a == R.A_PASS:
         return pass_value(s, c, p, prm)
     if a == R.A_EXECUTE:
-        return current_gain(s, c, p, prm, ctx, memo, mt)
+        return current_gain(s, c, p, prm, ctx)
     if a == R.A_VENUS:
         back = min(c.venus_returns, s.tokens[p])
         return back * prm[P_TOKEN] - prm[P_CARD] * CARD_WISH[R.VENUS] + 0.5
@@ -440,13 +460,13 @@ def score_turn_action(s, c, p, a, prm, ctx, memo, mt):
         return gval - prm[P_CARD] * CARD_WISH[R.MERCURE]
     if s.phase != R.PH_BUILD:
         return -1e9
-    return build_value(s, c, p, a, prm, ctx, memo, mt)
+    return build_value(s, c, p, a, prm, ctx)
 
 
 @njit(cache=True)
-def take_value(s, c, p, d, v, prm, tab):
+def take_value(s, c, p, d, v, prm, ctx):
     """Best gain from a die with one ±1 or a change of action (its use as rolled is A_TAKE_EXEC);
-    ``tab`` is the decision's ``turn_table``."""
+    reads the decision's ``turn_table``."""
     best = -1e9
     tok = prm[P_TOKEN] if s.supply > 0 else 1e9
     card = R.mod_card_for(d)
@@ -454,18 +474,18 @@ def take_value(s, c, p, d, v, prm, tab):
     if card >= 0 and s.hand[p, card] > 0:
         cost = min(cost, prm[P_CARD] * CARD_WISH[card])
     for up in range(2):
-        best = max(best, tab[d, R.wrap(v, up)] - cost)
+        best = max(best, ctx[W_MEMO + d * MEMO_V + R.wrap(v, up)] - cost)
     change = tok
     if s.hand[p, R.JUPITER] > 0:
         change = min(change, prm[P_CARD] * CARD_WISH[R.JUPITER])
     for a in range(4):
         if a != d:
-            best = max(best, tab[a, v] - change)
+            best = max(best, ctx[W_MEMO + a * MEMO_V + v] - change)
     return best
 
 
 @njit(cache=True)
-def build_value(s, c, p, a, prm, ctx, memo, mt):
+def build_value(s, c, p, a, prm, ctx):
     """Gain after one modification of the die use in progress, minus what it costs."""
     if a < R.A_CHANGE_TOKEN:
         junon = a >= R.A_EXTRA_JUNON
@@ -475,7 +495,7 @@ def build_value(s, c, p, a, prm, ctx, memo, mt):
         s.act_col[k] = (x % 24) // 6
         s.act_val[k] = x % 6 + 1
         s.act_n += 1
-        gval = current_gain(s, c, p, prm, ctx, memo, mt)
+        gval = current_gain(s, c, p, prm, ctx)
         s.act_n -= 1
         s.act_col[k], s.act_val[k] = old_col, old_val
         cost = prm[P_CARD] * CARD_WISH[R.JUNON] if junon else prm[P_TOKEN]
@@ -484,7 +504,7 @@ def build_value(s, c, p, a, prm, ctx, memo, mt):
         jup = a >= R.A_CHANGE_JUPITER
         old = s.act_action
         s.act_action = a - (R.A_CHANGE_JUPITER if jup else R.A_CHANGE_TOKEN)
-        gval = current_gain(s, c, p, prm, ctx, memo, mt)
+        gval = current_gain(s, c, p, prm, ctx)
         s.act_action = old
         cost = prm[P_CARD] * CARD_WISH[R.JUPITER] if jup else prm[P_TOKEN]
         return gval - cost
@@ -493,7 +513,7 @@ def build_value(s, c, p, a, prm, ctx, memo, mt):
     i = x // 2
     old = s.act_val[i]
     s.act_val[i] = R.wrap(old, x % 2)
-    gval = current_gain(s, c, p, prm, ctx, memo, mt)
+    gval = current_gain(s, c, p, prm, ctx)
     s.act_val[i] = old
     if card:
         return gval - prm[P_CARD] * CARD_WISH[R.mod_card_for(s.act_action)] - 0.05
@@ -508,34 +528,27 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     best = -1e18
     arg = buf[0]
     main = s.phase == R.PH_MAIN
-    ctx = context(s, c, seat, params)
+    # one work array per decision: the context, then the move table and the memo of die uses
+    ctx = np.empty(W_SIZE)
+    fill_context(s, c, seat, params, ctx)
     if main:
-        # a turn reads every die action at every value 1..6: evaluate each once, brown moves from a
-        # per-space table
-        mt = np.empty((4, c.spaces))
-        move_table(s, c, seat, params, ctx, mt)
-        tab = np.empty((4, 7))
-        turn_table(s, c, seat, params, ctx, mt, tab)
-        memo = np.empty((0, 0))
+        # a turn reads every die action at every value 1..6: each is evaluated once, brown moves from
+        # the per-space move table
+        turn_table(s, c, seat, params, ctx)
     elif s.phase == R.PH_BUILD:
-        mt = np.empty((4, c.spaces))
-        move_table(s, c, seat, params, ctx, mt)
-        memo = np.full((4, 40), np.nan)
-        tab = np.empty((0, 0))
-    else:  # the other decisions never look at more than one die use
-        mt = np.empty((0, 0))
-        memo = np.empty((0, 0))
-        tab = np.empty((0, 0))
+        ctx[W_MOVE] = np.nan  # the move table is filled on first use
+        for i in range(W_MEMO, W_SIZE):
+            ctx[i] = np.nan
     for i in range(n):
         a = buf[i]
         if main and a >= R.A_TAKE_EXEC:
             x = a - R.A_TAKE_EXEC
-            val = tab[(x % 24) // 6, x % 6 + 1]
+            val = ctx[W_MEMO + ((x % 24) // 6) * MEMO_V + x % 6 + 1]
         elif main and a >= R.A_TAKE:
             x = a - R.A_TAKE
-            val = take_value(s, c, seat, (x % 24) // 6, x % 6 + 1, params, tab)
+            val = take_value(s, c, seat, (x % 24) // 6, x % 6 + 1, params, ctx)
         else:
-            val = score_action(s, c, seat, a, params, ctx, memo, mt)
+            val = score_action(s, c, seat, a, params, ctx)
         val += 1e-6 * uniform(bot_rng, seat)
         if val > best:
             best = val
