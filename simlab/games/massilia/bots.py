@@ -339,6 +339,51 @@ def score_action(s, c, p, a, prm, ctx):
     ph = s.phase
     if ph == R.PH_MAIN or ph == R.PH_BUILD:
         return score_turn_action(s, c, p, a, prm, ctx)
+    if ph == R.PH_KEEP:
+        return keep_value(c, a, prm, use_gain(s, c, p, s.rolled_col[s.rolled_i], s.rolled_val[s.rolled_i], prm, ctx))
+    if ph == R.PH_MOVE:
+        x = a - R.A_MOVE
+        pawn = x // 2
+        step = R.act_value(s) if x % 2 == 0 else -R.act_value(s)
+        return move_gain(s, c, p, pawn, (s.pawn[pawn] + step) % c.spaces, prm, ctx)
+    if ph == R.PH_CONSUL_PLACE:
+        if a == R.A_NO:
+            return 0.0
+        return stall_gain(s, c, p, prm, ctx) - c.consul_place_cost * prm[P_MONEY]
+    if ph == R.PH_PLUTON:
+        total = R.stall_total(s, s.consul_space)
+        lose = stall_gain(s, c, p, prm, ctx) if total == 0 else total * 0.8
+        return lose if a == R.A_YES else prm[P_CARD] * CARD_WISH[R.PLUTON]
+    return score_plain(s, c, p, a, prm)
+
+
+@njit(cache=True)
+def uses_context(ph):
+    """Does score_action read the decision context at this phase? (the others are ``score_plain``)"""
+    return (
+        ph == R.PH_MAIN
+        or ph == R.PH_BUILD
+        or ph == R.PH_KEEP
+        or ph == R.PH_MOVE
+        or ph == R.PH_CONSUL_PLACE
+        or ph == R.PH_PLUTON
+    )
+
+
+@njit(cache=True)
+def keep_value(c, a, prm, gval):
+    """Value of keeping a rolled die (or not) whose best use now is worth ``gval``."""
+    if a == R.A_KEEPDIE_TEMPLE:
+        return prm[P_KEEP]
+    if a == R.A_KEEPDIE_PAY:
+        return gval - c.keep_die_cost * prm[P_MONEY]
+    return gval - prm[P_CARD] * CARD_WISH[R.MARS] + 0.01
+
+
+@njit(cache=True)
+def score_plain(s, c, p, a, prm):
+    """score_action at the decisions that need no context (``uses_context`` is False)."""
+    ph = s.phase
     if ph == R.PH_SETUP:
         sp = a - R.A_SPACE
         # near customers of the colours on the stall is unknown yet: prefer spaces near a customer
@@ -350,34 +395,12 @@ def score_action(s, c, p, a, prm, ctx):
         return -abs(best - 3)
     if ph == R.PH_ROLL:
         return float(a - R.A_COUNT)  # roll every die: unrolled dice do nothing this round
-    if ph == R.PH_KEEP:
-        d = s.rolled_col[s.rolled_i]
-        v = s.rolled_val[s.rolled_i]
-        gval = use_gain(s, c, p, d, v, prm, ctx)
-        if a == R.A_KEEPDIE_TEMPLE:
-            return prm[P_KEEP]
-        if a == R.A_KEEPDIE_PAY:
-            return gval - c.keep_die_cost * prm[P_MONEY]
-        return gval - prm[P_CARD] * CARD_WISH[R.MARS] + 0.01
-    if ph == R.PH_MOVE:
-        x = a - R.A_MOVE
-        pawn = x // 2
-        step = R.act_value(s) if x % 2 == 0 else -R.act_value(s)
-        return move_gain(s, c, p, pawn, (s.pawn[pawn] + step) % c.spaces, prm, ctx)
-    if ph == R.PH_CONSUL_PLACE:
-        if a == R.A_NO:
-            return 0.0
-        return stall_gain(s, c, p, prm, ctx) - c.consul_place_cost * prm[P_MONEY]
     if ph == R.PH_MOVECUBES:
         if a == R.A_NO:
             return 0.5 if R.stall_total(s, s.consul_space) == 0 else 1.0
         x = a - R.A_CUBE
         # one cube keeps the new stall from being closed; take it from a stall that can spare it
         return 0.9 if R.stall_total(s, x // 4) >= 2 else 0.0
-    if ph == R.PH_PLUTON:
-        total = R.stall_total(s, s.consul_space)
-        lose = stall_gain(s, c, p, prm, ctx) if total == 0 else total * 0.8
-        return lose if a == R.A_YES else prm[P_CARD] * CARD_WISH[R.PLUTON]
     if ph == R.PH_TAX:
         k = a - R.A_COUNT
         # keep the best cubes by paying, as long as a cube is worth more than the tax
@@ -527,15 +550,36 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     c = cf[0]
     best = -1e18
     arg = buf[0]
-    main = s.phase == R.PH_MAIN
+    ph = s.phase
+    if not uses_context(ph):
+        for i in range(n):
+            a = buf[i]
+            val = score_plain(s, c, seat, a, params)
+            val += 1e-6 * uniform(bot_rng, seat)
+            if val > best:
+                best = val
+                arg = a
+        return arg
+    main = ph == R.PH_MAIN
     # one work array per decision: the context, then the move table and the memo of die uses
     ctx = np.empty(W_SIZE)
     fill_context(s, c, seat, params, ctx)
+    if ph == R.PH_KEEP:
+        # the rolled die's best use now, once for the (up to three) ways to keep it or not
+        gval = use_gain(s, c, seat, s.rolled_col[s.rolled_i], s.rolled_val[s.rolled_i], params, ctx)
+        for i in range(n):
+            a = buf[i]
+            val = keep_value(c, a, params, gval)
+            val += 1e-6 * uniform(bot_rng, seat)
+            if val > best:
+                best = val
+                arg = a
+        return arg
     if main:
         # a turn reads every die action at every value 1..6: each is evaluated once, brown moves from
         # the per-space move table
         turn_table(s, c, seat, params, ctx)
-    elif s.phase == R.PH_BUILD:
+    elif ph == R.PH_BUILD:
         ctx[W_MOVE] = np.nan  # the move table is filled on first use
         for i in range(W_MEMO, W_SIZE):
             ctx[i] = np.nan
