@@ -109,24 +109,17 @@ def facts(lf: pl.LazyFrame) -> dict[str, Any]:
 
 def players(lf: pl.LazyFrame) -> int:
     """Seats per game (the highest seat number plus one)."""
-    key = _plan_key(lf)
-    known = _FACTS.get(key, {}) if key is not None else {}
-    if "players" in known:
-        return int(known["players"])
-    n = lf.select(pl.col("seat").max()).collect().item()
-    if n is None:
-        raise AnalysisError("no result rows")
-    remember(lf, players=int(n) + 1)
-    return int(n) + 1
+    return int(facts(lf)["players"])
 
 
-def game_batches(lf: pl.LazyFrame, games_per_batch: int) -> list[pl.LazyFrame]:
+def game_batches(lf: pl.LazyFrame, games_per_batch: int, of: pl.LazyFrame | None = None) -> list[pl.LazyFrame]:
     """The rows split by game index into batches of about ``games_per_batch`` games (over all variants).
 
     A per-game pipeline holds one state per game in flight; batches bound its memory. Each batch is a
-    scan of its own, so batches are as few as the memory allows.
+    scan of its own, so batches are as few as the memory allows. ``of``: the frame whose facts (game
+    range, variants) to use, when ``lf`` is a projection of it.
     """
-    f = facts(lf)
+    f = facts(of if of is not None else lf)
     lo, hi, variants = f["game_min"], f["game_max"], max(f["variants"], 1)
     span = hi - lo + 1
     count = max(1, -(-span * variants // games_per_batch))

@@ -63,46 +63,145 @@ def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
     """Per variant, series (price, marker, bought, sold, harbour), item (location/colour) and round:
     games, mean with interval, and the 10/25/50/75/90% quantiles across games (the band of charts).
 
-    One scan of the seat-0 rows: means and sds directly, quantiles exactly from each column's value counts
-    (market columns hold small integers, so a count per value replaces a sort of every round's values)."""
+    One streaming pass over the seat-0 rows counts every value of every market column per variant
+    (``value_counts``): the columns hold small integers, so the counts are tiny, and the mean, sd and exact
+    quantiles all follow from them — no sort of every round's values, no frame of all games in memory."""
     lf = require_market(results)
     cols = _columns(names(lf))
-    games = lf.filter(pl.col("seat") == 0)
-    aggs: list[pl.Expr] = [pl.len().alias("__games")]
-    for i, (_s, _item, _r, c) in enumerate(cols):
-        x = pl.col(c).cast(pl.Float64)
-        aggs += [x.mean().alias(f"{i}__mean"), x.std().alias(f"{i}__sd"),
-                 pl.col(c).drop_nulls().value_counts().alias(f"{i}__vc")]
-    wide = games.group_by("variant").agg(aggs).sort("variant").collect()
+    counts, games = value_counts(lf.filter(pl.col("seat") == 0), [c for *_x, c in cols])
     z = stats.z_value(level)
     rows = []
-    for r in wide.iter_rows(named=True):
-        n = r["__games"]
-        for i, (series, item, rnd, c) in enumerate(cols):
-            mean, sd = r[f"{i}__mean"], r[f"{i}__sd"] or 0.0
-            half = z * sd / math.sqrt(n) if n else math.nan
-            row = {"variant": r["variant"], "series": series, "item": item, "round": rnd, "games": n,
-                   "mean": mean, "mean_lo": mean - half, "mean_hi": mean + half}
-            qs = counted_quantiles(r[f"{i}__vc"], c, QUANTILES)
-            for q, v in zip(QUANTILES, qs, strict=True):
+    for variant in sorted(games):
+        n = games[variant]
+        for series, item, rnd, c in cols:
+            values, freq = counts.get((variant, c), (np.zeros(0), np.zeros(0, dtype=np.int64)))
+            mean, sd = _moments(values, freq)
+            half = z * (sd or 0.0) / math.sqrt(n) if n else math.nan
+            row = {"variant": variant, "series": series, "item": item, "round": rnd, "games": n,
+                   "mean": mean, "mean_lo": None if mean is None else mean - half,
+                   "mean_hi": None if mean is None else mean + half}
+            for q, v in zip(QUANTILES, _quantiles(values, freq, QUANTILES), strict=True):
                 row[f"q{int(q * 100)}"] = v
             rows.append(row)
-    return pl.DataFrame(rows).with_columns(pl.lit(bots_label(lf)).alias("bots"),
-                                           pl.lit(stats.MEAN_METHOD).alias("interval"))
+    schema = {"variant": pl.String, "series": pl.String, "item": pl.String, "round": pl.Int64, "games": pl.Int64,
+              "mean": pl.Float64, "mean_lo": pl.Float64, "mean_hi": pl.Float64,
+              **{f"q{int(q * 100)}": pl.Float64 for q in QUANTILES}}
+    return pl.DataFrame(rows, schema=schema).with_columns(pl.lit(bots_label(lf)).alias("bots"),
+                                                          pl.lit(stats.MEAN_METHOD).alias("interval"))
 
 
-def counted_quantiles(counts: list[dict], column: str, qs: tuple[float, ...]) -> list[float | None]:
-    """Quantiles with linear interpolation (as polars' ``quantile(q, "linear")``) from value counts.
+#: rows per batch of the streaming value counts (a batch's columns are what is in memory at once)
+COUNT_BATCH = 500_000
 
-    The sorted values are implied by the counts: value v fills the positions from the cumulative count
-    before it to the one after it, so the order statistic at any position is a lookup, exact, without
-    sorting the values themselves."""
-    pairs = sorted((float(d[column]), int(d["count"])) for d in counts if d[column] is not None)
-    if not pairs:
+
+def value_counts(lf: pl.LazyFrame, columns: list[str]) -> tuple[dict[tuple[str, str], tuple[np.ndarray, np.ndarray]],
+                                                                dict[str, int]]:
+    """Per variant and column: the distinct non-null values and their counts, in one streaming pass.
+
+    Integer columns are counted with ``numpy.bincount`` over each batch (their range is small: counts,
+    prices, markers); any other column with polars' ``value_counts``. Also returns the rows per variant.
+    """
+    acc: dict[tuple[str, str], dict[float, int] | tuple[int, np.ndarray]] = {}
+    rows: dict[str, int] = {}
+    query = lf.select("variant", *columns)
+    for batch in query.collect_batches(chunk_size=COUNT_BATCH, maintain_order=False, engine="streaming"):
+        names_ = batch["variant"].unique().sort().to_list()
+        code = batch["variant"].replace_strict({v: i for i, v in enumerate(names_)}, return_dtype=pl.Int64)
+        code = code.to_numpy().astype(np.int32)
+        for i, v in enumerate(names_):
+            rows[v] = rows.get(v, 0) + int((code == i).sum())
+        for c in columns:
+            _count_batch(acc, names_, code, c, batch[c])
+    out = {}
+    for key, a in acc.items():
+        if isinstance(a, tuple):
+            lo, freq = a
+            nz = np.flatnonzero(freq)
+            out[key] = ((nz + lo).astype(np.float64), freq[nz])
+        else:
+            vals = sorted(a)
+            out[key] = (np.array(vals, dtype=np.float64), np.array([a[v] for v in vals], dtype=np.int64))
+    return out, rows
+
+
+def _count_batch(acc: dict, variants: list[str], code: np.ndarray, column: str, s: pl.Series) -> None:
+    """Add one batch's counts of ``column`` per variant: one bincount of (variant, value) when it can."""
+    if s.dtype.is_integer() and s.null_count() == 0 and len(s):
+        lo, hi = int(s.min()), int(s.max())
+        width = hi - lo + 1
+        if width * len(variants) <= 1 << 20:
+            key = code * np.int32(width)  # (variant, value) as one small integer, in place from here
+            key += s.to_numpy().astype(np.int32, copy=False)
+            key -= np.int32(lo)
+            freq = np.bincount(key, minlength=width * len(variants)).reshape(-1, width)
+            for i, v in enumerate(variants):
+                _merge(acc, (v, column), lo, freq[i])
+            return
+    for i, v in enumerate(variants):  # nulls, floats or a wide range: per variant, the general way
+        _count_into(acc, (v, column), s.filter(pl.Series(code == i)))
+
+
+def _merge(acc: dict, key: tuple[str, str], lo: int, freq: np.ndarray) -> None:
+    prev = acc.get(key)
+    if isinstance(prev, dict):
+        for j in np.flatnonzero(freq):
+            prev[float(lo + j)] = prev.get(float(lo + j), 0) + int(freq[j])
+        return
+    if prev is not None:
+        plo, pfreq = prev
+        nlo, nhi = min(lo, plo), max(lo + len(freq), plo + len(pfreq))
+        merged = np.zeros(nhi - nlo, dtype=np.int64)
+        merged[plo - nlo: plo - nlo + len(pfreq)] += pfreq
+        merged[lo - nlo: lo - nlo + len(freq)] += freq
+        freq, lo = merged, nlo
+    acc[key] = (lo, freq)
+
+
+def _count_into(acc: dict, key: tuple[str, str], s: pl.Series) -> None:
+    s = s.drop_nulls()
+    if s.is_empty():
+        return
+    prev = acc.get(key)
+    if s.dtype.is_integer() and not isinstance(prev, dict):
+        arr = s.to_numpy().astype(np.int64, copy=False)
+        lo, hi = int(arr.min()), int(arr.max())
+        if hi - lo < 1 << 16:
+            _merge(acc, key, lo, np.bincount(arr - lo))
+            return
+    # a float column, or integers spread too widely for a bincount: a dict of counts
+    if isinstance(prev, tuple):
+        plo, pfreq = prev
+        prev = {float(plo + i): int(f) for i, f in enumerate(pfreq) if f}
+    counts = prev if isinstance(prev, dict) else {}
+    for d in s.cast(pl.Float64).value_counts().iter_rows():
+        counts[d[0]] = counts.get(d[0], 0) + int(d[1])
+    acc[key] = counts
+
+
+def _moments(values: np.ndarray, freq: np.ndarray) -> tuple[float | None, float | None]:
+    """Mean and sample sd from value counts (exact sums for integer values, then one rounding)."""
+    n = int(freq.sum())
+    if n == 0:
+        return None, None
+    if np.all(values == np.round(values)):
+        v = [int(x) for x in values]
+        f = [int(x) for x in freq]
+        s1 = sum(a * b for a, b in zip(v, f, strict=True))
+        s2 = sum(a * a * b for a, b in zip(v, f, strict=True))
+        mean = s1 / n
+        sd = math.sqrt((n * s2 - s1 * s1) / (n * (n - 1))) if n > 1 else None
+        return mean, sd
+    mean = float((values * freq).sum() / n)
+    sd = float(math.sqrt((freq * (values - mean) ** 2).sum() / (n - 1))) if n > 1 else None
+    return mean, sd
+
+
+def _quantiles(values: np.ndarray, freq: np.ndarray, qs: tuple[float, ...]) -> list[float | None]:
+    """Linear-interpolation quantiles (as polars' ``quantile(q, "linear")``) from sorted values and counts."""
+    total = int(freq.sum())
+    if total == 0:
         return [None] * len(qs)
-    values = np.array([v for v, _ in pairs])
-    ends = np.cumsum([c for _, c in pairs])  # position of the last copy of each value, plus one
-    total = int(ends[-1])
+    ends = np.cumsum(freq)  # one past the position of the last copy of each value
 
     def at(pos: int) -> float:
         return float(values[np.searchsorted(ends, pos, side="right")])
@@ -114,6 +213,14 @@ def counted_quantiles(counts: list[dict], column: str, qs: tuple[float, ...]) ->
         a = at(lo)
         out.append(a if h == lo else a + (h - lo) * (at(min(lo + 1, total - 1)) - a))
     return out
+
+
+def counted_quantiles(counts: list[dict], column: str, qs: tuple[float, ...]) -> list[float | None]:
+    """Quantiles with linear interpolation (as polars' ``quantile(q, "linear")``) from polars value counts
+    (a list of ``{column: value, "count": k}``): the order statistic at any position is a lookup in the
+    cumulative counts, exact, without sorting the values themselves."""
+    pairs = sorted((float(d[column]), int(d["count"])) for d in counts if d[column] is not None)
+    return _quantiles(np.array([v for v, _ in pairs]), np.array([c for _, c in pairs], dtype=np.int64), qs)
 
 
 def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:

@@ -64,7 +64,7 @@ def balance_summary(results: Results, level: float = 0.95) -> pl.DataFrame:
     lf0 = as_lazy(results)
     require(lf0, ("variant", "game", "seat", "score", "rank", "turns"), "balance_summary")
     lf = lf0.select("variant", "game", "seat", "score", "rank", "turns")
-    n = players(lf)
+    n = players(lf0)
     parts = [
         _per_game(batch, n)
         .group_by("variant")
@@ -73,7 +73,7 @@ def balance_summary(results: Results, level: float = 0.95) -> pl.DataFrame:
         .with_columns(pl.col("variant").cast(pl.String))
         .sort("variant")
         .collect()
-        for batch in game_batches(lf, SUMMARY_BATCH)
+        for batch in game_batches(lf, SUMMARY_BATCH, of=lf0)
     ]
     df = stats.merge_mean_aggs(parts, ["variant"], ["turns", "margin"], sums=("games", "draws"))
     df = stats.with_mean_interval(df, "turns", level)
@@ -99,9 +99,14 @@ def distribution(results: Results, column: str = "score", width: float = 1.0, pe
         lf.group_by(*by)
         # within a variant a game is its index: counting distinct indices avoids hashing (variant, game) pairs
         .agg((pl.col("game").n_unique() if "variant" in by else pl.struct("variant", "game").n_unique())
-             .alias("games"), *stats.mean_aggs(column, "mean"))
+             .alias("games"), *stats.mean_aggs(column, "mean"),
+             *([pl.col("bot").unique().alias("_bots")] if "bot" in names(lf) else []))
         .collect()
     )
+    bots = ""  # the bots of these rows, read in the same scan (as bots_label would)
+    if "_bots" in summary.columns:
+        bots = ", ".join(sorted({b for group in summary["_bots"].to_list() for b in group if b is not None}))
+        summary = summary.drop("_bots")
     summary = stats.with_mean_interval(summary, "mean", level)
     hist = (
         lf.with_columns(((x / width).floor() * width).alias("bin"))
@@ -112,7 +117,7 @@ def distribution(results: Results, column: str = "score", width: float = 1.0, pe
     return (
         hist.join(summary, on=list(by), how="left")
         .with_columns(pl.lit(column).alias("column"), pl.lit(float(width)).alias("width"),
-                      pl.lit(bots_label(lf)).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
+                      pl.lit(bots).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
         .sort(*by, "bin")
     )
 
@@ -156,10 +161,10 @@ def lead_metrics(results: Results, level: float = 0.95) -> pl.DataFrame:
     require(lf0, ("variant", "game", "seat", "win_share", "rank"), "lead_metrics")
     lf = lf0.select("variant", "game", "seat", "win_share", "rank", *rounds.values())
     ks = list(rounds)
-    n = players(lf)
+    n = players(lf0)
     cols = [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"]
     parts = []
-    for batch in game_batches(lf, LEAD_BATCH):
+    for batch in game_batches(lf, LEAD_BATCH, of=lf0):
         wide = _seat_pivot(batch, n, {**{f"_s{k}": pl.col(c) for k, c in rounds.items()},
                                       "_w": pl.col("win_share").cast(pl.Float64),
                                       "_r": (pl.col("rank") == 1).cast(pl.Int32)}, [])

@@ -126,9 +126,6 @@ def compare_variants(
     """
     lf = as_lazy(results)
     require(lf, ("variant", "game", by, metric), "compare_variants")
-    variants = lf.select(pl.col("variant").unique()).collect()["variant"].to_list()
-    if base not in variants:
-        raise AnalysisError(f"no variant {base!r} in these results; variants: {', '.join(sorted(variants))}")
     keys = ["game", by]
     ref = (
         lf.filter(pl.col("variant") == base)
@@ -151,6 +148,10 @@ def compare_variants(
         .sort("variant", by)
         .collect()
     )
+    if out.is_empty():  # no pairs: say why if the base is missing (only then is the variant list read)
+        variants = lf.select(pl.col("variant").unique()).collect()["variant"].to_list()
+        if base not in variants:
+            raise AnalysisError(f"no variant {base!r} in these results; variants: {', '.join(sorted(variants))}")
     out = stats.with_mean_interval(out, "diff", level, keep_se=True)
     return out.with_columns(
         pl.Series("p", stats.normal_p(out["diff"].to_numpy(), out["diff_se"].to_numpy())),

@@ -27,7 +27,7 @@ import polars as pl
 import simlab
 from simlab import analysis as A
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError
+from simlab.analysis.frames import AnalysisError, bots_label, remember
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.embed import svg_data_uri
@@ -576,7 +576,9 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     # only the series the report draws: quantiles of every round of every series are the costliest
     # part of a large report, and polars then reads just these columns
     drawn = [c for c in rows.collect_schema().names() if c.startswith(("marker_", "price_"))]
-    traj = A.market_trajectories(rows.select("variant", "game", "seat", "bot", *drawn), level=ctx.level)
+    drawn_rows = rows.select("variant", "game", "seat", "bot", *drawn)
+    remember(drawn_rows, bots=[b.strip() for b in bots_label(rows).split(",") if b.strip()])  # same rows
+    traj = A.market_trajectories(drawn_rows, level=ctx.level)
     traj = traj.filter(pl.col("variant").is_in(ctx.focus))
     games = _games_label(traj["games"].to_list())
     for series, title, method in (
