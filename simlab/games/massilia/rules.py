@@ -843,10 +843,13 @@ def legal(st, cf, buf):
             buf[n] = A_NO
             n += 1
     elif ph == PH_PAYCARD:
+        # the player's coloured and beige cubes, counted once for every candidate cube (see pay_ok)
+        coloured = own_goods(s, c, p, 0) + own_goods(s, c, p, 1) + own_goods(s, c, p, 2)
+        beige = own_goods(s, c, p, BEIGE)
         for sp in range(c.spaces):
             if s.stall_owner[sp] == p:
                 for g in range(4):
-                    if s.cubes[sp, g] > 0 and pay_ok(s, c, p, g):
+                    if s.cubes[sp, g] > 0 and pay_ok_agg(s, c, g, coloured, beige):
                         buf[n] = A_CUBE + sp * 4 + g
                         n += 1
     return n
@@ -995,6 +998,14 @@ def legal_build(s, c, p, buf, n, room, payable, cards):
 @njit(cache=True)
 def pay_ok(s, c, p, g):
     """May this cube pay towards the kept cards, leaving the rest payable?"""
+    coloured = own_goods(s, c, p, 0) + own_goods(s, c, p, 1) + own_goods(s, c, p, 2)
+    beige = own_goods(s, c, p, BEIGE)
+    return pay_ok_agg(s, c, g, coloured, beige)
+
+
+@njit(cache=True)
+def pay_ok_agg(s, c, g, coloured, beige):
+    """pay_ok with the player's coloured and beige cube counts precomputed."""
     owed = s.pay_owed
     bpc = c.beige_per_card
     if g < 3:
@@ -1003,8 +1014,6 @@ def pay_ok(s, c, p, g):
         owed -= bpc
     else:
         owed -= 1
-    coloured = own_goods(s, c, p, 0) + own_goods(s, c, p, 1) + own_goods(s, c, p, 2)
-    beige = own_goods(s, c, p, BEIGE)
     if g < 3:
         coloured -= 1
     else:
