@@ -108,7 +108,7 @@ def card_value(
         raise AnalysisError("no intervention variants: name them <card>_seat<k> (see scenarios/card_value.toml)")
 
     # the one per-game pipeline: collected once (one row per card and game), then summarised twice
-    per_game = _per_game_differences(lf, design, control).collect().lazy()
+    per_game = _collect_per_game(lf, design, control).lazy()
     out = _summarise(per_game, level, paired).sort("label")
     out = out.with_columns(
         pl.when(pl.col("label").str.contains(MONEY_RE.pattern)).then(pl.lit("money")).otherwise(pl.lit("card"))
@@ -130,20 +130,50 @@ def card_value(
 def _per_game_differences(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.LazyFrame:
     """Per label and game: the granted seat's win-share and score change, averaged over seat variants.
 
-    Only the granted seat's rows of each intervention variant are read (a vectorised lookup of the variant's
-    seat instead of a join of every row with the design), joined on (game, seat) with the control's rows."""
-    seat_of = dict(zip(design["variant"].to_list(), design["seat"].to_list(), strict=True))
-    label_of = dict(zip(design["variant"].to_list(), design["label"].to_list(), strict=True))
-    variant = pl.col("variant")
+    Without a join of rows with rows: each row of an intervention variant's granted seat and each control row
+    of that seat are tagged (+1 treated, -1 control) with the card's label through a small lookup frame, and
+    one group per (label, game) sums both sides. The mean per-game difference over the paired seats is then
+    (Σ treated - Σ control) / seats; a game where a seat has only one side (an unfinished run) is recomputed
+    by the pairwise join, so the result is that of pairing rows on (game, seat) in every case.
+    """
+    d = design.select("variant", pl.col("seat").cast(pl.Int64), "label")
+    tags = pl.concat([
+        d.with_columns(pl.lit(1, dtype=pl.Int8).alias("_side")),
+        d.with_columns(pl.lit(control).alias("variant"), pl.lit(-1, dtype=pl.Int8).alias("_side")),
+    ]).with_columns(pl.col("label").cast(pl.Categorical)).lazy()
+    rows = (
+        lf.select("variant", "game", pl.col("seat").cast(pl.Int64), pl.col("win_share").cast(pl.Float64).alias("_w"),
+                  pl.col("score").cast(pl.Float64).alias("_s"))
+        .join(tags, on=["variant", "seat"], how="inner")  # a small build side: streams over the rows
+    )
+    t, c = pl.col("_side") > 0, pl.col("_side") < 0
+    bit = pl.lit(2, dtype=pl.Int64).pow(pl.col("seat"))  # a bit per seat (seats < 63)
+    sums = rows.group_by("label", "game").agg(
+        t.sum().alias("_n1"), c.sum().alias("_n0"),
+        pl.when(t).then(bit).sum().alias("_m1"), pl.when(c).then(bit).sum().alias("_m0"),
+        pl.when(t).then(pl.col("_w")).sum().alias("_w1"), pl.when(c).then(pl.col("_w")).sum().alias("_w0"),
+        pl.when(t).then(pl.col("_s")).sum().alias("_s1"), pl.when(c).then(pl.col("_s")).sum().alias("_s0"),
+    ).filter((pl.col("_n1") > 0) & (pl.col("_n0") > 0))
+    n = pl.col("_n1").cast(pl.Float64)
+    return sums.select(
+        pl.col("label").cast(pl.String), "game", pl.col("_n1").cast(pl.UInt32).alias("seats"),
+        ((pl.col("_w1") - pl.col("_w0")) / n).alias("dw"), ((pl.col("_s1") - pl.col("_s0")) / n).alias("ds"),
+        (pl.col("_w1") / n).alias("w1"), (pl.col("_w0") / n).alias("w0"),
+        (pl.col("_s1") / n).alias("s1"), (pl.col("_s0") / n).alias("s0"),
+        (pl.col("_m1") != pl.col("_m0")).alias("_unpaired"),
+    )
+
+
+def _paired_by_join(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.LazyFrame:
+    """The direct pairing of rows on (game, seat): used only for games where some seat lacks a partner."""
+    d = design.lazy().with_columns(pl.col("seat").cast(pl.Int64))
     treated = (
-        lf.filter(variant.is_in(list(seat_of)))
-        .filter(pl.col("seat").cast(pl.Int64) == variant.replace_strict(seat_of, default=-1, return_dtype=pl.Int64))
-        .select(variant.replace_strict(label_of, return_dtype=pl.String).cast(pl.Categorical).alias("label"),
-                "game", pl.col("seat").cast(pl.Int64), pl.col("win_share").alias("w1"),
-                pl.col("score").cast(pl.Float64).alias("s1"))
+        lf.with_columns(pl.col("seat").cast(pl.Int64))
+        .join(d, on=["variant", "seat"], how="inner")
+        .select("label", "game", "seat", pl.col("win_share").alias("w1"), pl.col("score").cast(pl.Float64).alias("s1"))
     )
     base = (
-        lf.filter(variant == control)
+        lf.filter(pl.col("variant") == control)
         .select("game", pl.col("seat").cast(pl.Int64), pl.col("win_share").alias("w0"),
                 pl.col("score").cast(pl.Float64).alias("s0"))
     )
@@ -157,8 +187,19 @@ def _per_game_differences(lf: pl.LazyFrame, design: pl.DataFrame, control: str) 
             pl.col("w1").mean().alias("w1"), pl.col("w0").mean().alias("w0"),
             pl.col("s1").mean().alias("s1"), pl.col("s0").mean().alias("s0"),
         )
-        .with_columns(pl.col("label").cast(pl.String))
     )
+
+
+def _collect_per_game(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.DataFrame:
+    """The per-game differences, collected once with the streaming engine (no rows held in memory)."""
+    df = _per_game_differences(lf, design, control).collect(engine="streaming")
+    bad = df.filter(pl.col("_unpaired"))
+    df = df.filter(~pl.col("_unpaired")).drop("_unpaired")
+    if bad.height:
+        fix = (_paired_by_join(lf, design, control)
+               .join(bad.lazy().select("label", "game"), on=["label", "game"], how="semi").collect())
+        df = pl.concat([df, fix.select(df.columns)], how="vertical_relaxed")
+    return df
 
 
 def _summarise(per_game: pl.LazyFrame, level: float, paired: bool) -> pl.DataFrame:
