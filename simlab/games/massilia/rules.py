@@ -244,6 +244,23 @@ def own_goods(s, c, p, g):
 
 
 @njit(cache=True)
+def room_and_payable(s, c, p):
+    """(own_room, payable_cards) in one pass over the market."""
+    owner = s.stall_owner
+    cubes = s.cubes
+    room = 0
+    coloured = 0
+    beige = 0
+    for sp in range(c.spaces):
+        if owner[sp] == p:
+            col = cubes[sp, 0] + cubes[sp, 1] + cubes[sp, 2]
+            room += c.stall_capacity - (col + cubes[sp, 3])
+            coloured += col
+            beige += cubes[sp, BEIGE]
+    return room, coloured + beige // c.beige_per_card
+
+
+@njit(cache=True)
 def payable_cards(s, c, p):
     """How many kept cards the player's stall cubes can pay for."""
     owner = s.stall_owner
@@ -754,8 +771,7 @@ def legal(st, cf, buf):
     elif ph == PH_MAIN:
         buf[n] = A_PASS
         n += 1
-        room = own_room(s, c, p)
-        payable = payable_cards(s, c, p)
+        room, payable = room_and_payable(s, c, p)
         cards = cards_available(s)
         n = legal_cards_any_time(s, c, p, buf, n, False, room, payable, cards)
         # a fresh die use can change its action (to brown, always possible) with a token or a Jupiter:
@@ -786,7 +802,8 @@ def legal(st, cf, buf):
                             buf[n] = A_TAKE_EXEC + src * 24 + d * 6 + v
                             n += 1
     elif ph == PH_BUILD:
-        n = legal_build(s, c, p, buf, n, own_room(s, c, p), payable_cards(s, c, p), cards_available(s))
+        room, payable = room_and_payable(s, c, p)
+        n = legal_build(s, c, p, buf, n, room, payable, cards_available(s))
     elif ph == PH_MOVE:
         for a in range(8):
             buf[n] = A_MOVE + a
