@@ -236,16 +236,20 @@ def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> p
         if series == "marker":
             markers.setdefault(item, {})[rnd] = c
     games = lf.filter(pl.col("seat") == 0)
-    per_game = []
+    firsts, recs = [], []
     aggs: list[pl.Expr] = [pl.len().alias("games")]
     for i, (_colour, by_r) in enumerate(markers.items()):
         rounds = sorted(by_r)
-        first = pl.min_horizontal([pl.when(pl.col(by_r[r]) <= floor).then(pl.lit(r)) for r in rounds])
-        recovered = pl.any_horizontal([(first < r) & (pl.col(by_r[r]) > floor) for r in rounds]).fill_null(False)
-        per_game += [first.alias(f"_first{i}"), recovered.alias(f"_rec{i}")]
-        aggs += [pl.col(f"_first{i}").is_not_null().sum().alias(f"_collapsed{i}"),
-                 pl.col(f"_rec{i}").sum().alias(f"_recovered{i}"), pl.col(f"_first{i}").mean().alias(f"_mean{i}")]
-    wide = games.select("variant", *per_game).group_by("variant").agg(aggs).collect()
+        firsts.append(pl.min_horizontal([pl.when(pl.col(by_r[r]) <= floor).then(pl.lit(r)) for r in rounds])
+                      .alias(f"_first{i}"))
+        first = pl.col(f"_first{i}")  # computed once, then read by the recovery test of every round
+        recs.append(pl.any_horizontal([(first < r) & (pl.col(by_r[r]) > floor) for r in rounds]).fill_null(False)
+                    .alias(f"_rec{i}"))
+        aggs += [first.is_not_null().sum().alias(f"_collapsed{i}"),
+                 pl.col(f"_rec{i}").sum().alias(f"_recovered{i}"), first.mean().alias(f"_mean{i}")]
+    wide = (games.select("variant", *(c for by_r in markers.values() for c in by_r.values()))
+            .with_columns(firsts).with_columns(recs)
+            .group_by("variant").agg(aggs).collect(engine="streaming"))
     frames = [
         wide.select("variant", "games", pl.col(f"_collapsed{i}").alias("collapsed"),
                     pl.col(f"_recovered{i}").alias("recovered"), pl.col(f"_mean{i}").alias("first_round"),
@@ -297,32 +301,40 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
     lf = require_market(results)
     markers = [c for s, _i, _r, c in _columns(names(lf)) if s == "marker"]
     count = pl.sum_horizontal([(pl.col(c) <= floor).cast(pl.Int32) for c in markers]).alias("_count")
-    w = pl.col("win_share")
-    # the variant's median turbulence from the counts of its values (exact; a small integer per row), so
-    # that no window over every row is held in memory; then one pass splits the games by it
-    med = lf.select("variant", count).group_by("variant").agg(pl.col("_count").value_counts()).collect()
-    median = {r["variant"]: counted_quantiles(r["_count"], "_count", (0.5,))[0] for r in med.iter_rows(named=True)}
+    # pass 1: counts of each turbulence value per variant and seat (a small integer per row) give the
+    # variant's median (the split) and each seat's median exactly, with no window over every row
+    vc = (lf.select("variant", "seat", count).group_by("variant", "seat", "_count").agg(pl.len().alias("count"))
+          .collect(engine="streaming"))
+    median = {v: counted_quantiles(d.group_by("_count").agg(pl.col("count").sum()).to_dicts(), "_count", (0.5,))[0]
+              for (v,), d in vc.group_by("variant")}
+    seat_median = {(v, k): counted_quantiles(d.to_dicts(), "_count", (0.5,))[0]
+                   for (v, k), d in vc.group_by("variant", "seat")}
+    # pass 2: per variant and seat, sums over turbulent and calm games (simple aggregates that stream)
     threshold = pl.col("variant").replace_strict(median, default=None, return_dtype=pl.Float64)
-    turbulent = (pl.col("_count") > threshold).alias("_shift")
-    df = (
-        lf.with_columns(count).with_columns(turbulent)
+    w = pl.col("win_share").cast(pl.Float64)
+    shift = pl.col("_shift")
+    sums = (
+        lf.select("variant", "seat", w.alias("_w"), (count > threshold).alias("_shift"))
         .group_by("variant", "seat")
-        .agg(
-            pl.col("_shift").sum().alias("games_turbulent"), (~pl.col("_shift")).sum().alias("games_calm"),
-            pl.col("_count").value_counts().alias("_vc"),
-            w.filter(pl.col("_shift")).mean().alias("win_share_turbulent"),
-            w.filter(~pl.col("_shift")).mean().alias("win_share_calm"),
-            w.filter(pl.col("_shift")).var().alias("_v1"), w.filter(~pl.col("_shift")).var().alias("_v0"),
-        )
+        .agg(shift.sum().alias("games_turbulent"), (~shift).sum().alias("games_calm"),
+             pl.when(shift).then(pl.col("_w")).sum().alias("_s1"),
+             pl.when(~shift).then(pl.col("_w")).sum().alias("_s0"),
+             pl.when(shift).then(pl.col("_w") ** 2).sum().alias("_q1"),
+             pl.when(~shift).then(pl.col("_w") ** 2).sum().alias("_q0"))
         .sort("variant", "seat")
-        .collect()
+        .collect(engine="streaming")
     )
-    df = df.with_columns(pl.Series("median_collapsed_rounds",
-                                   [counted_quantiles(vc, "_count", (0.5,))[0] for vc in df["_vc"].to_list()],
-                                   dtype=pl.Float64)).drop("_vc")
-    df = df.select("variant", "seat", "games_turbulent", "games_calm", "median_collapsed_rounds",
-                   *(c for c in df.columns if c not in ("variant", "seat", "games_turbulent", "games_calm",
-                                                        "median_collapsed_rounds")))
+    n1, n0 = pl.col("games_turbulent").cast(pl.Float64), pl.col("games_calm").cast(pl.Float64)
+    m1, m0 = pl.col("_s1") / n1, pl.col("_s0") / n0
+    df = sums.with_columns(
+        pl.Series("median_collapsed_rounds", [seat_median.get((v, k)) for v, k in
+                                              zip(sums["variant"], sums["seat"], strict=True)], dtype=pl.Float64),
+        pl.when(n1 > 0).then(m1).alias("win_share_turbulent"),
+        pl.when(n0 > 0).then(m0).alias("win_share_calm"),
+        pl.when(n1 > 1).then((pl.col("_q1") - n1 * m1**2) / (n1 - 1)).alias("_v1"),
+        pl.when(n0 > 1).then((pl.col("_q0") - n0 * m0**2) / (n0 - 1)).alias("_v0"),
+    ).select("variant", "seat", "games_turbulent", "games_calm", "median_collapsed_rounds", "win_share_turbulent",
+             "win_share_calm", "_v1", "_v0")
     z = stats.z_value(level)
     enough = (pl.col("games_turbulent") >= min_games) & (pl.col("games_calm") >= min_games)
     se = (pl.col("_v1") / pl.col("games_turbulent") + pl.col("_v0") / pl.col("games_calm")).sqrt()

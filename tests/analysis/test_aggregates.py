@@ -207,3 +207,21 @@ def test_card_differences_without_a_row_join(drop):
     want = cards._paired_by_join(df.lazy(), design, "control").collect().sort("label", "game")
     assert_frame_equal(got, want.select(got.columns), check_exact=False, rel_tol=1e-12, abs_tol=1e-12,
                        check_dtypes=False)
+
+
+def test_shift_winners_equals_a_window_median():
+    df = random_rows(19, games=301)
+    markers = [c for c in df.columns if c.startswith("marker_")]
+    count = pl.sum_horizontal([(pl.col(c) <= 1).cast(pl.Int32) for c in markers]).alias("_count")
+    w = pl.col("win_share")
+    ref = (df.with_columns(count).with_columns((pl.col("_count") > pl.col("_count").median().over("variant"))
+                                               .alias("_shift"))
+           .group_by("variant", "seat")
+           .agg(pl.col("_shift").sum().alias("games_turbulent"), pl.col("_count").median().alias("median"),
+                w.filter(pl.col("_shift")).mean().alias("t"), w.filter(~pl.col("_shift")).mean().alias("c"))
+           .sort("variant", "seat"))
+    got = A.shift_winners(df, min_games=1)
+    assert got["games_turbulent"].to_list() == ref["games_turbulent"].to_list()
+    assert np.allclose(got["median_collapsed_rounds"].to_numpy(), ref["median"].to_numpy())
+    assert np.allclose(got["win_share_turbulent"].to_numpy(), ref["t"].to_numpy(), rtol=1e-12)
+    assert np.allclose(got["win_share_calm"].to_numpy(), ref["c"].to_numpy(), rtol=1e-12)
