@@ -791,10 +791,12 @@ def legal(st, cf, buf):
                     bit = 1 << (d * 6 + v)
                     if known & bit == 0:
                         known |= bit
-                        if any_die or take_ok(s, c, p, d, v + 1, room, payable, cards):
+                        # a die usable as rolled can be taken (take_ok asks the same question first)
+                        if action_feasible_agg(s, c, p, d, v + 1, room, payable, cards):
                             take_bits |= bit
-                            if action_feasible_agg(s, c, p, d, v + 1, room, payable, cards):
-                                exec_bits |= bit
+                            exec_bits |= bit
+                        elif any_die or take_ok(s, c, p, d, v + 1, room, payable, cards):
+                            take_bits |= bit
                     if take_bits & bit != 0:
                         buf[n] = A_TAKE + src * 24 + d * 6 + v
                         n += 1
