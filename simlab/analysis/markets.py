@@ -310,11 +310,14 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
     seat_median = {(v, k): counted_quantiles(d.to_dicts(), "_count", (0.5,))[0]
                    for (v, k), d in vc.group_by("variant", "seat")}
     # pass 2: per variant and seat, sums over turbulent and calm games (simple aggregates that stream)
-    threshold = pl.col("variant").replace_strict(median, default=None, return_dtype=pl.Float64)
+    thresholds = pl.LazyFrame({"variant": list(median), "_median": list(median.values())},
+                              schema={"variant": pl.String, "_median": pl.Float64})
     w = pl.col("win_share").cast(pl.Float64)
     shift = pl.col("_shift")
     sums = (
-        lf.select("variant", "seat", w.alias("_w"), (count > threshold).alias("_shift"))
+        lf.select("variant", "seat", w.alias("_w"), count)
+        .join(thresholds, on="variant", how="left")  # a tiny build side: streams (a dict lookup would not)
+        .select("variant", "seat", "_w", (pl.col("_count") > pl.col("_median")).alias("_shift"))
         .group_by("variant", "seat")
         .agg(shift.sum().alias("games_turbulent"), (~shift).sum().alias("games_calm"),
              pl.when(shift).then(pl.col("_w")).sum().alias("_s1"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
@@ -23,7 +24,7 @@ from simlab.analysis.frames import (
     players,
     require,
 )
-from simlab.analysis.markets import counted_quantiles
+from simlab.analysis.markets import _quantiles
 
 GAME = ("variant", "game")
 #: batches are made of blocks of 60 consecutive games, so each batch holds every lineup rotation (2-6 seats)
@@ -125,19 +126,26 @@ def distribution(results: Results, column: str = "score", width: float = 1.0, pe
 def score_summary(results: Results, by: tuple[str, ...] = ("variant",), level: float = 0.95) -> pl.DataFrame:
     """Per group: rows, mean score with interval, sd and the 10/50/90% quantiles."""
     lf = as_lazy(results)
-    s = pl.col("score").cast(pl.Float64)
-    df = (
-        lf.group_by(*by)
-        .agg(pl.len().alias("rows"), *stats.mean_aggs("score"), s.std().alias("sd"),
-             s.drop_nulls().value_counts().alias("_vc"))
-        .sort(*by)
-        .collect()
-    )
-    # quantiles exactly from the counts of each score (scores take few values): no sort of every row
+    # one streaming pass: counts of each (group, score) — scores take few values — from which the rows, the
+    # mean, the sd and exact quantiles follow, instead of holding every score for a sort
+    counts = (lf.group_by(*by, pl.col("score").cast(pl.Float64).alias("_v")).agg(pl.len().alias("_c"))
+              .collect(engine="streaming"))
     qs = (0.1, 0.5, 0.9)
-    quant = [counted_quantiles(vc, "score", qs) for vc in df["_vc"].to_list()]
-    df = df.drop("_vc").with_columns(
-        pl.Series(f"q{int(q * 100)}", [row[i] for row in quant], dtype=pl.Float64) for i, q in enumerate(qs))
+    rows = []
+    for key, d in counts.group_by(*by):
+        d = d.sort("_v")
+        vals = d.filter(pl.col("_v").is_not_null())
+        v, c = vals["_v"].to_numpy(), vals["_c"].to_numpy().astype(np.int64)
+        n = int(c.sum())
+        mean = float((v * c).sum() / n) if n else None
+        sd = float(np.sqrt((c * (v - mean) ** 2).sum() / (n - 1))) if n > 1 else None
+        row = dict(zip(by, key, strict=True))
+        row.update({"rows": int(d["_c"].sum()), "score__n": n, "score": mean, "score__sd": sd, "sd": sd})
+        row.update({f"q{int(q * 100)}": x for q, x in zip(qs, _quantiles(v, c, qs), strict=True)})
+        rows.append(row)
+    schema = {**counts.select(*by).schema, "rows": pl.UInt32, "score__n": pl.UInt32, "score": pl.Float64,
+              "score__sd": pl.Float64, "sd": pl.Float64, **{f"q{int(q * 100)}": pl.Float64 for q in qs}}
+    df = pl.DataFrame(rows, schema=schema).sort(*by)
     return stats.with_mean_interval(df, "score", level).with_columns(pl.lit(stats.MEAN_METHOD).alias("interval"))
 
 

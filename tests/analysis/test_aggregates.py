@@ -225,3 +225,14 @@ def test_shift_winners_equals_a_window_median():
     assert np.allclose(got["median_collapsed_rounds"].to_numpy(), ref["median"].to_numpy())
     assert np.allclose(got["win_share_turbulent"].to_numpy(), ref["t"].to_numpy(), rtol=1e-12)
     assert np.allclose(got["win_share_calm"].to_numpy(), ref["c"].to_numpy(), rtol=1e-12)
+
+
+def test_score_summary_from_counts_equals_direct_quantiles():
+    df = random_rows(23)
+    got = A.score_summary(df, by=("variant", "seat"))
+    s = pl.col("score")
+    ref = df.group_by("variant", "seat").agg(
+        pl.len().alias("rows"), s.mean().alias("score"), s.std().alias("sd"),
+        *(s.quantile(q, interpolation="linear").alias(f"q{int(q * 100)}") for q in (0.1, 0.5, 0.9)),
+    ).sort("variant", "seat")
+    assert_frame_equal(got.select(ref.columns), ref, check_exact=False, rel_tol=1e-12, check_dtypes=False)
