@@ -123,9 +123,31 @@ def compare_variants(
     Game i of every variant has the same seed, so the per-game difference cancels most of the luck;
     the interval is that of the mean per-game difference. Rows: variant, ``by``, games, base, value,
     diff, diff_lo, diff_hi, p.
+
+    When every (variant, ``by``) holds one row per game over the same game range as the base (a finished
+    run, ``by="seat"``), the paired moments come from sums per group and one product Σ value·base over the
+    games where both are non-zero (a product with a zero adds nothing): no group per game and seat. Otherwise
+    the rows are paired game by game.
     """
     lf = as_lazy(results)
     require(lf, ("variant", "game", by, metric), "compare_variants")
+    out = _compare_by_sums(lf, base, metric, by)
+    if out is None:
+        out = _compare_by_pairs(lf, base, metric, by)
+    if out.is_empty():  # no pairs: say why if the base is missing (only then is the variant list read)
+        variants = lf.select(pl.col("variant").unique()).collect()["variant"].to_list()
+        if base not in variants:
+            raise AnalysisError(f"no variant {base!r} in these results; variants: {', '.join(sorted(variants))}")
+    out = stats.with_mean_interval(out, "diff", level, keep_se=True)
+    return out.with_columns(
+        pl.Series("p", stats.normal_p(out["diff"].to_numpy(), out["diff_se"].to_numpy())),
+        pl.lit(base).alias("base_variant"),
+        pl.lit(stats.PAIRED_METHOD).alias("interval"),
+    ).drop("diff_se")
+
+
+def _compare_by_pairs(lf: pl.LazyFrame, base: str, metric: str, by: str) -> pl.DataFrame:
+    """The direct pairing: mean per (variant, game, ``by``), joined with the base's on (game, ``by``)."""
     keys = ["game", by]
     ref = (
         lf.filter(pl.col("variant") == base)
@@ -135,7 +157,7 @@ def compare_variants(
         lf.filter(pl.col("variant") != base)
         .group_by(["variant", *keys]).agg(pl.col(metric).cast(pl.Float64).mean().alias("_value"))
     )
-    out = (
+    return (
         other.join(ref, on=keys, how="inner")
         .with_columns((pl.col("_value") - pl.col("_base")).alias("_d"))
         .group_by("variant", by)
@@ -148,13 +170,43 @@ def compare_variants(
         .sort("variant", by)
         .collect()
     )
-    if out.is_empty():  # no pairs: say why if the base is missing (only then is the variant list read)
-        variants = lf.select(pl.col("variant").unique()).collect()["variant"].to_list()
-        if base not in variants:
-            raise AnalysisError(f"no variant {base!r} in these results; variants: {', '.join(sorted(variants))}")
-    out = stats.with_mean_interval(out, "diff", level, keep_se=True)
-    return out.with_columns(
-        pl.Series("p", stats.normal_p(out["diff"].to_numpy(), out["diff_se"].to_numpy())),
-        pl.lit(base).alias("base_variant"),
-        pl.lit(stats.PAIRED_METHOD).alias("interval"),
-    ).drop("diff_se")
+
+
+def _compare_by_sums(lf: pl.LazyFrame, base: str, metric: str, by: str) -> pl.DataFrame | None:
+    """The paired moments from sums, or None when the rows are not one per game over the same games."""
+    x = pl.col(metric).cast(pl.Float64)
+    per = (
+        lf.group_by("variant", by)
+        .agg(pl.len().alias("n"), x.count().alias("nn"), x.sum().alias("s1"), (x * x).sum().alias("s2"),
+             pl.col("game").min().alias("lo"), pl.col("game").max().alias("hi"))
+        .collect(engine="streaming")
+    )
+    ref = per.filter(pl.col("variant") == base).drop("variant")
+    other = per.filter(pl.col("variant") != base)
+    if ref.is_empty():
+        return None
+    joined = other.join(ref, on=by, how="inner", suffix="_b")
+    one_per_game = (
+        (pl.col("n") == pl.col("hi") - pl.col("lo") + 1) & (pl.col("n") == pl.col("nn"))
+        & (pl.col("n_b") == pl.col("hi_b") - pl.col("lo_b") + 1) & (pl.col("n_b") == pl.col("nn_b"))
+        & (pl.col("lo") == pl.col("lo_b")) & (pl.col("hi") == pl.col("hi_b"))
+    )
+    if joined.height != other.height or not joined.select(one_per_game.all()).item():
+        return None
+    nz = lf.filter(x != 0).select("variant", "game", by, x.alias("_x"))
+    cross = (
+        nz.filter(pl.col("variant") != base)
+        .join(nz.filter(pl.col("variant") == base).select("game", by, pl.col("_x").alias("_b")), on=["game", by])
+        .group_by("variant", by).agg((pl.col("_x") * pl.col("_b")).sum().alias("_vb"))
+        .collect(engine="streaming")
+    )
+    n = pl.col("n").cast(pl.Float64)
+    mean_d = (pl.col("s1") - pl.col("s1_b")) / n
+    ss_d = pl.col("s2") + pl.col("s2_b") - 2 * pl.col("_vb").fill_null(0.0)
+    return (
+        joined.join(cross, on=["variant", by], how="left")
+        .select("variant", by, pl.col("n").alias("games"), (pl.col("s1_b") / n).alias("base"),
+                (pl.col("s1") / n).alias("value"), pl.col("n").alias("diff__n"), mean_d.alias("diff"),
+                pl.when(n > 1).then(((ss_d - n * mean_d**2) / (n - 1)).clip(0.0).sqrt()).alias("diff__sd"))
+        .sort("variant", by)
+    )

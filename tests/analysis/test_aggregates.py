@@ -236,3 +236,22 @@ def test_score_summary_from_counts_equals_direct_quantiles():
         *(s.quantile(q, interpolation="linear").alias(f"q{int(q * 100)}") for q in (0.1, 0.5, 0.9)),
     ).sort("variant", "seat")
     assert_frame_equal(got.select(ref.columns), ref, check_exact=False, rel_tol=1e-12, check_dtypes=False)
+
+
+@pytest.mark.parametrize("cut", [False, True])
+def test_compare_variants_from_sums_equals_pairing(cut):
+    """Paired moments from sums and non-zero products equal the game-by-game pairing (and an unfinished
+    variant falls back to it)."""
+    from simlab.analysis import seats
+
+    df = random_rows(29)
+    if cut:
+        df = df.filter(~((pl.col("variant") == "v2") & (pl.col("game") > 250)))
+    for metric in ("win_share", "score"):
+        got = A.compare_variants(df, "v0", metric=metric)
+        want = seats._compare_by_pairs(df.lazy(), "v0", metric, "seat")
+        assert got["games"].to_list() == want["games"].to_list()
+        for c in ("base", "value", "diff"):
+            assert np.allclose(got[c].to_numpy(), want[c].to_numpy(), rtol=1e-12, atol=1e-15), (metric, c)
+        se = (got["diff_hi"] - got["diff"]).to_numpy() / stats.z_value(0.95)
+        assert np.allclose(se, want["diff__sd"].to_numpy() / np.sqrt(want["games"].to_numpy()), rtol=1e-9)
