@@ -301,33 +301,32 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
     lf = require_market(results)
     markers = [c for s, _i, _r, c in _columns(names(lf)) if s == "marker"]
     count = pl.sum_horizontal([(pl.col(c) <= floor).cast(pl.Int32) for c in markers]).alias("_count")
-    # pass 1: counts of each turbulence value per variant and seat (a small integer per row) give the
-    # variant's median (the split) and each seat's median exactly, with no window over every row
-    vc = (lf.select("variant", "seat", count).group_by("variant", "seat", "_count").agg(pl.len().alias("count"))
-          .collect(engine="streaming"))
-    median = {v: counted_quantiles(d.group_by("_count").agg(pl.col("count").sum()).to_dicts(), "_count", (0.5,))[0]
-              for (v,), d in vc.group_by("variant")}
-    seat_median = {(v, k): counted_quantiles(d.to_dicts(), "_count", (0.5,))[0]
-                   for (v, k), d in vc.group_by("variant", "seat")}
-    # pass 2: per variant and seat, sums over turbulent and calm games (simple aggregates that stream)
-    thresholds = pl.LazyFrame({"variant": list(median), "_median": list(median.values())},
-                              schema={"variant": pl.String, "_median": pl.Float64})
+    # one pass: per variant, seat and turbulence (a small integer per row) the rows and the sums of w and w²;
+    # the variant's median (the split) and each seat's median follow exactly from those counts, and the
+    # turbulent and calm groups are sums over the turbulence values above and below the median
     w = pl.col("win_share").cast(pl.Float64)
-    shift = pl.col("_shift")
+    cells = (lf.select("variant", "seat", count, w.alias("_w"))
+             .group_by("variant", "seat", "_count")
+             .agg(pl.len().alias("count"), pl.col("_w").sum().alias("_sw"), (pl.col("_w") ** 2).sum().alias("_sq"),
+                  pl.col("_w").count().alias("_nw"))
+             .collect(engine="streaming"))
+    median = {v: counted_quantiles(d.group_by("_count").agg(pl.col("count").sum()).to_dicts(), "_count", (0.5,))[0]
+              for (v,), d in cells.group_by("variant")}
+    seat_median = {(v, k): counted_quantiles(d.to_dicts(), "_count", (0.5,))[0]
+                   for (v, k), d in cells.group_by("variant", "seat")}
+    thresholds = pl.DataFrame({"variant": list(median), "_median": list(median.values())},
+                              schema={"variant": pl.String, "_median": pl.Float64})
+    shift = pl.col("_count") > pl.col("_median")
     sums = (
-        lf.select("variant", "seat", w.alias("_w"), count)
-        .join(thresholds, on="variant", how="left")  # a tiny build side: streams (a dict lookup would not)
-        .select("variant", "seat", "_w", (pl.col("_count") > pl.col("_median")).alias("_shift"))
+        cells.join(thresholds, on="variant", how="left")
         .group_by("variant", "seat")
-        .agg(shift.sum().alias("games_turbulent"), (~shift).sum().alias("games_calm"),
-             pl.when(shift).then(pl.col("_w")).sum().alias("_s1"),
-             pl.when(~shift).then(pl.col("_w")).sum().alias("_s0"),
-             pl.when(shift).then(pl.col("_w") ** 2).sum().alias("_q1"),
-             pl.when(~shift).then(pl.col("_w") ** 2).sum().alias("_q0"))
+        .agg(*(pl.when(side).then(pl.col(c)).sum().alias(name)
+               for side, suffix in ((shift, "1"), (~shift, "0"))
+               for c, name in (("count", "games_turbulent" if suffix == "1" else "games_calm"),
+                               ("_nw", f"_n{suffix}"), ("_sw", f"_s{suffix}"), ("_sq", f"_q{suffix}"))))
         .sort("variant", "seat")
-        .collect(engine="streaming")
     )
-    n1, n0 = pl.col("games_turbulent").cast(pl.Float64), pl.col("games_calm").cast(pl.Float64)
+    n1, n0 = pl.col("_n1").cast(pl.Float64), pl.col("_n0").cast(pl.Float64)
     m1, m0 = pl.col("_s1") / n1, pl.col("_s0") / n0
     df = sums.with_columns(
         pl.Series("median_collapsed_rounds", [seat_median.get((v, k)) for v, k in
@@ -336,8 +335,8 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
         pl.when(n0 > 0).then(m0).alias("win_share_calm"),
         pl.when(n1 > 1).then((pl.col("_q1") - n1 * m1**2) / (n1 - 1)).alias("_v1"),
         pl.when(n0 > 1).then((pl.col("_q0") - n0 * m0**2) / (n0 - 1)).alias("_v0"),
-    ).select("variant", "seat", "games_turbulent", "games_calm", "median_collapsed_rounds", "win_share_turbulent",
-             "win_share_calm", "_v1", "_v0")
+    ).select("variant", "seat", pl.col("games_turbulent").cast(pl.UInt32), pl.col("games_calm").cast(pl.UInt32),
+             "median_collapsed_rounds", "win_share_turbulent", "win_share_calm", "_v1", "_v0")
     z = stats.z_value(level)
     enough = (pl.col("games_turbulent") >= min_games) & (pl.col("games_calm") >= min_games)
     se = (pl.col("_v1") / pl.col("games_turbulent") + pl.col("_v0") / pl.col("games_calm")).sqrt()
