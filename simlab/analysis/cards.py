@@ -130,37 +130,45 @@ def card_value(
 def _per_game_differences(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.LazyFrame:
     """Per label and game: the granted seat's win-share and score change, averaged over seat variants.
 
-    Without a join of rows with rows: each row of an intervention variant's granted seat and each control row
-    of that seat are tagged (+1 treated, -1 control) with the card's label through a small lookup frame, and
-    one group per (label, game) sums both sides. The mean per-game difference over the paired seats is then
-    (Σ treated - Σ control) / seats; a game where a seat has only one side (an unfinished run) is recomputed
-    by the pairwise join, so the result is that of pairing rows on (game, seat) in every case.
+    Without a join of rows with rows: the granted seats' rows are summed per (label, game) (a join with the
+    small design frame picks them), the control's rows are pivoted per game (one column per granted seat),
+    and the two are joined on the game. The mean per-game difference over the paired seats is then
+    (Σ treated - Σ control over the same seats) / seats. A game where a treated seat has no control row, or a
+    seat is granted twice, is recomputed by the pairwise join, so the result is that of pairing rows on
+    (game, seat) in every case.
     """
-    d = design.select("variant", pl.col("seat").cast(pl.Int64), "label")
-    tags = pl.concat([
-        d.with_columns(pl.lit(1, dtype=pl.Int8).alias("_side")),
-        d.with_columns(pl.lit(control).alias("variant"), pl.lit(-1, dtype=pl.Int8).alias("_side")),
-    ]).with_columns(pl.col("label").cast(pl.Categorical)).lazy()
-    rows = (
+    seats = sorted({int(k) for k in design["seat"].to_list()})
+    d = design.lazy().select("variant", pl.col("seat").cast(pl.Int64), pl.col("label").cast(pl.Categorical))
+    bit = pl.lit(2, dtype=pl.Int64).pow(pl.col("seat"))  # a bit per seat (seats < 63)
+    treated = (
         lf.select("variant", "game", pl.col("seat").cast(pl.Int64), pl.col("win_share").cast(pl.Float64).alias("_w"),
                   pl.col("score").cast(pl.Float64).alias("_s"))
-        .join(tags, on=["variant", "seat"], how="inner")  # a small build side: streams over the rows
+        .join(d, on=["variant", "seat"], how="inner")  # a small build side: streams over the rows
+        .group_by("label", "game")
+        .agg(pl.len().alias("_n1"), bit.sum().alias("_m1"), pl.col("_w").sum().alias("_w1"),
+             pl.col("_s").sum().alias("_s1"))
     )
-    t, c = pl.col("_side") > 0, pl.col("_side") < 0
-    bit = pl.lit(2, dtype=pl.Int64).pow(pl.col("seat"))  # a bit per seat (seats < 63)
-    sums = rows.group_by("label", "game").agg(
-        t.sum().alias("_n1"), c.sum().alias("_n0"),
-        pl.when(t).then(bit).sum().alias("_m1"), pl.when(c).then(bit).sum().alias("_m0"),
-        pl.when(t).then(pl.col("_w")).sum().alias("_w1"), pl.when(c).then(pl.col("_w")).sum().alias("_w0"),
-        pl.when(t).then(pl.col("_s")).sum().alias("_s1"), pl.when(c).then(pl.col("_s")).sum().alias("_s0"),
-    ).filter((pl.col("_n1") > 0) & (pl.col("_n0") > 0))
+    seat = pl.col("seat").cast(pl.Int64)
+    base = (
+        lf.filter(pl.col("variant") == control)
+        .group_by("game")
+        .agg(bit.sum().alias("_m0"),
+             *(pl.when(seat == k).then(pl.col("win_share").cast(pl.Float64)).sum().alias(f"_w0_{k}") for k in seats),
+             *(pl.when(seat == k).then(pl.col("score").cast(pl.Float64)).sum().alias(f"_s0_{k}") for k in seats))
+    )
+    m1 = pl.col("_m1")
+    has = {k: (m1 // (2**k)) % 2 == 1 for k in seats}
+    w0 = pl.sum_horizontal([pl.when(has[k]).then(pl.col(f"_w0_{k}")).otherwise(0.0) for k in seats])
+    s0 = pl.sum_horizontal([pl.when(has[k]).then(pl.col(f"_s0_{k}")).otherwise(0.0) for k in seats])
     n = pl.col("_n1").cast(pl.Float64)
-    return sums.select(
+    # paired when every treated seat has a control row (m1 ⊆ m0) and each seat once (n1 = its bits)
+    unpaired = ((m1 & pl.col("_m0")) != m1) | (pl.col("_n1") != pl.sum_horizontal([has[k].cast(pl.UInt32)
+                                                                                    for k in seats]))
+    return treated.join(base, on="game", how="inner").select(
         pl.col("label").cast(pl.String), "game", pl.col("_n1").cast(pl.UInt32).alias("seats"),
-        ((pl.col("_w1") - pl.col("_w0")) / n).alias("dw"), ((pl.col("_s1") - pl.col("_s0")) / n).alias("ds"),
-        (pl.col("_w1") / n).alias("w1"), (pl.col("_w0") / n).alias("w0"),
-        (pl.col("_s1") / n).alias("s1"), (pl.col("_s0") / n).alias("s0"),
-        (pl.col("_m1") != pl.col("_m0")).alias("_unpaired"),
+        ((pl.col("_w1") - w0) / n).alias("dw"), ((pl.col("_s1") - s0) / n).alias("ds"),
+        (pl.col("_w1") / n).alias("w1"), (w0 / n).alias("w0"), (pl.col("_s1") / n).alias("s1"), (s0 / n).alias("s0"),
+        unpaired.alias("_unpaired"),
     )
 
 

@@ -6,6 +6,7 @@ Analyses accept a result folder path, a polars LazyFrame or a DataFrame, so a no
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -126,7 +127,16 @@ def game_batches(lf: pl.LazyFrame, games_per_batch: int, of: pl.LazyFrame | None
     if count == 1:
         return [lf]
     step = -(-span // count)
-    return [lf.filter((pl.col("game") >= a) & (pl.col("game") < a + step)) for a in range(lo, hi + 1, step)]
+    cuts = list(range(lo + step, hi + 1, step))
+    # the first batch is open below and the last open above, so every row is in exactly one batch even if
+    # the game range given for these rows (e.g. by a manifest) were off
+    bounds = [None, *cuts, None]
+    game = pl.col("game")
+    out = []
+    for a, b in itertools.pairwise(bounds):
+        cond = (game >= a) if b is None else (game < b) if a is None else (game >= a) & (game < b)
+        out.append(lf.filter(cond))
+    return out
 
 
 def sample(lf: pl.LazyFrame) -> dict[str, Any]:

@@ -233,7 +233,13 @@ def _context(folder: Path, level: float) -> Context:
     base = _base_variant(manifest, configs)
     names = list(configs)
     focus = names if len(names) <= MAX_FOCUS else [base]
-    return Context(folder, manifest, rows, level, base, focus, configs)
+    ctx = Context(folder, manifest, rows, level, base, focus, configs)
+    # what the manifest already says, so that no analysis scans thousands of part files to learn it: the
+    # seats, and a game range that covers every game (batches of games only need to cover them all)
+    games = max([int(manifest.get("games", 0)), *(int(v.get("games_done", 0)) for v in manifest["variants"])])
+    for lf, count in ((ctx.rows, len(names)), (ctx.focus_rows(), len(focus))):
+        remember(lf, players=int(manifest["players"]), game_min=0, game_max=max(games - 1, 0), variants=count)
+    return ctx
 
 
 def _base_variant(manifest: dict[str, Any], configs: dict[str, dict[str, Any]]) -> str:

@@ -122,8 +122,9 @@ def compensation_curve(data: Any, ax: Axes | None = None, seat: int | None = Non
     ax.axhline(target, color="#666666", linestyle="--", linewidth=1, label=f"fair share 1/{data.players}")
     lo, hi = fit["fair_lo"], fit["fair_hi"]
     x_lo, x_hi = ax.get_xlim()
-    ax.errorbar([fit["fair_offset"]], [target], xerr=[[fit["fair_offset"] - max(lo, x_lo)],
-                                                       [min(hi, x_hi) - fit["fair_offset"]]],
+    # clipped to the drawn range; a fair offset extrapolated beyond it gets no bar on that side (never < 0)
+    ax.errorbar([fit["fair_offset"]], [target], xerr=[[max(fit["fair_offset"] - max(lo, x_lo), 0.0)],
+                                                       [max(min(hi, x_hi) - fit["fair_offset"], 0.0)]],
                 fmt="D", color=c_fair, capsize=5, markersize=7,
                 label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] sesterces")
     ax.set_xlabel(f"seat {k} starting money minus the others' mean (sesterces)")
