@@ -263,15 +263,7 @@ def room_and_payable(s, c, p):
 @njit(cache=True)
 def payable_cards(s, c, p):
     """How many kept cards the player's stall cubes can pay for."""
-    owner = s.stall_owner
-    cubes = s.cubes
-    coloured = 0
-    beige = 0
-    for sp in range(c.spaces):
-        if owner[sp] == p:
-            coloured += cubes[sp, 0] + cubes[sp, 1] + cubes[sp, 2]
-            beige += cubes[sp, BEIGE]
-    return coloured + beige // c.beige_per_card
+    return room_and_payable(s, c, p)[1]
 
 
 @njit(cache=True)
@@ -380,7 +372,8 @@ def buy_feasible_colour(s, c, p, g, v):
 @njit(cache=True)
 def action_feasible(s, c, p, a, v):
     """Is die action ``a`` with total ``v`` possible for player p now?"""
-    return action_feasible_agg(s, c, p, a, v, own_room(s, c, p), payable_cards(s, c, p), cards_available(s))
+    room, payable = room_and_payable(s, c, p)
+    return action_feasible_agg(s, c, p, a, v, room, payable, cards_available(s))
 
 
 @njit(cache=True)
@@ -432,7 +425,8 @@ def min_reachable_value(s, budget):
 @njit(cache=True)
 def feasible_soon(s, c, p):
     """Can the die use in progress still end in a legal action?"""
-    return feasible_soon_agg(s, c, p, own_room(s, c, p), payable_cards(s, c, p), cards_available(s))
+    room, payable = room_and_payable(s, c, p)
+    return feasible_soon_agg(s, c, p, room, payable, cards_available(s))
 
 
 @njit(cache=True)
