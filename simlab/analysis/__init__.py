@@ -8,7 +8,8 @@ returns a small tidy polars DataFrame (or a dataclass of them) ready to print or
 - compensation: ``compensation`` (fair starting money from a sweep); ``simlab compensate`` searches adaptively
 - cards: ``card_value``, ``observational``, ``design_from_manifest``
 - markets: ``market_trajectories``, ``marker_collapses``, ``sale_yield``, ``shift_winners``
-- metrics: ``balance_summary``, ``lead_metrics``, ``distribution``, ``score_summary``, ``variance_decomposition``
+- metrics: ``balance_summary``, ``lead_metrics`` (both at once: ``game_metrics``), ``distribution``,
+  ``score_summary``, ``variance_decomposition``
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from simlab.analysis.markets import has_market, marker_collapses, market_traject
 from simlab.analysis.metrics import (
     balance_summary,
     distribution,
+    game_metrics,
     lead_metrics,
     leader_curve,
     score_summary,
@@ -41,6 +43,7 @@ __all__ = [
     "design_from_names",
     "distribution",
     "equal_seats_test",
+    "game_metrics",
     "has_market",
     "lead_metrics",
     "leader_curve",

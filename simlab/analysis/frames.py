@@ -83,7 +83,8 @@ def _plan_key(lf: pl.LazyFrame) -> bytes | None:
 
 
 def remember(lf: pl.LazyFrame, **facts: Any) -> None:
-    """Record facts about these rows (``players``, ``game_min``, ``game_max``, ``variants``, ``bots``)."""
+    """Record facts about these rows (``players``, ``game_min``, ``game_max``, ``variants``, ``bots``,
+    ``games`` per variant)."""
     key = _plan_key(lf)
     if key is None:
         return
@@ -147,6 +148,13 @@ def sample(lf: pl.LazyFrame) -> dict[str, Any]:
         pl.col("bot").unique().sort().implode().alias("bots"),
     ).collect()
     return {"games": int(df["games"][0]), "variants": int(df["variants"][0]), "bots": df["bots"][0].to_list()}
+
+
+def games_per_variant(lf: pl.LazyFrame) -> dict[str, int] | None:
+    """Games per variant behind these rows if known without a scan (a report registers the manifest's
+    ``games_done`` with ``remember(lf, games=...)``), else None: counting distinct games is a costly hash."""
+    key = _plan_key(lf)
+    return _FACTS.get(key, {}).get("games") if key is not None else None
 
 
 def bots_label(lf: pl.LazyFrame) -> str:

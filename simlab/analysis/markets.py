@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 import polars as pl
+from numba import njit
 
 from simlab.analysis import stats
 from simlab.analysis.frames import NoMarketError, Results, as_lazy, bots_label, by_round, names
@@ -125,20 +126,33 @@ def value_counts(lf: pl.LazyFrame, columns: list[str]) -> tuple[dict[tuple[str, 
 
 
 def _count_batch(acc: dict, variants: list[str], code: np.ndarray, column: str, s: pl.Series) -> None:
-    """Add one batch's counts of ``column`` per variant: one bincount of (variant, value) when it can."""
+    """Add one batch's counts of ``column`` per variant: one compiled pass counting (variant, value) pairs
+    when it can (integers without nulls in a small range), else polars' value counts per variant."""
     if s.dtype.is_integer() and s.null_count() == 0 and len(s):
-        lo, hi = int(s.min()), int(s.max())
-        width = hi - lo + 1
-        if width * len(variants) <= 1 << 20:
-            key = code * np.int32(width)  # (variant, value) as one small integer, in place from here
-            key += s.to_numpy().astype(np.int32, copy=False)
-            key -= np.int32(lo)
-            freq = np.bincount(key, minlength=width * len(variants)).reshape(-1, width)
+        lo, freq = _bincount_by_code(code, s.to_numpy(), len(variants))
+        if freq.size:
             for i, v in enumerate(variants):
                 _merge(acc, (v, column), lo, freq[i])
             return
     for i, v in enumerate(variants):  # nulls, floats or a wide range: per variant, the general way
         _count_into(acc, (v, column), s.filter(pl.Series(code == i)))
+
+
+@njit(cache=True, nogil=True)
+def _bincount_by_code(code: np.ndarray, values: np.ndarray, groups: int) -> tuple[int, np.ndarray]:
+    """Counts of every value per group code in one pass (min and max first): ``(lo, freq[group, value - lo])``.
+    An empty ``freq`` when the values span more than 2**20 / groups (too wide to count densely)."""
+    lo, hi = values[0], values[0]
+    for x in values:
+        lo = min(lo, x)
+        hi = max(hi, x)
+    width = np.int64(hi) - np.int64(lo) + 1
+    if width * groups > 1 << 20:
+        return np.int64(lo), np.zeros((0, 0), dtype=np.int64)
+    freq = np.zeros((groups, width), dtype=np.int64)
+    for i in range(len(values)):
+        freq[code[i], np.int64(values[i]) - lo] += 1
+    return np.int64(lo), freq
 
 
 def _merge(acc: dict, key: tuple[str, str], lo: int, freq: np.ndarray) -> None:

@@ -20,6 +20,7 @@ from simlab.analysis.frames import (
     bots_label,
     by_round,
     game_batches,
+    games_per_variant,
     names,
     players,
     require,
@@ -48,40 +49,67 @@ def _seat_pivot(lf: pl.LazyFrame, n: int, columns: dict[str, pl.Expr], extra: li
     )
 
 
-def _per_game(lf: pl.LazyFrame, n: int) -> pl.LazyFrame:
-    """One row per game: turns, winners, margin of victory (winner minus runner-up, 0 when the top is shared)."""
-    wide = _seat_pivot(lf, n, {"_s": pl.col("score").cast(pl.Float64)},
-                       [pl.col("turns").first().alias("turns"), (pl.col("rank") == 1).sum().alias("winners")])
+def balance_summary(results: Results, level: float = 0.95) -> pl.DataFrame:
+    """Per variant: games, mean turns, mean margin of victory (winner minus runner-up), draw rate."""
+    return game_metrics(results, level, lead=False)[0]
+
+
+def game_metrics(results: Results, level: float = 0.95, lead: bool = True) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """``balance_summary`` and ``lead_metrics`` together, from one pivot of each batch of games (what a report
+    needs, for the cost of one); the second is None without per-round scores or ``lead=False``."""
+    lf0 = as_lazy(results)
+    require(lf0, ("variant", "game", "seat", "score", "rank", "turns"), "balance_summary (and lead_metrics)")
+    rounds = by_round(names(lf0), r"score_r(\d+)") if lead else {}
+    if rounds:
+        require(lf0, ("win_share",), "lead_metrics")
+    lf = lf0.select("variant", "game", "seat", "score", "rank", "turns",
+                    *(["win_share", *rounds.values()] if rounds else []))
+    n = players(lf0)
+    ks = list(rounds)
+    lead_cols = [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"] if rounds else []
+    columns = {"_s": pl.col("score").cast(pl.Float64), "_r": (pl.col("rank") == 1).cast(pl.Int32)}
+    if rounds:
+        columns |= {**{f"_s{k}": pl.col(c) for k, c in rounds.items()}, "_w": pl.col("win_share").cast(pl.Float64)}
+    parts = []
+    for batch in game_batches(lf, LEAD_BATCH if rounds else SUMMARY_BATCH, of=lf0):
+        wide = _seat_pivot(batch, n, columns, [pl.col("turns").first().alias("turns")])
+        per_game = wide.select("variant", "turns", _winners(n).alias("winners"), _margin(n).alias("margin"),
+                               *(_lead_exprs(ks, n) if rounds else []))
+        parts.append(
+            per_game.group_by("variant")
+            .agg(pl.len().alias("games"), (pl.col("winners") > 1).sum().alias("draws"),
+                 *(a for c in ("turns", "margin", *lead_cols) for a in stats.mean_aggs(c)))
+            .with_columns(pl.col("variant").cast(pl.String))
+            .sort("variant")
+            .collect()
+        )
+    df = stats.merge_mean_aggs(parts, ["variant"], ["turns", "margin", *lead_cols], sums=("games", "draws"))
+    bots = bots_label(lf0)
+    summary = df.select("variant", "games", *(c for c in df.columns if c.startswith(("turns", "margin"))), "draws")
+    for c in ("turns", "margin"):
+        summary = stats.with_mean_interval(summary, c, level)
+    summary = stats.with_wilson(summary, "draws", "games", "draw_rate", level).with_columns(
+        pl.lit(bots).alias("bots"), pl.lit(f"{stats.MEAN_METHOD}; draw rate: {stats.WILSON_METHOD}").alias("interval"))
+    if not rounds:
+        return summary, None
+    lead_df = df.select("variant", "games", *(c for c in df.columns if c.startswith(tuple(lead_cols))))
+    for c in lead_cols:
+        lead_df = stats.with_mean_interval(lead_df, c, level)
+    return summary, lead_df.with_columns(pl.lit(bots).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
+
+
+def _winners(n: int) -> pl.Expr:
+    """Seats ranked first in the game (more than one: a shared win)."""
+    return pl.sum_horizontal([pl.col(f"_r_{k}").fill_null(0) for k in range(n)])
+
+
+def _margin(n: int) -> pl.Expr:
+    """Winner's score minus the runner-up's (0 when the top is shared)."""
     s = [pl.col(f"_s_{k}") for k in range(n)]
     top = pl.max_horizontal(s)
     tied = pl.sum_horizontal([(c == top).fill_null(False).cast(pl.Int32) for c in s])
     second = pl.max_horizontal([pl.when(c < top).then(c) for c in s])
-    margin = pl.when(tied > 1).then(pl.lit(0.0)).otherwise(top - second)
-    return wide.select("variant", "game", "turns", "winners", margin.alias("margin"))
-
-
-def balance_summary(results: Results, level: float = 0.95) -> pl.DataFrame:
-    """Per variant: games, mean turns, mean margin of victory (winner minus runner-up), draw rate."""
-    lf0 = as_lazy(results)
-    require(lf0, ("variant", "game", "seat", "score", "rank", "turns"), "balance_summary")
-    lf = lf0.select("variant", "game", "seat", "score", "rank", "turns")
-    n = players(lf0)
-    parts = [
-        _per_game(batch, n)
-        .group_by("variant")
-        .agg(pl.len().alias("games"), *stats.mean_aggs("turns"), *stats.mean_aggs("margin"),
-             (pl.col("winners") > 1).sum().alias("draws"))
-        .with_columns(pl.col("variant").cast(pl.String))
-        .sort("variant")
-        .collect()
-        for batch in game_batches(lf, SUMMARY_BATCH, of=lf0)
-    ]
-    df = stats.merge_mean_aggs(parts, ["variant"], ["turns", "margin"], sums=("games", "draws"))
-    df = stats.with_mean_interval(df, "turns", level)
-    df = stats.with_mean_interval(df, "margin", level)
-    df = stats.with_wilson(df, "draws", "games", "draw_rate", level)
-    return df.with_columns(pl.lit(bots_label(lf0)).alias("bots"),
-                           pl.lit(f"{stats.MEAN_METHOD}; draw rate: {stats.WILSON_METHOD}").alias("interval"))
+    return pl.when(tied > 1).then(pl.lit(0.0)).otherwise(top - second)
 
 
 def distribution(results: Results, column: str = "score", width: float = 1.0, per_game: bool = False,
@@ -90,35 +118,35 @@ def distribution(results: Results, column: str = "score", width: float = 1.0, pe
 
     ``per_game`` counts one value per game (for game-level columns such as ``turns``). Each row also
     carries its group's games, mean and the mean's interval, and the bots, for the chart's legend and caption.
+    One scan: each bin's count, mean and sd, from which the group's exact mean and sd follow.
     """
-    lf = as_lazy(results)
-    require(lf, (*by, column), "distribution")
-    if per_game:
-        lf = lf.filter(pl.col("seat") == 0)
+    lf0 = as_lazy(results)
+    require(lf0, (*by, column), "distribution")
+    lf = lf0.filter(pl.col("seat") == 0) if per_game else lf0
     x = pl.col(column).cast(pl.Float64)
-    summary = (
-        lf.group_by(*by)
-        # within a variant a game is its index: counting distinct indices avoids hashing (variant, game) pairs
-        .agg((pl.col("game").n_unique() if "variant" in by else pl.struct("variant", "game").n_unique())
-             .alias("games"), *stats.mean_aggs(column, "mean"),
-             *([pl.col("bot").unique().alias("_bots")] if "bot" in names(lf) else []))
-        .collect()
-    )
-    bots = ""  # the bots of these rows, read in the same scan (as bots_label would)
-    if "_bots" in summary.columns:
-        bots = ", ".join(sorted({b for group in summary["_bots"].to_list() for b in group if b is not None}))
-        summary = summary.drop("_bots")
-    summary = stats.with_mean_interval(summary, "mean", level)
     hist = (
         lf.with_columns(((x / width).floor() * width).alias("bin"))
-        .group_by(*by, "bin").agg(pl.len().alias("count"))
-        .with_columns((pl.col("count") / pl.col("count").sum().over(*by)).alias("fraction"))
+        .group_by(*by, "bin").agg(pl.len().alias("count"), *stats.mean_aggs(column, "mean"))
         .collect()
     )
+    summary = stats.combine_mean_aggs(hist.drop("bin"), list(by), ["mean"], sums=("count",))
+    known = games_per_variant(lf0) if tuple(by) == ("variant",) and not per_game else None
+    if per_game:  # one row per game
+        summary = summary.with_columns(pl.col("count").alias("games"))
+    elif known is not None:  # the games behind the rows are known (a report registers the manifest's)
+        summary = summary.with_columns(pl.col("variant").replace_strict(known, default=None, return_dtype=pl.Int64)
+                                       .alias("games"))
+    else:  # within a variant a game is its index: counting distinct indices avoids hashing (variant, game) pairs
+        games = (lf.group_by(*by).agg((pl.col("game").n_unique() if "variant" in by
+                                       else pl.struct("variant", "game").n_unique()).alias("games")).collect())
+        summary = summary.join(games, on=list(by), how="left")
+    summary = stats.with_mean_interval(summary.drop("count"), "mean", level)
     return (
-        hist.join(summary, on=list(by), how="left")
+        hist.select(*by, "bin", "count")
+        .with_columns((pl.col("count") / pl.col("count").sum().over(*by)).alias("fraction"))
+        .join(summary, on=list(by), how="left")
         .with_columns(pl.lit(column).alias("column"), pl.lit(float(width)).alias("width"),
-                      pl.lit(bots).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
+                      pl.lit(bots_label(lf0)).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
         .sort(*by, "bin")
     )
 
@@ -163,31 +191,11 @@ def lead_metrics(results: Results, level: float = 0.95) -> pl.DataFrame:
     the memory.
     """
     lf0 = as_lazy(results)
-    rounds = by_round(names(lf0), r"score_r(\d+)")
-    if not rounds:
+    if not by_round(names(lf0), r"score_r(\d+)"):
         raise AnalysisError("lead_metrics needs per-round scores (score_r1, score_r2, ... columns)")
-    require(lf0, ("variant", "game", "seat", "win_share", "rank"), "lead_metrics")
-    lf = lf0.select("variant", "game", "seat", "win_share", "rank", *rounds.values())
-    ks = list(rounds)
-    n = players(lf0)
-    cols = [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"]
-    parts = []
-    for batch in game_batches(lf, LEAD_BATCH, of=lf0):
-        wide = _seat_pivot(batch, n, {**{f"_s{k}": pl.col(c) for k, c in rounds.items()},
-                                      "_w": pl.col("win_share").cast(pl.Float64),
-                                      "_r": (pl.col("rank") == 1).cast(pl.Int32)}, [])
-        per_game = wide.select("variant", *_lead_exprs(ks, n))
-        parts.append(
-            per_game.group_by("variant")
-            .agg(pl.len().alias("games"), *(a for c in cols for a in stats.mean_aggs(c)))
-            .with_columns(pl.col("variant").cast(pl.String))
-            .sort("variant")
-            .collect()
-        )
-    df = stats.merge_mean_aggs(parts, ["variant"], cols, sums=("games",))
-    for c in cols:
-        df = stats.with_mean_interval(df, c, level)
-    return df.with_columns(pl.lit(bots_label(lf0)).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
+    lead = game_metrics(lf0, level)[1]
+    assert lead is not None  # per-round scores exist
+    return lead
 
 
 def _lead_exprs(ks: list[int], n: int) -> list[pl.Expr]:

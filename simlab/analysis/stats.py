@@ -54,7 +54,12 @@ def merge_mean_aggs(parts: list[pl.DataFrame], by: list[str], names: list[str],
     """
     if len(parts) == 1:
         return parts[0]
-    df = pl.concat(parts, how="vertical_relaxed")
+    return combine_mean_aggs(pl.concat(parts, how="vertical_relaxed"), by, names, sums)
+
+
+def combine_mean_aggs(df: pl.DataFrame, by: list[str], names: list[str], sums: tuple[str, ...] = ()) -> pl.DataFrame:
+    """``merge_mean_aggs`` of the rows of one frame: those of disjoint sub-groups (batches, histogram bins)
+    merged into one row per ``by`` group."""
     aggs: list[pl.Expr] = [pl.col(c).sum() for c in sums]
     for name in names:
         n, m, sd = pl.col(f"{name}__n").cast(pl.Float64), pl.col(name), pl.col(f"{name}__sd")

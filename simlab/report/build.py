@@ -237,8 +237,11 @@ def _context(folder: Path, level: float) -> Context:
     # what the manifest already says, so that no analysis scans thousands of part files to learn it: the
     # seats, and a game range that covers every game (batches of games only need to cover them all)
     games = max([int(manifest.get("games", 0)), *(int(v.get("games_done", 0)) for v in manifest["variants"])])
-    for lf, count in ((ctx.rows, len(names)), (ctx.focus_rows(), len(focus))):
-        remember(lf, players=int(manifest["players"]), game_min=0, game_max=max(games - 1, 0), variants=count)
+    done = {v["name"]: int(v.get("games_done", 0)) for v in manifest["variants"]}
+    bots = [b.strip() for b in bots_label(ctx.rows).split(",") if b.strip()]  # one scan for the whole report
+    for lf, chosen in ((ctx.rows, names), (ctx.focus_rows(), focus)):
+        remember(lf, players=int(manifest["players"]), game_min=0, game_max=max(games - 1, 0), variants=len(chosen),
+                 games={v: done[v] for v in chosen}, bots=bots)
     return ctx
 
 
@@ -662,7 +665,8 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
                   "How long is a game, how close, how often shared, how early decided, and how much of it is "
                   "luck?")
     many = len(ctx.focus) > 1
-    summary = _ordered_by(A.balance_summary(rows, level=ctx.level), ctx.focus)
+    summary, lead = A.game_metrics(rows, level=ctx.level)  # one pass over the games for both
+    summary = _ordered_by(summary, ctx.focus)
     for r in summary.iter_rows(named=True):
         prefix = f"In {r['variant']}, a" if many else "A"
         sec.findings.append(Finding(
@@ -678,13 +682,11 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
           F.est_ci(r["draw_rate"], r["draw_rate_lo"], r["draw_rate_hi"], 100, places=2)]
          for r in summary.iter_rows(named=True)],
         note=f"{stats.MEAN_METHOD}; shared wins: {stats.WILSON_METHOD}."))
-    try:
-        lead = _ordered_by(A.lead_metrics(rows, level=ctx.level), ctx.focus)
-    except AnalysisError as exc:
-        lead = None
-        sec.notes.append(f"No decisiveness figures: {exc}.")
-    if lead is not None:
-        _add_lead(ctx, sec, lead, many)
+    if lead is None:
+        sec.notes.append("No decisiveness figures: lead_metrics needs per-round scores (score_r1, score_r2, ... "
+                         "columns), which these results do not have.")
+    else:
+        _add_lead(ctx, sec, _ordered_by(lead, ctx.focus), many)
     var = A.variance_decomposition(rows, level=ctx.level)
     var = _ordered_by(var, ctx.focus)
     for (v,), d in var.group_by("variant", maintain_order=True):

@@ -255,3 +255,68 @@ def test_compare_variants_from_sums_equals_pairing(cut):
             assert np.allclose(got[c].to_numpy(), want[c].to_numpy(), rtol=1e-12, atol=1e-15), (metric, c)
         se = (got["diff_hi"] - got["diff"]).to_numpy() / stats.z_value(0.95)
         assert np.allclose(se, want["diff__sd"].to_numpy() / np.sqrt(want["games"].to_numpy()), rtol=1e-9)
+
+
+@pytest.mark.parametrize(("column", "per_game", "width"), [("score", False, 2.0), ("turns", True, 3.0)])
+def test_distribution_one_scan_equals_direct(column, per_game, width):
+    """The histogram's group mean and sd merged from its bins equal those of the rows themselves, and the
+    games are the distinct games (counted, or as remembered for a folder's rows)."""
+    df = random_rows(13)
+    got = A.distribution(df, column, width=width, per_game=per_game)
+    rows = df.filter(pl.col("seat") == 0) if per_game else df
+    ref = rows.group_by("variant").agg(pl.col(column).mean().alias("mean"), pl.col(column).std().alias("sd"),
+                                       pl.col("game").n_unique().alias("games"), pl.len().alias("n")).sort("variant")
+    per_variant = got.group_by("variant").agg(pl.col("mean", "mean_lo", "mean_hi", "games").first(),
+                                              pl.col("count").sum()).sort("variant")
+    assert per_variant["count"].to_list() == ref["n"].to_list()
+    assert per_variant["games"].to_list() == ref["games"].to_list()
+    assert np.allclose(per_variant["mean"].to_numpy(), ref["mean"].to_numpy(), rtol=1e-12)
+    half = (per_variant["mean_hi"] - per_variant["mean"]).to_numpy()
+    assert np.allclose(half, stats.z_value(0.95) * ref["sd"].to_numpy() / np.sqrt(ref["n"].to_numpy()), rtol=1e-9)
+    direct = (rows.with_columns(((pl.col(column) / width).floor() * width).alias("bin"))
+              .group_by("variant", "bin").agg(pl.len().alias("count")).sort("variant", "bin"))
+    assert got.select("variant", "bin", "count").sort("variant", "bin").to_dicts() == direct.to_dicts()
+    assert np.allclose(got.group_by("variant").agg(pl.col("fraction").sum())["fraction"].to_numpy(), 1.0)
+
+
+def test_distribution_takes_remembered_games(tmp_path):
+    """A report registers the manifest's games per variant; the distribution then skips counting them."""
+    from simlab.analysis.frames import remember
+
+    path = tmp_path / "rows.parquet"
+    random_rows(17).write_parquet(path)
+    lf = pl.scan_parquet(path)
+    remember(lf, games={"v0": 1, "v1": 2, "v2": 3})
+    got = A.distribution(lf, "score", width=2.0).group_by("variant").agg(pl.col("games").first()).sort("variant")
+    assert got["games"].to_list() == [1, 2, 3]
+
+
+def test_game_metrics_equals_the_two_analyses():
+    df = random_rows(19, n=3)
+    summary, lead = A.game_metrics(df)
+    assert_frame_equal(summary, A.balance_summary(df))
+    assert_frame_equal(lead, A.lead_metrics(df))
+    assert A.game_metrics(df.drop([c for c in df.columns if c.startswith("score_r")]))[1] is None
+
+
+def test_value_counts_equal_polars_value_counts():
+    """The compiled per-variant counting (negative values, wide ranges, nulls) equals polars' value counts."""
+    from simlab.analysis.markets import value_counts
+
+    rng = np.random.default_rng(23)
+    size = 5_000
+    df = pl.DataFrame({
+        "variant": rng.choice(["a", "b", "c"], size=size),
+        "small": rng.integers(-3, 9, size=size).astype(np.int32),
+        "wide": rng.integers(0, 1 << 40, size=size),  # too wide for a dense count
+        "nulls": pl.Series(rng.integers(0, 5, size=size)).set(pl.Series(rng.random(size) < 0.1), None),
+        "real": rng.random(size).round(1),
+    })
+    counts, rows = value_counts(df.lazy(), ["small", "wide", "nulls", "real"])
+    assert rows == {v: int((df["variant"] == v).sum()) for v in ("a", "b", "c")}
+    for v in ("a", "b", "c"):
+        for c in ("small", "wide", "nulls", "real"):
+            ref = df.filter(pl.col("variant") == v)[c].drop_nulls().value_counts().sort(c)
+            values, freq = counts[(v, c)]
+            assert values.tolist() == ref[c].cast(pl.Float64).to_list(), (v, c)
+            assert freq.tolist() == ref["count"].to_list(), (v, c)
