@@ -157,6 +157,12 @@ def games_per_variant(lf: pl.LazyFrame) -> dict[str, int] | None:
     return _FACTS.get(key, {}).get("games") if key is not None else None
 
 
+def remembered_bots(lf: pl.LazyFrame) -> list[str] | None:
+    """The bots of these rows if already known (remembered), else None."""
+    key = _plan_key(lf)
+    return _FACTS.get(key, {}).get("bots") if key is not None else None
+
+
 def bots_label(lf: pl.LazyFrame) -> str:
     """The bots in a set of rows, comma-separated (chart captions state them; remembered per plan)."""
     if "bot" not in names(lf):

@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, Results, as_lazy, names, require
+from simlab.analysis.frames import AnalysisError, Results, as_lazy, names, remembered_bots, require
 
 
 def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
@@ -59,7 +59,8 @@ def equal_seats_test(results: Results, n: int | None = None) -> pl.DataFrame:
 def _per_seat(lf: pl.LazyFrame, aggs: tuple[pl.Expr, ...]) -> pl.DataFrame:
     """One scan: per variant and seat ``aggs``, rows (``games``), Σw, Σw² and the bots (a list)."""
     w = pl.col("win_share").cast(pl.Float64)
-    extra = [pl.col("bot").unique().alias("_bots")] if "bot" in names(lf) else []
+    known = remembered_bots(lf)  # a report knows them already: no string column to decode
+    extra = [pl.col("bot").unique().alias("_bots")] if "bot" in names(lf) and known is None else []
     per = (
         lf.group_by("variant", "seat")
         .agg(pl.len().alias("games"), *aggs, w.sum().alias("_w1"), (w * w).sum().alias("_w2"), *extra)
@@ -68,6 +69,8 @@ def _per_seat(lf: pl.LazyFrame, aggs: tuple[pl.Expr, ...]) -> pl.DataFrame:
     )
     if per.is_empty():
         raise AnalysisError("no result rows")
+    if known is not None:
+        per = per.with_columns(pl.Series("_bots", [known] * per.height, dtype=pl.List(pl.String)))
     return per
 
 
