@@ -483,7 +483,7 @@ def score_turn_action(s, c, p, a, prm, ctx):
         return gval - prm[P_CARD] * CARD_WISH[R.MERCURE]
     if s.phase != R.PH_BUILD:
         return -1e9
-    return build_value(s, c, p, a, prm, ctx)
+    return build_value(s, c, p, a, prm, ctx, R.act_value(s))
 
 
 @njit(cache=True)
@@ -508,36 +508,25 @@ def take_value(s, c, p, d, v, prm, ctx):
 
 
 @njit(cache=True)
-def build_value(s, c, p, a, prm, ctx):
-    """Gain after one modification of the die use in progress, minus what it costs."""
+def build_value(s, c, p, a, prm, ctx, total):
+    """Gain after one modification of the die use in progress (its dice total ``total``), minus what it
+    costs. A die use's gain depends only on its action and total (see ``memo_gain``), so the modified use
+    is evaluated from those two numbers, without writing the modification into the record."""
     if a < R.A_CHANGE_TOKEN:
         junon = a >= R.A_EXTRA_JUNON
         x = a - (R.A_EXTRA_JUNON if junon else R.A_EXTRA_TOKEN)
-        k = s.act_n
-        old_col, old_val = s.act_col[k], s.act_val[k]
-        s.act_col[k] = (x % 24) // 6
-        s.act_val[k] = x % 6 + 1
-        s.act_n += 1
-        gval = current_gain(s, c, p, prm, ctx)
-        s.act_n -= 1
-        s.act_col[k], s.act_val[k] = old_col, old_val
+        gval = memo_gain(s, c, p, s.act_action, total + x % 6 + 1, prm, ctx)
         cost = prm[P_CARD] * CARD_WISH[R.JUNON] if junon else prm[P_TOKEN]
         return gval - cost - 0.5  # the extra die is also lost for later
     if a < R.A_MOD_TOKEN:
         jup = a >= R.A_CHANGE_JUPITER
-        old = s.act_action
-        s.act_action = a - (R.A_CHANGE_JUPITER if jup else R.A_CHANGE_TOKEN)
-        gval = current_gain(s, c, p, prm, ctx)
-        s.act_action = old
+        gval = memo_gain(s, c, p, a - (R.A_CHANGE_JUPITER if jup else R.A_CHANGE_TOKEN), total, prm, ctx)
         cost = prm[P_CARD] * CARD_WISH[R.JUPITER] if jup else prm[P_TOKEN]
         return gval - cost
     card = a >= R.A_MOD_CARD
     x = a - (R.A_MOD_CARD if card else R.A_MOD_TOKEN)
-    i = x // 2
-    old = s.act_val[i]
-    s.act_val[i] = R.wrap(old, x % 2)
-    gval = current_gain(s, c, p, prm, ctx)
-    s.act_val[i] = old
+    old = s.act_val[x // 2]
+    gval = memo_gain(s, c, p, s.act_action, total - old + R.wrap(old, x % 2), prm, ctx)
     if card:
         return gval - prm[P_CARD] * CARD_WISH[R.mod_card_for(s.act_action)] - 0.05
     return gval - prm[P_TOKEN]
@@ -561,6 +550,7 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
                 arg = a
         return arg
     main = ph == R.PH_MAIN
+    build = ph == R.PH_BUILD
     # one work array per decision: the context, then the move table and the memo of die uses
     ctx = np.empty(W_SIZE)
     fill_context(s, c, seat, params, ctx)
@@ -579,10 +569,11 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
         # a turn reads every die action at every value 1..6: each is evaluated once, brown moves from
         # the per-space move table
         turn_table(s, c, seat, params, ctx)
-    elif ph == R.PH_BUILD:
+    elif build:
         ctx[W_MOVE] = np.nan  # the move table is filled on first use
         for i in range(W_MEMO, W_SIZE):
             ctx[i] = np.nan
+    total = R.act_value(s)  # the dice total of the use in progress (read by the modifications of it)
     for i in range(n):
         a = buf[i]
         if main and a >= R.A_TAKE_EXEC:
@@ -591,6 +582,8 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
         elif main and a >= R.A_TAKE:
             x = a - R.A_TAKE
             val = take_value(s, c, seat, (x % 24) // 6, x % 6 + 1, params, ctx)
+        elif build and a >= R.A_TAKE:
+            val = build_value(s, c, seat, a, params, ctx, total)
         else:
             val = score_action(s, c, seat, a, params, ctx)
         val += 1e-6 * uniform(bot_rng, seat)
