@@ -148,6 +148,9 @@ def bots(game: str) -> None:
 @click.option("--chunk-size", type=int, help="Games per task and per parquet file (default: the scenario's).")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first game that raises instead of logging it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress or summary, only the result folder path.")
+@click.option("--no-compact", is_flag=True,
+              help="Keep one parquet file per chunk (by default a complete run of more than 500 part files "
+              "merges them into few large files: see `simlab compact`).")
 @click.option("--backend", type=click.Choice(["local", "dask", "ray"]), default="local", show_default=True,
               help="Where chunks run: local processes, or a Dask or Ray cluster (pip install 'simlab[dask]').")
 @click.option("--address", metavar="ADDRESS",
@@ -155,7 +158,7 @@ def bots(game: str) -> None:
               "(default: start a local one with --jobs workers).")
 def run(
     scenario: str, games: int | None, jobs: int, out: str | None, resume: bool, chunk_size: int | None,
-    fail_fast: bool, quiet: bool, backend: str, address: str | None,
+    fail_fast: bool, quiet: bool, no_compact: bool, backend: str, address: str | None,
 ) -> None:
     """Run the experiment in SCENARIO (a .toml file) into a result folder of parquet files.
 
@@ -169,7 +172,7 @@ def run(
 
     folder = run_scenario(
         scenario, games=games, jobs=jobs, out=out, resume=resume, chunk_size=chunk_size, fail_fast=fail_fast,
-        progress=not quiet, backend=backend, address=address,
+        progress=not quiet, backend=backend, address=address, compact=not no_compact,
     )
     manifest = load_manifest(folder)
     if not quiet:
@@ -261,6 +264,26 @@ def play(
     else:
         for line in result.lines:
             click.echo(line)
+
+
+@cli.command()
+@click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(file_okay=False))
+@click.option("--games-per-file", "-n", type=click.IntRange(1), default=None, metavar="N",
+              help="Games per merged file (default: 250,000, about 1M rows at 4 players).")
+def compact(results_dir: str, games_per_file: int | None) -> None:
+    """Merge the part files of RESULTS_DIR into few large files: scans of the folder get much faster.
+
+    Per variant, runs of consecutive parts become one file of about N games, with the same rows in the
+    same order; resume, the manifest and every analysis work as before. A complete run of more than 500
+    parts does this by itself (unless `simlab run --no-compact`). Safe to interrupt: run it again.
+    """
+    import sys
+
+    from simlab.run.compact import GAMES_PER_FILE
+    from simlab.run.compact import compact as compact_folder
+
+    summary = compact_folder(results_dir, games_per_file or GAMES_PER_FILE, log=sys.stderr)
+    click.echo(summary.line())
 
 
 # -- analysis commands ------------------------------------------------------------------------------

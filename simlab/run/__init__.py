@@ -1,7 +1,8 @@
 """Running experiments: scenario files, the chunked parallel runner and the result folder.
 
 ``run_scenario(path)`` plays a scenario into a result folder and returns its path; ``load_results(folder)``
-gives a polars LazyFrame over it. Both are what the CLI calls, so a notebook gets the same behaviour.
+gives a polars LazyFrame over it; ``compact_results(folder)`` merges its part files into few large ones. They
+are what the CLI calls, so a notebook gets the same behaviour.
 Heavy modules (joblib, pyarrow, polars) load only when these functions are first used.
 """
 
@@ -17,6 +18,7 @@ __all__ = [
     "RunFailed",
     "RunInterrupted",
     "ScenarioError",
+    "compact_results",
     "load_manifest",
     "load_results",
     "load_scenario",
@@ -25,6 +27,7 @@ __all__ = [
 
 _LAZY = {
     "run_scenario": "simlab.run.runner",
+    "compact_results": "simlab.run.compact",
     "load_results": "simlab.run.store",
     "load_manifest": "simlab.run.store",
     "load_scenario": "simlab.run.scenario",

@@ -44,6 +44,8 @@ def run_scenario(
     stream: IO[str] | None = None,
     backend: str = "local",
     address: str | None = None,
+    compact: bool = True,
+    compact_threshold: int | None = None,
 ) -> Path:
     """Play a scenario into a result folder and return the folder's path.
 
@@ -53,6 +55,9 @@ def run_scenario(
     losing or duplicating a game. Failing games are logged to failures.jsonl unless ``fail_fast``.
     ``backend`` is ``local`` (joblib's processes), ``dask`` or ``ray``, on the cluster at ``address`` (or
     a local one of ``jobs`` workers); the rows are the same on every backend (see ``simlab.run.backends``).
+    A complete run whose folder holds more than ``compact_threshold`` part files (default
+    ``compact.AUTO_THRESHOLD``) merges them into few large files (see ``simlab.run.compact``) unless ``compact``
+    is false; the rows read back are the same.
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     log = stream if stream is not None else sys.stderr
@@ -77,13 +82,30 @@ def run_scenario(
         if progress:
             log.write(f"{folder_path}: all {sc.games * len(sc.variants):,} games already done\n")
         folder.write_failures(failures)
-        return folder_path
-
-    with executor:  # a cluster that cannot be reached fails here
-        run.workers = executor.workers
-        run.manifest("running")
-        _play(sc, tasks, chunks, run, executor, fail_fast, log if progress else None)
+    else:
+        with executor:  # a cluster that cannot be reached fails here
+            run.workers = executor.workers
+            run.manifest("running")
+            _play(sc, tasks, chunks, run, executor, fail_fast, log if progress else None)
+    if compact:
+        _auto_compact(folder, compact_threshold, log if progress else None)
     return folder_path
+
+
+def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | None) -> None:
+    """Merge the parts of a complete run when there are more than ``threshold`` of them."""
+    from simlab.run.compact import AUTO_THRESHOLD
+    from simlab.run.compact import compact as compact_folder
+
+    threshold = AUTO_THRESHOLD if threshold is None else threshold
+    if sum(1 for _ in folder.parts.glob("*.parquet")) <= threshold:
+        return
+    if log is not None:
+        log.write(f"compacting the part files of {folder.path} (more than {threshold:,}; --no-compact skips this)...\n")
+        log.flush()
+    summary = compact_folder(folder.path)
+    if log is not None:
+        log.write(summary.line() + "\n")
 
 
 def _play(
@@ -157,6 +179,7 @@ class _Run:
         self.session_seconds = 0.0
         self.session_games = 0
         self.last_write = 0.0
+        self.compactions = list(previous.get("compactions", []))
 
     @property
     def games_done(self) -> int:
@@ -254,6 +277,8 @@ class _Run:
                 "games_per_second_per_worker": round(sum(c["games"] for c in chunks) / play_seconds, 1)
                 if play_seconds else None,
             },
+            # compactions of the part files (simlab.run.compact): when, files before and after
+            "compactions": self.compactions,
         })
 
 

@@ -5,10 +5,13 @@ Layout of a result folder::
     manifest.json      scenario text and hash, variants and their configs, versions, seeds, chunks, timings
     failures.jsonl     one line per game that raised: seed, variant, game index, error, replay command
     parts/<variant>__<start>-<stop>.parquet    rows of games start..stop-1 of one variant
+    parts/<variant>__<start>-<stop>.parquet    after ``simlab compact``: consecutive parts merged into one file
 
 The part files are the truth: each is written to a temporary name and renamed into place, and carries its
 own chunk record (range, failures, timing) in its Parquet metadata. So a run killed at any moment leaves
 only whole parts, and ``--resume`` rebuilds the manifest from them and plays exactly the missing games.
+A compacted file (see ``compact``) carries the list of the chunk records of the parts it merged, under
+another key and with a format marker, so the chunk records read back are the same before and after.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -30,7 +34,11 @@ FAILURES = "failures.jsonl"
 PARTS = "parts"
 FORMAT = "simlab-results/1"
 PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")
-META_KEY = b"simlab.chunk"
+META_KEY = b"simlab.chunk"  # a part file: its chunk record (a JSON object)
+CHUNKS_KEY = b"simlab.chunks"  # a compacted file: the chunk records of the parts it merged (a JSON list)
+FILE_KEY = b"simlab.file"  # format marker; absent in part files (written before compaction existed)
+PART_FILE = b"part"
+COMPACTED_FILE = b"compacted/1"
 
 
 def part_name(variant: str, start: int, stop: int) -> str:
@@ -61,6 +69,86 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
             reason = exc.strerror or str(exc)
             raise ResultWriteError(f"could not write {path}: {reason}; nothing half-written was kept") from exc
         raise
+
+
+@dataclass
+class PartFile:
+    """One Parquet file under parts/: a part (one chunk record) or a compacted file (the records it merged)."""
+
+    path: Path
+    variant: str
+    start: int  # from the file name: games start..stop-1
+    stop: int
+    records: list[dict[str, Any]]
+    compacted: bool
+    schema: Any  # the pyarrow schema without its metadata
+
+    @property
+    def games(self) -> int:
+        return self.stop - self.start
+
+
+def file_records(meta: dict[bytes, bytes]) -> tuple[list[dict[str, Any]], bool]:
+    """The chunk records in a file's Parquet metadata, and whether it is a compacted file."""
+    kind = meta.get(FILE_KEY, PART_FILE)
+    if kind == PART_FILE:
+        record = json.loads(meta[META_KEY])
+        if not isinstance(record, dict):
+            raise ValueError(f"{META_KEY.decode()} holds no chunk record")
+        return [record], False
+    if kind == COMPACTED_FILE:
+        records = json.loads(meta[CHUNKS_KEY])
+        if not isinstance(records, list) or not records or not all(isinstance(r, dict) for r in records):
+            raise ValueError(f"{CHUNKS_KEY.decode()} holds no list of chunk records")
+        return records, True
+    raise ValueError(f"unknown simlab file format {kind.decode(errors='replace')!r} (written by a newer simlab?)")
+
+
+def read_part_file(path: Path) -> PartFile:
+    """A file of parts/ with its chunk records (only its footer is read)."""
+    import pyarrow.parquet as pq
+
+    m = PART_RE.match(path.name)
+    if not m:
+        raise ResultFolderError(f"{path} is not a simlab part file name; move it out of {path.parent}")
+    try:
+        schema = pq.read_schema(path)
+        records, compacted = file_records(schema.metadata or {})
+    except (OSError, KeyError, ValueError) as exc:
+        raise ResultFolderError(
+            f"{path} is unreadable or not a simlab part ({exc}); delete it and run again with --resume"
+        ) from None
+    return PartFile(path, m["variant"], int(m["start"]), int(m["stop"]), records, compacted,
+                    schema.remove_metadata())
+
+
+def split_leftovers(files: list[PartFile]) -> tuple[list[PartFile], list[PartFile]]:
+    """(files to keep, leftovers): a leftover lies inside another file's range and all its records are in it.
+
+    Leftovers are what a compaction killed between writing its merged file and deleting the merged parts
+    leaves. A file that overlaps another without being part of it is kept (the overlap check refuses it).
+    """
+    def key(record: dict[str, Any]) -> str:
+        return json.dumps(record, sort_keys=True)
+
+    keep, leftovers = [], []
+    by_variant: dict[str, list[PartFile]] = {}
+    for f in files:
+        by_variant.setdefault(f.variant, []).append(f)
+    left_ids = set()
+    for group in by_variant.values():
+        group.sort(key=lambda f: (f.start, -f.stop, -len(f.records)))
+        cover: PartFile | None = None
+        cover_keys: set[str] = set()
+        for f in group:
+            if cover is not None and f.stop <= cover.stop and all(key(r) in cover_keys for r in f.records):
+                left_ids.add(id(f))
+                continue
+            if cover is None or f.stop > cover.stop:
+                cover, cover_keys = f, {key(r) for r in f.records}
+    for f in files:
+        (leftovers if id(f) in left_ids else keep).append(f)
+    return keep, leftovers
 
 
 class ResultFolder:
@@ -116,10 +204,15 @@ class ResultFolder:
         except OSError as exc:
             raise ResultFolderError(f"cannot write to output folder {self.path}: {exc.strerror or exc}") from None
 
-    def remove_temporaries(self) -> None:
-        """Temporary files left by a killed run are never results: delete them."""
+    def remove_temporaries(self, only_dead: bool = False) -> None:
+        """Temporary files left by a killed run are never results: delete them.
+
+        With ``only_dead``, keep those of a process still running (a run writing into this folder).
+        """
         for folder in (self.path, self.parts):
             for tmp in folder.glob(".*.tmp"):
+                if only_dead and _writer_alive(tmp):
+                    continue
                 with contextlib.suppress(OSError):
                     tmp.unlink()
 
@@ -129,26 +222,28 @@ class ResultFolder:
         atomic_write(self.parts / name, lambda f: f.write(data))
 
     def scan_parts(self, identity_digest: str) -> list[dict[str, Any]]:
-        """Chunk records of every part on disk (the truth after a crash), checked for overlaps."""
-        import pyarrow.parquet as pq
+        """Chunk records of every part on disk (the truth after a crash), checked for overlaps.
 
-        chunks = []
-        for path in sorted(self.parts.glob("*.parquet")):
-            m = PART_RE.match(path.name)
-            if not m:
-                raise ResultFolderError(f"{path} is not a simlab part file name; move it out of {self.parts}")
-            try:
-                meta = pq.read_schema(path).metadata or {}
-                chunk = json.loads(meta[META_KEY])
-            except (OSError, KeyError, ValueError) as exc:
-                raise ResultFolderError(
-                    f"{path} is unreadable or not a simlab part ({exc}); delete it and run again with --resume"
-                ) from None
-            if chunk.get("identity") != identity_digest:
-                raise ResultFolderError(f"{path} belongs to another experiment; move it out of {self.parts}")
-            chunks.append(chunk)
-        _check_overlaps(chunks)
-        return chunks
+        The records of a compacted file are those of the parts it merged, so the list is the same before
+        and after compaction.
+        """
+        return [r for f in self.part_files(identity_digest) for r in f.records]
+
+    def part_files(self, identity_digest: str) -> list[PartFile]:
+        """The files of parts/ in name order, checked for identity and overlaps.
+
+        Leftovers of a compaction killed before it deleted the parts it had merged are deleted here.
+        """
+        files = [read_part_file(path) for path in sorted(self.parts.glob("*.parquet"))]
+        for f in files:
+            if any(r.get("identity") != identity_digest for r in f.records):
+                raise ResultFolderError(f"{f.path} belongs to another experiment; move it out of {self.parts}")
+        files, leftovers = split_leftovers(files)
+        for f in leftovers:
+            with contextlib.suppress(OSError):
+                f.path.unlink()
+        _check_overlaps([(r, f.path.name) for f in files for r in f.records])
+        return files
 
     # -- manifest and failures ---------------------------------------------------------------------
     def write_manifest(self, manifest: dict[str, Any]) -> None:
@@ -184,19 +279,64 @@ def load_results(folder: str | Path) -> Any:
     p = Path(folder)
     if not p.is_dir():
         raise ResultFolderError(f"no result folder at {p}")
-    if not any((p / PARTS).glob("*.parquet")):
+    paths = sorted((p / PARTS).glob("*.parquet"))
+    if not paths:
         raise ResultFolderError(f"{p} holds no results yet (no parquet files in {p / PARTS})")
+    leftovers = _leftovers(paths)
+    if leftovers:  # a compaction was killed before deleting the parts it merged: leave them out
+        return pl.scan_parquet([str(path) for path in paths if path not in leftovers])
     return pl.scan_parquet(p / PARTS / "*.parquet")
+
+
+def _leftovers(paths: list[Path]) -> set[Path]:
+    """Leftovers of a killed compaction among ``paths``: found by file names, confirmed by the footers.
+
+    Only the files whose name range lies inside another's are read, so a clean folder costs no file read.
+    """
+    by_variant: dict[str, list[tuple[int, int, Path]]] = {}
+    for path in paths:
+        m = PART_RE.match(path.name)
+        if m:
+            by_variant.setdefault(m["variant"], []).append((int(m["start"]), int(m["stop"]), path))
+    involved: set[Path] = set()
+    for ranges in by_variant.values():
+        ranges.sort(key=lambda r: (r[0], -r[1]))
+        cover = None
+        for start, stop, path in ranges:
+            if cover is not None and stop <= cover[1]:
+                involved.update((path, cover[2]))
+            elif cover is None or stop > cover[1]:
+                cover = (start, stop, path)
+    if not involved:
+        return set()
+    try:
+        files = [read_part_file(path) for path in sorted(involved)]
+    except ResultFolderError:
+        return set()
+    return {f.path for f in split_leftovers(files)[1]}
 
 
 def _empty(folder: Path) -> bool:
     return not any(folder.iterdir())
 
 
-def _check_overlaps(chunks: list[dict[str, Any]]) -> None:
+def _writer_alive(tmp: Path) -> bool:
+    """Whether the process that writes temporary file ``.<name>.<pid>.tmp`` is still running."""
+    try:
+        pid = int(tmp.name.rsplit(".", 2)[-2])
+        os.kill(pid, 0)
+    except (ValueError, IndexError, ProcessLookupError):
+        return False
+    except OSError:  # PermissionError: a process of another user has that pid
+        return True
+    return pid != os.getpid()
+
+
+def _check_overlaps(chunks: list[tuple[dict[str, Any], str]]) -> None:
+    """Refuse two chunk records of a variant with overlapping game ranges (named by the files holding them)."""
     by_variant: dict[str, list[tuple[int, int, str]]] = {}
-    for c in chunks:
-        by_variant.setdefault(c["variant"], []).append((c["start"], c["stop"], c["file"]))
+    for c, name in chunks:
+        by_variant.setdefault(c["variant"], []).append((c["start"], c["stop"], name))
     for ranges in by_variant.values():
         ranges.sort()
         for (_a0, a1, af), (b0, _b1, bf) in itertools.pairwise(ranges):

@@ -1,0 +1,223 @@
+"""Compaction: a result folder's part files merged into few large files, without changing what readers see.
+
+A long run writes one part per chunk: 10 million games in chunks of 2,500 make 4,000 files, and every
+scan of the folder reads every file's footer (about 2 s per scan at 4,000 files). ``compact`` merges, per
+variant, runs of consecutive parts (contiguous game ranges) into files of about ``games_per_file`` games:
+
+- same name pattern ``<variant>__<start>-<stop>.parquet`` (first start, last stop), same schema and column
+  order, same rows in the same order (the parts concatenated), zstd like the parts;
+- the Parquet metadata holds the list of the merged chunk records (``store.CHUNKS_KEY``, marked by
+  ``store.FILE_KEY``), so ``ResultFolder.scan_parts`` returns the same records: ``--resume``, the manifest
+  and the overlap checks work as before, and a resumed run adds new parts next to the compacted files;
+- streamed a few parts at a time (one row group per ~``ROW_GROUP_ROWS`` rows), so memory stays bounded;
+- crash-safe: the merged file is written to a temporary name and renamed into place, then the parts are
+  deleted. Parts left by a compaction killed in between are recognised (their records are in the merged
+  file) and deleted by the next scan, ``--resume`` or compaction; ``load_results`` leaves them out.
+
+A compacted file of at least half ``games_per_file`` games is left alone, so compacting after each resume
+does not rewrite it. The run compacts by itself at the end of a complete run of more than
+``AUTO_THRESHOLD`` part files (``simlab run --no-compact`` turns it off); ``simlab compact`` does it by hand.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from simlab.run.errors import ResultFolderError
+from simlab.run.store import (
+    CHUNKS_KEY,
+    COMPACTED_FILE,
+    FILE_KEY,
+    PARTS,
+    PartFile,
+    ResultFolder,
+    atomic_write,
+    identity_hash,
+    part_name,
+    read_manifest,
+)
+
+#: games per compacted file: 1M rows at 4 players, ~70 MB for the card-value scenario (see docs/scaling.md)
+GAMES_PER_FILE = 250_000
+#: rows per row group of a compacted file (whole source row groups are gathered until this is reached)
+ROW_GROUP_ROWS = 64_000
+#: a complete run with more part files than this compacts itself (unless ``compact=False``)
+AUTO_THRESHOLD = 500
+
+
+@dataclass
+class CompactSummary:
+    """What a compaction did."""
+
+    folder: Path
+    games_per_file: int
+    files_before: int = 0
+    files_after: int = 0
+    merged: int = 0  # source files merged (and deleted)
+    written: int = 0  # compacted files written
+    leftovers: int = 0  # leftovers of an earlier, killed compaction that were deleted
+    games: int = 0  # games in the files written
+    bytes_before: int = 0
+    bytes_after: int = 0
+    seconds: float = 0.0
+    files: list[str] = field(default_factory=list)
+
+    def record(self) -> dict[str, Any]:
+        """The entry added to the manifest's ``compactions``."""
+        return {
+            "at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "games_per_file": self.games_per_file,
+            "files_before": self.files_before,
+            "files_after": self.files_after,
+            "merged": self.merged,
+            "written": self.written,
+            "leftovers": self.leftovers,
+            "bytes_before": self.bytes_before,
+            "bytes_after": self.bytes_after,
+            "seconds": round(self.seconds, 3),
+        }
+
+    def line(self) -> str:
+        if not self.written and not self.leftovers:
+            return (f"{self.folder}: nothing to compact ({self.files_before:,} file(s); no run of consecutive "
+                    f"parts to merge into files of up to {self.games_per_file:,} games)")
+        extra = f", {self.leftovers} leftover part(s) of a killed compaction deleted" if self.leftovers else ""
+        return (f"{self.folder}: compacted {self.files_before:,} files into {self.files_after:,} "
+                f"({self.merged:,} parts merged into {self.written:,} files of up to {self.games_per_file:,} "
+                f"games{extra}; {_size(self.bytes_before)} -> {_size(self.bytes_after)}) "
+                f"in {self.seconds:.1f} s")
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
+def compact(folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO[str] | None = None) -> CompactSummary:
+    """Merge the consecutive part files of each variant in result ``folder`` into files of ~``games_per_file`` games.
+
+    Readers see the same rows and ``scan_parts`` the same chunk records afterwards. Records the compaction
+    in the manifest's ``compactions`` list. ``log`` gets one line per file written.
+    """
+    t0 = time.perf_counter()
+    path = Path(folder)
+    if isinstance(games_per_file, bool) or not isinstance(games_per_file, int) or games_per_file < 1:
+        raise ResultFolderError(f"games per file: expected a positive integer, found {games_per_file!r}")
+    if not path.is_dir():
+        raise ResultFolderError(f"no result folder at {path}")
+    manifest = read_manifest(path)
+    digest = manifest.get("identity_hash") or identity_hash(manifest.get("identity", {}))
+    store = ResultFolder(path)
+    if not store.parts.is_dir():
+        raise ResultFolderError(f"{path} holds no results yet (no {PARTS} folder)")
+    store.remove_temporaries(only_dead=True)
+    summary = CompactSummary(path, games_per_file)
+    before = sorted(store.parts.glob("*.parquet"))
+    summary.files_before = len(before)
+    summary.bytes_before = sum(p.stat().st_size for p in before)
+    files = store.part_files(digest)  # deletes leftovers of a killed compaction
+    summary.leftovers = len(before) - len(files)
+    for group in plan(files, games_per_file):
+        name = merge(store, group)
+        summary.merged += len(group)
+        summary.written += 1
+        summary.games += sum(f.games for f in group)
+        summary.files.append(name)
+        if log is not None:
+            log.write(f"  {name}: {len(group)} files merged\n")
+            log.flush()
+    after = sorted(store.parts.glob("*.parquet"))
+    summary.files_after = len(after)
+    summary.bytes_after = sum(p.stat().st_size for p in after)
+    summary.seconds = time.perf_counter() - t0
+    if summary.written or summary.leftovers:
+        manifest = read_manifest(path)
+        manifest["compactions"] = [*manifest.get("compactions", []), summary.record()]
+        store.write_manifest(manifest)
+    return summary
+
+
+#: the name ``simlab.run`` exports (``simlab.run.compact`` is this module)
+compact_results = compact
+
+
+def plan(files: list[PartFile], games_per_file: int) -> list[list[PartFile]]:
+    """Groups of two or more files to merge: consecutive ranges of a variant, same schema, <= games_per_file.
+
+    A file of at least half ``games_per_file`` games that is already compacted (or a part that big) stays
+    as it is.
+    """
+    groups: list[list[PartFile]] = []
+    by_variant: dict[str, list[PartFile]] = {}
+    for f in files:
+        by_variant.setdefault(f.variant, []).append(f)
+    for variant_files in by_variant.values():
+        variant_files.sort(key=lambda f: f.start)
+        current: list[PartFile] = []
+        games = 0
+        for f in variant_files:
+            big = f.games >= max(games_per_file // 2, 1)
+            joins = (
+                current and not big and f.start == current[-1].stop and f.schema.equals(current[-1].schema)
+                and games + f.games <= games_per_file
+            )
+            if joins:
+                current.append(f)
+                games += f.games
+                continue
+            if len(current) > 1:
+                groups.append(current)
+            current, games = ([], 0) if big else ([f], f.games)
+        if len(current) > 1:
+            groups.append(current)
+    return groups
+
+
+def merge(store: ResultFolder, group: list[PartFile]) -> str:
+    """Write the files of ``group`` as one compacted file (atomically), then delete them; return its name."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    first, last = group[0], group[-1]
+    name = part_name(first.variant, first.start, last.stop)
+    target = store.parts / name
+    if target.exists():
+        raise ResultFolderError(f"{target} already exists and overlaps the parts it would merge; --resume first")
+    records = [r for f in group for r in f.records]
+    meta = {FILE_KEY: COMPACTED_FILE, CHUNKS_KEY: json.dumps(records).encode()}
+    schema = first.schema.with_metadata(meta)
+
+    def write(out: IO[bytes]) -> None:
+        with pq.ParquetWriter(out, schema, compression="zstd") as writer:
+            pending: list[pa.Table] = []
+            rows = 0
+
+            def flush() -> None:
+                nonlocal pending, rows
+                if rows:
+                    table = pa.concat_tables(pending).replace_schema_metadata(meta)
+                    writer.write_table(table, row_group_size=rows)
+                pending, rows = [], 0
+
+            for f in group:
+                source = pq.ParquetFile(f.path)
+                for i in range(source.num_row_groups):
+                    table = source.read_row_group(i).replace_schema_metadata(None)
+                    if rows and rows + table.num_rows > ROW_GROUP_ROWS:
+                        flush()
+                    pending.append(table)
+                    rows += table.num_rows
+                source.close()
+            flush()
+
+    atomic_write(target, write)
+    for f in group:  # a kill from here on leaves parts whose records are all in the new file: leftovers
+        f.path.unlink(missing_ok=True)
+    return name

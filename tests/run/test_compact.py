@@ -1,0 +1,208 @@
+"""Compaction: merged part files give the same rows and chunk records, survive a kill, and resume extends them."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from conftest import SMALL, rows
+
+from simlab.cli import cli
+from simlab.run import compact_results
+from simlab.run.compact import compact
+from simlab.run.errors import ResultFolderError
+from simlab.run.runner import run_scenario
+from simlab.run.store import CHUNKS_KEY, COMPACTED_FILE, FILE_KEY, META_KEY, ResultFolder, load_results
+
+CHUNKED = SMALL.replace("chunk_size = 25", "chunk_size = 10")  # 60 games: 6 parts per variant, 12 in all
+
+
+@pytest.fixture(scope="module")
+def original(tmp_path_factory):
+    """The small scenario in chunks of 10 games (12 parts), never compacted: tests work on copies of it."""
+    base = tmp_path_factory.mktemp("compact")
+    path = base / "small.toml"
+    path.write_text(CHUNKED)
+    folder = run_scenario(path, jobs=1, out=base / "out", progress=False, compact=False)
+    return path, folder, rows(folder), load_results(folder).collect(), _records(folder)
+
+
+@pytest.fixture
+def folder(original, tmp_path):
+    copy = tmp_path / "results"
+    shutil.copytree(original[1], copy)
+    return copy
+
+
+def _records(folder: Path) -> list[dict]:
+    digest = json.loads((folder / "manifest.json").read_text())["identity_hash"]
+    return ResultFolder(folder).scan_parts(digest)
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(p.name for p in (folder / "parts").iterdir())
+
+
+def test_compaction_keeps_rows_schema_and_chunk_records(original, folder):
+    _, _, before_sorted, before, records = original
+    schema_before = pq.read_schema(next((folder / "parts").glob("*.parquet"))).remove_metadata()
+    summary = compact(folder, games_per_file=1000)
+    assert _files(folder) == ["quined2014__0000000000-0000000060.parquet", "rulebook__0000000000-0000000060.parquet"]
+    assert (summary.files_before, summary.files_after, summary.merged, summary.written) == (12, 2, 12, 2)
+    assert rows(folder).equals(before_sorted)
+    assert load_results(folder).collect().equals(before)  # same order too: the parts concatenated
+    assert _records(folder) == records
+    for path in (folder / "parts").glob("*.parquet"):
+        meta = pq.ParquetFile(path)
+        assert meta.schema_arrow.remove_metadata().equals(schema_before)
+        assert meta.schema_arrow.names == schema_before.names
+        assert meta.metadata.row_group(0).column(0).compression == "ZSTD"
+        kv = meta.schema_arrow.metadata
+        assert kv[FILE_KEY] == COMPACTED_FILE and META_KEY not in kv
+        assert [r["start"] for r in json.loads(kv[CHUNKS_KEY])] == [0, 10, 20, 30, 40, 50]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert [(c["files_before"], c["files_after"]) for c in manifest["compactions"]] == [(12, 2)]
+    assert compact_results is compact
+
+
+def test_games_per_file_and_compacting_again(original, folder):
+    compact(folder, games_per_file=25)  # two parts of 10 games per file
+    assert _files(folder) == [f"{v}__{a:010d}-{a + 20:010d}.parquet" for v in ("quined2014", "rulebook")
+                              for a in (0, 20, 40)]
+    assert rows(folder).equals(original[2])
+    again = compact(folder, games_per_file=60)  # the 20-game files are under half of 60: merged again
+    assert again.written == 2 and _files(folder)[0] == "quined2014__0000000000-0000000060.parquet"
+    assert rows(folder).equals(original[2])
+    assert _records(folder) == original[4]
+    assert compact(folder, games_per_file=60).line().endswith("no run of consecutive parts to merge into files "
+                                                               "of up to 60 games)")
+    assert len(json.loads((folder / "manifest.json").read_text())["compactions"]) == 2
+
+
+def test_resume_after_compaction_extends_the_run(original, folder, tmp_path):
+    path = original[0]
+    compact(folder)
+    run_scenario(path, jobs=1, out=folder, games=85, resume=True, progress=False, compact=False)
+    files = _files(folder)
+    assert "rulebook__0000000000-0000000060.parquet" in files
+    assert "rulebook__0000000060-0000000070.parquet" in files and "rulebook__0000000080-0000000085.parquet" in files
+    clean = run_scenario(path, jobs=1, out=tmp_path / "clean", games=85, progress=False, compact=False)
+    assert rows(folder).equals(rows(clean))
+    ranges = [(c["variant"], c["start"], c["stop"], c["games"]) for c in _records(folder)]
+    assert ranges == [(c["variant"], c["start"], c["stop"], c["games"]) for c in _records(clean)]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["games_done"] == 170
+    assert len(manifest["compactions"]) == 1  # carried over by the resumed run
+    compact(folder, games_per_file=1000)  # the compacted files and the new parts merge into one per variant
+    assert len(_files(folder)) == 2 and rows(folder).equals(rows(clean))
+
+
+def _kill_between_write_and_delete(folder: Path, saved: Path) -> list[str]:
+    """The state a compaction killed after renaming its merged file, before deleting the parts, leaves.
+
+    ``saved`` holds the parts before compaction.
+    """
+    compact(folder, games_per_file=1000)
+    left = sorted(saved.glob("rulebook__*.parquet"))[2:]  # some of one variant's parts were already deleted
+    for p in left + sorted(saved.glob("quined2014__*.parquet")):
+        shutil.copy2(p, folder / "parts" / p.name)
+    return [p.name for p in left]
+
+
+def test_killed_compaction_leftovers_are_ignored_then_deleted(original, folder):
+    _kill_between_write_and_delete(folder, original[1] / "parts")
+    assert len(_files(folder)) == 2 + 4 + 6
+    assert rows(folder).equals(original[2])  # readers leave the leftovers out
+    assert load_results(folder).collect().equals(original[3])
+    assert _records(folder) == original[4]  # no overlap error; the scan deletes the leftovers
+    assert len(_files(folder)) == 2
+
+
+def test_compact_and_resume_after_a_killed_compaction(original, folder):
+    saved = original[1] / "parts"
+    _kill_between_write_and_delete(folder, saved)
+    summary = compact(folder)
+    assert summary.leftovers == 10 and summary.written == 0 and len(_files(folder)) == 2
+    _kill_between_write_and_delete(folder, saved)
+    run_scenario(original[0], jobs=1, out=folder, resume=True, progress=False)
+    assert len(_files(folder)) == 2 and rows(folder).equals(original[2])
+
+
+def test_a_part_that_is_not_in_the_merged_file_still_overlaps(folder):
+    saved = folder.parent / "saved-parts"
+    shutil.copytree(folder / "parts", saved)
+    compact(folder, games_per_file=1000)
+    stray = sorted(saved.glob("rulebook__*.parquet"))[0]
+    table = pq.read_table(stray)
+    record = json.loads(table.schema.metadata[META_KEY]) | {"seconds": 123.0}  # another run's part
+    pq.write_table(table.replace_schema_metadata({META_KEY: json.dumps(record).encode()}),
+                   folder / "parts" / stray.name)
+    with pytest.raises(ResultFolderError, match="overlap"):
+        _records(folder)
+    assert stray.name in _files(folder)  # not deleted
+
+
+def test_compaction_temporary_files_of_dead_processes_are_removed(folder):
+    stale = folder / "parts" / ".rulebook__0000000000-0000000060.parquet.999999999.tmp"
+    stale.write_bytes(b"half a file")
+    compact(folder)
+    assert not stale.exists()
+
+
+def test_cli_compact(folder, tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["compact", str(folder), "--games-per-file", "30"])
+    assert result.exit_code == 0, result.output
+    assert "compacted 12 files into 4 (12 parts merged into 4 files of up to 30 games" in result.stdout
+    result = runner.invoke(cli, ["compact", str(folder), "-n", "30"])
+    assert result.exit_code == 0 and "nothing to compact" in result.stdout
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("not results")
+    for where, pattern in ((tmp_path / "other", "holds no simlab results"), (tmp_path / "none", "no result folder")):
+        result = runner.invoke(cli, ["compact", str(where)])
+        assert result.exit_code == 2 and result.stderr.startswith("error: ") and pattern in result.stderr
+        assert "Traceback" not in result.output
+    result = runner.invoke(cli, ["compact", str(folder), "--games-per-file", "0"])
+    assert result.exit_code == 2
+
+
+def test_a_complete_run_compacts_itself_above_the_threshold(original, tmp_path):
+    path = original[0]
+    log = io.StringIO()
+    out = run_scenario(path, jobs=1, out=tmp_path / "auto", stream=log, compact_threshold=5)
+    assert len(_files(out)) == 2 and rows(out).equals(original[2])
+    assert "compacted 12 files into 2" in log.getvalue()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [(c["files_before"], c["files_after"]) for c in manifest["compactions"]] == [(12, 2)]
+    assert manifest["status"] == "complete"
+
+    below = run_scenario(path, jobs=1, out=tmp_path / "below", progress=False, compact_threshold=12)
+    off = run_scenario(path, jobs=1, out=tmp_path / "off", progress=False, compact_threshold=5, compact=False)
+    for folder in (below, off):
+        assert len(_files(folder)) == 12
+        assert "compactions" not in json.loads((folder / "manifest.json").read_text()) or not json.loads(
+            (folder / "manifest.json").read_text())["compactions"]
+
+
+def test_simlab_run_no_compact(original, tmp_path, monkeypatch):
+    import simlab.run.compact as compact_module
+
+    monkeypatch.setattr(compact_module, "AUTO_THRESHOLD", 5)
+    runner = CliRunner()
+    for flag, files in (("--no-compact", 12), (None, 2)):
+        out = tmp_path / f"run{files}"
+        args = ["run", str(original[0]), "--out", str(out), "--jobs", "1", *([flag] if flag else [])]
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        assert len(_files(out)) == files
+        assert ("compacted 12 files into 2" in result.stderr) == (flag is None)
+    quiet = runner.invoke(cli, ["run", str(original[0]), "--out", str(tmp_path / "quiet"), "--jobs", "1", "-q"])
+    assert quiet.exit_code == 0 and quiet.stdout.strip() == str(tmp_path / "quiet") and not quiet.stderr
+    assert len(_files(tmp_path / "quiet")) == 2
+    assert pl.scan_parquet(tmp_path / "quiet" / "parts" / "*.parquet").select(pl.len()).collect().item() == 480
