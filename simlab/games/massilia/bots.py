@@ -87,6 +87,14 @@ def cube_value(s, c, g, prm):
 
 
 @njit(cache=True)
+def place_gain(s, c, p, prm, ctx):
+    """Gain of the consul stopping at an empty space (the same at every empty space): the stall offered."""
+    if s.reserve[p] > 0 and s.money[p] >= c.consul_place_cost:
+        return stall_gain(s, c, p, prm, ctx) - c.consul_place_cost * prm[P_MONEY]
+    return 0.0
+
+
+@njit(cache=True)
 def move_gain(s, c, p, pawn, sp, prm, ctx):
     """Immediate gain of stopping ``pawn`` at space ``sp``."""
     o = s.stall_owner[sp]
@@ -102,9 +110,7 @@ def move_gain(s, c, p, pawn, sp, prm, ctx):
         return nb * temple * prm[P_MONEY] * 0.8
     # consul
     if o < 0:
-        if s.reserve[p] > 0 and s.money[p] >= c.consul_place_cost:
-            return stall_gain(s, c, p, prm, ctx) - c.consul_place_cost * prm[P_MONEY]
-        return 0.0
+        return place_gain(s, c, p, prm, ctx)
     total = ctx[C_TOTAL + sp]
     if o == p:
         if s.hand[p, R.PLUTON] > 0:
@@ -160,9 +166,11 @@ def move_table(s, c, p, prm, ctx):
     cubes = s.cubes
     sale_money = ctx[C_TEMPLE] * prm[P_MONEY]
     fame = prm[P_FAME]
+    place = place_gain(s, c, p, prm, ctx)  # the consul at any empty space, evaluated once
     for sp in range(c.spaces):
-        ctx[W_MOVE + sp] = move_gain(s, c, p, 0, sp, prm, ctx)
-        if owner[sp] != p:
+        o = owner[sp]
+        ctx[W_MOVE + sp] = place if o < 0 else move_gain(s, c, p, 0, sp, prm, ctx)
+        if o != p:
             ctx[W_MOVE + R.S + sp] = 0.0
             ctx[W_MOVE + 2 * R.S + sp] = 0.0
             ctx[W_MOVE + 3 * R.S + sp] = 0.0
