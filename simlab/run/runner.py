@@ -22,7 +22,7 @@ from typing import IO, Any
 import simlab
 from simlab.run.backends import Executor
 from simlab.run.chunk import ChunkResult, ChunkTask
-from simlab.run.errors import ResultFolderError, RunFailed, RunInterrupted, ScenarioError
+from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
 from simlab.run.store import FORMAT, ResultFolder, identity_hash
@@ -103,7 +103,12 @@ def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | No
     if log is not None:
         log.write(f"compacting the part files of {folder.path} (more than {threshold:,}; --no-compact skips this)...\n")
         log.flush()
-    summary = compact_folder(folder.path)
+    try:
+        summary = compact_folder(folder.path)
+    except (ResultFolderError, ResultWriteError) as exc:  # the run is complete and its parts intact: say so
+        (log or sys.stderr).write(f"warning: the part files were not compacted ({exc}); the results are complete; "
+                                  f"try again with: simlab compact {shlex.quote(str(folder.path))}\n")
+        return
     if log is not None:
         log.write(summary.line() + "\n")
 

@@ -206,3 +206,17 @@ def test_simlab_run_no_compact(original, tmp_path, monkeypatch):
     assert quiet.exit_code == 0 and quiet.stdout.strip() == str(tmp_path / "quiet") and not quiet.stderr
     assert len(_files(tmp_path / "quiet")) == 2
     assert pl.scan_parquet(tmp_path / "quiet" / "parts" / "*.parquet").select(pl.len()).collect().item() == 480
+
+
+def test_a_failed_auto_compaction_leaves_the_complete_run(original, tmp_path, monkeypatch):
+    import simlab.run.compact as compact_module
+    from simlab.run.errors import ResultWriteError
+
+    def full_disk(*args, **kwargs):
+        raise ResultWriteError("could not write x: No space left on device; nothing half-written was kept")
+
+    monkeypatch.setattr(compact_module, "compact", full_disk)
+    log = io.StringIO()
+    out = run_scenario(original[0], jobs=1, out=tmp_path / "full", stream=log, compact_threshold=5)
+    assert "warning: the part files were not compacted" in log.getvalue() and "simlab compact" in log.getvalue()
+    assert len(_files(out)) == 12 and rows(out).equals(original[2])
