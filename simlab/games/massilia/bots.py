@@ -49,11 +49,13 @@ C_STALLS = C_CUBE + 4
 C_TOTAL = C_STALLS + R.P
 C_SIZE = C_TOTAL + R.S
 # the rest of a decision's work array (one allocation per decision, see ``heuristic_policy``): the move
-# table (``move_table``, pawn * S + space) and the gains of die uses by (action, value) (``memo_gain``)
+# table (``move_table``, pawn * S + space), the gains of die uses by (action, value) (``memo_gain``) and
+# at a turn the gains of taking each die (``take_table``)
 W_MOVE = C_SIZE
 MEMO_V = 40  # die totals remembered: 1..39
 W_MEMO = W_MOVE + 4 * R.S
-W_SIZE = W_MEMO + 4 * MEMO_V
+W_TAKE = W_MEMO + 4 * MEMO_V  # a turn's gains of taking each die (colour * 6 + value - 1, ``take_table``)
+W_SIZE = W_TAKE + 24
 
 #: how much each style wants a deity card of each type (multiplies card_value)
 CARD_WISH = np.array([1.3, 0.9, 0.9, 0.8, 1.0, 1.0, 0.7, 0.8, 0.9])
@@ -495,24 +497,30 @@ def score_turn_action(s, c, p, a, prm, ctx):
 
 
 @njit(cache=True)
-def take_value(s, c, p, d, v, prm, ctx):
-    """Best gain from a die with one ±1 or a change of action (its use as rolled is A_TAKE_EXEC);
-    reads the decision's ``turn_table``."""
-    best = -1e9
+def take_table(s, c, p, prm, ctx):
+    """Fill ``ctx[W_TAKE + d * 6 + v - 1]`` with the best gain from a die of colour d and value v with one
+    ±1 or a change of action (its use as rolled is A_TAKE_EXEC), minus the cheapest way to pay for it.
+
+    Reads the memo of ``turn_table``. A turn offers most dice (from the temple and from kept dice alike):
+    the costs are worked out once per decision and each die is then one lookup.
+    """
     tok = prm[P_TOKEN] if s.supply > 0 else 1e9
-    card = R.mod_card_for(d)
-    cost = tok
-    if card >= 0 and s.hand[p, card] > 0:
-        cost = min(cost, prm[P_CARD] * CARD_WISH[card])
-    for up in range(2):
-        best = max(best, ctx[W_MEMO + d * MEMO_V + R.wrap(v, up)] - cost)
     change = tok
     if s.hand[p, R.JUPITER] > 0:
         change = min(change, prm[P_CARD] * CARD_WISH[R.JUPITER])
-    for a in range(4):
-        if a != d:
-            best = max(best, ctx[W_MEMO + a * MEMO_V + v] - change)
-    return best
+    for d in range(4):
+        card = R.mod_card_for(d)
+        cost = tok
+        if card >= 0 and s.hand[p, card] > 0:
+            cost = min(cost, prm[P_CARD] * CARD_WISH[card])
+        for v in range(1, 7):
+            best = -1e9
+            for up in range(2):
+                best = max(best, ctx[W_MEMO + d * MEMO_V + R.wrap(v, up)] - cost)
+            for a in range(4):
+                if a != d:
+                    best = max(best, ctx[W_MEMO + a * MEMO_V + v] - change)
+            ctx[W_TAKE + d * 6 + v - 1] = best
 
 
 @njit(cache=True)
@@ -577,9 +585,10 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
         # a turn reads every die action at every value 1..6: each is evaluated once, brown moves from
         # the per-space move table
         turn_table(s, c, seat, params, ctx)
+        take_table(s, c, seat, params, ctx)
     elif build:
         ctx[W_MOVE] = np.nan  # the move table is filled on first use
-        for i in range(W_MEMO, W_SIZE):
+        for i in range(W_MEMO, W_TAKE):
             ctx[i] = np.nan
     total = R.act_value(s)  # the dice total of the use in progress (read by the modifications of it)
     for i in range(n):
@@ -588,8 +597,7 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
             x = a - R.A_TAKE_EXEC
             val = ctx[W_MEMO + ((x % 24) // 6) * MEMO_V + x % 6 + 1]
         elif main and a >= R.A_TAKE:
-            x = a - R.A_TAKE
-            val = take_value(s, c, seat, (x % 24) // 6, x % 6 + 1, params, ctx)
+            val = ctx[W_TAKE + (a - R.A_TAKE) % 24]
         elif build and a >= R.A_TAKE:
             val = build_value(s, c, seat, a, params, ctx, total)
         else:
