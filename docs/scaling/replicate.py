@@ -20,6 +20,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from simlab.run.store import META_KEY
+
 PER_FILE = 1  # copies per part file: 1 writes the files (count, size, compression) a real run would
 
 
@@ -41,8 +43,11 @@ def replicate(small: Path, big: Path, factor: int) -> None:
                 t = table.set_column(table.schema.get_field_index("game"), "game", game)
                 copies.append(t.set_column(t.schema.get_field_index("seed"), "seed", seed))
             last = min(k0 + PER_FILE, factor) - 1
-            name = f"{variant}__{k0 * games + start:010d}-{last * games + stop:010d}.parquet"
-            pq.write_table(pa.concat_tables(copies), big / "parts" / name, compression="zstd")
+            first_game, end_game = k0 * games + start, last * games + stop
+            name = f"{variant}__{first_game:010d}-{end_game:010d}.parquet"
+            out = pa.concat_tables(copies)
+            pq.write_table(out.replace_schema_metadata(_chunk_meta(out, name, first_game, end_game)),
+                           big / "parts" / name, compression="zstd")
     manifest["games"] = games * factor
     manifest["games_done"] = manifest["games_done"] * factor
     manifest["games_target"] = manifest["games_target"] * factor
@@ -52,6 +57,17 @@ def replicate(small: Path, big: Path, factor: int) -> None:
     (big / "manifest.json").write_text(json.dumps(manifest, indent=2))
     if (small / "failures.jsonl").exists():
         shutil.copy(small / "failures.jsonl", big / "failures.jsonl")
+
+
+def _chunk_meta(table: pa.Table, name: str, start: int, stop: int) -> dict[bytes, bytes]:
+    """The part's metadata with its chunk record moved to the copy's range (what ``--resume`` and
+    ``simlab compact`` read), so the folder is a valid result folder."""
+    meta = dict(table.schema.metadata or {})
+    chunk = json.loads(meta[META_KEY])
+    games = len(set(table["game"].to_pylist()))
+    chunk.update(start=start, stop=stop, file=name, games=games, failures=[])
+    meta[META_KEY] = json.dumps(chunk).encode()
+    return meta
 
 
 if __name__ == "__main__":
