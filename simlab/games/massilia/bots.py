@@ -69,6 +69,9 @@ def random_policy(buf, n, bot_rng, seat):
 # ==============================================================================================
 # immediate value of die uses
 # ==============================================================================================
+# The evaluators run per legal action or per die value (use_gain, memo_gain, best_move_tab, build_value,
+# keep_value) are inlined by numba (inline="always"): a call passing the record and arrays costs more than
+# their bodies. The bigger ones (best_move, best_buy, move_table) stay calls, to keep compiling quick.
 @njit(cache=True)
 def stall_gain(s, c, p, prm, ctx):
     """Points of one more stall on the market."""
@@ -186,7 +189,7 @@ def move_table(s, c, p, prm, ctx):
                 ctx[W_MOVE + (g + 1) * R.S + sp] = beige
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_move_tab(s, c, v, ctx):
     """best_move(...)[0] read from a filled ``move_table`` (v >= 1)."""
     spaces = c.spaces
@@ -244,7 +247,7 @@ def best_buy(s, c, p, v, prm, ctx):
     return best, arg
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def use_gain(s, c, p, a, v, prm, ctx):
     """Immediate gain (points) of performing die action ``a`` with value ``v`` now (-1e9: impossible)."""
     if v < 1:
@@ -279,7 +282,7 @@ def fast_gain(s, c, p, a, v, prm, ctx):
     return use_gain(s, c, p, a, v, prm, ctx)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def memo_gain(s, c, p, a, v, prm, ctx):
     """use_gain, remembered per (action, value) while the board stays as it is."""
     if v >= MEMO_V:
@@ -380,7 +383,7 @@ def uses_context(ph):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def keep_value(c, a, prm, gval):
     """Value of keeping a rolled die (or not) whose best use now is worth ``gval``."""
     if a == R.A_KEEPDIE_TEMPLE:
@@ -523,7 +526,7 @@ def take_table(s, c, p, prm, ctx):
             ctx[W_TAKE + d * 6 + v - 1] = best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def build_value(s, c, p, a, prm, ctx, total):
     """Gain after one modification of the die use in progress (its dice total ``total``), minus what it
     costs. A die use's gain depends only on its action and total (see ``memo_gain``), so the modified use
