@@ -10,6 +10,9 @@ they are read from seat 0 only (one row per game).
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import numpy as np
 import polars as pl
@@ -99,20 +102,32 @@ def value_counts(lf: pl.LazyFrame, columns: list[str]) -> tuple[dict[tuple[str, 
                                                                 dict[str, int]]:
     """Per variant and column: the distinct non-null values and their counts, in one streaming pass.
 
-    Integer columns are counted with ``numpy.bincount`` over each batch (their range is small: counts,
-    prices, markers); any other column with polars' ``value_counts``. Also returns the rows per variant.
+    Integer columns without nulls are counted by a compiled loop per batch (their range is small: counts,
+    prices, markers), on as many threads as there are cores (it releases the GIL, so the counting of one
+    batch overlaps the decoding of the next); any other column with polars' ``value_counts``. Also returns
+    the rows per variant.
     """
     acc: dict[tuple[str, str], dict[float, int] | tuple[int, np.ndarray]] = {}
     rows: dict[str, int] = {}
     query = lf.select("variant", *columns)
-    for batch in query.collect_batches(chunk_size=COUNT_BATCH, maintain_order=False, engine="streaming"):
-        names_ = batch["variant"].unique().sort().to_list()
-        code = batch["variant"].replace_strict({v: i for i, v in enumerate(names_)}, return_dtype=pl.Int64)
-        code = code.to_numpy().astype(np.int32)
-        for i, v in enumerate(names_):
-            rows[v] = rows.get(v, 0) + int((code == i).sum())
-        for c in columns:
-            _count_batch(acc, names_, code, c, batch[c])
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for batch in query.collect_batches(chunk_size=COUNT_BATCH, maintain_order=False, engine="streaming"):
+            names_ = batch["variant"].unique().sort().to_list()
+            code = batch["variant"].replace_strict({v: i for i, v in enumerate(names_)}, return_dtype=pl.Int64)
+            code = code.to_numpy().astype(np.int32)
+            for i, v in enumerate(names_):
+                rows[v] = rows.get(v, 0) + int((code == i).sum())
+            dense = [c for c in columns if batch[c].dtype.is_integer() and batch[c].null_count() == 0 and len(batch)]
+            counted = pool.map(partial(_dense_counts, batch, code, len(names_)), dense)
+            for c, (lo, freq) in zip(dense, counted, strict=True):
+                if freq.size:
+                    for i, v in enumerate(names_):
+                        _merge(acc, (v, c), lo, freq[i])
+                else:  # too wide a range for a dense count
+                    _count_by_variant(acc, names_, code, c, batch[c])
+            for c in columns:
+                if c not in dense:
+                    _count_by_variant(acc, names_, code, c, batch[c])
     out = {}
     for key, a in acc.items():
         if isinstance(a, tuple):
@@ -125,16 +140,13 @@ def value_counts(lf: pl.LazyFrame, columns: list[str]) -> tuple[dict[tuple[str, 
     return out, rows
 
 
-def _count_batch(acc: dict, variants: list[str], code: np.ndarray, column: str, s: pl.Series) -> None:
-    """Add one batch's counts of ``column`` per variant: one compiled pass counting (variant, value) pairs
-    when it can (integers without nulls in a small range), else polars' value counts per variant."""
-    if s.dtype.is_integer() and s.null_count() == 0 and len(s):
-        lo, freq = _bincount_by_code(code, s.to_numpy(), len(variants))
-        if freq.size:
-            for i, v in enumerate(variants):
-                _merge(acc, (v, column), lo, freq[i])
-            return
-    for i, v in enumerate(variants):  # nulls, floats or a wide range: per variant, the general way
+def _dense_counts(batch: pl.DataFrame, code: np.ndarray, groups: int, column: str) -> tuple[int, np.ndarray]:
+    return _bincount_by_code(code, batch[column].to_numpy(), groups)
+
+
+def _count_by_variant(acc: dict, variants: list[str], code: np.ndarray, column: str, s: pl.Series) -> None:
+    """Add one batch's counts of ``column`` per variant the general way (nulls, floats or a wide range)."""
+    for i, v in enumerate(variants):
         _count_into(acc, (v, column), s.filter(pl.Series(code == i)))
 
 
