@@ -34,7 +34,7 @@ BLOCK = 60
 
 #: games per batch of a per-game pipeline: bounds the memory of its per-game state (about 0.5 KB a game
 #: for the decisiveness pivot, a quarter of that for length and margin)
-LEAD_BATCH = 3_500_000
+LEAD_BATCH = 2_500_000
 SUMMARY_BATCH = 6_000_000
 
 
