@@ -202,9 +202,12 @@ def run(
               "columns, Parquet), and the engine's time by decision kind.")
 @click.option("--chunk-size", type=click.IntRange(1), default=1000, show_default=True,
               help="Games per chunk for --profile (a run's per-chunk costs shrink with bigger chunks).")
+@click.option("--rotate", is_flag=True,
+              help="Rotate the bots through the seats (game i by i mod N), as a run with a lineup does: the "
+              "figure to compare with such a run's games/s.")
 def bench(
     game: str, players: int | None, preset: str | None, settings: tuple[str, ...], bots: str | None, games: int,
-    jobs: int, show_profile: bool, chunk_size: int,
+    jobs: int, show_profile: bool, chunk_size: int, rotate: bool,
 ) -> None:
     """Time GAME: games/s and decisions/s of the compiled batch loop (compile time excluded).
 
@@ -220,7 +223,7 @@ def bench(
     config = _config(g, players, preset, settings, len(specs))
     r = run_bench(
         game, players=config.players, bots=specs, games=games, jobs=jobs, preset=preset,
-        overrides=parse_overrides(settings),
+        overrides=parse_overrides(settings), rotate=rotate,
     )
     if show_profile:
         from simlab.run.profile import profile
@@ -230,7 +233,7 @@ def bench(
                     chunk_size=chunk_size)
         _echo(p.lines())
     click.echo(f"{r.game}: {r.players} players, preset {r.preset}, config {r.config_hash}")
-    click.echo(f"bots: {', '.join(r.bots)}")
+    click.echo(f"bots: {', '.join(r.bots)}" + (" (rotated through the seats)" if rotate else ""))
     click.echo(f"warm-up (first game, includes compiling): {r.warmup_seconds:.2f} s")
     click.echo(f"{r.games:,} games in {r.seconds:.2f} s with {r.jobs} job(s)")
     click.echo(f"decisions/s: {r.decisions_per_second:.0f}")

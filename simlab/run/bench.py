@@ -70,8 +70,13 @@ def bench(
     preset: str | None = None,
     overrides: Mapping[str, Any] | None = None,
     seed: int = 0,
+    rotate: bool = False,
 ) -> BenchResult:
-    """Play ``games`` games with ``play_batch`` (split over ``jobs`` loky workers) and time them."""
+    """Play ``games`` games with ``play_batch`` (split over ``jobs`` loky workers) and time them.
+
+    ``rotate``: game i seats the lineup rotated by i mod N, as a run with a lineup does (one batch per
+    rotation), so the figure compares with such a run's; otherwise every game has the lineup as given.
+    """
     if games < 1 or jobs < 1:
         raise ConfigError(f"bench needs at least one game and one job, got games={games}, jobs={jobs}")
     game = get_game(game_name)
@@ -86,7 +91,7 @@ def bench(
 
     if jobs == 1:
         t0 = time.perf_counter()
-        decisions = _play(game_name, config, specs, seeds)
+        decisions = _play(game_name, config, specs, seeds, 0, rotate)
         seconds = time.perf_counter() - t0
     else:
         from joblib import Parallel, delayed
@@ -94,8 +99,10 @@ def bench(
         parallel = Parallel(n_jobs=jobs, backend="loky")
         parallel(delayed(_play)(game_name, config, specs, seeds[:1]) for _ in range(jobs))  # start workers
         parts = np.array_split(seeds, jobs)
+        starts = np.cumsum([0, *(len(p) for p in parts[:-1])]).tolist()
         t0 = time.perf_counter()
-        decisions = sum(parallel(delayed(_play)(game_name, config, specs, part) for part in parts))
+        decisions = sum(parallel(delayed(_play)(game_name, config, specs, part, start, rotate)
+                                 for part, start in zip(parts, starts, strict=True)))
         seconds = time.perf_counter() - t0
     return BenchResult(
         game=game.name,
@@ -111,7 +118,17 @@ def bench(
     )
 
 
-def _play(game_name: str, config: GameConfig, specs: Sequence[str], seeds: np.ndarray) -> int:
+def _play(game_name: str, config: GameConfig, specs: Sequence[str], seeds: np.ndarray, start: int = 0,
+          rotate: bool = False) -> int:
+    """Play games ``start ..`` (their seeds given); with ``rotate``, one batch per rotation of the lineup."""
     game = get_game(game_name)
-    records = game.play_batch(config, seeds.tolist(), game.make_bots(list(specs), config.players))
-    return int(game.decisions(records).sum())
+    n = config.players
+    index = np.arange(start, start + len(seeds))
+    decisions = 0
+    for r in range(n) if rotate else (0,):
+        chosen = seeds[index % n == r] if rotate else seeds
+        if len(chosen):
+            seat_bots = [specs[(k - r) % n] for k in range(n)]  # as ChunkTask.seat_bots
+            records = game.play_batch(config, chosen.tolist(), game.make_bots(seat_bots, n))
+            decisions += int(game.decisions(records).sum())
+    return decisions
