@@ -141,6 +141,7 @@ def value_counts(lf: pl.LazyFrame, columns: list[str]) -> tuple[dict[tuple[str, 
 
 
 def _dense_counts(batch: pl.DataFrame, code: np.ndarray, groups: int, column: str) -> tuple[int, np.ndarray]:
+    """One column's counts per variant code (run on a pool thread: the compiled loop releases the GIL)."""
     return _bincount_by_code(code, batch[column].to_numpy(), groups)
 
 
