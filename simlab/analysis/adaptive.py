@@ -22,6 +22,7 @@ import numpy as np
 
 from simlab.analysis.compensation import LogisticFit, cluster_meat, fit_logistic
 from simlab.analysis.frames import AnalysisError
+from simlab.run.scenario import rotated_lineup
 
 
 @dataclasses.dataclass
@@ -95,7 +96,7 @@ def play_offset(game: Any, config: Any, knob: str, seat: int, offset: float, lin
     out = np.empty(len(seeds))
     for r in np.unique(rotation).tolist():
         sel = np.flatnonzero(rotation == r)
-        bots = game.make_bots([lineup[(k - r) % n] for k in range(n)], n)
+        bots = game.make_bots(rotated_lineup(lineup, r), n)
         records = game.play_batch(cfg, seeds[sel].tolist(), bots)
         out[sel] = np.asarray(game.result_columns(records, cfg)["win_share"]).reshape(-1, n)[:, seat]
     return out

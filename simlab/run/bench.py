@@ -16,6 +16,7 @@ import numpy as np
 from simlab.core.config import GameConfig
 from simlab.core.errors import ConfigError
 from simlab.core.registry import get_game
+from simlab.run.scenario import rotated_lineup
 from simlab.run.seeds import game_seeds
 
 
@@ -128,7 +129,6 @@ def _play(game_name: str, config: GameConfig, specs: Sequence[str], seeds: np.nd
     for r in range(n) if rotate else (0,):
         chosen = seeds[index % n == r] if rotate else seeds
         if len(chosen):
-            seat_bots = [specs[(k - r) % n] for k in range(n)]  # as ChunkTask.seat_bots
-            records = game.play_batch(config, chosen.tolist(), game.make_bots(seat_bots, n))
+            records = game.play_batch(config, chosen.tolist(), game.make_bots(rotated_lineup(specs, r), n))
             decisions += int(game.decisions(records).sum())
     return decisions

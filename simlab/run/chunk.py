@@ -22,6 +22,7 @@ import pyarrow as pa
 from simlab.core.config import GameConfig
 from simlab.core.registry import get_game
 from simlab.run.errors import WorkerMismatch
+from simlab.run.scenario import rotated_lineup
 from simlab.run.seeds import game_seeds
 from simlab.run.store import META_KEY, part_name
 
@@ -62,8 +63,7 @@ class ChunkTask:
         return self.config.players
 
     def seat_bots(self, rotation: int) -> list[str]:
-        n = self.players
-        return [self.lineup[(k - rotation) % n] for k in range(n)]
+        return rotated_lineup(self.lineup, rotation)
 
 
 @dataclasses.dataclass

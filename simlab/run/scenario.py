@@ -14,7 +14,7 @@ import hashlib
 import json
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,12 @@ TOP_KEYS = (
     "variants",
 )
 VARIANT_KEYS = ("description", "preset", "set")
+
+
+def rotated_lineup(lineup: Sequence[str], rotation: int) -> list[str]:
+    """Bot spec in each seat for a rotation: seat k gets lineup[(k - rotation) mod players]."""
+    n = len(lineup)
+    return [lineup[(k - rotation) % n] for k in range(n)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,9 +80,8 @@ class Scenario:
         return game_index % self.players if self.rotate else 0
 
     def seat_bots(self, rotation: int) -> list[str]:
-        """Bot spec in each seat for a rotation: seat k gets lineup[(k - rotation) mod players]."""
-        n = self.players
-        return [self.seats[(k - rotation) % n] for k in range(n)]
+        """Bot spec in each seat for a rotation (see ``rotated_lineup``)."""
+        return rotated_lineup(self.seats, rotation)
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:
