@@ -93,10 +93,15 @@ def remember(lf: pl.LazyFrame, **facts: Any) -> None:
     _FACTS.setdefault(key, {}).update(facts)
 
 
+def _known(lf: pl.LazyFrame) -> dict[str, Any]:
+    """What is remembered about these rows ({} for in-memory frames or nothing remembered yet)."""
+    key = _plan_key(lf)
+    return _FACTS.get(key, {}) if key is not None else {}
+
+
 def facts(lf: pl.LazyFrame) -> dict[str, Any]:
     """Players, game index range and number of variants of the rows (one scan, remembered per plan)."""
-    key = _plan_key(lf)
-    known = _FACTS.get(key, {}) if key is not None else {}
+    known = _known(lf)
     if all(k in known for k in ("players", "game_min", "game_max", "variants")):
         return known
     df = lf.select(pl.col("seat").max().alias("seat"), pl.col("game").min().alias("lo"),
@@ -153,24 +158,20 @@ def sample(lf: pl.LazyFrame) -> dict[str, Any]:
 def games_per_variant(lf: pl.LazyFrame) -> dict[str, int] | None:
     """Games per variant behind these rows if known without a scan (a report registers the manifest's
     ``games_done`` with ``remember(lf, games=...)``), else None: counting distinct games is a costly hash."""
-    key = _plan_key(lf)
-    return _FACTS.get(key, {}).get("games") if key is not None else None
+    return _known(lf).get("games")
 
 
 def remembered_bots(lf: pl.LazyFrame) -> list[str] | None:
     """The bots of these rows if already known (remembered), else None."""
-    key = _plan_key(lf)
-    return _FACTS.get(key, {}).get("bots") if key is not None else None
+    return _known(lf).get("bots")
 
 
 def bots_label(lf: pl.LazyFrame) -> str:
     """The bots in a set of rows, comma-separated (chart captions state them; remembered per plan)."""
     if "bot" not in names(lf):
         return ""
-    key = _plan_key(lf)
-    known = _FACTS.get(key, {}) if key is not None else {}
-    if "bots" not in known:
+    bots = remembered_bots(lf)
+    if bots is None:
         bots = sorted(b for b in lf.select(pl.col("bot").unique()).collect()["bot"].to_list() if b is not None)
         remember(lf, bots=bots)
-        return ", ".join(bots)
-    return ", ".join(known["bots"])
+    return ", ".join(bots)
