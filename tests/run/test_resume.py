@@ -21,9 +21,17 @@ KILL_SCENARIO = SMALL.replace("games = 60", "games = 1500").replace("chunk_size 
 )
 
 
+#: ``python -m simlab.cli`` as started from a terminal, where Ctrl-C raises KeyboardInterrupt. CI may start the
+#: suite with SIGINT ignored; a child inherits that and Python then installs no handler, so Ctrl-C would do nothing.
+AT_A_TERMINAL = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'simlab'; runpy.run_module('simlab.cli', run_name='__main__')"
+)
+
+
 def _simlab(*args: str, **kwargs) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "simlab.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-c", AT_A_TERMINAL, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         **kwargs,
     )
 
