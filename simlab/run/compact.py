@@ -7,12 +7,17 @@ variant, runs of consecutive parts (contiguous game ranges) into files of about 
 - same name pattern ``<variant>__<start>-<stop>.parquet`` (first start, last stop), same schema and column
   order, same rows in the same order (the parts concatenated), zstd like the parts;
 - the Parquet metadata holds the list of the merged chunk records (``store.CHUNKS_KEY``, marked by
-  ``store.FILE_KEY``), so ``ResultFolder.scan_parts`` returns the same records: ``--resume``, the manifest
-  and the overlap checks work as before, and a resumed run adds new parts next to the compacted files;
+  ``store.FILE_KEY``), so ``ResultFolder.scan_parts`` returns the same records (``file`` aside): ``--resume``,
+  the manifest and the overlap checks work as before, and a resumed run adds new parts next to the compacted files;
 - streamed a few parts at a time (one row group per ~``ROW_GROUP_ROWS`` rows), so memory stays bounded;
 - crash-safe: the merged file is written to a temporary name and renamed into place, then the parts are
   deleted. Parts left by a compaction killed in between are recognised (their records are in the merged
   file) and deleted by the next scan, ``--resume`` or compaction; ``load_results`` leaves them out.
+
+Exclusive: a compaction holds the folder's lock (``store.folder_lock``) from its scan to its manifest
+write, so a second compaction, or a ``simlab run --resume`` starting meanwhile, is refused instead of merging
+or reading parts that are being deleted. Afterwards each of the manifest's ``chunks[].file`` names the file
+that now holds the chunk.
 
 A compacted file of at least half ``games_per_file`` games is left alone, so compacting after each resume
 does not rewrite it. The run compacts by itself at the end of a complete run of more than
@@ -37,6 +42,7 @@ from simlab.run.store import (
     PartFile,
     ResultFolder,
     atomic_write,
+    folder_lock,
     identity_hash,
     part_name,
     read_manifest,
@@ -103,29 +109,41 @@ def _size(n: int) -> str:
 def compact(folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO[str] | None = None) -> CompactSummary:
     """Merge the consecutive part files of each variant in result ``folder`` into files of ~``games_per_file`` games.
 
-    Readers see the same rows and ``scan_parts`` the same chunk records afterwards. Records the compaction
-    in the manifest's ``compactions`` list. ``log`` gets one line per file written.
+    Readers see the same rows and ``scan_parts`` the same chunk records afterwards (but for ``file``, the
+    file now holding the chunk, which the manifest's ``chunks`` list names too). Records the compaction in
+    the manifest's ``compactions`` list. ``log`` gets one line per file written. Refuses (ResultFolderError)
+    a folder whose lock another compaction holds.
     """
-    t0 = time.perf_counter()
     path = Path(folder)
     if isinstance(games_per_file, bool) or not isinstance(games_per_file, int) or games_per_file < 1:
         raise ResultFolderError(f"games per file: expected a positive integer, found {games_per_file!r}")
     if not path.is_dir():
         raise ResultFolderError(f"no result folder at {path}")
-    manifest = read_manifest(path)
-    digest = manifest.get("identity_hash") or identity_hash(manifest.get("identity", {}))
+    read_manifest(path)  # refuses a folder that is not a result folder before creating a lock file in it
     store = ResultFolder(path)
     if not store.parts.is_dir():
         raise ResultFolderError(f"{path} holds no results yet (no {PARTS} folder)")
-    store.remove_temporaries(only_dead=True)
     summary = CompactSummary(path, games_per_file)
+    with folder_lock(path, "simlab compact"):
+        _compact(store, summary, log)
+    return summary
+
+
+def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None) -> None:
+    """The compaction itself, under the folder's lock; fills ``summary`` and records it in the manifest."""
+    t0 = time.perf_counter()
+    manifest = read_manifest(store.path)  # read under the lock: the last holder may have rewritten it
+    digest = manifest.get("identity_hash") or identity_hash(manifest.get("identity", {}))
+    store.remove_temporaries(only_dead=True)
     before = sorted(store.parts.glob("*.parquet"))
     summary.files_before = len(before)
     summary.bytes_before = sum(p.stat().st_size for p in before)
     files = store.part_files(digest)  # deletes leftovers of a killed compaction
     summary.leftovers = len(before) - len(files)
-    for group in plan(files, games_per_file):
+    holder = {id(f): f.path.name for f in files}  # the file that holds each file's chunks after compaction
+    for group in plan(files, summary.games_per_file):
         name = merge(store, group)
+        holder.update((id(f), name) for f in group)
         summary.merged += len(group)
         summary.written += 1
         summary.games += sum(f.games for f in group)
@@ -137,11 +155,27 @@ def compact(folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO
     summary.files_after = len(after)
     summary.bytes_after = sum(p.stat().st_size for p in after)
     summary.seconds = time.perf_counter() - t0
+    manifest = read_manifest(store.path)
+    moved = _point_chunks_to_files(manifest, {(r["variant"], r["start"]): holder[id(f)] for f in files
+                                              for r in f.records})
     if summary.written or summary.leftovers:
-        manifest = read_manifest(path)
         manifest["compactions"] = [*manifest.get("compactions", []), summary.record()]
+    if moved or summary.written or summary.leftovers:
         store.write_manifest(manifest)
-    return summary
+
+
+def _point_chunks_to_files(manifest: dict[str, Any], files: dict[tuple[str, int], str]) -> bool:
+    """Set each ``chunks[].file`` of ``manifest`` to the file now holding it (the parts merged are gone).
+
+    ``files`` maps (variant, start) to a file name. Returns whether an entry changed.
+    """
+    moved = False
+    for chunk in manifest.get("chunks", []):
+        name = files.get((chunk.get("variant"), chunk.get("start")))
+        if name is not None and chunk.get("file") != name:
+            chunk["file"] = name
+            moved = True
+    return moved
 
 
 #: the name ``simlab.run`` exports (``simlab.run.compact`` is this module)

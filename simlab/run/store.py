@@ -6,6 +6,7 @@ Layout of a result folder::
     failures.jsonl     one line per game that raised: seed, variant, game index, error, replay command
     parts/<variant>__<start>-<stop>.parquet    rows of games start..stop-1 of one variant
     parts/<variant>__<start>-<stop>.parquet    after ``simlab compact``: consecutive parts merged into one file
+    .simlab.lock       flock'ed by a compaction while it works (holds its pid); created by the first compaction
 
 The part files are the truth: each is written to a temporary name and renamed into place, and carries its
 own chunk record (range, failures, timing) in its Parquet metadata. So a run killed at any moment leaves
@@ -22,7 +23,7 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -32,6 +33,7 @@ from simlab.run.errors import ResultFolderError, ResultWriteError
 MANIFEST = "manifest.json"
 FAILURES = "failures.jsonl"
 PARTS = "parts"
+LOCK = ".simlab.lock"
 FORMAT = "simlab-results/1"
 PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")
 META_KEY = b"simlab.chunk"  # a part file: its chunk record (a JSON object)
@@ -69,6 +71,41 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
             reason = exc.strerror or str(exc)
             raise ResultWriteError(f"could not write {path}: {reason}; nothing half-written was kept") from exc
         raise
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path, what: str) -> Iterator[None]:
+    """Hold the exclusive lock of result ``folder`` for ``what``, or refuse at once if another holder has it.
+
+    An flock on ``LOCK``: the kernel drops it when its process dies, so a killed holder leaves no stale lock.
+    The file stays (unlinking it would let two processes lock two different files); it names the holder's
+    pid while it is held, for the refusal message. flock is per open file, so a second lock taken in the
+    same process is refused too.
+    """
+    import fcntl  # Linux and macOS
+
+    path = Path(folder) / LOCK
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise ResultFolderError(f"cannot lock result folder {folder}: {exc.strerror or exc}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
+            raise ResultFolderError(
+                f"result folder {folder} is in use: {holder} holds its lock ({path}); {what} cannot work on it "
+                "at the same time: wait until that process finishes (or stop it), then try again"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()} ({what})\n".encode(), 0)
+        try:
+            yield
+        finally:
+            os.ftruncate(fd, 0)
+    finally:
+        os.close(fd)  # releases the flock
 
 
 @dataclass
@@ -188,6 +225,9 @@ class ResultFolder:
                     f"'{identity['scenario']}' ({state}); add --resume to finish or extend that run, "
                     "or choose another --out"
                 )
+        if (p / LOCK).exists():  # refuse, touching nothing, while a compaction works here (it deletes parts)
+            with folder_lock(p, "simlab run"):
+                pass
         try:
             folder.parts.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -225,9 +265,9 @@ class ResultFolder:
         """Chunk records of every part on disk (the truth after a crash), checked for overlaps.
 
         The records of a compacted file are those of the parts it merged, so the list is the same before
-        and after compaction.
+        and after compaction, except ``file``: the file that holds the chunk now (the manifest lists it).
         """
-        return [r for f in self.part_files(identity_digest) for r in f.records]
+        return [r | {"file": f.path.name} for f in self.part_files(identity_digest) for r in f.records]
 
     def part_files(self, identity_digest: str) -> list[PartFile]:
         """The files of parts/ in name order, checked for identity and overlaps.

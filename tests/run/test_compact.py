@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -18,7 +22,16 @@ from simlab.run import compact_results
 from simlab.run.compact import compact
 from simlab.run.errors import ResultFolderError
 from simlab.run.runner import run_scenario
-from simlab.run.store import CHUNKS_KEY, COMPACTED_FILE, FILE_KEY, META_KEY, ResultFolder, load_results
+from simlab.run.store import (
+    CHUNKS_KEY,
+    COMPACTED_FILE,
+    FILE_KEY,
+    LOCK,
+    META_KEY,
+    ResultFolder,
+    folder_lock,
+    load_results,
+)
 
 CHUNKED = SMALL.replace("chunk_size = 25", "chunk_size = 10")  # 60 games: 6 parts per variant, 12 in all
 
@@ -49,6 +62,29 @@ def _files(folder: Path) -> list[str]:
     return sorted(p.name for p in (folder / "parts").iterdir())
 
 
+def _no_file(records: list[dict]) -> list[dict]:
+    """Chunk records without ``file`` (which names the file holding the chunk, so compaction changes it)."""
+    return [{k: v for k, v in r.items() if k != "file"} for r in records]
+
+
+def _check_chunk_files(folder: Path) -> None:
+    """Every chunk the manifest and the scan list is named with the file that exists and holds its games."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    def where(chunks: list[dict]) -> list[tuple]:
+        return sorted((c["variant"], c["start"], c["stop"], c["file"]) for c in chunks)
+
+    assert manifest["chunks"] and where(manifest["chunks"]) == where(_records(folder))
+    for chunk in [*manifest["chunks"], *_records(folder)]:
+        games = (pl.scan_parquet(folder / "parts" / chunk["file"])
+                 .filter(pl.col("variant") == chunk["variant"]).select("game").unique().collect())
+        assert set(range(chunk["start"], chunk["stop"])) <= set(games["game"]), chunk
+
+
+def _state(folder: Path) -> dict[str, int]:
+    """Every file of the folder (but the lock file) with its modification time: to see that nothing changed."""
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.name != LOCK}
+
+
 def test_compaction_keeps_rows_schema_and_chunk_records(original, folder):
     _, _, before_sorted, before, records = original
     schema_before = pq.read_schema(next((folder / "parts").glob("*.parquet"))).remove_metadata()
@@ -57,7 +93,8 @@ def test_compaction_keeps_rows_schema_and_chunk_records(original, folder):
     assert (summary.files_before, summary.files_after, summary.merged, summary.written) == (12, 2, 12, 2)
     assert rows(folder).equals(before_sorted)
     assert load_results(folder).collect().equals(before)  # same order too: the parts concatenated
-    assert _records(folder) == records
+    assert _no_file(_records(folder)) == _no_file(records)
+    _check_chunk_files(folder)
     for path in (folder / "parts").glob("*.parquet"):
         meta = pq.ParquetFile(path)
         assert meta.schema_arrow.remove_metadata().equals(schema_before)
@@ -79,7 +116,8 @@ def test_games_per_file_and_compacting_again(original, folder):
     again = compact(folder, games_per_file=60)  # the 20-game files are under half of 60: merged again
     assert again.written == 2 and _files(folder)[0] == "quined2014__0000000000-0000000060.parquet"
     assert rows(folder).equals(original[2])
-    assert _records(folder) == original[4]
+    assert _no_file(_records(folder)) == _no_file(original[4])
+    _check_chunk_files(folder)
     assert compact(folder, games_per_file=60).line().endswith("no run of consecutive parts to merge into files "
                                                                "of up to 60 games)")
     assert len(json.loads((folder / "manifest.json").read_text())["compactions"]) == 2
@@ -99,8 +137,13 @@ def test_resume_after_compaction_extends_the_run(original, folder, tmp_path):
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["games_done"] == 170
     assert len(manifest["compactions"]) == 1  # carried over by the resumed run
+    _check_chunk_files(folder)  # the resumed run's manifest names the compacted files and its new parts
     compact(folder, games_per_file=1000)  # the compacted files and the new parts merge into one per variant
     assert len(_files(folder)) == 2 and rows(folder).equals(rows(clean))
+    _check_chunk_files(folder)
+    run_scenario(path, jobs=1, out=folder, resume=True, progress=False, compact=False)  # nothing left to play
+    assert rows(folder).equals(rows(clean)) and len(_files(folder)) == 2
+    _check_chunk_files(folder)
 
 
 def _kill_between_write_and_delete(folder: Path, saved: Path) -> list[str]:
@@ -120,7 +163,7 @@ def test_killed_compaction_leftovers_are_ignored_then_deleted(original, folder):
     assert len(_files(folder)) == 2 + 4 + 6
     assert rows(folder).equals(original[2])  # readers leave the leftovers out
     assert load_results(folder).collect().equals(original[3])
-    assert _records(folder) == original[4]  # no overlap error; the scan deletes the leftovers
+    assert _no_file(_records(folder)) == _no_file(original[4])  # no overlap error; the scan deletes the leftovers
     assert len(_files(folder)) == 2
 
 
@@ -132,6 +175,71 @@ def test_compact_and_resume_after_a_killed_compaction(original, folder):
     _kill_between_write_and_delete(folder, saved)
     run_scenario(original[0], jobs=1, out=folder, resume=True, progress=False)
     assert len(_files(folder)) == 2 and rows(folder).equals(original[2])
+    _check_chunk_files(folder)
+
+
+def test_compaction_fixes_a_manifest_naming_parts_that_are_gone(original, folder):
+    """A manifest written before compaction named chunk files: compacting (even with nothing to merge) fixes it."""
+    manifest_before = json.loads((folder / "manifest.json").read_text())
+    compact(folder, games_per_file=1000)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert {c["file"] for c in manifest["chunks"]} == set(_files(folder))
+    assert [c | {"file": None} for c in manifest["chunks"]] == [c | {"file": None} for c in manifest_before["chunks"]]
+    assert {k: v for k, v in manifest.items() if k not in ("chunks", "compactions")} == {
+        k: v for k, v in manifest_before.items() if k not in ("chunks", "compactions")}
+    stale = manifest_before | {"compactions": manifest["compactions"]}
+    (folder / "manifest.json").write_text(json.dumps(stale))
+    assert compact(folder, games_per_file=1000).written == 0
+    assert json.loads((folder / "manifest.json").read_text()) == manifest
+    _check_chunk_files(folder)
+
+
+HOLD_THE_LOCK = (
+    "import sys; from simlab.run.store import folder_lock\n"
+    "with folder_lock(sys.argv[1], 'simlab compact'):\n"
+    "    print('locked', flush=True); sys.stdin.read()"
+)
+
+
+def test_a_compaction_is_refused_while_another_process_holds_the_lock(original, folder):
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(folder)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        before = _state(folder)
+        with pytest.raises(ResultFolderError, match=rf"is in use: pid {holder.pid} \(simlab compact\) holds its lock"):
+            compact(folder, games_per_file=1000)
+        result = CliRunner().invoke(cli, ["compact", str(folder)])
+        assert result.exit_code == 2 and result.stderr.startswith("error: ") and "wait until" in result.stderr
+        assert "Traceback" not in result.output
+        with pytest.raises(ResultFolderError, match=rf"pid {holder.pid} \(simlab compact\).*simlab run cannot"):
+            run_scenario(original[0], jobs=1, out=folder, games=70, resume=True, progress=False, compact=False)
+        assert _state(folder) == before and len(_files(folder)) == 12  # nothing merged, deleted or played
+    finally:
+        os.kill(holder.pid, signal.SIGKILL)  # a killed holder leaves no stale lock
+        holder.wait()
+    assert compact(folder, games_per_file=1000).written == 2
+    assert rows(folder).equals(original[2])
+    assert (folder / LOCK).read_text() == ""  # released: names no holder
+
+
+def test_the_lock_is_exclusive_within_a_process_too_and_released_on_errors(original, folder, monkeypatch):
+    import simlab.run.compact as compact_module
+
+    with folder_lock(folder, "a test"):
+        assert (folder / LOCK).read_text() == f"pid {os.getpid()} (a test)\n"
+        with pytest.raises(ResultFolderError, match="in use"):
+            compact(folder)
+
+    def full_disk(*args, **kwargs):
+        raise OSError("no space left")
+
+    monkeypatch.setattr(compact_module, "merge", full_disk)
+    with pytest.raises(OSError, match="no space left"):
+        compact(folder)
+    monkeypatch.undo()
+    assert compact(folder, games_per_file=1000).written == 2  # the failed compaction released the lock
+    assert rows(folder).equals(original[2])
 
 
 def test_a_part_that_is_not_in_the_merged_file_still_overlaps(folder):
@@ -181,6 +289,7 @@ def test_a_complete_run_compacts_itself_above_the_threshold(original, tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     assert [(c["files_before"], c["files_after"]) for c in manifest["compactions"]] == [(12, 2)]
     assert manifest["status"] == "complete"
+    _check_chunk_files(out)  # the run's own compaction (same process) took the lock and fixed the manifest
 
     below = run_scenario(path, jobs=1, out=tmp_path / "below", progress=False, compact_threshold=12)
     off = run_scenario(path, jobs=1, out=tmp_path / "off", progress=False, compact_threshold=5, compact=False)
