@@ -15,8 +15,9 @@ variant, runs of consecutive parts (contiguous game ranges) into files of about 
   file) and deleted by the next scan, ``--resume`` or compaction; ``load_results`` leaves them out.
 
 Exclusive: a compaction holds the folder's lock (``store.folder_lock``) from its scan to its manifest
-write, so a second compaction, or a ``simlab run --resume`` starting meanwhile, is refused instead of merging
-or reading parts that are being deleted. Afterwards each of the manifest's ``chunks[].file`` names the file
+write, and a run holds it from start to end, so a compaction during a run (or a second compaction, or a run
+starting during a compaction) is refused instead of merging or reading parts that are being written or
+deleted. Afterwards each of the manifest's ``chunks[].file`` names the file
 that now holds the chunk.
 
 A compacted file of at least half ``games_per_file`` games is left alone, so compacting after each resume
@@ -26,6 +27,7 @@ does not rewrite it. The run compacts by itself at the end of a complete run of 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import time
@@ -106,13 +108,15 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
-def compact(folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO[str] | None = None) -> CompactSummary:
+def compact(folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO[str] | None = None,
+            locked: bool = False) -> CompactSummary:
     """Merge the consecutive part files of each variant in result ``folder`` into files of ~``games_per_file`` games.
 
     Readers see the same rows and ``scan_parts`` the same chunk records afterwards (but for ``file``, the
     file now holding the chunk, which the manifest's ``chunks`` list names too). Records the compaction in
     the manifest's ``compactions`` list. ``log`` gets one line per file written. Refuses (ResultFolderError)
-    a folder whose lock another compaction holds.
+    a folder whose lock another process holds (a compaction or a run). ``locked``: the caller already holds
+    the lock (a run compacting its own folder at its end).
     """
     path = Path(folder)
     if isinstance(games_per_file, bool) or not isinstance(games_per_file, int) or games_per_file < 1:
@@ -124,7 +128,7 @@ def compact(folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO
     if not store.parts.is_dir():
         raise ResultFolderError(f"{path} holds no results yet (no {PARTS} folder)")
     summary = CompactSummary(path, games_per_file)
-    with folder_lock(path, "simlab compact"):
+    with contextlib.nullcontext() if locked else folder_lock(path, "simlab compact"):
         _compact(store, summary, log)
     return summary
 

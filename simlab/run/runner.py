@@ -25,7 +25,7 @@ from simlab.run.chunk import ChunkResult, ChunkTask
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
-from simlab.run.store import FORMAT, ResultFolder, identity_hash
+from simlab.run.store import FORMAT, ResultFolder, folder_lock, identity_hash
 
 #: seconds between manifest rewrites during a run (the parts are the truth; the manifest is a summary)
 MANIFEST_EVERY = 2.0
@@ -68,27 +68,28 @@ def run_scenario(
     identity = sc.identity()
     digest = identity_hash(identity)
     folder, previous = ResultFolder.prepare(folder_path, identity, resume, sc.source)
-    if previous:  # a resumed run keeps its game count and chunk size unless told otherwise
-        games = games if games is not None else previous.get("games")
-        chunk_size = chunk_size if chunk_size is not None else previous.get("chunk_size")
-    sc = sc.with_options(games=games, chunk_size=chunk_size)
+    with folder_lock(folder_path, "simlab run"):  # a second run or a compaction of this folder is refused
+        if previous:  # a resumed run keeps its game count and chunk size unless told otherwise
+            games = games if games is not None else previous.get("games")
+            chunk_size = chunk_size if chunk_size is not None else previous.get("chunk_size")
+        sc = sc.with_options(games=games, chunk_size=chunk_size)
 
-    chunks = folder.scan_parts(digest)
-    failures = [f for c in chunks for f in c["failures"]]
-    tasks = _plan(sc, chunks, digest)
-    run = _Run(sc, folder, digest, chunks, failures, previous, n_jobs, folder_path, backend, address)
-    if not tasks:
-        run.manifest("complete")
-        if progress:
-            log.write(f"{folder_path}: all {sc.games * len(sc.variants):,} games already done\n")
-        folder.write_failures(failures)
-    else:
-        with executor:  # a cluster that cannot be reached fails here
-            run.workers = executor.workers
-            run.manifest("running")
-            _play(sc, tasks, chunks, run, executor, fail_fast, log if progress else None)
-    if compact:
-        _auto_compact(folder, compact_threshold, log if progress else None)
+        chunks = folder.scan_parts(digest)
+        failures = [f for c in chunks for f in c["failures"]]
+        tasks = _plan(sc, chunks, digest)
+        run = _Run(sc, folder, digest, chunks, failures, previous, n_jobs, folder_path, backend, address)
+        if not tasks:
+            run.manifest("complete")
+            if progress:
+                log.write(f"{folder_path}: all {sc.games * len(sc.variants):,} games already done\n")
+            folder.write_failures(failures)
+        else:
+            with executor:  # a cluster that cannot be reached fails here
+                run.workers = executor.workers
+                run.manifest("running")
+                _play(sc, tasks, chunks, run, executor, fail_fast, log if progress else None)
+        if compact:
+            _auto_compact(folder, compact_threshold, log if progress else None)
     return folder_path
 
 
@@ -104,7 +105,7 @@ def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | No
         log.write(f"compacting the part files of {folder.path} (more than {threshold:,}; --no-compact skips this)...\n")
         log.flush()
     try:
-        summary = compact_folder(folder.path)
+        summary = compact_folder(folder.path, locked=True)  # the run holds the folder's lock
     except (ResultFolderError, ResultWriteError) as exc:  # the run is complete and its parts intact: say so
         (log or sys.stderr).write(f"warning: the part files were not compacted ({exc}); the results are complete; "
                                   f"try again with: simlab compact {shlex.quote(str(folder.path))}\n")

@@ -6,7 +6,7 @@ Layout of a result folder::
     failures.jsonl     one line per game that raised: seed, variant, game index, error, replay command
     parts/<variant>__<start>-<stop>.parquet    rows of games start..stop-1 of one variant
     parts/<variant>__<start>-<stop>.parquet    after ``simlab compact``: consecutive parts merged into one file
-    .simlab.lock       flock'ed by a compaction while it works (holds its pid); created by the first compaction
+    .simlab.lock       flock'ed by a run or a compaction while it works (holds its pid, for the refusal message)
 
 The part files are the truth: each is written to a temporary name and renamed into place, and carries its
 own chunk record (range, failures, timing) in its Parquet metadata. So a run killed at any moment leaves
@@ -208,7 +208,8 @@ class ResultFolder:
         if p.exists() and not p.is_dir():
             raise ResultFolderError(f"output folder {p} is a file; choose another --out")
         previous: dict[str, Any] = {}
-        if p.is_dir() and any(e for e in p.iterdir() if not (e == folder.parts and e.is_dir() and _empty(e))):
+        if p.is_dir() and any(e for e in p.iterdir() if not (e == folder.parts and e.is_dir() and _empty(e))
+                              and e.name != LOCK):
             if not (p / MANIFEST).is_file():
                 raise ResultFolderError(
                     f"output folder {p} is not empty and holds no simlab results ({MANIFEST} is missing); "
@@ -225,7 +226,7 @@ class ResultFolder:
                     f"'{identity['scenario']}' ({state}); add --resume to finish or extend that run, "
                     "or choose another --out"
                 )
-        if (p / LOCK).exists():  # refuse, touching nothing, while a compaction works here (it deletes parts)
+        if (p / LOCK).exists():  # refuse, touching nothing, while a run or compaction works here
             with folder_lock(p, "simlab run"):
                 pass
         try:

@@ -329,3 +329,34 @@ def test_a_failed_auto_compaction_leaves_the_complete_run(original, tmp_path, mo
     out = run_scenario(original[0], jobs=1, out=tmp_path / "full", stream=log, compact_threshold=5)
     assert "warning: the part files were not compacted" in log.getvalue() and "simlab compact" in log.getvalue()
     assert len(_files(out)) == 12 and rows(out).equals(original[2])
+
+
+LONG_RUN = SMALL.replace("games = 60", "games = 1500").replace("chunk_size = 25", "chunk_size = 20")
+
+
+def test_a_running_run_holds_the_lock(write_scenario, tmp_path):
+    """A compaction (or a second run) during a run is refused: the run writes parts and the manifest."""
+    path, out = write_scenario(LONG_RUN, name="long"), tmp_path / "running"
+    run = subprocess.Popen([sys.executable, "-m", "simlab.cli", "run", str(path), "--out", str(out), "-j", "1"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        while not (out / "parts").is_dir() or not list((out / "parts").glob("*.parquet")):
+            assert run.poll() is None, run.communicate()
+        with pytest.raises(ResultFolderError, match=rf"pid {run.pid} \(simlab run\) holds its lock"):
+            compact(out)
+        with pytest.raises(ResultFolderError, match=rf"pid {run.pid} \(simlab run\).*simlab run cannot"):
+            run_scenario(path, jobs=1, out=out, resume=True, progress=False)
+        assert run.poll() is None, "the run was still going when it refused them"
+    finally:
+        run.kill()
+        run.communicate()
+    assert (out / LOCK).exists() and run_scenario(path, games=40, jobs=1, out=out, resume=True, progress=False)
+    assert (out / LOCK).read_text() == ""  # the killed run left no lock behind; the resumed run released its own
+
+
+def test_a_folder_left_with_only_a_lock_file_takes_a_new_run(write_scenario, tmp_path):
+    out = tmp_path / "fresh"
+    out.mkdir()
+    (out / LOCK).write_text("")  # a run killed right after taking the lock, before its first write
+    run_scenario(write_scenario(), games=5, jobs=1, out=out, progress=False)
+    assert rows(out).height == 2 * 5 * 4
