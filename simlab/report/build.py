@@ -28,6 +28,7 @@ import simlab
 from simlab import analysis as A
 from simlab.analysis import stats
 from simlab.analysis.frames import AnalysisError, bots_label, remember
+from simlab.analysis.markets import market_summary
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.embed import svg_data_uri
@@ -582,13 +583,10 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     sec = Section("markets", "Markets",
                   "How do prices and demand markers move round by round, how often does a colour's demand "
                   "collapse, and who does well when the market shifts?")
-    # only the series the report draws: quantiles of every round of every series are the costliest
-    # part of a large report, and polars then reads just these columns
-    drawn = [c for c in rows.collect_schema().names() if c.startswith(("marker_", "price_"))]
-    drawn_rows = rows.select("variant", "game", "seat", "bot", *drawn)
-    remember(drawn_rows, bots=[b.strip() for b in bots_label(rows).split(",") if b.strip()])  # same rows
-    traj = A.market_trajectories(drawn_rows, level=ctx.level)
-    traj = traj.filter(pl.col("variant").is_in(ctx.focus))
+    # one pass over the rows for the four analyses (market columns repeat on every seat's row, so
+    # separate scans would decode them four times); trajectories only of the series the report draws
+    markets = market_summary(rows, level=ctx.level, series=("marker", "price"))
+    traj = markets.trajectories.filter(pl.col("variant").is_in(ctx.focus))
     games = _games_label(traj["games"].to_list())
     for series, title, method in (
         ("marker", "Demand markers by round", stats.MEAN_METHOD),
@@ -598,7 +596,7 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
             continue
         fig = charts.market_trajectories(traj, series, level=ctx.level)
         sec.charts.append(_chart(fig, title, ctx.caption(title, games, _bots(traj), method, ctx.focus)))
-    coll = _ordered_by(A.marker_collapses(rows, level=ctx.level), ctx.focus)
+    coll = _ordered_by(markets.collapses, ctx.focus)
     many = len(ctx.focus) > 1
     for (v,), d in coll.group_by("variant", maintain_order=True):
         r = d.sort("collapse_rate", descending=True).row(0, named=True)
@@ -618,11 +616,8 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
           F.est_ci(r["recover_rate"], r["recover_rate_lo"], r["recover_rate_hi"], 100),
           F.num(r["first_round"], 1)] for r in coll.iter_rows(named=True)],
         note=f"{stats.WILSON_METHOD}s."))
-    try:
-        yields = _ordered_by(A.sale_yield(rows, level=ctx.level), ctx.focus)
-    except AnalysisError:
-        yields = None
-    if yields is not None:
+    if markets.sale_yield is not None:
+        yields = _ordered_by(markets.sale_yield, ctx.focus)
         for r in yields.iter_rows(named=True):
             prefix = f"In {r['variant']}, a" if many else "A"
             money = F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=2)
@@ -637,7 +632,7 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
               F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=3),
               F.num(r["cubes_per_seat"], 1)] for r in yields.iter_rows(named=True)],
             note="Ratio of totals with a delta-method interval."))
-    shift = _ordered_by(A.shift_winners(rows, level=ctx.level), ctx.focus)
+    shift = _ordered_by(markets.shift_winners, ctx.focus)
     sec.tables.append(Table(
         "Correlational: win share in turbulent vs calm games",
         ["variant", "seat", "turbulent games", "calm games", "win % turbulent", "win % calm", "difference (points)"],
