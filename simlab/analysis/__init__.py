@@ -7,7 +7,8 @@ returns a small tidy polars DataFrame (or a dataclass of them) ready to print or
 - seats: ``seat_advantage``, ``equal_seats_test``, ``compare_variants``
 - compensation: ``compensation`` (fair starting money from a sweep); ``simlab compensate`` searches adaptively
 - cards: ``card_value``, ``observational``, ``design_from_manifest``
-- markets: ``market_trajectories``, ``marker_collapses``, ``sale_yield``, ``shift_winners``
+- markets: ``market_trajectories``, ``marker_collapses``, ``sale_yield``, ``shift_winners`` (all four in one
+  pass: ``market_summary``)
 - metrics: ``balance_summary``, ``lead_metrics`` (both at once: ``game_metrics``), ``distribution``,
   ``score_summary``, ``variance_decomposition``
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 from simlab.analysis.cards import MoneyRate, card_value, design_from_manifest, design_from_names, observational
 from simlab.analysis.compensation import Compensation, compensation
 from simlab.analysis.frames import AnalysisError, NoMarketError, as_lazy
+from simlab.analysis.market_pass import MarketSummary, market_summary
 from simlab.analysis.markets import has_market, marker_collapses, market_trajectories, sale_yield, shift_winners
 from simlab.analysis.metrics import (
     balance_summary,
@@ -32,6 +34,7 @@ from simlab.analysis.seats import compare_variants, equal_seats_test, seat_advan
 __all__ = [
     "AnalysisError",
     "Compensation",
+    "MarketSummary",
     "MoneyRate",
     "NoMarketError",
     "as_lazy",
@@ -48,6 +51,7 @@ __all__ = [
     "lead_metrics",
     "leader_curve",
     "marker_collapses",
+    "market_summary",
     "market_trajectories",
     "observational",
     "sale_yield",

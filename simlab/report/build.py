@@ -28,7 +28,7 @@ import simlab
 from simlab import analysis as A
 from simlab.analysis import stats
 from simlab.analysis.frames import AnalysisError, bots_label, remember
-from simlab.analysis.markets import market_summary
+from simlab.analysis.market_pass import market_summary
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.embed import svg_data_uri

@@ -15,6 +15,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import simlab
+from simlab.analysis import market_pass as P
 from simlab.analysis import markets as M
 from simlab.analysis.frames import NoMarketError
 
@@ -60,10 +61,10 @@ def market_rows(seed: int, games: dict[str, int], rounds: int = 5, nulls: bool =
 
 
 def assert_same(rows: pl.LazyFrame | pl.DataFrame, floor: int = 1, level: float = 0.95, min_games: int = 30,
-                series: tuple[str, ...] | None = None) -> M.MarketSummary:
+                series: tuple[str, ...] | None = None) -> P.MarketSummary:
     """The one pass against the four functions; returns the summary for further checks."""
     kw = {"series": series} if series is not None else {}
-    got = M.market_summary(rows, level=level, floor=floor, min_games=min_games, **kw)
+    got = P.market_summary(rows, level=level, floor=floor, min_games=min_games, **kw)
     traj = M.market_trajectories(rows, level=level)
     if series is not None:
         traj = traj.filter(pl.col("series").is_in(series))
@@ -85,6 +86,7 @@ def assert_same(rows: pl.LazyFrame | pl.DataFrame, floor: int = 1, level: float 
 def batch_rows(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
     """Rows per streaming batch: the default, and a small one so partial counts and sums are merged."""
     monkeypatch.setattr(M, "COUNT_BATCH", request.param)
+    monkeypatch.setattr(P, "SUMMARY_BATCH", request.param)  # the pass merges across batches too
     return request.param
 
 
@@ -124,8 +126,8 @@ def test_sales_with_nulls_take_their_own_scan(batch_rows: int) -> None:
 
 def test_no_sales_and_no_market() -> None:
     rows = market_rows(8, {"a": 50})
-    got = M.market_summary(rows.drop("sale_money"))
+    got = P.market_summary(rows.drop("sale_money"))
     assert got.sale_yield is None
     assert got.collapses.equals(M.marker_collapses(rows))
     with pytest.raises(NoMarketError, match="this game has no market"):
-        M.market_summary(rows.select("variant", "game", "seat", "bot", "win_share"))
+        P.market_summary(rows.select("variant", "game", "seat", "bot", "win_share"))
