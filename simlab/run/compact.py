@@ -17,8 +17,7 @@ variant, runs of consecutive parts (contiguous game ranges) into files of about 
 Exclusive: a compaction holds the folder's lock (``store.folder_lock``) from its scan to its manifest
 write, and a run holds it from start to end, so a compaction during a run (or a second compaction, or a run
 starting during a compaction) is refused instead of merging or reading parts that are being written or
-deleted. Afterwards each of the manifest's ``chunks[].file`` names the file
-that now holds the chunk.
+deleted. Afterwards each of the manifest's ``chunks[].file`` names the file that now holds the chunk.
 
 A compacted file of at least half ``games_per_file`` games is left alone, so compacting after each resume
 does not rewrite it. The run compacts by itself at the end of a complete run of more than
