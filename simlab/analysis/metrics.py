@@ -8,6 +8,7 @@ gets an AnalysisError naming the missing columns.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 import numpy as np
 import polars as pl
@@ -49,6 +50,60 @@ def _seat_pivot(lf: pl.LazyFrame, n: int, columns: dict[str, pl.Expr], extra: li
     )
 
 
+class _NotInOrder(Exception):
+    """The rows are not one block of ``players`` consecutive rows per game, seats 0..n-1 in order."""
+
+
+#: rows per batch of ``_pivot_in_order`` (a batch's columns, decoded, are what is in memory at once)
+ORDERED_BATCH = 1_000_000
+
+
+def _pivot_in_order(lf: pl.LazyFrame, n: int, columns: dict[str, pl.Expr]) -> Iterator[pl.DataFrame]:
+    """``_seat_pivot`` (with the game's first ``turns``) of rows stored game-major, without a group-by.
+
+    A run writes each game's seats on consecutive rows, seat 0 first, so in file order every ``n`` rows are
+    one game: each seat's column is every n-th value. This checks that layout batch by batch (seats 0..n-1,
+    one game and variant per block) and raises ``_NotInOrder`` at the first block that breaks it, before
+    the caller has used anything of that batch. A block cut by a batch's end is carried to the next batch.
+    """
+    query = lf.select("variant", "game", "seat", "turns", *(x.alias(name) for name, x in columns.items()))
+    carry: pl.DataFrame | None = None
+    for batch in query.collect_batches(chunk_size=ORDERED_BATCH, maintain_order=True, engine="streaming"):
+        if carry is not None and carry.height:
+            batch = pl.concat([carry, batch], how="vertical_relaxed")
+        whole = batch.height - batch.height % n
+        carry = batch.slice(whole)
+        if whole:
+            yield _reshape_games(batch.slice(0, whole), n, list(columns))
+    if carry is not None and carry.height:
+        raise _NotInOrder
+
+
+def _reshape_games(rows: pl.DataFrame, n: int, columns: list[str]) -> pl.DataFrame:
+    """One row per game from blocks of ``n`` rows (see ``_pivot_in_order``); ``_NotInOrder`` if not blocks."""
+    games = rows.height // n
+    seat, game, variant = rows["seat"], rows["game"], rows["variant"]
+    if seat.null_count() or game.null_count() or variant.null_count():
+        raise _NotInOrder
+    if not np.array_equal(seat.to_numpy().reshape(games, n), np.broadcast_to(np.arange(n), (games, n))):
+        raise _NotInOrder
+    g = game.to_numpy().reshape(games, n)
+    runs = variant.rle_id().to_numpy().reshape(games, n)  # a new run wherever the variant changes
+    if not (g == g[:, :1]).all() or not (runs == runs[:, :1]).all():
+        raise _NotInOrder
+    wide = {"variant": variant.gather_every(n), "turns": rows["turns"].gather_every(n)}
+    for name in columns:
+        col = rows[name]
+        if col.null_count():
+            for k in range(n):
+                wide[f"{name}_{k}"] = col.gather_every(n, k)
+        else:  # seat k's values are every n-th: one transposed copy instead of n strided gathers
+            by_seat = np.ascontiguousarray(col.to_numpy().reshape(games, n).T)
+            for k in range(n):
+                wide[f"{name}_{k}"] = pl.Series(by_seat[k], dtype=col.dtype)
+    return pl.DataFrame(wide)
+
+
 def balance_summary(results: Results, level: float = 0.95) -> pl.DataFrame:
     """Per variant: games, mean turns, mean margin of victory (winner minus runner-up), draw rate."""
     return game_metrics(results, level, lead=False)[0]
@@ -70,12 +125,11 @@ def game_metrics(results: Results, level: float = 0.95, lead: bool = True) -> tu
     columns = {"_s": pl.col("score").cast(pl.Float64), "_r": (pl.col("rank") == 1).cast(pl.Int32)}
     if rounds:
         columns |= {**{f"_s{k}": pl.col(c) for k, c in rounds.items()}, "_w": pl.col("win_share").cast(pl.Float64)}
-    parts = []
-    for batch in game_batches(lf, LEAD_BATCH if rounds else SUMMARY_BATCH, of=lf0):
-        wide = _seat_pivot(batch, n, columns, [pl.col("turns").first().alias("turns")])
+
+    def per_variant(wide: pl.LazyFrame) -> pl.DataFrame:
         per_game = wide.select("variant", "turns", _winners(n).alias("winners"), _margin(n).alias("margin"),
                                *(_lead_exprs(ks, n) if rounds else []))
-        parts.append(
+        return (
             per_game.group_by("variant")
             .agg(pl.len().alias("games"), (pl.col("winners") > 1).sum().alias("draws"),
                  *(a for c in ("turns", "margin", *lead_cols) for a in stats.mean_aggs(c)))
@@ -83,6 +137,14 @@ def game_metrics(results: Results, level: float = 0.95, lead: bool = True) -> tu
             .sort("variant")
             .collect()
         )
+
+    try:  # rows as a run stores them (a game's seats on consecutive rows): the pivot is a reshape
+        parts = [per_variant(wide.lazy()) for wide in _pivot_in_order(lf, n, columns)]
+        if not parts:
+            raise _NotInOrder  # no rows: the group-by gives the empty frames
+    except _NotInOrder:  # any other order (a user's sorted or filtered frame): a group-by per batch of games
+        parts = [per_variant(_seat_pivot(batch, n, columns, [pl.col("turns").first().alias("turns")]))
+                 for batch in game_batches(lf, LEAD_BATCH if rounds else SUMMARY_BATCH, of=lf0)]
     df = stats.merge_mean_aggs(parts, ["variant"], ["turns", "margin", *lead_cols], sums=("games", "draws"))
     bots = bots_label(lf0)
     summary = df.select("variant", "games", *(c for c in df.columns if c.startswith(("turns", "margin"))), "draws")

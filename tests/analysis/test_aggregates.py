@@ -122,11 +122,42 @@ def test_equal_seats_with_three_way_splits_and_synthetic_rows():
     assert_frame_equal(got, ref_equal_seats(df.lazy(), 4), check_exact=False, rel_tol=1e-9, check_dtypes=False)
 
 
-@pytest.mark.parametrize("batch", [None, 250])
-def test_balance_summary_pivot_and_batches(monkeypatch, batch):
-    df = random_rows(7)
-    if batch:
-        monkeypatch.setattr(metrics, "SUMMARY_BATCH", batch)
+#: the layouts of the per-game metrics: rows as a run stores them (a reshape, in one batch or in batches that
+#: cut games, carried over), and rows in another order (a group-by pivot, in one or several batches of games)
+LAYOUTS = ["stored", "stored, batches", "sorted by seat", "sorted by seat, batches"]
+
+
+def _laid_out(df: pl.DataFrame, layout: str, monkeypatch: pytest.MonkeyPatch) -> pl.DataFrame:
+    if "batches" in layout:
+        for name in ("ORDERED_BATCH", "SUMMARY_BATCH", "LEAD_BATCH"):
+            monkeypatch.setattr(metrics, name, 250)  # 250 rows: not a whole number of 3- or 4-seat games
+    if "sorted" in layout:
+        df = df.sort("seat", "variant", "game")
+        _refuse_a_reshape(monkeypatch)
+    return df
+
+
+def _refuse_a_reshape(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if rows that are not stored blocks of games get reshaped as games anyway."""
+    real = metrics._reshape_games
+
+    def checked(*args, **kwargs):
+        real(*args, **kwargs)  # raises _NotInOrder, as it must
+        raise AssertionError("rows out of game order were reshaped as games")
+
+    monkeypatch.setattr(metrics, "_reshape_games", checked)
+
+
+def _group_by_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args, **kwargs):
+        raise metrics._NotInOrder
+
+    monkeypatch.setattr(metrics, "_reshape_games", refuse)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_balance_summary_pivot_and_batches(monkeypatch, layout):
+    df = _laid_out(random_rows(7), layout, monkeypatch)
     got = A.balance_summary(df)
     ref = ref_balance(df.lazy())
     assert got["games"].to_list() == ref["games"].to_list()
@@ -138,11 +169,9 @@ def test_balance_summary_pivot_and_batches(monkeypatch, batch):
         assert np.allclose(half, z * ref[f"{c}_sd"].to_numpy() / np.sqrt(ref["games"].to_numpy()), rtol=1e-9)
 
 
-@pytest.mark.parametrize("batch", [None, 250])
-def test_lead_metrics_pivot_and_batches(monkeypatch, batch):
-    df = random_rows(11, n=3)
-    if batch:
-        monkeypatch.setattr(metrics, "LEAD_BATCH", batch)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_lead_metrics_pivot_and_batches(monkeypatch, layout):
+    df = _laid_out(random_rows(11, n=3), layout, monkeypatch)
     got = A.lead_metrics(df)
     ks = list(range(1, 6))
     ref = ref_lead(df.lazy(), ks)
@@ -297,6 +326,44 @@ def test_game_metrics_equals_the_two_analyses():
     assert_frame_equal(summary, A.balance_summary(df))
     assert_frame_equal(lead, A.lead_metrics(df))
     assert A.game_metrics(df.drop([c for c in df.columns if c.startswith("score_r")]))[1] is None
+
+
+@pytest.mark.parametrize("change", ["a missing seat", "a swapped pair of rows", "a game cut in two"])
+def test_rows_out_of_game_order_take_the_group_by(monkeypatch, change):
+    """Rows that are not blocks of one game's seats 0..n-1 are pivoted by a group-by, with the same result."""
+    df = random_rows(23, n=3)
+    if change == "a missing seat":
+        df = df.filter(~((pl.col("game") == 17) & (pl.col("seat") == 1)))
+    elif change == "a swapped pair of rows":
+        order = np.arange(df.height)
+        order[[30, 31]] = order[[31, 30]]
+        df = df[order]
+    else:  # rows of game 5 split by another game's
+        order = np.arange(df.height)
+        order[[16, 17, 18]] = order[[18, 16, 17]]  # game 5 = rows 15-17, game 6 = rows 18-20
+        df = df[order]
+    _refuse_a_reshape(monkeypatch)
+    got = A.game_metrics(df)
+    monkeypatch.undo()
+    _group_by_only(monkeypatch)
+    want = A.game_metrics(df)
+    for g, w in zip(got, want, strict=True):
+        assert_frame_equal(g, w)
+
+
+@pytest.mark.parametrize("nulls", [False, True])
+def test_in_order_and_group_by_pivots_agree(monkeypatch, nulls):
+    df = random_rows(29, n=4)
+    if nulls:  # a seat without a per-round score or a win share (as a failed column would leave)
+        gaps = (pl.col("game") % 7 == 3) & (pl.col("seat") == 2)
+        df = df.with_columns(pl.when(gaps).then(None).otherwise(pl.col(c)).alias(c) for c in ("score_r3", "win_share"))
+    monkeypatch.setattr(metrics, "ORDERED_BATCH", 997)
+    fast = A.game_metrics(df)
+    _group_by_only(monkeypatch)
+    slow = A.game_metrics(df)
+    for f, s_ in zip(fast, slow, strict=True):
+        assert f.select(pl.col(pl.Int64, pl.UInt32)).equals(s_.select(pl.col(pl.Int64, pl.UInt32)))
+        assert_frame_equal(f, s_, check_exact=False, rel_tol=1e-12, abs_tol=0)
 
 
 def test_value_counts_equal_polars_value_counts():
