@@ -22,9 +22,11 @@ KILL_SCENARIO = SMALL.replace("games = 60", "games = 1500").replace("chunk_size 
 
 
 #: ``python -m simlab.cli`` as started from a terminal, where Ctrl-C raises KeyboardInterrupt. CI may start the
-#: suite with SIGINT ignored; a child inherits that and Python then installs no handler, so Ctrl-C would do nothing.
+#: suite with SIGINT ignored or blocked. A child inherits both across exec: an ignored SIGINT makes Python install no
+#: handler, and a blocked one stays pending and is never delivered, so in either case Ctrl-C would do nothing.
 AT_A_TERMINAL = (
     "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
     "sys.argv[0] = 'simlab'; runpy.run_module('simlab.cli', run_name='__main__')"
 )
 
@@ -60,6 +62,15 @@ def _loky_workers(pid: int) -> list[int]:
     return [int(line.split()[0]) for line in listing.splitlines() if "LokyProcess" in line]
 
 
+def _signal_dispositions(pid: int) -> str:
+    """The kernel's blocked/ignored/caught masks of a process, so a Ctrl-C that did nothing can be explained."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return "unknown (no /proc)"
+    return ", ".join(line for line in status if line.startswith(("SigBlk", "SigIgn", "SigCgt")))
+
+
 @pytest.mark.parametrize("how", ["kill -9", "ctrl-c", "worker crash"])
 def test_interrupted_run_resumes_to_the_clean_result(write_scenario, tmp_path, how):
     path = write_scenario(KILL_SCENARIO, name="long")
@@ -77,9 +88,10 @@ def test_interrupted_run_resumes_to_the_clean_result(write_scenario, tmp_path, h
         assert proc.returncode == 2, err
         assert "error: a worker process died" in err and "--resume" in err and "Traceback" not in err
     else:
+        dispositions = _signal_dispositions(proc.pid)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
-        assert proc.returncode == 130, err
+        assert proc.returncode == 130, f"{err}\nthe run's signal masks when interrupted: {dispositions}"
         assert "interrupted" in err and "--resume" in err and "Traceback" not in err
         assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
     parts = list((out / "parts").glob("*.parquet"))
