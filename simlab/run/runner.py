@@ -25,7 +25,7 @@ from simlab.run.chunk import ChunkResult, ChunkTask
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
-from simlab.run.store import FORMAT, ResultFolder, folder_lock, identity_hash
+from simlab.run.store import FORMAT, ResultFolder, identity_hash
 
 #: seconds between manifest rewrites during a run (the parts are the truth; the manifest is a summary)
 MANIFEST_EVERY = 2.0
@@ -67,8 +67,8 @@ def run_scenario(
     sc.with_options(games=games, chunk_size=chunk_size)  # check the options before touching the disk
     identity = sc.identity()
     digest = identity_hash(identity)
-    folder, previous = ResultFolder.prepare(folder_path, identity, resume, sc.source)
-    with folder_lock(folder_path, "simlab run"):  # a second run or a compaction of this folder is refused
+    # while the run holds the folder's lock, a second run or a compaction of this folder is refused
+    with ResultFolder.open_for_run(folder_path, identity, resume) as (folder, previous):
         if previous:  # a resumed run keeps its game count and chunk size unless told otherwise
             games = games if games is not None else previous.get("games")
             chunk_size = chunk_size if chunk_size is not None else previous.get("chunk_size")

@@ -197,35 +197,18 @@ class ResultFolder:
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
-    def prepare(cls, path: Path, identity: dict[str, Any], resume: bool, source: str) -> tuple[ResultFolder, dict]:
-        """Check the folder may take this run and return it with the manifest already there ({} if new).
+    @contextlib.contextmanager
+    def open_for_run(cls, path: Path, identity: dict[str, Any], resume: bool) -> Iterator[tuple[ResultFolder, dict]]:
+        """Check the folder may take this run, then hold its lock and yield it with its manifest ({} if new).
 
         Refuses a file, an unwritable folder, a folder of another scenario, a non-empty folder that is not
-        a result folder, and (without ``resume``) a result folder of the same scenario.
+        a result folder, (without ``resume``) a result folder of the same scenario, and a folder whose lock
+        another run or a compaction holds. The manifest is read, and temporary files left by a killed writer
+        deleted, only while the lock is held: a compaction that started a moment earlier keeps its own.
         """
         folder = cls(Path(path))
         p = folder.path
-        if p.exists() and not p.is_dir():
-            raise ResultFolderError(f"output folder {p} is a file; choose another --out")
-        previous: dict[str, Any] = {}
-        if p.is_dir() and any(e for e in p.iterdir() if not (e == folder.parts and e.is_dir() and _empty(e))
-                              and e.name != LOCK):
-            if not (p / MANIFEST).is_file():
-                raise ResultFolderError(
-                    f"output folder {p} is not empty and holds no simlab results ({MANIFEST} is missing); "
-                    "choose a new or empty folder with --out"
-                )
-            previous = read_manifest(p)
-            theirs = previous.get("identity", {})
-            if theirs != identity:
-                raise ResultFolderError(_other_scenario_message(p, theirs, identity, previous))
-            if not resume:
-                state = previous.get("status", "unknown")
-                raise ResultFolderError(
-                    f"output folder {p} already holds {previous.get('games_done', 0):,} games of scenario "
-                    f"'{identity['scenario']}' ({state}); add --resume to finish or extend that run, "
-                    "or choose another --out"
-                )
+        folder._check_may_take(identity, resume)
         if (p / LOCK).exists():  # refuse, touching nothing, while a run or compaction works here
             with folder_lock(p, "simlab run"):
                 pass
@@ -233,9 +216,37 @@ class ResultFolder:
             folder.parts.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ResultFolderError(f"cannot create output folder {p}: {exc.strerror or exc}") from None
-        folder._check_writable()
-        folder.remove_temporaries()
-        return folder, previous
+        folder._check_writable()  # before the lock, whose file an unwritable folder could not take either
+        with folder_lock(p, "simlab run"):
+            folder._check_may_take(identity, resume)  # again: another run may have finished here meanwhile
+            previous = read_manifest(p) if (p / MANIFEST).is_file() else {}
+            folder.remove_temporaries()
+            yield folder, previous
+
+    def _check_may_take(self, identity: dict[str, Any], resume: bool) -> None:
+        """The read-only checks of ``open_for_run``: nothing is created in a folder that is refused."""
+        p = self.path
+        if p.exists() and not p.is_dir():
+            raise ResultFolderError(f"output folder {p} is a file; choose another --out")
+        if not p.is_dir() or not any(e for e in p.iterdir() if not (e == self.parts and e.is_dir() and _empty(e))
+                                     and e.name != LOCK):
+            return
+        if not (p / MANIFEST).is_file():
+            raise ResultFolderError(
+                f"output folder {p} is not empty and holds no simlab results ({MANIFEST} is missing); "
+                "choose a new or empty folder with --out"
+            )
+        previous = read_manifest(p)
+        theirs = previous.get("identity", {})
+        if theirs != identity:
+            raise ResultFolderError(_other_scenario_message(p, theirs, identity, previous))
+        if not resume:
+            state = previous.get("status", "unknown")
+            raise ResultFolderError(
+                f"output folder {p} already holds {previous.get('games_done', 0):,} games of scenario "
+                f"'{identity['scenario']}' ({state}); add --resume to finish or extend that run, "
+                "or choose another --out"
+            )
 
     def _check_writable(self) -> None:
         probe = self.parts / f".write-test.{os.getpid()}.tmp"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
@@ -18,7 +19,7 @@ from click.testing import CliRunner
 from conftest import SMALL, rows
 
 from simlab.cli import cli
-from simlab.run import compact_results
+from simlab.run import compact_results, store
 from simlab.run.compact import compact
 from simlab.run.errors import ResultFolderError
 from simlab.run.runner import run_scenario
@@ -360,3 +361,36 @@ def test_a_folder_left_with_only_a_lock_file_takes_a_new_run(write_scenario, tmp
     (out / LOCK).write_text("")  # a run killed right after taking the lock, before its first write
     run_scenario(write_scenario(), games=5, jobs=1, out=out, progress=False)
     assert rows(out).height == 2 * 5 * 4
+
+
+def test_a_run_reads_the_manifest_and_deletes_temporaries_only_while_it_holds_the_lock(original, folder, monkeypatch):
+    """A compaction that starts between a run's checks and its lock keeps its temporary file and manifest."""
+    held: list[tuple[str, bool]] = []
+    real_remove, real_read = ResultFolder.remove_temporaries, store.read_manifest
+
+    def lock_is_held() -> bool:
+        fd = os.open(folder / LOCK, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return False
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+
+    def remove(self, only_dead=False):
+        held.append(("remove temporaries", lock_is_held()))
+        return real_remove(self, only_dead)
+
+    def read(path):
+        if Path(path) == folder:
+            held.append(("read manifest", lock_is_held()))
+        return real_read(path)
+
+    monkeypatch.setattr(ResultFolder, "remove_temporaries", remove)
+    monkeypatch.setattr(store, "read_manifest", read)
+    run_scenario(original[0], jobs=1, out=folder, games=70, resume=True, progress=False, compact=False)
+    removals = [i for i, (what, _) in enumerate(held) if what == "remove temporaries"]
+    assert removals and all(held[i][1] for i in removals), held
+    last_read = max(i for i, (what, _) in enumerate(held) if what == "read manifest" and i < removals[0])
+    assert held[last_read][1], f"the manifest the run keeps was read without the lock: {held}"
