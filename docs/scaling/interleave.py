@@ -10,8 +10,9 @@ first (A B, B A, ...), and prints every round's ratio and their median:
     python docs/scaling/interleave.py efficiency massilia --players 4 --bots trader,priest,trader,priest \
         --games 40000 --rounds 3
 
-The run's games/s is the manifest's (compile time excluded, as in the bench). Nothing is asserted: the
-figures are for docs/scaling.md.
+The run's games/s is given twice: over the manifest's session (compile time excluded, worker start-up
+included) and in steady state (workers running, as in the bench, whose clock starts after its workers are
+up). Nothing is asserted: the figures are for docs/scaling.md.
 """
 
 from __future__ import annotations
@@ -35,14 +36,34 @@ def bench_rate(args: list[str]) -> float:
     return float(out.strip().splitlines()[-1].split(":")[1])
 
 
-def run_rate(scenario: str, games: int, jobs: int) -> float:
-    """games/s of a fresh `simlab run` (the manifest's session: after the warm-up, until the last part)."""
+def run_rates(scenario: str, games: int, jobs: int) -> tuple[float, float]:
+    """games/s of a fresh `simlab run`: over its whole session, and in steady state.
+
+    The session is the manifest's: after the engine is loaded in the main process, until the last part, so
+    it includes starting the workers (spawn, imports, numba's set-up, loading the engine) and the tail.
+    Steady state is what the bench measures (its workers are started before its clock): games written
+    between the 10% and 90% marks of the run, over the time between them, from the part files' mtimes
+    (each part is written as its chunk arrives).
+    """
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run"
         subprocess.run([*SIMLAB, "run", scenario, "--games", str(games), "--out", str(out), "-j", str(jobs),
                         "--quiet", "--no-compact"], check=True, stdout=subprocess.DEVNULL)
-        session = json.loads((out / "manifest.json").read_text())["timings"]["sessions"][-1]
-        return session["games"] / session["seconds"]
+        manifest = json.loads((out / "manifest.json").read_text())
+        session = manifest["timings"]["sessions"][-1]
+        arrivals = sorted(((out / "parts" / c["file"]).stat().st_mtime_ns, c["games"]) for c in manifest["chunks"])
+        return session["games"] / session["seconds"], steady_rate(arrivals, session["games"])
+
+
+def steady_rate(arrivals: list[tuple[int, int]], games: int) -> float:
+    """games/s between the arrivals that complete 10% and 90% of ``games`` ((ns, games) pairs in time order)."""
+    done, marks = 0, []
+    for ns, n in arrivals:
+        done += n
+        marks.append((ns, done))
+    first = next(m for m in marks if m[1] >= 0.1 * games)
+    last = [m for m in marks if m[1] <= 0.9 * games][-1]
+    return (last[1] - first[1]) / ((last[0] - first[0]) / 1e9)
 
 
 def bench_args_of(scenario: str) -> list[str]:
@@ -77,11 +98,21 @@ def main() -> None:
     j = str(args.jobs)
     if args.what == "overhead":
         bench = [*bench_args_of(args.target), "--games", str(args.games), "-j", j]
-        pairs = rounds(("bench --rotate", lambda: bench_rate(bench)),
-                       ("run", lambda: run_rate(args.target, args.games, args.jobs)), args.rounds)
+        steady: list[float] = []
+
+        def run_side() -> float:
+            whole, steady_state = run_rates(args.target, args.games, args.jobs)
+            steady.append(steady_state)
+            print(f"  run in steady state: {steady_state:,.0f} games/s", flush=True)
+            return whole
+
+        pairs = rounds(("bench --rotate", lambda: bench_rate(bench)), ("run", run_side), args.rounds)
         ratios = [1 - run / b for b, run in pairs]
-        print("overhead per round: " + ", ".join(f"{x:.1%}" for x in ratios))
-        print(f"median runner overhead: {statistics.median(ratios):.1%}")
+        steady_ratios = [1 - s / b for (b, _), s in zip(pairs, steady, strict=True)]
+        print("overhead per round, whole session: " + ", ".join(f"{x:.1%}" for x in ratios))
+        print("overhead per round, steady state: " + ", ".join(f"{x:.1%}" for x in steady_ratios))
+        print(f"median runner overhead: {statistics.median(ratios):.1%} over the whole session (worker start-up "
+              f"included), {statistics.median(steady_ratios):.1%} in steady state (as the bench measures)")
     else:
         extra = [*(["--players", args.players] if args.players else []), *(["--bots", args.bots] if args.bots else [])]
         one = [args.target, *extra, "--games", str(args.games), "-j", "1"]
