@@ -390,16 +390,19 @@ def markets(folder: str, series: str, base: str | None, chart: str | None) -> No
 
     A game without market columns answers "this game has no market" (exit code 2).
     """
-    from simlab.analysis import compare_variants, marker_collapses, market_trajectories, sale_yield
+    from simlab.analysis import compare_variants, market_summary, sale_yield
     from simlab.analysis.text import compare_text, markets_text
 
-    _echo(markets_text(marker_collapses(folder), sale_yield(folder)))
+    summary = market_summary(folder, series=(series,))  # one pass over the market columns
+    if summary.sale_yield is None:
+        sale_yield(folder)  # raises NoMarketError saying what is missing
+    _echo(markets_text(summary.collapses, summary.sale_yield))
     if base:
         _echo(compare_text(compare_variants(folder, base)))
     if chart:
         from simlab.report import charts
 
-        fig = charts.market_trajectories(market_trajectories(folder), series)
+        fig = charts.market_trajectories(summary.trajectories, series)
         click.echo(f"chart: {charts.save(fig, chart)}")
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 from simlab.analysis.cards import MoneyRate, card_value, design_from_manifest, design_from_names, observational
 from simlab.analysis.compensation import Compensation, compensation
 from simlab.analysis.frames import AnalysisError, NoMarketError, as_lazy
-from simlab.analysis.market_pass import MarketSummary, market_summary
-from simlab.analysis.markets import has_market, marker_collapses, market_trajectories, sale_yield, shift_winners
+from simlab.analysis.market_pass import MarketSummary, marker_collapses, market_summary, shift_winners
+from simlab.analysis.markets import has_market, market_trajectories, sale_yield
 from simlab.analysis.metrics import (
     balance_summary,
     distribution,

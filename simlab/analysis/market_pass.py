@@ -1,9 +1,10 @@
-"""The report's four market analyses from one streaming pass over the rows (``market_summary``).
+"""Market analyses counted in one streaming pass over the rows: ``market_summary`` (all four, for the report),
+``marker_collapses`` and ``shift_winners`` (the same pass with only their counts switched on).
 
-Market columns are per game but stored on every seat's row, so the four separate scans of
-``simlab.analysis.markets`` (trajectories, collapses, sale yield, shift winners) decode them four times. Here
-each batch is decoded once and every analysis adds mergeable counts and sums from it; the finishing code is
-the four functions' own, so the frames are theirs.
+Market columns are per game but stored on every seat's row, so each analysis in its own scan decodes them
+again. Here each batch is decoded once and every analysis switched on adds mergeable counts and sums from
+it, in compiled loops on a thread per core. The collapse and turbulence rules live only here; the frames
+are finished by ``simlab.analysis.markets`` (trajectories and sale yield also have their own scans there).
 """
 
 from __future__ import annotations
@@ -53,12 +54,10 @@ def market_summary(results: Results, level: float = 0.95, floor: int = 1, min_ga
     """``market_trajectories`` (of the given ``series``), ``marker_collapses``, ``sale_yield`` (per variant)
     and ``shift_winners`` from ONE streaming pass over the rows instead of four scans.
 
-    Market columns are per game but stored on every seat's row, so separate scans decode them again and
-    again; here each batch is decoded once, and every analysis adds mergeable counts and sums from it
-    (compiled loops, on a thread per core). Memory: one batch plus the counts per variant, seat,
-    colour and value. The frames equal the four functions' (counts exactly; sums of floats to rounding, as
-    summation order differs; integer moments are exact sums rounded once). A game whose sales columns are
-    not null-free integers gets ``sale_yield`` from its own scan.
+    Memory: one batch plus the counts per variant, seat, colour and value. The trajectories and sale yield
+    equal their own scans' (counts exactly; sums of floats to rounding, as summation order differs; integer
+    moments are exact sums rounded once). A game whose sales columns are not null-free integers gets
+    ``sale_yield`` from its own scan.
     """
     lf = require_market(results)
     cols = names(lf)
@@ -66,13 +65,7 @@ def market_summary(results: Results, level: float = 0.95, floor: int = 1, min_ga
         sold: list[str] = _sale_columns(lf)
     except NoMarketError:
         sold = []
-    acc = _MarketPass([t for t in _columns(cols) if t[0] in series], _marker_rounds(cols), sold, floor)
-    query = lf.select(acc.wanted()).collect_batches(chunk_size=SUMMARY_BATCH, maintain_order=False,
-                                                    engine="streaming")
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        for batch in query:
-            if not batch.is_empty():
-                acc.add(batch, pool)
+    acc = _pass(lf, _MarketPass([t for t in _columns(cols) if t[0] in series], _marker_rounds(cols), sold, floor))
     counts, games = acc.counter.result()
     yield_frame = None
     if sold:
@@ -82,34 +75,83 @@ def market_summary(results: Results, level: float = 0.95, floor: int = 1, min_ga
                          _shift_frame(acc.shift.cells(), level, min_games))
 
 
+def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:
+    """Per variant and colour: how often the demand marker falls to ``floor`` and how often it recovers.
+
+    ``collapse_rate``: games in which the marker stood at ``floor`` (or below) after some round;
+    ``recover_rate``: of those, games in which it stood above ``floor`` after a later round; ``first_round``:
+    mean round of the first collapse. A null marker (a round the game did not reach) is neither. Rates have
+    Wilson intervals. Read from the seat-0 rows (one per game), every colour in one pass.
+    """
+    lf = require_market(results)
+    markers = _marker_rounds(names(lf))
+    acc = _pass(lf, _MarketPass([], markers, [], floor, shift=False))
+    return _collapse_frame(acc.collapses.wide(), list(markers), level)
+
+
+def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_games: int = 30) -> pl.DataFrame:
+    """CORRELATIONAL: per variant and seat, win share in turbulent vs calm games.
+
+    A game's turbulence is the number of round ends at which a demand marker stood at ``floor`` or below
+    (summed over colours; a null marker counts nothing); games above the variant's median are "turbulent",
+    the others "calm". Tells which seat does well when the market shifts hard, not that the shift caused it
+    (for that, compare variants that change the market on the same seeds with ``compare_variants``). Groups
+    under ``min_games`` games give no difference (null) rather than a falsely precise one.
+    """
+    lf = require_market(results)
+    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf)), [], floor, collapses=False))
+    return _shift_frame(acc.shift.cells(), level, min_games)
+
+
+def _pass(lf: pl.LazyFrame, acc: _MarketPass) -> _MarketPass:
+    """Stream the columns ``acc`` reads through it, batch by batch, its compiled loops on a thread per core."""
+    query = lf.select(acc.wanted()).collect_batches(chunk_size=SUMMARY_BATCH, maintain_order=False,
+                                                    engine="streaming")
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        for batch in query:
+            if not batch.is_empty():
+                acc.add(batch, pool)
+    return acc
+
+
 class _MarketPass:
-    """The four accumulators of ``market_summary``, fed batch by batch."""
+    """The accumulators of one pass, fed batch by batch: value counts for the trajectories (of ``traj``),
+    collapses (of ``markers``, unless ``collapses`` is off), sale sums (of ``sold``) and turbulence cells
+    (unless ``shift`` is off). An analysis with nothing to count adds nothing and reads no column for it."""
 
     def __init__(self, traj: list[tuple[str, str, int, str]], markers: dict[str, dict[int, str]],
-                 sold: list[str], floor: int) -> None:
-        self.traj, self.markers, self.sold = traj, markers, sold
+                 sold: list[str], floor: int, collapses: bool = True, shift: bool = True) -> None:
+        self.traj, self.sold = traj, sold
+        self.markers = markers if collapses else {}
         marker_cols = [c for by_r in markers.values() for c in by_r.values()]
         self.counter = _ValueCounter([c for *_x, c in traj])
-        self.collapses, self.yields = _Collapses(markers, floor), _Yields(sold)
-        self.shift = _Shift(marker_cols, floor)
-        self.market = list(dict.fromkeys([*self.counter.columns, *marker_cols]))
+        self.collapses, self.yields = _Collapses(self.markers, floor), _Yields(sold)
+        self.shift = _Shift(marker_cols if shift else [], floor)
+        # the game-level columns, read from seat 0
+        self.game_columns = list(dict.fromkeys([*self.counter.columns, *(
+            c for by_r in self.markers.values() for c in by_r.values())]))
 
     def wanted(self) -> list[str]:
         """The columns the pass reads."""
         sales = [*self.sold, "sale_money", "sale_fame"] if self.sold else []
-        return ["variant", "seat", "win_share", *self.market, *sales]
+        shift = ["win_share", *self.shift.markers] if self.shift.markers else []
+        return list(dict.fromkeys(["variant", "seat", *self.game_columns, *shift, *sales]))
 
     def add(self, batch: pl.DataFrame, pool: ThreadPoolExecutor) -> None:
-        """Feed one batch to every analysis, the compiled loops on the pool's threads."""
+        """Feed one batch to every analysis switched on, the compiled loops on the pool's threads."""
         names_, code = _variant_codes(batch)
         seat = batch["seat"].to_numpy()
-        first = seat == 0  # the game-level analyses read seat 0 (one row per game)
-        seat0, code0 = batch.select("variant", *self.market).filter(pl.Series(first)), code[first]
-        jobs = [pool.submit(self.shift.add, batch, names_, code, seat)]
+        jobs = []
+        if self.shift.markers:
+            jobs.append(pool.submit(self.shift.add, batch, names_, code, seat))
         if self.sold:
             jobs.append(pool.submit(self.yields.add, batch, names_, code))
-        per_colour = self.collapses.submit(pool, names_, code0, seat0)
-        self.counter.add(seat0, pool, (names_, code0))
+        per_colour: list[Future] = []
+        if self.game_columns:
+            first = seat == 0  # the game-level analyses read seat 0 (one row per game)
+            seat0, code0 = batch.select("variant", *self.game_columns).filter(pl.Series(first)), code[first]
+            per_colour = self.collapses.submit(pool, names_, code0, seat0)
+            self.counter.add(seat0, pool, (names_, code0))
         for job in jobs:
             job.result()
         self.collapses.merge(names_, [job.result() for job in per_colour])
@@ -129,7 +171,7 @@ def _same_type(arrays: list[np.ndarray]) -> tuple[np.ndarray, ...]:
 
 class _Collapses:
     """Per variant and colour: games, collapses, recoveries and the sum of first-collapse rounds, from the
-    seat-0 rows of each batch (the counts ``marker_collapses`` aggregates with polars)."""
+    seat-0 rows of each batch."""
 
     def __init__(self, markers: dict[str, dict[int, str]], floor: int) -> None:
         self.markers = markers
@@ -263,9 +305,9 @@ def _yield_sums(code: np.ndarray, x: np.ndarray, m: np.ndarray, f: np.ndarray, g
 
 
 class _Shift:
-    """Cells per (variant, seat, turbulence): rows, non-null win shares and the sums of w and w² — what
-    ``shift_winners`` aggregates with polars. Turbulence is per game but computed on every seat's row (its
-    marker columns are there), so no join of seats to games is needed."""
+    """Cells per (variant, seat, turbulence): rows, non-null win shares and the sums of w and w². Turbulence
+    is per game but computed on every seat's row (its marker columns are there), so no join of seats to
+    games is needed."""
 
     def __init__(self, markers: list[str], floor: int) -> None:
         self.markers = markers

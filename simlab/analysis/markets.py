@@ -286,33 +286,6 @@ def counted_quantiles(counts: list[dict], column: str, qs: tuple[float, ...]) ->
     return _quantiles(np.array([v for v, _ in pairs]), np.array([c for _, c in pairs], dtype=np.int64), qs)
 
 
-def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:
-    """Per variant and colour: how often the demand marker falls to ``floor`` and how often it recovers.
-
-    ``collapse_rate``: games in which the marker stood at ``floor`` after some round; ``recover_rate``:
-    of those, games in which it stood above ``floor`` after a later round; ``first_round``: mean round of
-    the first collapse. Rates have Wilson intervals. One scan of the seat-0 rows for every colour.
-    """
-    lf = require_market(results)
-    markers = _marker_rounds(names(lf))
-    games = lf.filter(pl.col("seat") == 0)
-    firsts, recs = [], []
-    aggs: list[pl.Expr] = [pl.len().alias("games")]
-    for i, (_colour, by_r) in enumerate(markers.items()):
-        rounds = sorted(by_r)
-        firsts.append(pl.min_horizontal([pl.when(pl.col(by_r[r]) <= floor).then(pl.lit(r)) for r in rounds])
-                      .alias(f"_first{i}"))
-        first = pl.col(f"_first{i}")  # computed once, then read by the recovery test of every round
-        recs.append(pl.any_horizontal([(first < r) & (pl.col(by_r[r]) > floor) for r in rounds]).fill_null(False)
-                    .alias(f"_rec{i}"))
-        aggs += [first.is_not_null().sum().alias(f"_collapsed{i}"),
-                 pl.col(f"_rec{i}").sum().alias(f"_recovered{i}"), first.mean().alias(f"_mean{i}")]
-    wide = (games.select("variant", *(c for by_r in markers.values() for c in by_r.values()))
-            .with_columns(firsts).with_columns(recs)
-            .group_by("variant").agg(aggs).collect(engine="streaming"))
-    return _collapse_frame(wide, list(markers), level)
-
-
 def _marker_rounds(cols: list[str]) -> dict[str, dict[int, str]]:
     """Demand-marker columns by colour and round."""
     markers: dict[str, dict[int, str]] = {}
@@ -324,7 +297,7 @@ def _marker_rounds(cols: list[str]) -> dict[str, dict[int, str]]:
 
 def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.DataFrame:
     """The collapses frame from per-variant counts (``games``, ``_collapsed<i>``, ``_recovered<i>``,
-    ``_mean<i>`` for colour i), shared by ``marker_collapses`` and ``market_summary``."""
+    ``_mean<i>`` for colour i), counted by ``market_pass``."""
     frames = [
         wide.select("variant", "games", pl.col(f"_collapsed{i}").alias("collapsed"),
                     pl.col(f"_recovered{i}").alias("recovered"), pl.col(f"_mean{i}").alias("first_round"),
@@ -376,33 +349,11 @@ def _yield_frame(df: pl.DataFrame, by: tuple[str, ...], level: float) -> pl.Data
     return out.with_columns(pl.lit("ratio of totals, delta-method interval").alias("interval"))
 
 
-def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_games: int = 30) -> pl.DataFrame:
-    """CORRELATIONAL: per variant and seat, win share in turbulent vs calm games.
-
-    A game's turbulence is the number of round ends at which a demand marker stood at ``floor`` (summed
-    over colours); games above the variant's median are "turbulent", the others "calm". Tells which seat
-    does well when the market shifts hard, not that the shift caused it (for that, compare variants that
-    change the market on the same seeds with ``compare_variants``). Groups under ``min_games`` games give
-    no difference (null) rather than a falsely precise one.
-    """
-    lf = require_market(results)
-    markers = [c for s, _i, _r, c in _columns(names(lf)) if s == "marker"]
-    count = pl.sum_horizontal([(pl.col(c) <= floor).cast(pl.Int32) for c in markers]).alias("_count")
-    # one pass: per variant, seat and turbulence (a small integer per row) the rows and the sums of w and w²
-    w = pl.col("win_share").cast(pl.Float64)
-    cells = (lf.select("variant", "seat", count, w.alias("_w"))
-             .group_by("variant", "seat", "_count")
-             .agg(pl.len().alias("count"), pl.col("_w").sum().alias("_sw"), (pl.col("_w") ** 2).sum().alias("_sq"),
-                  pl.col("_w").count().alias("_nw"))
-             .collect(engine="streaming"))
-    return _shift_frame(cells, level, min_games)
-
-
 def _shift_frame(cells: pl.DataFrame, level: float, min_games: int) -> pl.DataFrame:
     """Turbulent vs calm win shares from cells per (variant, seat, turbulence ``_count``): rows ``count``,
-    non-null shares ``_nw``, sums ``_sw`` and ``_sq`` of w and w² (shared by ``shift_winners`` and
-    ``market_summary``). The variant's median (the split) and each seat's median follow exactly from the
-    counts, and the turbulent and calm groups are sums over the turbulence values above and below it."""
+    non-null shares ``_nw``, sums ``_sw`` and ``_sq`` of w and w² (counted by ``market_pass``). The variant's
+    median (the split) and each seat's median follow exactly from the counts, and the turbulent and calm
+    groups are sums over the turbulence values above and below it."""
     median = {v: counted_quantiles(d.group_by("_count").agg(pl.col("count").sum()).to_dicts(), "_count", (0.5,))[0]
               for (v,), d in cells.group_by("variant")}
     seat_median = {(v, k): counted_quantiles(d.to_dicts(), "_count", (0.5,))[0]

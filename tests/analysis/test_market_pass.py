@@ -1,8 +1,11 @@
-"""``market_summary`` (the report's one pass) gives the frames of the four market functions it replaces.
+"""The one market pass: ``market_summary`` (the report's), ``marker_collapses`` and ``shift_winners``.
 
-Counts, medians and everything derived from integer counts are compared exactly; the float sums of
-win shares and the integer moments of ``sale_yield`` are summed in another order (compensated / exact
-sums rounded once, where polars sums as it goes), so those columns are compared within 1e-12 relative.
+Trajectories and sale yield are compared with their own scans (``market_trajectories``, ``sale_yield``);
+collapses and turbulence with the declarative polars definitions below (the rules as the docs state
+them), which the pass's compiled loops must agree with. Counts, medians and everything derived from
+integer counts are compared exactly; the float sums of win shares and the integer moments of
+``sale_yield`` are summed in another order (compensated / exact sums rounded once, where polars sums as it
+goes), so those columns are compared within 1e-12 relative.
 """
 
 from __future__ import annotations
@@ -60,25 +63,65 @@ def market_rows(seed: int, games: dict[str, int], rounds: int = 5, nulls: bool =
     return df
 
 
+def reference_collapses(rows: pl.LazyFrame | pl.DataFrame, floor: int, level: float) -> pl.DataFrame:
+    """Collapses as polars expressions over the seat-0 rows: the first round with the marker at ``floor`` or
+    below; a recovery is a later round with it above ``floor``; a null marker is neither."""
+    lf = M.require_market(rows)
+    markers = M._marker_rounds(lf.collect_schema().names())
+    firsts, recs = [], []
+    aggs: list[pl.Expr] = [pl.len().alias("games")]
+    for i, by_r in enumerate(markers.values()):
+        rounds = sorted(by_r)
+        firsts.append(pl.min_horizontal([pl.when(pl.col(by_r[r]) <= floor).then(pl.lit(r)) for r in rounds])
+                      .alias(f"_first{i}"))
+        first = pl.col(f"_first{i}")
+        recs.append(pl.any_horizontal([(first < r) & (pl.col(by_r[r]) > floor) for r in rounds]).fill_null(False)
+                    .alias(f"_rec{i}"))
+        aggs += [first.is_not_null().sum().alias(f"_collapsed{i}"),
+                 pl.col(f"_rec{i}").sum().alias(f"_recovered{i}"), first.mean().alias(f"_mean{i}")]
+    wide = (lf.filter(pl.col("seat") == 0).with_columns(firsts).with_columns(recs)
+            .group_by("variant").agg(aggs).collect())
+    return M._collapse_frame(wide, list(markers), level)
+
+
+def reference_shift_winners(rows: pl.LazyFrame | pl.DataFrame, floor: int, level: float,
+                            min_games: int) -> pl.DataFrame:
+    """Turbulence as a polars expression on every row (round ends with a marker at ``floor`` or below),
+    then rows, non-null shares and the sums of w and w² per (variant, seat, turbulence)."""
+    lf = M.require_market(rows)
+    markers = [c for s, _i, _r, c in M._columns(lf.collect_schema().names()) if s == "marker"]
+    count = pl.sum_horizontal([(pl.col(c) <= floor).cast(pl.Int32) for c in markers]).alias("_count")
+    w = pl.col("win_share").cast(pl.Float64)
+    cells = (lf.select("variant", "seat", count, w.alias("_w"))
+             .group_by("variant", "seat", "_count")
+             .agg(pl.len().alias("count"), pl.col("_w").sum().alias("_sw"), (pl.col("_w") ** 2).sum().alias("_sq"),
+                  pl.col("_w").count().alias("_nw"))
+             .collect())
+    return M._shift_frame(cells, level, min_games)
+
+
 def assert_same(rows: pl.LazyFrame | pl.DataFrame, floor: int = 1, level: float = 0.95, min_games: int = 30,
                 series: tuple[str, ...] | None = None) -> P.MarketSummary:
-    """The one pass against the four functions; returns the summary for further checks."""
+    """The one pass (all four, and the two alone) against the scans and references; returns the summary."""
     kw = {"series": series} if series is not None else {}
     got = P.market_summary(rows, level=level, floor=floor, min_games=min_games, **kw)
     traj = M.market_trajectories(rows, level=level)
     if series is not None:
         traj = traj.filter(pl.col("series").is_in(series))
     assert got.trajectories.equals(traj)
-    assert got.collapses.equals(M.marker_collapses(rows, floor=floor, level=level))
+    want_collapses = reference_collapses(rows, floor, level)
+    assert got.collapses.equals(want_collapses)
+    assert P.marker_collapses(rows, floor=floor, level=level).equals(want_collapses)
     want = M.sale_yield(rows, level=level)
     assert got.sale_yield is not None
     assert got.sale_yield.select("variant", "rows", "cubes_per_seat").equals(
         want.select("variant", "rows", "cubes_per_seat"))
     assert_frame_equal(got.sale_yield, want, check_exact=False, rel_tol=1e-12, abs_tol=0)
-    shift = M.shift_winners(rows, floor=floor, level=level, min_games=min_games)
+    shift = reference_shift_winners(rows, floor, level, min_games)
     exact = ["variant", "seat", "games_turbulent", "games_calm", "median_collapsed_rounds"]
-    assert got.shift_winners.select(exact).equals(shift.select(exact))
-    assert_frame_equal(got.shift_winners, shift, check_exact=False, rel_tol=1e-12, abs_tol=0)
+    for mine in (got.shift_winners, P.shift_winners(rows, floor=floor, level=level, min_games=min_games)):
+        assert mine.select(exact).equals(shift.select(exact))
+        assert_frame_equal(mine, shift, check_exact=False, rel_tol=1e-12, abs_tol=0)
     return got
 
 
@@ -128,6 +171,8 @@ def test_no_sales_and_no_market() -> None:
     rows = market_rows(8, {"a": 50})
     got = P.market_summary(rows.drop("sale_money"))
     assert got.sale_yield is None
-    assert got.collapses.equals(M.marker_collapses(rows))
-    with pytest.raises(NoMarketError, match="this game has no market"):
-        P.market_summary(rows.select("variant", "game", "seat", "bot", "win_share"))
+    assert got.collapses.equals(reference_collapses(rows, 1, 0.95))
+    no_market = rows.select("variant", "game", "seat", "bot", "win_share")
+    for analysis in (P.market_summary, P.marker_collapses, P.shift_winners):
+        with pytest.raises(NoMarketError, match="this game has no market"):
+            analysis(no_market)
