@@ -140,6 +140,18 @@ def test_cli_no_market_is_a_plain_error(no_market, tmp_path):
     assert "Traceback" not in result.output
 
 
+def test_cli_markets_without_sales_says_so(real_folder, tmp_path):
+    """Markers but no sales columns: the one market pass still runs, and the command names what is missing."""
+    folder = tmp_path / "nosales"
+    (folder / "parts").mkdir(parents=True)
+    rows = A.as_lazy(real_folder).collect()
+    rows.drop([c for c in rows.columns if c.startswith("sold_")]).write_parquet(folder / "parts" / "all.parquet")
+    result = CliRunner().invoke(cli, ["markets", str(folder)])
+    assert result.exit_code == 2
+    assert "error: this game records no sales per seat" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_cli_compensate_spends_few_games(real_folder):
     result = CliRunner().invoke(cli, ["compensate", "massilia", "--seat", "3", "--bots", "trader,priest,trader,priest",
                                       "--width", "0.5", "--max-games", "600", "--batch", "100", "--seed", "3"],
