@@ -500,7 +500,7 @@ def report(folder: str, out: str | None, sweep: str | None) -> None:
     from simlab.report.html import write_report
 
     t0 = time.perf_counter()
-    path = write_report(folder, out, sweep=sweep)
+    path = write_report(folder, out, sweep=sweep, progress=lambda line: click.echo(line, err=True))
     size = path.stat().st_size
     click.echo(f"report: {path}  ({size / 1e6:.1f} MB, built in {time.perf_counter() - t0:.1f} s)")
 

@@ -19,6 +19,7 @@ import hashlib
 import math
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -182,22 +183,31 @@ class Context:
 
 # -- entry point --------------------------------------------------------------------------------------
 def build_report(folder: str | Path, level: float = 0.95, out: str | Path | None = None,
-                 sweep: str | Path | None = None) -> Report:
+                 sweep: str | Path | None = None, progress: Callable[[str], None] | None = None) -> Report:
     """Run every analysis the result folder supports and gather the report's content.
 
     ``out`` is where the report will be written, for the ``simlab report`` command it shows. ``sweep`` is a
     starting-money sweep (another result folder) whose exchange rate prices seat deficits and cards in
-    sesterces when the folder itself has no money variants.
+    sesterces when the folder itself has no money variants. ``progress`` gets a line as each section is done
+    (its time, or that the results do not support it): a report of millions of games takes a while.
     """
     t0 = time.perf_counter()
     ctx = _context(Path(folder), level)
     ctx.sweep = Path(sweep) if sweep is not None else None
+    say = progress or (lambda line: None)
+    done = [int(v.get("games_done", 0)) for v in ctx.manifest["variants"]]
+    say(f"report of {folder}: {_games_label(done)} of {ctx.manifest['game']}, {len(done)} variant(s)")
     sections: list[Section] = []
     not_covered: list[str] = []
-    for builder in (_seats_section, _cards_section, _markets_section, _balance_section):
+    for name, builder in (("seats and money", _seats_section), ("card value", _cards_section),
+                          ("markets", _markets_section), ("general balance", _balance_section)):
+        started = time.perf_counter()
         section, reason = builder(ctx)
         if section is not None:
             sections.append(section)
+            say(f"  {name}: {time.perf_counter() - started:.1f} s")
+        else:
+            say(f"  {name}: not in these results")
         if reason:
             not_covered.append(reason)
     headlines = [f for s in sections for f in s.findings if f.headline]

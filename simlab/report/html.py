@@ -9,6 +9,7 @@ opens offline, can be mailed or attached to an issue, and makes no network reque
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
@@ -42,17 +43,18 @@ def default_out(folder: str | Path) -> Path:
 
 
 def write_report(folder: str | Path, out: str | Path | None = None, level: float = 0.95,
-                 sweep: str | Path | None = None) -> Path:
+                 sweep: str | Path | None = None, progress: Callable[[str], None] | None = None) -> Path:
     """Build the report of a result folder and write it to ``out`` (default ``reports/<folder>.html``).
 
-    ``sweep``: a starting-money sweep folder that prices seat deficits and cards in sesterces.
+    ``sweep``: a starting-money sweep folder that prices seat deficits and cards in sesterces. ``progress``:
+    called with a line as each section is done.
 
     The file is written through a temporary name and renamed, so a half-written report never replaces a
     good one.
     """
     t0 = time.perf_counter()
     target = Path(out) if out is not None else default_out(folder)
-    report = build_report(folder, level=level, out=target, sweep=sweep)
+    report = build_report(folder, level=level, out=target, sweep=sweep, progress=progress)
     report.build_seconds = time.perf_counter() - t0
     text = render(report, level)
     target.parent.mkdir(parents=True, exist_ok=True)
