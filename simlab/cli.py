@@ -235,6 +235,9 @@ def bench(
     click.echo(f"{r.game}: {r.players} players, preset {r.preset}, config {r.config_hash}")
     click.echo(f"bots: {', '.join(r.bots)}" + (" (rotated through the seats)" if rotate else ""))
     click.echo(f"warm-up (first game, includes compiling): {r.warmup_seconds:.2f} s")
+    if r.worker_start_seconds:
+        click.echo(f"worker start-up (spawn, imports, engine; before the clock): {r.worker_start_seconds:.2f} s, "
+                   f"{r.games_per_second_with_start:.1f} games/s counting it")
     click.echo(f"{r.games:,} games in {r.seconds:.2f} s with {r.jobs} job(s)")
     click.echo(f"decisions/s: {r.decisions_per_second:.0f}")
     click.echo(f"games/s: {r.games_per_second:.1f}")

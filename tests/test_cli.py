@@ -134,6 +134,17 @@ def test_bench_with_two_jobs(runner):
     result = invoke(runner, "bench", "massilia", "-n", "40", "-j", "2", "-p", "2", "--set", "rounds=3")
     assert result.exit_code == 0, result.output
     assert "40 games in" in result.output and "with 2 job(s)" in result.output
+    # the pool's start-up is before the clock, and given apart with the pace counting it (a run pays it)
+    start = re.search(r"^worker start-up \(spawn, imports, engine; before the clock\): (\d+\.\d+) s, "
+                      r"(\d+\.\d) games/s counting it$", result.output, re.M)
+    timed = re.search(r"^40 games in (\d+\.\d+) s", result.output, re.M)
+    assert start and timed, result.output
+    assert float(start[2]) == pytest.approx(40 / (float(start[1]) + float(timed[1])), rel=0.05, abs=0.1)
+
+
+def test_bench_with_one_job_has_no_pool_to_start(runner):
+    result = invoke(runner, "bench", "massilia", "-n", "10", "-j", "1", "-p", "2", "--set", "rounds=3")
+    assert result.exit_code == 0 and "worker start-up" not in result.output, result.output
 
 
 def test_run_prints_a_summary_and_the_folder(runner, tmp_path):
