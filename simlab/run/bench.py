@@ -1,7 +1,9 @@
 """``simlab bench``: how fast a game plays, in games/s and decisions/s, without the runner around it.
 
-Compile time is measured apart (the first game), so the figure is the steady-state speed. Compare it
-with a run's games/s to see the runner's overhead per game.
+Compile time is measured apart (the first game), and so is starting the worker pool with ``jobs`` > 1
+(spawn, imports, loading the engine in each worker; near zero when this process's pool is already up), so
+the figure is the steady-state speed. A run's games/s counts its pool's start-up: compare it with the
+bench's games/s counting the start-up too to see the runner's overhead per game.
 """
 
 from __future__ import annotations
