@@ -135,7 +135,8 @@ def compact(folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO
 def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None) -> None:
     """The compaction itself, under the folder's lock; fills ``summary`` and records it in the manifest."""
     t0 = time.perf_counter()
-    manifest = read_manifest(store.path)  # read under the lock: the last holder may have rewritten it
+    # under the lock: as the last holder left it; nobody else writes it until this compaction ends
+    manifest = read_manifest(store.path)
     digest = manifest.get("identity_hash") or identity_hash(manifest.get("identity", {}))
     store.remove_temporaries(only_dead=True)
     before = sorted(store.parts.glob("*.parquet"))
@@ -158,7 +159,6 @@ def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None) 
     summary.files_after = len(after)
     summary.bytes_after = sum(p.stat().st_size for p in after)
     summary.seconds = time.perf_counter() - t0
-    manifest = read_manifest(store.path)
     moved = _point_chunks_to_files(manifest, {(r["variant"], r["start"]): holder[id(f)] for f in files
                                               for r in f.records})
     if summary.written or summary.leftovers:

@@ -218,19 +218,21 @@ class ResultFolder:
             raise ResultFolderError(f"cannot create output folder {p}: {exc.strerror or exc}") from None
         folder._check_writable()  # before the lock, whose file an unwritable folder could not take either
         with folder_lock(p, "simlab run"):
-            folder._check_may_take(identity, resume)  # again: another run may have finished here meanwhile
-            previous = read_manifest(p) if (p / MANIFEST).is_file() else {}
+            previous = folder._check_may_take(identity, resume)  # again: another run may have ended meanwhile
             folder.remove_temporaries()
             yield folder, previous
 
-    def _check_may_take(self, identity: dict[str, Any], resume: bool) -> None:
-        """The read-only checks of ``open_for_run``: nothing is created in a folder that is refused."""
+    def _check_may_take(self, identity: dict[str, Any], resume: bool) -> dict[str, Any]:
+        """The read-only checks of ``open_for_run``: nothing is created in a folder that is refused.
+
+        Returns the manifest already there ({} for a new or empty folder).
+        """
         p = self.path
         if p.exists() and not p.is_dir():
             raise ResultFolderError(f"output folder {p} is a file; choose another --out")
         if not p.is_dir() or not any(e for e in p.iterdir() if not (e == self.parts and e.is_dir() and _empty(e))
                                      and e.name != LOCK):
-            return
+            return {}
         if not (p / MANIFEST).is_file():
             raise ResultFolderError(
                 f"output folder {p} is not empty and holds no simlab results ({MANIFEST} is missing); "
@@ -247,6 +249,7 @@ class ResultFolder:
                 f"'{identity['scenario']}' ({state}); add --resume to finish or extend that run, "
                 "or choose another --out"
             )
+        return previous
 
     def _check_writable(self) -> None:
         probe = self.parts / f".write-test.{os.getpid()}.tmp"
