@@ -144,7 +144,11 @@ class Executor:
             return
         from joblib import Parallel, delayed
 
-        parallel = Parallel(n_jobs=min(self.jobs, len(tasks)), backend="loky", return_as="generator_unordered")
+        # batch_size=1: a chunk is the unit of work, and each message through loky's pipes stays one chunk's
+        # (small: see SpooledChunk); auto-batching would grow batches of short chunks into large messages
+        parallel = Parallel(
+            n_jobs=min(self.jobs, len(tasks)), backend="loky", return_as="generator_unordered", batch_size=1
+        )
         results = parallel(delayed(play_chunk)(t.seeded()) for t in tasks)  # seeds made as tasks are dispatched
         try:
             yield from results

@@ -14,6 +14,7 @@ import os
 import shlex
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ from simlab.core.registry import get_game
 from simlab.run.errors import WorkerMismatch
 from simlab.run.scenario import rotated_lineup
 from simlab.run.seeds import game_seeds
-from simlab.run.store import META_KEY, part_name
+from simlab.run.store import META_KEY, part_name, write_temporary
 
 #: columns every row starts with, before the game's result and fact columns
 ID_COLUMNS = ("scenario", "variant", "game", "seed", "seat", "bot", "lineup")
@@ -51,6 +52,7 @@ class ChunkTask:
     identity: str = ""
     root_seed: int = 0
     rules_version: str = ""  # the main process's; a worker with another engine refuses the chunk
+    spool: str = ""  # parts/ of the result folder: the worker writes the part there itself (see SpooledChunk)
 
     def seeded(self) -> ChunkTask:
         """This task with its game seeds, derived in the parent from (root seed, game index) only."""
@@ -74,8 +76,9 @@ class ChunkResult:
     sends back are ~10x smaller than the Arrow table, so the main process only writes files.
     """
 
-    parquet: bytes
+    parquet: bytes  # empty when ``spooled``
     chunk: dict[str, Any]
+    spooled: str = ""  # the temporary file in parts/ that holds the rows (a SpooledChunk's)
 
     @property
     def failures(self) -> list[dict[str, Any]]:
@@ -84,6 +87,30 @@ class ChunkResult:
     @property
     def games(self) -> int:
         return self.chunk["stop"] - self.chunk["start"]
+
+
+@dataclasses.dataclass(frozen=True)
+class SpooledChunk:
+    """A played chunk a local worker wrote into parts/ under a temporary name: all it sends back is where.
+
+    Why: a worker killed while sending a large result through loky's result pipe leaves half a message there,
+    and the pool then waits for the rest forever instead of reporting the dead worker. A message this small
+    (< PIPE_BUF bytes, see the tests) is written to the pipe in one atomic write, so it is never half-sent; the
+    rows and the chunk record (with its failures) travel in the file. The main process reads the record from
+    the file's footer and gives the file its name (``ResultFolder.adopt_part``).
+    """
+
+    name: str  # of the temporary file in parts/ (a name, not a path: its length is bounded by the file system)
+    encode: float  # seconds spent encoding the Parquet bytes (the file's own record cannot hold it)
+
+    def load(self, parts: Path) -> ChunkResult:
+        """The chunk's result, its rows left in the file."""
+        import pyarrow.parquet as pq
+
+        path = parts / self.name
+        record = json.loads(pq.read_schema(path).metadata[META_KEY])
+        record["timings"] = record["timings"] | {"encode": self.encode}
+        return ChunkResult(b"", record, spooled=str(path))
 
 
 def replay_command(
@@ -98,8 +125,11 @@ def replay_command(
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def play_chunk(task: ChunkTask) -> ChunkResult:
-    """Play a chunk and return its rows; runs in a joblib worker (or in-process with ``--jobs 1``)."""
+def play_chunk(task: ChunkTask) -> ChunkResult | SpooledChunk:
+    """Play a chunk and return its rows; runs in a joblib worker (or in-process with ``--jobs 1``).
+
+    With ``task.spool`` the rows go into a temporary part file there, and only a SpooledChunk comes back.
+    """
     t0 = time.perf_counter()
     task = task.seeded()
     game = get_game(task.game)
@@ -160,7 +190,11 @@ def play_chunk(task: ChunkTask) -> ChunkResult:
     t = time.perf_counter()
     data = encode_part(table, chunk)
     # the part's own metadata cannot hold the time it took to encode it: only the returned record has it
-    chunk["timings"] = chunk["timings"] | {"encode": round(time.perf_counter() - t, 4)}
+    encode = round(time.perf_counter() - t, 4)
+    if task.spool:
+        tmp = write_temporary(Path(task.spool) / chunk["file"], lambda f: f.write(data))
+        return SpooledChunk(tmp.name, encode)
+    chunk["timings"] = chunk["timings"] | {"encode": encode}
     return ChunkResult(data, chunk)
 
 

@@ -21,7 +21,7 @@ from typing import IO, Any
 
 import simlab
 from simlab.run.backends import Executor
-from simlab.run.chunk import ChunkResult, ChunkTask
+from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
@@ -76,7 +76,8 @@ def run_scenario(
 
         chunks = folder.scan_parts(digest)
         failures = [f for c in chunks for f in c["failures"]]
-        tasks = _plan(sc, chunks, digest)
+        # local workers write their parts into the folder themselves (see SpooledChunk); remote ones cannot
+        tasks = _plan(sc, chunks, digest, spool=str(folder.parts) if backend == "local" else "")
         run = _Run(sc, folder, digest, chunks, failures, previous, n_jobs, folder_path, backend, address)
         if not tasks:
             run.manifest("complete")
@@ -133,10 +134,14 @@ def _play(
         if executor.backend == "local" or not executor.address:  # remote workers compile on their machines
             _warm_up(sc, tasks[0].seeded(), log)
         bar.start = run.session_start = time.perf_counter()  # games/s without compile time
-        for result in results:
-            run.add(result, fail_fast)
-            bar.advance(result.games)
+        for returned in results:
+            bar.advance(run.add(returned, fail_fast).games)
             run.maybe_write_manifest()
+        if bar.session < total - done_before:  # a pool that ends quietly short of its tasks has lost workers
+            raise RunFailed(
+                f"the workers returned {bar.session:,} of the {total - done_before:,} games asked for; "
+                f"{run.games_done:,} games are saved in {folder_path}; finish with: {run.resume_command()}"
+            )
         status = "complete"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -196,8 +201,13 @@ class _Run:
         where += f" --address {shlex.quote(self.address)}" if self.address else ""
         return f"simlab run {shlex.quote(self.sc.source)} --out {shlex.quote(str(self.path))}{where} --resume"
 
-    def add(self, result: ChunkResult, fail_fast: bool) -> None:
+    def add(self, result: ChunkResult | SpooledChunk, fail_fast: bool) -> ChunkResult:
+        """Put a chunk's part in place and book it; returns the chunk's result (read back if it was spooled)."""
+        if isinstance(result, SpooledChunk):
+            result = result.load(self.folder.parts)
         if result.failures and fail_fast:
+            if result.spooled:
+                Path(result.spooled).unlink(missing_ok=True)
             self.failures.extend(result.failures)
             first = result.failures[0]
             raise RunFailed(
@@ -205,9 +215,13 @@ class _Run:
                 f"{first['error']}\nreplay it with: {first['replay']}\n"
                 f"(without --fail-fast, failing games are logged to failures.jsonl and the run goes on)"
             )
-        self.folder.write_part(result.chunk["file"], result.parquet)
+        if result.spooled:
+            self.folder.adopt_part(Path(result.spooled), result.chunk["file"])
+        else:
+            self.folder.write_part(result.chunk["file"], result.parquet)
         self.chunks.append(result.chunk)
         self.failures.extend(result.failures)
+        return result
 
     def maybe_write_manifest(self) -> None:
         if time.perf_counter() - self.last_write >= MANIFEST_EVERY:
@@ -297,7 +311,7 @@ def _stage_seconds(chunks: list[dict[str, Any]]) -> dict[str, float]:
     return {k: round(v, 3) for k, v in total.items()}
 
 
-def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str) -> list[ChunkTask]:
+def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str, spool: str = "") -> list[ChunkTask]:
     """Tasks for every game not on disk, interleaved across variants so a partial run stays paired."""
     game = simlab.get_game(sc.game)
     pending: list[tuple[int, int, ChunkTask]] = []
@@ -316,7 +330,7 @@ def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str) -> list[Chunk
                     game=sc.game, scenario=sc.name, variant=v.name, config=v.config, lineup=sc.seats,
                     rotate=sc.rotate, start=a, stop=b, seeds=None, root_seed=sc.seed,
                     simlab_version=simlab.__version__, preset=preset, replay_set=settings, identity=digest,
-                    rules_version=sc.rules_version,
+                    rules_version=sc.rules_version, spool=spool,
                 )
                 pending.append((a, vi, task))
     pending.sort(key=lambda item: (item[0], item[1]))

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from simlab.run.errors import ResultFolderError, ResultWriteError
 
@@ -57,20 +57,36 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
     Any failure (full disk, permissions, Ctrl-C) removes the temporary file; an OSError becomes a
     ResultWriteError naming the file.
     """
+    tmp = write_temporary(path, write)
+    try:
+        os.replace(tmp, path)
+    except BaseException as exc:
+        _give_up(tmp, path, exc)
+
+
+def write_temporary(path: Path, write: Callable[[IO[bytes]], None]) -> Path:
+    """Write (and fsync) the temporary file that will become ``path``; ``remove_temporaries`` owns it if it stays.
+
+    Its name, ``.<name>.<pid>.tmp``, says which process writes it (see ``_writer_alive``).
+    """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
     except BaseException as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            reason = exc.strerror or str(exc)
-            raise ResultWriteError(f"could not write {path}: {reason}; nothing half-written was kept") from exc
-        raise
+        _give_up(tmp, path, exc)
+    return tmp
+
+
+def _give_up(tmp: Path, path: Path, exc: BaseException) -> NoReturn:
+    with contextlib.suppress(OSError):
+        tmp.unlink(missing_ok=True)
+    if isinstance(exc, OSError):
+        reason = exc.strerror or str(exc)
+        raise ResultWriteError(f"could not write {path}: {reason}; nothing half-written was kept") from exc
+    raise exc
 
 
 @contextlib.contextmanager
@@ -275,6 +291,15 @@ class ResultFolder:
     def write_part(self, name: str, data: bytes) -> None:
         """Write one chunk's Parquet bytes atomically under parts/."""
         atomic_write(self.parts / name, lambda f: f.write(data))
+
+    def adopt_part(self, tmp: Path, name: str) -> None:
+        """Give a part a worker wrote under a temporary name in parts/ its own name (atomically)."""
+        if tmp.parent.resolve() != self.parts.resolve():
+            raise ValueError(f"{tmp} is not a temporary file of {self.parts}")
+        try:
+            os.replace(tmp, self.parts / name)
+        except BaseException as exc:
+            _give_up(tmp, self.parts / name, exc)
 
     def scan_parts(self, identity_digest: str) -> list[dict[str, Any]]:
         """Chunk records of every part on disk (the truth after a crash), checked for overlaps.

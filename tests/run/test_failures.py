@@ -88,6 +88,7 @@ def test_fail_fast_stops_at_the_first_failure(broken_games, write_scenario, tmp_
     assert json.loads((out / "manifest.json").read_text())["status"] == "failed"
     assert json.loads((out / "failures.jsonl").read_text().splitlines()[0])["game"] == 3
     assert not list((out / "parts").glob("*.parquet")), "the failing chunk (games 0-4) is not written"
+    assert not list(out.rglob("*.tmp")), "nor is its temporary file left behind"
 
 
 def test_illegal_action_from_a_python_bot_is_a_logged_failure(write_scenario, tmp_path, monkeypatch):
