@@ -70,10 +70,11 @@ class ChunkTask:
 
 @dataclasses.dataclass
 class ChunkResult:
-    """A played chunk: its rows as Parquet bytes, and its chunk record (range, failures, timing).
+    """A played chunk: its rows as Parquet bytes (or in a spooled file), and its chunk record (range, failures, timing).
 
-    The worker encodes the Parquet file itself: encoding is spread over the workers, and the bytes it
-    sends back are ~10x smaller than the Arrow table, so the main process only writes files.
+    The worker encodes the Parquet file itself: encoding is spread over the workers, and the bytes a Dask or
+    Ray worker sends back are ~10x smaller than the Arrow table. A local worker writes them into the result
+    folder and sends back only a SpooledChunk.
     """
 
     parquet: bytes  # empty when ``spooled``
