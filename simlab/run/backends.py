@@ -27,7 +27,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from simlab.run.chunk import ChunkResult, ChunkTask, play_chunk
+from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk, play_chunk
 from simlab.run.errors import BackendError
 
 BACKENDS = ("local", "dask", "ray")
@@ -128,8 +128,9 @@ class Executor:
         self.where = f"ray at {self.address or 'a local instance'}: {self.workers} CPU(s)"
 
     # -- running ----------------------------------------------------------------------------------
-    def run(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult]:
-        """Chunk results as they finish (in any order). Closing the iterator stops dispatching new chunks."""
+    def run(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
+        """Chunk results as they finish (in any order; spooled when the tasks say so). Closing the iterator stops
+        dispatching new chunks."""
         if self.backend == "local":
             yield from self._run_local(tasks)
         elif self.backend == "dask":
@@ -137,7 +138,7 @@ class Executor:
         else:
             yield from self._run_ray(tasks)
 
-    def _run_local(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult]:
+    def _run_local(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
         if self.jobs == 1 or len(tasks) == 1:
             for task in tasks:
                 yield play_chunk(task.seeded())
@@ -155,7 +156,7 @@ class Executor:
         finally:
             results.close()
 
-    def _run_dask(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult]:
+    def _run_dask(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
         from joblib import Parallel, delayed, parallel_config
 
         # batch_size=1: a chunk is already seconds of work; pre-dispatch keeps 2 chunks per thread in flight
@@ -167,7 +168,7 @@ class Executor:
             finally:
                 results.close()
 
-    def _run_ray(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult]:
+    def _run_ray(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
         from joblib import Parallel, delayed, parallel_config
 
         retry = {"max_restarts": RAY_RETRIES, "max_task_retries": RAY_RETRIES}
