@@ -57,11 +57,7 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], None]) -> None:
     Any failure (full disk, permissions, Ctrl-C) removes the temporary file; an OSError becomes a
     ResultWriteError naming the file.
     """
-    tmp = write_temporary(path, write)
-    try:
-        os.replace(tmp, path)
-    except BaseException as exc:
-        _give_up(tmp, path, exc)
+    _move_into_place(write_temporary(path, write), path)
 
 
 def write_temporary(path: Path, write: Callable[[IO[bytes]], None]) -> Path:
@@ -78,6 +74,14 @@ def write_temporary(path: Path, write: Callable[[IO[bytes]], None]) -> Path:
     except BaseException as exc:
         _give_up(tmp, path, exc)
     return tmp
+
+
+def _move_into_place(tmp: Path, path: Path) -> None:
+    """Rename a written temporary file to ``path`` (atomic); on failure it is removed, as ``atomic_write`` says."""
+    try:
+        os.replace(tmp, path)
+    except BaseException as exc:
+        _give_up(tmp, path, exc)
 
 
 def _give_up(tmp: Path, path: Path, exc: BaseException) -> NoReturn:
@@ -296,10 +300,7 @@ class ResultFolder:
         """Give a part a worker wrote under a temporary name in parts/ its own name (atomically)."""
         if tmp.parent.resolve() != self.parts.resolve():
             raise ValueError(f"{tmp} is not a temporary file of {self.parts}")
-        try:
-            os.replace(tmp, self.parts / name)
-        except BaseException as exc:
-            _give_up(tmp, self.parts / name, exc)
+        _move_into_place(tmp, self.parts / name)
 
     def scan_parts(self, identity_digest: str) -> list[dict[str, Any]]:
         """Chunk records of every part on disk (the truth after a crash), checked for overlaps.
