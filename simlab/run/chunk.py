@@ -25,7 +25,7 @@ from simlab.core.registry import get_game
 from simlab.run.errors import WorkerMismatch
 from simlab.run.scenario import rotated_lineup
 from simlab.run.seeds import game_seeds
-from simlab.run.store import META_KEY, part_name, write_temporary
+from simlab.run.store import META_KEY, file_records, part_name, write_temporary
 
 #: columns every row starts with, before the game's result and fact columns
 ID_COLUMNS = ("scenario", "variant", "game", "seed", "seat", "bot", "lineup")
@@ -109,7 +109,7 @@ class SpooledChunk:
         import pyarrow.parquet as pq
 
         path = parts / self.name
-        record = json.loads(pq.read_schema(path).metadata[META_KEY])
+        (record,), _compacted = file_records(pq.read_schema(path).metadata)
         record["timings"] = record["timings"] | {"encode": self.encode}
         return ChunkResult(b"", record, spooled=str(path))
 
