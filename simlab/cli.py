@@ -292,6 +292,22 @@ def compact(results_dir: str, games_per_file: int | None) -> None:
     click.echo(summary.line())
 
 
+@cli.command()
+@click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(file_okay=False))
+def digest(results_dir: str) -> None:
+    """Add analysis digests to RESULTS_DIR, a folder run by a simlab that did not write them.
+
+    A run's workers store small per-chunk summaries in each part, so `simlab report` merges them instead of
+    scanning every row: seconds for ten million games. This computes them for the files that lack them and
+    rewrites those files (same rows). Safe to interrupt: run it again.
+    """
+    import sys
+
+    from simlab.run.backfill import add_digests
+
+    click.echo(add_digests(results_dir, log=sys.stderr).line())
+
+
 # -- analysis commands ------------------------------------------------------------------------------
 def folder_argument(func: Callable) -> Callable:
     return click.argument("folder", type=click.Path(file_okay=False))(func)

@@ -9,6 +9,8 @@ returns a small tidy polars DataFrame (or a dataclass of them) ready to print or
 - cards: ``card_value``, ``observational``, ``design_from_manifest``
 - markets: ``market_trajectories``, ``marker_collapses``, ``sale_yield``, ``shift_winners`` (all four in one
   pass: ``market_summary``)
+- digest: ``load_digest`` (the chunks' mergeable partials a run writes; the ``*_from_partial`` functions
+  finish an analysis from them, as a report does)
 - metrics: ``balance_summary``, ``lead_metrics`` (both at once: ``game_metrics``), ``distribution``,
   ``score_summary``, ``variance_decomposition``
 """
@@ -23,13 +25,17 @@ from simlab.analysis.markets import has_market, market_trajectories, sale_yield
 from simlab.analysis.metrics import (
     balance_summary,
     distribution,
+    distribution_from_partial,
     game_metrics,
+    game_metrics_from_partial,
     lead_metrics,
     leader_curve,
     score_summary,
     variance_decomposition,
+    variance_from_partial,
 )
-from simlab.analysis.seats import compare_variants, equal_seats_test, seat_advantage
+from simlab.analysis.paired import compare_variants_from_partial
+from simlab.analysis.seats import compare_variants, equal_seats_test, seat_advantage, seat_advantage_from_partial
 
 __all__ = [
     "AnalysisError",
@@ -41,12 +47,15 @@ __all__ = [
     "balance_summary",
     "card_value",
     "compare_variants",
+    "compare_variants_from_partial",
     "compensation",
     "design_from_manifest",
     "design_from_names",
     "distribution",
+    "distribution_from_partial",
     "equal_seats_test",
     "game_metrics",
+    "game_metrics_from_partial",
     "has_market",
     "lead_metrics",
     "leader_curve",
@@ -57,6 +66,8 @@ __all__ = [
     "sale_yield",
     "score_summary",
     "seat_advantage",
+    "seat_advantage_from_partial",
     "shift_winners",
     "variance_decomposition",
+    "variance_from_partial",
 ]

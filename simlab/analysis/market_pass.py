@@ -5,27 +5,35 @@ Market columns are per game but stored on every seat's row, so each analysis in 
 again. Here each batch is decoded once and every analysis switched on adds mergeable counts and sums from
 it, in compiled loops on a thread per core. The collapse and turbulence rules live only here; the frames
 are finished by ``simlab.analysis.markets`` (trajectories and sale yield also have their own scans there).
+
+The state of a pass is exported as plain frames that merge by adding (a *partial*): a worker computes the
+partial of its chunk (``market_partial``), the report merges the chunks' (``merge_market_partials``) and
+finishes (``market_summary_from_partial``). ``market_summary`` finishes its own pass through the same
+frames, so a digest and a row scan differ at most by the order floats were summed in.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import polars as pl
 from numba import njit
 
-from simlab.analysis.frames import NoMarketError, Results, bots_label, names
+from simlab.analysis.frames import Results, as_lazy, bots_label, names
 from simlab.analysis.markets import (
     SERIES,
     _collapse_frame,
     _columns,
     _marker_rounds,
-    _sale_columns,
+    _market_columns_in,
     _shift_frame,
+    _sold_in,
     _trajectory_frame,
     _ValueCounter,
     _variant_codes,
@@ -33,10 +41,24 @@ from simlab.analysis.markets import (
     require_market,
     sale_yield,
 )
+from simlab.analysis.moments import group_sums
 
 #: rows (of all seats) per batch of ``market_summary``: each holds every market column, so fewer rows than
 #: ``COUNT_BATCH`` keep the decoded batches in flight small
 SUMMARY_BATCH = 200_000
+
+#: the settings a digest's market partial is computed with (the report's): floor 1, series marker and price
+PARTIAL_FLOOR = 1
+PARTIAL_SERIES: tuple[str, ...] = ("marker", "price")
+
+#: the exact integer sale sums per variant (cubes sold x, sale money m, fame f), in ``_yield_sums``' order
+YIELD_SUMS = ("n", "sum_x", "sum_xx", "sum_m", "sum_mm", "sum_mx", "sum_f", "sum_ff", "sum_fx")
+
+#: the keys each frame of a partial adds by; () for the frames that describe the columns (kept once)
+PARTIAL_KEYS: dict[str, tuple[str, ...]] = {
+    "columns": (), "colours": (), "counts": ("variant", "column", "value"), "games": ("variant",),
+    "collapses": ("variant", "colour"), "yields": ("variant",), "shift": ("variant", "seat", "_count"),
+}
 
 
 @dataclass(frozen=True)
@@ -57,22 +79,70 @@ def market_summary(results: Results, level: float = 0.95, floor: int = 1, min_ga
     Memory: one batch plus the counts per variant, seat, colour and value. The trajectories and sale yield
     equal their own scans' (counts exactly; sums of floats to rounding, as summation order differs; integer
     moments are exact sums rounded once). A game whose sales columns are not null-free integers gets
-    ``sale_yield`` from its own scan.
+    ``sale_yield`` from its own scan. Finished from the pass's partial, as a digest's is.
     """
     lf = require_market(results)
-    cols = names(lf)
-    try:
-        sold: list[str] = _sale_columns(lf)
-    except NoMarketError:
-        sold = []
-    acc = _pass(lf, _MarketPass([t for t in _columns(cols) if t[0] in series], _marker_rounds(cols), sold, floor))
-    counts, games = acc.counter.result()
-    yield_frame = None
-    if sold:
-        yield_frame = acc.yields.frame(level) if acc.yields.exact else sale_yield(lf, level=level)
-    return MarketSummary(_trajectory_frame(counts, games, acc.traj, level, bots_label(lf)),
-                         _collapse_frame(acc.collapses.wide(), list(acc.markers), level), yield_frame,
-                         _shift_frame(acc.shift.cells(), level, min_games))
+    acc = _pass(lf, _summary_pass(names(lf), floor, series))
+    summary = market_summary_from_partial(acc.frames(), level, min_games, bots_label(lf))
+    if acc.sold and not acc.yields.exact:
+        summary = replace(summary, sale_yield=sale_yield(lf, level=level))
+    return summary
+
+
+def market_partial(rows: pl.DataFrame | pl.LazyFrame, floor: int = PARTIAL_FLOOR,
+                   series: tuple[str, ...] = PARTIAL_SERIES) -> dict[str, pl.DataFrame] | None:
+    """The state of market_summary's pass over these rows as plain frames that merge by adding (see
+    merge_market_partials); None when the rows have no market columns, or when the sales columns are not
+    null-free integers (then sale_yield needs its own scan and a partial cannot stand in for it).
+
+    Frames (String, integer and Float64 columns only, so they round-trip through Arrow IPC): ``columns``
+    (series, item, round, column: the trajectory columns in order), ``counts`` (variant, column, value,
+    count), ``games`` (variant, games: seat-0 rows), ``colours`` (colour, in order), ``collapses`` (variant,
+    colour, games, collapsed, recovered, first_sum), ``yields`` (variant and ``YIELD_SUMS``; absent if the
+    game records no sales) and ``shift`` (variant, seat, ``_count`` turbulence, count, ``_sw``, ``_sq``,
+    ``_nw``). A chunk's frame (one batch) is counted on the calling thread: a pool costs more than its loops.
+    """
+    lf = as_lazy(rows)
+    cols = rows.columns if isinstance(rows, pl.DataFrame) else names(lf)  # a DataFrame's without a schema
+    if not _market_columns_in(cols):
+        return None
+    acc = _summary_pass(cols, floor, series)
+    if isinstance(rows, pl.DataFrame) and rows.height <= SUMMARY_BATCH:
+        if rows.height:
+            acc.add(rows, _Inline())  # no select: it reads its columns by name
+        elif "seat" in cols:
+            acc.shift.seat_dtype = rows["seat"].dtype  # an empty chunk's cells keep the rows' seat type
+    else:
+        _pass(lf, acc)
+    if acc.sold and not acc.yields.exact:
+        return None
+    return acc.frames()
+
+
+def merge_market_partials(parts: Sequence[dict[str, pl.DataFrame]]) -> dict[str, pl.DataFrame]:
+    """Several chunks' partials as one (counts and sums added; deterministic for a given order of parts).
+
+    A frame missing from some part is dropped (a sum over only some chunks would be wrong, not partial)."""
+    if not parts:
+        raise ValueError("no market partials to merge")
+    out = {}
+    for kind in [k for k in parts[0] if all(k in p for p in parts[1:])]:
+        df = pl.concat([p[kind] for p in parts], how="diagonal_relaxed")
+        keys = PARTIAL_KEYS[kind]
+        sums = [c for c in df.columns if c not in keys]
+        out[kind] = group_sums(df, list(keys), sums) if keys else df.unique(maintain_order=True)
+    return out
+
+
+def market_summary_from_partial(part: dict[str, pl.DataFrame], level: float = 0.95, min_games: int = 30,
+                                bots: str = "") -> MarketSummary:
+    """market_summary's result from a (merged) partial: the one finish of the row scan and the digest."""
+    counts, games = _counts_of(part["counts"], part["games"])
+    columns = [(s, i, int(r), c) for s, i, r, c in part["columns"].select("series", "item", "round", "column")
+               .iter_rows()]
+    yields = _yields_of(part["yields"], level) if "yields" in part else None
+    return MarketSummary(_trajectory_frame(counts, games, columns, level, bots), _collapses_of(part, level),
+                         yields, _shift_of(part["shift"], level, min_games))
 
 
 def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:
@@ -84,9 +154,8 @@ def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> p
     Wilson intervals. Read from the seat-0 rows (one per game), every colour in one pass.
     """
     lf = require_market(results)
-    markers = _marker_rounds(names(lf))
-    acc = _pass(lf, _MarketPass([], markers, [], floor, shift=False))
-    return _collapse_frame(acc.collapses.wide(), list(markers), level)
+    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf)), [], floor, shift=False))
+    return _collapses_of(acc.frames(), level)
 
 
 def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_games: int = 30) -> pl.DataFrame:
@@ -100,7 +169,12 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
     """
     lf = require_market(results)
     acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf)), [], floor, collapses=False))
-    return _shift_frame(acc.shift.cells(), level, min_games)
+    return _shift_of(acc.frames()["shift"], level, min_games)
+
+
+def _summary_pass(cols: list[str], floor: int, series: tuple[str, ...]) -> _MarketPass:
+    """The accumulators of ``market_summary``'s pass over rows of these columns (not yet fed)."""
+    return _MarketPass([t for t in _columns(cols) if t[0] in series], _marker_rounds(cols), _sold_in(cols), floor)
 
 
 def _pass(lf: pl.LazyFrame, acc: _MarketPass) -> _MarketPass:
@@ -112,6 +186,68 @@ def _pass(lf: pl.LazyFrame, acc: _MarketPass) -> _MarketPass:
             if not batch.is_empty():
                 acc.add(batch, pool)
     return acc
+
+
+class _Inline(Executor):
+    """An executor that runs each task at once on the calling thread (for one small batch, where starting
+    and handing work to a pool costs more than the compiled loops themselves)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as e:  # handed to whoever asks for the result, as a pool would
+            future.set_exception(e)
+        return future
+
+    def map(self, fn: Callable[..., Any], *iterables: Any, timeout: float | None = None,
+            chunksize: int = 1) -> Iterator[Any]:
+        """The results in order, computed as they are asked for (no future per task)."""
+        return map(fn, *iterables)
+
+
+def _counts_of(counts: pl.DataFrame, games: pl.DataFrame) -> tuple[
+        dict[tuple[str, str], tuple[np.ndarray, np.ndarray]], dict[str, int]]:
+    """The value counts per (variant, column), values ascending, and games per variant, as
+    ``_trajectory_frame`` reads them."""
+    lists = counts.sort("variant", "column", "value").group_by("variant", "column", maintain_order=True).agg(
+        "value", "count")
+    out = {(v, c): (np.array(vals, dtype=np.float64), np.array(k, dtype=np.int64))
+           for v, c, vals, k in lists.iter_rows()}
+    return out, {v: int(n) for v, n in games.select("variant", "games").iter_rows()}
+
+
+def _collapses_of(part: dict[str, pl.DataFrame], level: float) -> pl.DataFrame:
+    """The collapses frame from a partial's ``collapses`` and ``colours``."""
+    colours = part["colours"]["colour"].to_list()
+    by = {(v, c): k for v, c, *k in part["collapses"].select(
+        "variant", "colour", "games", "collapsed", "recovered", "first_sum").iter_rows()}
+    variants = sorted({v for v, _c in by})
+    zero = (0, 0, 0, 0)
+    data: dict[str, pl.Series] = {
+        "variant": pl.Series(variants, dtype=pl.String),
+        "games": pl.Series([max(by.get((v, c), zero)[0] for c in colours) for v in variants], dtype=pl.UInt32)}
+    for i, colour in enumerate(colours):
+        got = [by.get((v, colour), zero) for v in variants]
+        data[f"_collapsed{i}"] = pl.Series([g[1] for g in got], dtype=pl.UInt32)
+        data[f"_recovered{i}"] = pl.Series([g[2] for g in got], dtype=pl.UInt32)
+        data[f"_mean{i}"] = pl.Series([g[3] / g[1] if g[1] else None for g in got], dtype=pl.Float64)
+    return _collapse_frame(pl.DataFrame(data), colours, level)
+
+
+def _yields_of(sums: pl.DataFrame, level: float) -> pl.DataFrame:
+    """``sale_yield``'s frame per variant from the exact integer sale sums (moments rounded once)."""
+    rows = sums.sort("variant").select("variant", *YIELD_SUMS).iter_rows()
+    df = pl.DataFrame([{"variant": v, **_yield_moments([int(x) for x in s])} for v, *s in rows],
+                      schema={"variant": pl.String, "rows": pl.UInt32, "cubes_per_seat": pl.Float64,
+                              **{f"{y}__{k}": pl.Float64 for y in ("sale_money", "sale_fame")
+                                 for k in ("my", "vy", "cv")}, "__mx": pl.Float64, "__vx": pl.Float64})
+    return _yield_frame(df, ("variant",), level)
+
+
+def _shift_of(cells: pl.DataFrame, level: float, min_games: int) -> pl.DataFrame:
+    """The turbulence frame from a partial's ``shift`` cells (counts as ``_shift_frame`` has them)."""
+    return _shift_frame(cells.with_columns(pl.col("count", "_nw").cast(pl.UInt32)), level, min_games)
 
 
 class _MarketPass:
@@ -137,7 +273,7 @@ class _MarketPass:
         shift = ["win_share", *self.shift.markers] if self.shift.markers else []
         return list(dict.fromkeys(["variant", "seat", *self.game_columns, *shift, *sales]))
 
-    def add(self, batch: pl.DataFrame, pool: ThreadPoolExecutor) -> None:
+    def add(self, batch: pl.DataFrame, pool: Executor) -> None:
         """Feed one batch to every analysis switched on, the compiled loops on the pool's threads."""
         names_, code = _variant_codes(batch)
         seat = batch["seat"].to_numpy()
@@ -149,12 +285,36 @@ class _MarketPass:
         per_colour: list[Future] = []
         if self.game_columns:
             first = seat == 0  # the game-level analyses read seat 0 (one row per game)
-            seat0, code0 = batch.select("variant", *self.game_columns).filter(pl.Series(first)), code[first]
+            seat0 = pl.DataFrame([batch[c] for c in ("variant", *self.game_columns)]).filter(pl.Series(first))
+            code0 = code[first]
             per_colour = self.collapses.submit(pool, names_, code0, seat0)
             self.counter.add(seat0, pool, (names_, code0))
         for job in jobs:
             job.result()
         self.collapses.merge(names_, [job.result() for job in per_colour])
+
+    def frames(self) -> dict[str, pl.DataFrame]:
+        """The pass's state as a partial (see ``market_partial``); ``yields`` only if the sales were exact."""
+        counts, games = self.counter.result()
+        keys = sorted(counts)
+        out = {
+            "columns": pl.DataFrame(self.traj, orient="row", schema={
+                "series": pl.String, "item": pl.String, "round": pl.Int64, "column": pl.String}),
+            "counts": pl.DataFrame({
+                "variant": [k[0] for k in keys for _ in counts[k][0]],
+                "column": [k[1] for k in keys for _ in counts[k][0]],
+                "value": np.concatenate([np.zeros(0), *(counts[k][0] for k in keys)]).astype(np.float64),
+                "count": np.concatenate([np.zeros(0, dtype=np.int64), *(counts[k][1] for k in keys)]),
+            }, schema={"variant": pl.String, "column": pl.String, "value": pl.Float64, "count": pl.Int64}),
+            "games": pl.DataFrame({"variant": sorted(games), "games": [games[v] for v in sorted(games)]},
+                                  schema={"variant": pl.String, "games": pl.Int64}),
+            "colours": pl.DataFrame({"colour": list(self.markers)}, schema={"colour": pl.String}),
+            "collapses": self.collapses.frame(),
+            "shift": self.shift.cells(),
+        }
+        if self.sold and self.yields.exact:
+            out["yields"] = self.yields.frame()
+        return out
 
 
 def _as_array(s: pl.Series) -> np.ndarray:
@@ -178,7 +338,7 @@ class _Collapses:
         self.floor = floor
         self.sums: dict[str, np.ndarray] = {}  # variant -> (colour, [games, collapsed, recovered, sum of first])
 
-    def submit(self, pool: ThreadPoolExecutor, names_: list[str], code: np.ndarray,
+    def submit(self, pool: Executor, names_: list[str], code: np.ndarray,
                seat0: pl.DataFrame) -> list[Future]:
         """Count one batch of seat-0 rows on the pool, a task per colour."""
         tasks = []
@@ -197,18 +357,13 @@ class _Collapses:
             if got[i, 0, 0]:
                 self.sums[v] = self.sums.get(v, 0) + got[i]
 
-    def wide(self) -> pl.DataFrame:
-        """One row per variant in the layout ``_collapse_frame`` reads."""
-        variants = sorted(self.sums)
-        data: dict[str, pl.Series] = {
-            "variant": pl.Series(variants, dtype=pl.String),
-            "games": pl.Series([int(self.sums[v][0, 0]) for v in variants], dtype=pl.UInt32)}
-        for i in range(len(self.markers)):
-            got = [self.sums[v][i] for v in variants]
-            data[f"_collapsed{i}"] = pl.Series([int(g[1]) for g in got], dtype=pl.UInt32)
-            data[f"_recovered{i}"] = pl.Series([int(g[2]) for g in got], dtype=pl.UInt32)
-            data[f"_mean{i}"] = pl.Series([int(g[3]) / int(g[1]) if g[1] else None for g in got], dtype=pl.Float64)
-        return pl.DataFrame(data)
+    def frame(self) -> pl.DataFrame:
+        """The counts per (variant, colour), integers as counted (``first_sum``: the sum of first rounds)."""
+        rows = [(v, colour, *(int(x) for x in self.sums[v][i])) for v in sorted(self.sums)
+                for i, colour in enumerate(self.markers)]
+        return pl.DataFrame(rows, orient="row", schema={
+            "variant": pl.String, "colour": pl.String, "games": pl.Int64, "collapsed": pl.Int64,
+            "recovered": pl.Int64, "first_sum": pl.Int64})
 
 
 @njit(cache=True, nogil=True)
@@ -262,15 +417,11 @@ class _Yields:
             if got[i, 0]:
                 self.sums[v] = self.sums.get(v, 0) + got[i]
 
-    def frame(self, level: float) -> pl.DataFrame:
-        """``sale_yield``'s frame per variant, from the exact sums."""
+    def frame(self) -> pl.DataFrame:
+        """The exact sums per variant (columns ``YIELD_SUMS``)."""
         variants = sorted(self.sums)
-        moments = [_yield_moments([int(x) for x in self.sums[v]]) for v in variants]
-        df = pl.DataFrame([{"variant": v, **m} for v, m in zip(variants, moments, strict=True)],
-                          schema={"variant": pl.String, "rows": pl.UInt32, "cubes_per_seat": pl.Float64,
-                                  **{f"{y}__{k}": pl.Float64 for y in ("sale_money", "sale_fame")
-                                     for k in ("my", "vy", "cv")}, "__mx": pl.Float64, "__vx": pl.Float64})
-        return _yield_frame(df, ("variant",), level)
+        return pl.DataFrame([(v, *(int(x) for x in self.sums[v])) for v in variants], orient="row",
+                            schema={"variant": pl.String, **dict.fromkeys(YIELD_SUMS, pl.Int64)})
 
 
 def _yield_moments(s: list[int]) -> dict[str, float | int | None]:
@@ -336,16 +487,17 @@ class _Shift:
             s2.append(float(sq[g, k, t]))
 
     def cells(self) -> pl.DataFrame:
-        """The cells in the layout ``_shift_frame`` reads (batch sums added exactly, rounded once)."""
-        keys = list(self.counts)
+        """The cells in the layout ``_shift_frame`` reads (batch sums added exactly, rounded once), counts
+        as Int64 (they are added over chunks)."""
+        keys = sorted(self.counts)
         return pl.DataFrame({
             "variant": pl.Series([k[0] for k in keys], dtype=pl.String),
             "seat": pl.Series([k[1] for k in keys], dtype=self.seat_dtype),
             "_count": pl.Series([k[2] for k in keys], dtype=pl.Int32),
-            "count": pl.Series([self.counts[k][0] for k in keys], dtype=pl.UInt32),
+            "count": pl.Series([self.counts[k][0] for k in keys], dtype=pl.Int64),
             "_sw": pl.Series([math.fsum(self.sums[k][0]) for k in keys], dtype=pl.Float64),
             "_sq": pl.Series([math.fsum(self.sums[k][1]) for k in keys], dtype=pl.Float64),
-            "_nw": pl.Series([self.counts[k][1] for k in keys], dtype=pl.UInt32),
+            "_nw": pl.Series([self.counts[k][1] for k in keys], dtype=pl.Int64),
         })
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
+from concurrent.futures import Executor, ThreadPoolExecutor
+from functools import lru_cache, partial
 
 import numpy as np
 import polars as pl
@@ -34,7 +34,10 @@ QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 
 def has_market(results: Results) -> bool:
     """True if the rows carry per-round price and demand-marker columns."""
-    cols = names(as_lazy(results))
+    return _market_columns_in(names(as_lazy(results)))
+
+
+def _market_columns_in(cols: list[str]) -> bool:
     return any(c.startswith("price_") for c in cols) and any(c.startswith("marker_") for c in cols)
 
 
@@ -51,6 +54,12 @@ def require_market(results: Results) -> pl.LazyFrame:
 
 def _columns(cols: list[str]) -> list[tuple[str, str, int, str]]:
     """(series, item, round, column) for every market column present."""
+    return list(_columns_of(tuple(cols)))
+
+
+@lru_cache(maxsize=64)
+def _columns_of(cols: tuple[str, ...]) -> tuple[tuple[str, str, int, str], ...]:
+    """``_columns``, remembered per schema (a worker asks for every chunk of the same columns)."""
     import re
 
     out = []
@@ -60,7 +69,7 @@ def _columns(cols: list[str]) -> list[tuple[str, str, int, str]]:
             m = rx.fullmatch(c)
             if m and not (series == "harbour" and c.startswith("round_")):
                 out.append((series, m.group("item"), int(m.group(2)), c))
-    return out
+    return tuple(out)
 
 
 def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
@@ -141,7 +150,7 @@ class _ValueCounter:
         self.acc: dict[tuple[str, str], dict[float, int] | tuple[int, np.ndarray]] = {}
         self.rows: dict[str, int] = {}
 
-    def add(self, batch: pl.DataFrame, pool: ThreadPoolExecutor,
+    def add(self, batch: pl.DataFrame, pool: Executor,
             codes: tuple[list[str], np.ndarray] | None = None) -> None:
         """Count one batch (``variant`` and the columns); dense integer columns on the pool's threads.
         ``codes``: the variants and each row's index among them, if known (variants without rows here are
@@ -314,11 +323,16 @@ def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.
 
 def _sale_columns(results: pl.LazyFrame) -> list[str]:
     """The per-seat ``sold_<colour>`` columns, or NoMarketError if the game records no sales."""
-    cols = names(results)
-    sold = [c for c in cols if c.startswith("sold_")]
-    if not sold or "sale_money" not in cols:
+    sold = _sold_in(names(results))
+    if not sold:
         raise NoMarketError("this game records no sales per seat (sold_<colour>, sale_money columns)")
     return sold
+
+
+def _sold_in(cols: list[str]) -> list[str]:
+    """The ``sold_<colour>`` columns among ``cols``, or none if there is no ``sale_money`` either."""
+    sold = [c for c in cols if c.startswith("sold_")]
+    return sold if sold and "sale_money" in cols else []
 
 
 def sale_yield(results: Results, by: tuple[str, ...] = ("variant",), level: float = 0.95) -> pl.DataFrame:

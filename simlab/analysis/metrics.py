@@ -27,6 +27,7 @@ from simlab.analysis.frames import (
     require,
 )
 from simlab.analysis.markets import _quantiles
+from simlab.analysis.moments import combine_moments, group_moments, group_sums
 
 GAME = ("variant", "game")
 #: batches are made of blocks of 60 consecutive games, so each batch holds every lineup rotation (2-6 seats)
@@ -113,6 +114,14 @@ def game_metrics(results: Results, level: float = 0.95, lead: bool = True) -> tu
     """``balance_summary`` and ``lead_metrics`` together, from one pivot of each batch of games (what a report
     needs, for the cost of one); the second is None without per-round scores or ``lead=False``."""
     lf0 = as_lazy(results)
+    return game_metrics_from_partial(game_metrics_partial(lf0, lead), level, bots_label(lf0))
+
+
+def game_metrics_partial(results: Results, lead: bool = True) -> pl.DataFrame:
+    """Per variant: games, shared wins and the ``mean_aggs`` of turns, margin (and the lead figures with
+    per-round scores), which merge over disjoint sets of games (``merge_game_metrics``)."""
+    in_memory = isinstance(results, pl.DataFrame)
+    lf0 = as_lazy(results)
     require(lf0, ("variant", "game", "seat", "score", "rank", "turns"), "balance_summary (and lead_metrics)")
     rounds = by_round(names(lf0), r"score_r(\d+)") if lead else {}
     if rounds:
@@ -121,7 +130,7 @@ def game_metrics(results: Results, level: float = 0.95, lead: bool = True) -> tu
                     *(["win_share", *rounds.values()] if rounds else []))
     n = players(lf0)
     ks = list(rounds)
-    lead_cols = [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"] if rounds else []
+    lead_cols = _lead_columns(ks)
     columns = {"_s": pl.col("score").cast(pl.Float64), "_r": (pl.col("rank") == 1).cast(pl.Int32)}
     if rounds:
         columns |= {**{f"_s{k}": pl.col(c) for k, c in rounds.items()}, "_w": pl.col("win_share").cast(pl.Float64)}
@@ -129,6 +138,13 @@ def game_metrics(results: Results, level: float = 0.95, lead: bool = True) -> tu
     def per_variant(wide: pl.LazyFrame) -> pl.DataFrame:
         per_game = wide.select("variant", "turns", _winners(n).alias("winners"), _margin(n).alias("margin"),
                                *(_lead_exprs(ks, n) if rounds else []))
+        if in_memory:  # a chunk: sums whose bits do not depend on threads (its games are in row order)
+            df = group_moments(per_game.with_columns(pl.col("variant").cast(pl.String)).collect(), ["variant"],
+                               {c: pl.col(c) for c in ("turns", "margin", *lead_cols)},
+                               {"draws": (pl.col("winners") > 1)}, count="games")
+            return df.with_columns(pl.col("draws").cast(pl.UInt32)).select(
+                "variant", "games", "draws", *(f"{c}{s}" for c in ("turns", "margin", *lead_cols)
+                                               for s in ("__n", "", "__sd")))
         return (
             per_game.group_by("variant")
             .agg(pl.len().alias("games"), (pl.col("winners") > 1).sum().alias("draws"),
@@ -145,14 +161,34 @@ def game_metrics(results: Results, level: float = 0.95, lead: bool = True) -> tu
     except _NotInOrder:  # any other order (a user's sorted or filtered frame): a group-by per batch of games
         parts = [per_variant(_seat_pivot(batch, n, columns, [pl.col("turns").first().alias("turns")]))
                  for batch in game_batches(lf, LEAD_BATCH if rounds else SUMMARY_BATCH, of=lf0)]
-    df = stats.merge_mean_aggs(parts, ["variant"], ["turns", "margin", *lead_cols], sums=("games", "draws"))
-    bots = bots_label(lf0)
+    return merge_game_metrics(pl.concat(parts, how="vertical_relaxed")) if len(parts) > 1 else parts[0]
+
+
+def _lead_columns(ks: list[int]) -> list[str]:
+    return [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"] if ks else []
+
+
+def _partial_lead_columns(df: pl.DataFrame) -> list[str]:
+    """The lead figures a ``game_metrics_partial`` holds (none without per-round scores)."""
+    return _lead_columns(sorted(int(c.removeprefix("leader_wins_r")) for c in df.columns
+                                if c.startswith("leader_wins_r") and c.removeprefix("leader_wins_r").isdigit()))
+
+
+def merge_game_metrics(df: pl.DataFrame) -> pl.DataFrame:
+    """``game_metrics_partial`` frames of disjoint games (concatenated) merged into one row per variant."""
+    return combine_moments(df, ["variant"], ["turns", "margin", *_partial_lead_columns(df)], sums=("games", "draws"))
+
+
+def game_metrics_from_partial(df: pl.DataFrame, level: float = 0.95,
+                              bots: str = "") -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """``game_metrics`` from its (merged) partial: the row scan and a digest end in this one function."""
+    lead_cols = _partial_lead_columns(df)
     summary = df.select("variant", "games", *(c for c in df.columns if c.startswith(("turns", "margin"))), "draws")
     for c in ("turns", "margin"):
         summary = stats.with_mean_interval(summary, c, level)
     summary = stats.with_wilson(summary, "draws", "games", "draw_rate", level).with_columns(
         pl.lit(bots).alias("bots"), pl.lit(f"{stats.MEAN_METHOD}; draw rate: {stats.WILSON_METHOD}").alias("interval"))
-    if not rounds:
+    if not lead_cols:
         return summary, None
     lead_df = df.select("variant", "games", *(c for c in df.columns if c.startswith(tuple(lead_cols))))
     for c in lead_cols:
@@ -183,24 +219,54 @@ def distribution(results: Results, column: str = "score", width: float = 1.0, pe
     One scan: each bin's count, mean and sd, from which the group's exact mean and sd follow.
     """
     lf0 = as_lazy(results)
+    hist = histogram_partial(lf0, column, width, per_game, by)
+    games = None
+    known = games_per_variant(lf0) if tuple(by) == ("variant",) and not per_game else None
+    if known is not None:  # the games behind the rows are known (a report registers the manifest's)
+        games = pl.DataFrame({"variant": list(known), "games": list(known.values())},
+                             schema={"variant": pl.String, "games": pl.Int64})
+    elif not per_game:  # within a variant a game is its index: counting distinct indices avoids hashing pairs
+        games = (lf0.group_by(*by).agg((pl.col("game").n_unique() if "variant" in by
+                                        else pl.struct("variant", "game").n_unique()).alias("games")).collect())
+    return distribution_from_partial(hist, column, width, games, by, level, bots_label(lf0))
+
+
+def histogram_partial(results: Results, column: str = "score", width: float = 1.0, per_game: bool = False,
+                      by: tuple[str, ...] = ("variant",)) -> pl.DataFrame:
+    """``distribution``'s bins: per ``by`` group and bin of ``width`` the count and the ``mean_aggs`` of the
+    values, which merge over disjoint sets of games, and into wider bins (``merge_histogram``)."""
+    lf0 = as_lazy(results)
     require(lf0, (*by, column), "distribution")
     lf = lf0.filter(pl.col("seat") == 0) if per_game else lf0
     x = pl.col(column).cast(pl.Float64)
-    hist = (
+    if isinstance(results, pl.DataFrame):  # a chunk: sums whose bits do not depend on threads
+        binned = lf.select(*by, ((x / width).floor() * width).alias("bin"), x.alias("_x")).collect()
+        return group_moments(binned, [*by, "bin"], {"mean": pl.col("_x")}, count="count").select(
+            *by, "bin", "count", "mean__n", "mean", "mean__sd")
+    return (
         lf.with_columns(((x / width).floor() * width).alias("bin"))
         .group_by(*by, "bin").agg(pl.len().alias("count"), *stats.mean_aggs(column, "mean"))
+        .sort(*by, "bin")
         .collect()
     )
+
+
+def merge_histogram(hist: pl.DataFrame, by: tuple[str, ...] = ("variant",), width: float | None = None) -> pl.DataFrame:
+    """``histogram_partial`` frames (concatenated) merged per group and bin; with ``width`` (a multiple of
+    theirs) into wider bins, the same as binning the values at ``width`` directly."""
+    if width is not None:
+        hist = hist.with_columns(((pl.col("bin") / width).floor() * width).alias("bin"))
+    return combine_moments(hist, [*by, "bin"], ["mean"], sums=("count",))
+
+
+def distribution_from_partial(hist: pl.DataFrame, column: str, width: float, games: pl.DataFrame | None = None,
+                              by: tuple[str, ...] = ("variant",), level: float = 0.95,
+                              bots: str = "") -> pl.DataFrame:
+    """``distribution`` from its (merged) bins; ``games`` per group (None: one value per game, as ``turns``)."""
     summary = stats.combine_mean_aggs(hist.drop("bin"), list(by), ["mean"], sums=("count",))
-    known = games_per_variant(lf0) if tuple(by) == ("variant",) and not per_game else None
-    if per_game:  # one row per game
+    if games is None:  # one row per game
         summary = summary.with_columns(pl.col("count").alias("games"))
-    elif known is not None:  # the games behind the rows are known (a report registers the manifest's)
-        summary = summary.with_columns(pl.col("variant").replace_strict(known, default=None, return_dtype=pl.Int64)
-                                       .alias("games"))
-    else:  # within a variant a game is its index: counting distinct indices avoids hashing (variant, game) pairs
-        games = (lf.group_by(*by).agg((pl.col("game").n_unique() if "variant" in by
-                                       else pl.struct("variant", "game").n_unique()).alias("games")).collect())
+    else:
         summary = summary.join(games, on=list(by), how="left")
     summary = stats.with_mean_interval(summary.drop("count"), "mean", level)
     return (
@@ -208,7 +274,7 @@ def distribution(results: Results, column: str = "score", width: float = 1.0, pe
         .with_columns((pl.col("count") / pl.col("count").sum().over(*by)).alias("fraction"))
         .join(summary, on=list(by), how="left")
         .with_columns(pl.lit(column).alias("column"), pl.lit(float(width)).alias("width"),
-                      pl.lit(bots_label(lf0)).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
+                      pl.lit(bots).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
         .sort(*by, "bin")
     )
 
@@ -314,14 +380,37 @@ def variance_decomposition(results: Results, outcome: str = "score", batches: in
     so that every batch holds every lineup rotation).
     """
     lf = as_lazy(results)
+    cells = variance_partial(lf, outcome, batches)
+    return variance_from_partial(cells, outcome, level, bots_label(lf))
+
+
+def variance_partial(results: Results, outcome: str = "score", batches: int = 20) -> pl.DataFrame:
+    """``variance_decomposition``'s cells: per (variant, batch, seat, bot) the rows, Σy and Σy², which add
+    up over disjoint sets of games (``merge_variance``)."""
+    lf = as_lazy(results)
     require(lf, ("variant", "game", "seat", "bot", outcome), "variance_decomposition")
     y = pl.col(outcome).cast(pl.Float64)
     rows = lf.select("variant", "seat", "bot", y.alias("_y"), ((pl.col("game") // BLOCK) % batches).alias("_batch"))
-    cells = (
+    if isinstance(results, pl.DataFrame):  # a chunk: sums whose bits do not depend on threads
+        return group_moments(rows.collect(), ["variant", "_batch", "seat", "bot"],
+                             sums={"s": pl.col("_y"), "ss": pl.col("_y") ** 2}, count="n").select(
+            "variant", "_batch", "seat", "bot", "n", "s", "ss")
+    return (
         rows.group_by("variant", "_batch", "seat", "bot")
         .agg(pl.len().alias("n"), pl.col("_y").sum().alias("s"), (pl.col("_y") ** 2).sum().alias("ss"))
+        .sort("variant", "_batch", "seat", "bot")
         .collect()
     )
+
+
+def merge_variance(cells: pl.DataFrame) -> pl.DataFrame:
+    """``variance_partial`` frames of disjoint games (concatenated) merged cell by cell."""
+    return group_sums(cells, ["variant", "_batch", "seat", "bot"], ["n", "s", "ss"])
+
+
+def variance_from_partial(cells: pl.DataFrame, outcome: str = "score", level: float = 0.95,
+                          bots: str = "") -> pl.DataFrame:
+    """``variance_decomposition`` from its (merged) cells: the row scan and a digest end in this function."""
     parts = []
     for (variant, batch), g in cells.group_by("variant", "_batch"):
         parts.append({"variant": variant, "batch": batch, **_anova(g)})
@@ -338,7 +427,7 @@ def variance_decomposition(results: Results, outcome: str = "score", batches: in
                         "games": est["rows"] // max(g["seat"].n_unique(), 1),
                         "outcome": outcome})
     return pl.DataFrame(out).sort("variant", "component").with_columns(
-        pl.lit(bots_label(lf)).alias("bots"), pl.lit(stats.BATCH_METHOD).alias("interval"))
+        pl.lit(bots).alias("bots"), pl.lit(stats.BATCH_METHOD).alias("interval"))
 
 
 def _anova(cells: pl.DataFrame) -> dict[str, float]:

@@ -13,6 +13,13 @@ import polars as pl
 
 from simlab.analysis import stats
 from simlab.analysis.frames import AnalysisError, Results, as_lazy, names, remembered_bots, require
+from simlab.analysis.moments import combine_moments, group_moments, group_sums
+from simlab.analysis.paired import finish_comparison
+
+#: the columns ``seat_advantage`` reads
+SEAT_COLUMNS = ("variant", "game", "seat", "win_share", "score", "rank")
+#: what ``seat_advantage`` aggregates per variant and seat (besides the games and Σw, Σw²)
+SEAT_AGGS = (*stats.mean_aggs("win_share"), *stats.mean_aggs("score"), *stats.mean_aggs("rank"))
 
 
 def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
@@ -25,11 +32,49 @@ def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
     bots), and one over the rows of games with a split win (see ``equal_seats_test``).
     """
     lf = as_lazy(results)
-    require(lf, ("variant", "game", "seat", "win_share", "score", "rank"), "seat_advantage")
-    per = _per_seat(lf, (*stats.mean_aggs("win_share"), *stats.mean_aggs("score"), *stats.mean_aggs("rank")))
+    require(lf, SEAT_COLUMNS, "seat_advantage")
+    per = _per_seat(lf, SEAT_AGGS)
     n = int(per["seat"].max()) + 1
-    tests = _equal_seats(per, _split_products(lf, n), n)
-    bots = _bots(per)
+    return seat_advantage_from_partial(per.drop("_bots", strict=False), _split_products(lf, n), level, _bots(per))
+
+
+def seat_partial(rows: Results) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``seat_advantage``'s sums of a set of rows (per seat; split-win products per variant), which add up
+    over disjoint sets of games (``merge_seat_sums``, ``merge_split_products``): a digest keeps them."""
+    if isinstance(rows, pl.DataFrame):  # a chunk in memory: sums whose bits do not depend on threads
+        require(rows.lazy(), SEAT_COLUMNS, "seat_advantage")
+        if rows.is_empty():
+            raise AnalysisError("no result rows")
+        w = pl.col("win_share").cast(pl.Float64)
+        per = group_moments(rows, ["variant", "seat"], {c: pl.col(c) for c in ("win_share", "score", "rank")},
+                            {"_w1": w, "_w2": w * w}, count="games")
+        n = int(per["seat"].max()) + 1
+        wide = _split_wide(rows.lazy(), n).collect().sort("variant", "game")
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        splits = group_moments(wide, ["variant"], sums={f"c{i}_{j}": pl.col(f"w{i}") * pl.col(f"w{j}")
+                                                         for i, j in pairs})
+        return per, splits
+    lf = as_lazy(rows)
+    require(lf, SEAT_COLUMNS, "seat_advantage")
+    per = _per_seat(lf.drop("bot", strict=False), SEAT_AGGS)
+    return per.drop("_bots", strict=False), _split_products(lf, int(per["seat"].max()) + 1)
+
+
+def merge_seat_sums(per: pl.DataFrame) -> pl.DataFrame:
+    """``seat_partial``'s per-seat frames of disjoint games (concatenated) merged per variant and seat."""
+    return combine_moments(per, ["variant", "seat"], ["win_share", "score", "rank"], sums=("games", "_w1", "_w2"))
+
+
+def merge_split_products(splits: pl.DataFrame) -> pl.DataFrame:
+    """``seat_partial``'s split-win products of disjoint games (concatenated) added per variant."""
+    return group_sums(splits, ["variant"], [c for c in splits.columns if c != "variant"])
+
+
+def seat_advantage_from_partial(per: pl.DataFrame, splits: pl.DataFrame, level: float = 0.95,
+                                bots: str = "") -> pl.DataFrame:
+    """``seat_advantage`` from its (merged) partial: the row scan and a digest end in this one function."""
+    n = int(per["seat"].max()) + 1
+    tests = _equal_seats(per, splits, n)
     per = per.drop("_w1", "_w2", "_bots", strict=False)
     for name in ("win_share", "score", "rank"):
         per = stats.with_mean_interval(per, name, level)
@@ -82,16 +127,21 @@ def _bots(per: pl.DataFrame) -> str:
 
 def _split_products(lf: pl.LazyFrame, n: int) -> pl.DataFrame:
     """Per variant: Σ over games of w_i·w_j for every pair of seats i < j, from the games with a split win."""
-    w = pl.col("win_share").cast(pl.Float64)
-    wide = (
-        lf.filter((w > 0) & (w < 1))
-        .group_by("variant", "game")
-        .agg(pl.when(pl.col("seat") == k).then(w).otherwise(0.0).sum().alias(f"w{k}") for k in range(n))
-    )
+    wide = _split_wide(lf, n)
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
     return wide.group_by("variant").agg(
         *((pl.col(f"w{i}") * pl.col(f"w{j}")).sum().alias(f"c{i}_{j}") for i, j in pairs)
     ).collect()
+
+
+def _split_wide(lf: pl.LazyFrame, n: int) -> pl.LazyFrame:
+    """One row per game with a split win: variant, game and each seat's win share ``w<k>``."""
+    w = pl.col("win_share").cast(pl.Float64)
+    return (
+        lf.filter((w > 0) & (w < 1))
+        .group_by("variant", "game")
+        .agg(pl.when(pl.col("seat") == k).then(w).otherwise(0.0).sum().alias(f"w{k}") for k in range(n))
+    )
 
 
 def _equal_seats(per: pl.DataFrame, splits: pl.DataFrame, n: int) -> pl.DataFrame:
@@ -141,12 +191,7 @@ def compare_variants(
         variants = lf.select(pl.col("variant").unique()).collect()["variant"].to_list()
         if base not in variants:
             raise AnalysisError(f"no variant {base!r} in these results; variants: {', '.join(sorted(variants))}")
-    out = stats.with_mean_interval(out, "diff", level, keep_se=True)
-    return out.with_columns(
-        pl.Series("p", stats.normal_p(out["diff"].to_numpy(), out["diff_se"].to_numpy())),
-        pl.lit(base).alias("base_variant"),
-        pl.lit(stats.PAIRED_METHOD).alias("interval"),
-    ).drop("diff_se")
+    return finish_comparison(out, base, level)
 
 
 def _compare_by_pairs(lf: pl.LazyFrame, base: str, metric: str, by: str) -> pl.DataFrame:

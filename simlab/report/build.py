@@ -28,8 +28,10 @@ import polars as pl
 import simlab
 from simlab import analysis as A
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, bots_label, remember
-from simlab.analysis.market_pass import market_summary
+from simlab.analysis.digest import BIN_WIDTH, Digest, load_digest
+from simlab.analysis.frames import AnalysisError, bots_label, remember, remembered_bots
+from simlab.analysis.market_pass import market_summary, market_summary_from_partial
+from simlab.analysis.metrics import merge_histogram
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.embed import svg_data_uri
@@ -131,6 +133,7 @@ class Context:
     configs: dict[str, dict[str, Any]]
     sweep: Path | None = None
     _money: Any = None
+    digest: Digest | None = None  # the chunks' analysis partials: merged instead of scanning the rows
 
     def money(self) -> Any:
         """Win share per sesterce from ``--sweep`` (a MoneyRate), or None without one."""
@@ -150,6 +153,11 @@ class Context:
         return self._money
 
     @property
+    def games(self) -> dict[str, int]:
+        """Games played per variant, from the manifest."""
+        return {v["name"]: int(v.get("games_done", 0)) for v in self.manifest["variants"]}
+
+    @property
     def variants(self) -> list[str]:
         return [v["name"] for v in self.manifest["variants"]]
 
@@ -162,6 +170,16 @@ class Context:
         if len(self.focus) == len(self.variants):
             return self.rows
         return self.rows.filter(pl.col("variant").is_in(self.focus))
+
+    def partial(self, kind: str, variants: list[str] | None = None) -> Any:
+        """The digest's merged partial of ``kind`` for ``variants`` (the shown ones), None without one."""
+        if self.digest is None:
+            return None
+        return self.digest.partial(kind, variants if variants is not None else self.focus)
+
+    def bots(self) -> str:
+        """The bots of the rows (every variant seats the same lineup), as ``bots_label`` gives them."""
+        return ", ".join(remembered_bots(self.rows) or [])
 
     def hashes(self, variants: list[str]) -> str:
         by = {v["name"]: v["config_hash"] for v in self.manifest["variants"]}
@@ -244,12 +262,14 @@ def _context(folder: Path, level: float) -> Context:
     base = _base_variant(manifest, configs)
     names = list(configs)
     focus = names if len(names) <= MAX_FOCUS else [base]
-    ctx = Context(folder, manifest, rows, level, base, focus, configs)
+    ctx = Context(folder, manifest, rows, level, base, focus, configs, digest=load_digest(folder))
     # what the manifest already says, so that no analysis scans thousands of part files to learn it: the
     # seats, and a game range that covers every game (batches of games only need to cover them all)
     games = max([int(manifest.get("games", 0)), *(int(v.get("games_done", 0)) for v in manifest["variants"])])
     done = {v["name"]: int(v.get("games_done", 0)) for v in manifest["variants"]}
-    bots = [b.strip() for b in bots_label(ctx.rows).split(",") if b.strip()]  # one scan for the whole report
+    label = ctx.digest.bots(names) if ctx.digest is not None else ""
+    label = label or bots_label(ctx.rows)  # one scan for the whole report, without a digest
+    bots = [b.strip() for b in label.split(",") if b.strip()]
     for lf, chosen in ((ctx.rows, names), (ctx.focus_rows(), focus)):
         remember(lf, players=int(manifest["players"]), game_min=0, game_max=max(games - 1, 0), variants=len(chosen),
                  games={v: done[v] for v in chosen}, bots=bots)
@@ -300,7 +320,7 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         "would make up for it?",
     )
     rows = ctx.focus_rows()
-    seats = A.seat_advantage(rows, level=ctx.level)
+    seats = _seat_advantage(ctx, ctx.focus)
     seats = _ordered(seats, ctx.focus)
     comp = _compensation(ctx)
     fair_by_seat: dict[int, dict[str, Any]] = {}
@@ -319,14 +339,16 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         ctx.focus)))
     sec.tables.append(_seats_table(seats))
     if len(ctx.focus) < len(ctx.variants):
-        all_seats = _ordered(A.seat_advantage(ctx.rows, level=ctx.level), ctx.variants)
+        all_seats = _ordered(_seat_advantage(ctx, ctx.variants), ctx.variants)
         table = _seats_table(all_seats)
         table.title = f"Win share by seat in all {len(ctx.variants)} variants"
         table.collapsed = True
         sec.tables.append(table)
     others = [v for v in ctx.focus if v != ctx.base]
     if others and len(others) <= MAX_COMPARE:
-        cmp = A.compare_variants(rows, ctx.base, level=ctx.level)
+        wins = ctx.partial("wins", [ctx.base, *others])
+        cmp = (A.compare_variants_from_partial(wins, ctx.base, level=ctx.level) if wins is not None
+               else A.compare_variants(rows, ctx.base, level=ctx.level))
         sec.findings += _compare_findings(cmp, seats, ctx.base)
         sec.tables.append(_compare_table(cmp, ctx.base))
     if comp is not None:
@@ -349,6 +371,15 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         "a Wald χ² test on the per-game win shares (split wins included)."
     )
     return sec, ""
+
+
+def _seat_advantage(ctx: Context, variants: list[str]) -> pl.DataFrame:
+    """``seat_advantage`` of those variants: from the digest if there is one, else from their rows."""
+    per, splits = ctx.partial("seats", variants), ctx.partial("splits", variants)
+    if per is not None and splits is not None:
+        return A.seat_advantage_from_partial(per, splits, ctx.level, ctx.bots())
+    rows = ctx.rows if variants == ctx.variants else ctx.rows.filter(pl.col("variant").is_in(variants))
+    return A.seat_advantage(rows, level=ctx.level)
 
 
 def _sentence(prefix: str, rest: str) -> str:
@@ -595,7 +626,9 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
                   "collapse, and who does well when the market shifts?")
     # one pass over the rows for the four analyses (market columns repeat on every seat's row, so
     # separate scans would decode them four times); trajectories only of the series the report draws
-    markets = market_summary(rows, level=ctx.level, series=("marker", "price"))
+    partial = ctx.partial("market")
+    markets = (market_summary_from_partial(partial, level=ctx.level, bots=ctx.bots()) if partial is not None
+               else market_summary(rows, level=ctx.level, series=("marker", "price")))
     traj = markets.trajectories.filter(pl.col("variant").is_in(ctx.focus))
     games = _games_label(traj["games"].to_list())
     for series, title, method in (
@@ -670,7 +703,9 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
                   "How long is a game, how close, how often shared, how early decided, and how much of it is "
                   "luck?")
     many = len(ctx.focus) > 1
-    summary, lead = A.game_metrics(rows, level=ctx.level)  # one pass over the games for both
+    partial = ctx.partial("metrics")
+    summary, lead = (A.game_metrics_from_partial(partial, ctx.level, ctx.bots()) if partial is not None
+                     else A.game_metrics(rows, level=ctx.level))  # one pass over the games for both
     summary = _ordered_by(summary, ctx.focus)
     for r in summary.iter_rows(named=True):
         prefix = f"In {r['variant']}, a" if many else "A"
@@ -692,7 +727,9 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
                          "columns), which these results do not have.")
     else:
         _add_lead(ctx, sec, _ordered_by(lead, ctx.focus), many)
-    var = A.variance_decomposition(rows, level=ctx.level)
+    cells = ctx.partial("variance")
+    var = (A.variance_from_partial(cells, "score", ctx.level, ctx.bots()) if cells is not None
+           else A.variance_decomposition(rows, level=ctx.level))
     var = _ordered_by(var, ctx.focus)
     for (v,), d in var.group_by("variant", maintain_order=True):
         c = {r["component"]: r for r in d.iter_rows(named=True)}
@@ -714,7 +751,7 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
           F.est_ci(r["share"], r["share_lo"], r["share_hi"], 100, places=2)] for r in var.iter_rows(named=True)],
         note=f"ANOVA on the (seat, bot) cells; {stats.BATCH_METHOD}.", collapsed=True))
     for column, per_game, width in (("score", False, 2), ("turns", True, 2)):
-        dist = A.distribution(rows, column, width=width, per_game=per_game, level=ctx.level)
+        dist = _distribution(ctx, column, width, per_game)
         dist = _ordered_by(dist, ctx.focus)
         fig = charts.distribution(dist, level=ctx.level)
         what = "Final scores (one per seat and game)" if column == "score" else "Game length in turns (one per game)"
@@ -722,6 +759,18 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
             what + f", bins of {width}", _games_label(dist["games"].to_list()), _bots(dist),
             stats.MEAN_METHOD + " (the means in the legend)", ctx.focus)))
     return sec, ""
+
+
+def _distribution(ctx: Context, column: str, width: float, per_game: bool) -> pl.DataFrame:
+    """``distribution`` of the shown variants: the digest's bins merged into bins of ``width``, else a scan."""
+    hist = ctx.partial(f"{column}_bins")
+    if hist is None or width % BIN_WIDTH:
+        return A.distribution(ctx.focus_rows(), column, width=width, per_game=per_game, level=ctx.level)
+    games = None if per_game else pl.DataFrame(
+        {"variant": ctx.focus, "games": [ctx.games[v] for v in ctx.focus]}, schema={"variant": pl.String,
+                                                                                  "games": pl.Int64})
+    return A.distribution_from_partial(merge_histogram(hist, width=width), column, width, games,
+                                       level=ctx.level, bots=ctx.bots())
 
 
 def _add_lead(ctx: Context, sec: Section, lead: pl.DataFrame, many: bool) -> None:

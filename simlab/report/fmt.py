@@ -23,12 +23,23 @@ def decimals(half: Any) -> int:
     return 2 if abs(half) < 0.1 else 1
 
 
+#: significant digits a number is rounded to before it is shown (see ``num``)
+SNAP_DIGITS = 12
+
+
 def num(x: Any, places: int = 2, sign: bool = False) -> str:
-    """A number, or "–" for a missing value, "∞" for an unbounded interval end."""
+    """A number, or "–" for a missing value, "∞" for an unbounded interval end.
+
+    Rounded to ``SNAP_DIGITS`` significant digits first: a share such as 123/400 lies exactly on a rounding
+    boundary (30.75%), and sums of the same values added in another order (a digest's chunk by chunk, a scan's
+    row by row) land a last bit above or below it, which would print 30.8 or 30.7. Snapped, both print alike.
+    """
     if missing(x):
         return "–"
     if isinstance(x, float) and math.isinf(x):
         return "+∞" if x > 0 else "−∞"
+    if isinstance(x, float) and x != 0:
+        x = round(x, SNAP_DIGITS - 1 - math.floor(math.log10(abs(x))))
     text = f"{x:{'+' if sign else ''},.{places}f}"
     return text.replace("-", "−")
 

@@ -25,7 +25,7 @@ from simlab.core.registry import get_game
 from simlab.run.errors import WorkerMismatch
 from simlab.run.scenario import rotated_lineup
 from simlab.run.seeds import game_seeds
-from simlab.run.store import META_KEY, file_records, part_name, write_temporary
+from simlab.run.store import DIGEST_KEY, META_KEY, file_records, part_name, write_temporary
 
 #: columns every row starts with, before the game's result and fact columns
 ID_COLUMNS = ("scenario", "variant", "game", "seed", "seat", "bot", "lineup")
@@ -189,7 +189,10 @@ def play_chunk(task: ChunkTask) -> ChunkResult | SpooledChunk:
         "timings": {k: round(v, 4) for k, v in timings.items()},
     }
     t = time.perf_counter()
-    data = encode_part(table, chunk)
+    digest = chunk_digest(table, task)
+    chunk["timings"]["digest"] = round(time.perf_counter() - t, 4)
+    t = time.perf_counter()
+    data = encode_part(table, chunk, digest)
     # the part's own metadata cannot hold the time it took to encode it: only the returned record has it
     encode = round(time.perf_counter() - t, 4)
     if task.spool:
@@ -214,12 +217,26 @@ def _check_versions(task: ChunkTask, game: Any) -> None:
         )
 
 
-def encode_part(table: pa.Table, chunk: dict[str, Any]) -> bytes:
-    """A part file's bytes: the rows, with the chunk record in the Parquet metadata (see ``store``)."""
+def chunk_digest(table: pa.Table, task: ChunkTask) -> bytes:
+    """The analysis partials of a chunk's rows (``simlab.analysis.digest``), which let a report of millions of
+    games merge a few KB per chunk instead of scanning its rows."""
+    import polars as pl
+
+    from simlab.analysis import digest
+
+    rows = pl.from_arrow(table)
+    assert isinstance(rows, pl.DataFrame)
+    return digest.encode(task.variant, task.start, task.stop, digest.chunk_partials(rows))
+
+
+def encode_part(table: pa.Table, chunk: dict[str, Any], digest: bytes | None = None) -> bytes:
+    """A part file's bytes: the rows, with the chunk record (and the digest) in the Parquet metadata."""
     import pyarrow.parquet as pq
 
     meta = dict(table.schema.metadata or {})
     meta[META_KEY] = json.dumps(chunk).encode()
+    if digest is not None:
+        meta[DIGEST_KEY] = digest
     sink = pa.BufferOutputStream()
     pq.write_table(table.replace_schema_metadata(meta), sink, compression="zstd")
     return sink.getvalue().to_pybytes()

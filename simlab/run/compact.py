@@ -38,6 +38,7 @@ from simlab.run.errors import ResultFolderError
 from simlab.run.store import (
     CHUNKS_KEY,
     COMPACTED_FILE,
+    DIGEST_KEY,
     FILE_KEY,
     PARTS,
     PartFile,
@@ -217,6 +218,15 @@ def plan(files: list[PartFile], games_per_file: int) -> list[list[PartFile]]:
     return groups
 
 
+def _combined_digest(digests: list[bytes | None]) -> bytes | None:
+    """The merged file's digest: its parts' analysis partials concatenated (none if one part has none)."""
+    if any(d is None for d in digests):
+        return None
+    from simlab.analysis.digest import combine
+
+    return combine(digests)
+
+
 def merge(store: ResultFolder, group: list[PartFile]) -> str:
     """Write the files of ``group`` as one compacted file (atomically), then delete them; return its name."""
     import pyarrow as pa
@@ -229,6 +239,9 @@ def merge(store: ResultFolder, group: list[PartFile]) -> str:
         raise ResultFolderError(f"{target} already exists and overlaps the parts it would merge; --resume first")
     records = [r for f in group for r in f.records]
     meta = {FILE_KEY: COMPACTED_FILE, CHUNKS_KEY: json.dumps(records).encode()}
+    partials = _combined_digest([f.digest for f in group])
+    if partials is not None:
+        meta[DIGEST_KEY] = partials
     schema = first.schema.with_metadata(meta)
 
     def write(out: IO[bytes]) -> None:

@@ -30,11 +30,12 @@ from simlab.core.registry import get_game
 from simlab.run.backends import Executor
 from simlab.run.chunk import ChunkTask
 
-STAGES = ("play", "facts", "columns", "encode", "other")
+STAGES = ("play", "facts", "columns", "digest", "encode", "other")
 STAGE_NAMES = {
     "play": "engine: compiled game loop (game.play_batch)",
     "facts": "engine: result and fact columns (game code)",
     "columns": "runner: id and provenance columns, table",
+    "digest": "runner: analysis partials for reports (digest)",
     "encode": "runner: Parquet encoding (zstd)",
     "other": "runner: seeds, bots, bookkeeping",
 }
@@ -148,8 +149,8 @@ def profile(
         t0 = time.perf_counter()
         for result in ex.run(tasks):
             timings = result.chunk["timings"]
-            for key in ("play", "facts", "columns", "encode"):
-                stages[key] += timings[key]
+            for key in ("play", "facts", "columns", "digest", "encode"):
+                stages[key] += timings.get(key, 0.0)
             stages["other"] += result.chunk["seconds"] - timings["play"] - timings["facts"] - timings["columns"]
             decisions += result.chunk["decisions"]
     wall = time.perf_counter() - t0

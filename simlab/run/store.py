@@ -39,6 +39,7 @@ PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.par
 META_KEY = b"simlab.chunk"  # a part file: its chunk record (a JSON object)
 CHUNKS_KEY = b"simlab.chunks"  # a compacted file: the chunk records of the parts it merged (a JSON list)
 FILE_KEY = b"simlab.file"  # format marker; absent in part files (written before compaction existed)
+DIGEST_KEY = b"simlab.digest"  # the file's chunks' analysis partials (``simlab.analysis.digest``); optional
 PART_FILE = b"part"
 COMPACTED_FILE = b"compacted/1"
 
@@ -139,6 +140,7 @@ class PartFile:
     records: list[dict[str, Any]]
     compacted: bool
     schema: Any  # the pyarrow schema without its metadata
+    digest: bytes | None = None  # its chunks' analysis partials, carried over by a compaction
 
     @property
     def games(self) -> int:
@@ -176,7 +178,7 @@ def read_part_file(path: Path) -> PartFile:
             f"{path} is unreadable or not a simlab part ({exc}); delete it and run again with --resume"
         ) from None
     return PartFile(path, m["variant"], int(m["start"]), int(m["stop"]), records, compacted,
-                    schema.remove_metadata())
+                    schema.remove_metadata(), (schema.metadata or {}).get(DIGEST_KEY))
 
 
 def split_leftovers(files: list[PartFile]) -> tuple[list[PartFile], list[PartFile]]:
@@ -358,15 +360,27 @@ def load_results(folder: str | Path) -> Any:
     import polars as pl
 
     p = Path(folder)
+    paths, clean = _result_paths(p)
+    if clean:
+        return pl.scan_parquet(p / PARTS / "*.parquet")
+    return pl.scan_parquet([str(path) for path in paths])
+
+
+def result_files(folder: str | Path) -> list[Path]:
+    """The part files whose rows make up a result folder's results, in name order (variant, then start)."""
+    return _result_paths(Path(folder))[0]
+
+
+def _result_paths(p: Path) -> tuple[list[Path], bool]:
+    """The result files and whether they are all of parts/*.parquet (no leftovers of a killed compaction)."""
     if not p.is_dir():
         raise ResultFolderError(f"no result folder at {p}")
     paths = sorted((p / PARTS).glob("*.parquet"))
     if not paths:
         raise ResultFolderError(f"{p} holds no results yet (no parquet files in {p / PARTS})")
     leftovers = _leftovers(paths)
-    if leftovers:  # a compaction was killed before deleting the parts it merged: leave them out
-        return pl.scan_parquet([str(path) for path in paths if path not in leftovers])
-    return pl.scan_parquet(p / PARTS / "*.parquet")
+    # a compaction was killed before deleting the parts it merged: leave them out
+    return [path for path in paths if path not in leftovers], not leftovers
 
 
 def _leftovers(paths: list[Path]) -> set[Path]:

@@ -1,0 +1,119 @@
+"""Adding analysis digests to a result folder written before runs wrote them (``simlab digest``).
+
+A run's workers write each chunk's digest into its part (``simlab.analysis.digest``); a folder from an
+older simlab has none, so its report scans every row. This computes, for every file without a digest of
+the current version, the partials of each of its chunks from that chunk's rows (exactly what the worker
+would have written), merges them as a compaction does, and rewrites the file with the digest in its footer:
+same rows, same row groups, written to a temporary name and renamed into place, under the folder's lock.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from simlab.run.errors import ResultFolderError
+from simlab.run.store import (
+    DIGEST_KEY,
+    PartFile,
+    atomic_write,
+    folder_lock,
+    read_manifest,
+    read_part_file,
+    result_files,
+)
+
+
+@dataclass
+class BackfillSummary:
+    """What ``add_digests`` did."""
+
+    folder: Path
+    files: int = 0  # files in the folder
+    written: int = 0  # files given a digest
+    chunks: int = 0  # chunks digested
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        if not self.written:
+            return f"digests: all {self.files} file(s) of {self.folder} already have one"
+        return (f"digests: added to {self.written} of {self.files} file(s) ({self.chunks:,} chunks) of "
+                f"{self.folder} in {self.seconds:.1f} s")
+
+
+def add_digests(folder: str | Path, *, log: IO[str] | None = None) -> BackfillSummary:
+    """Give every file of result ``folder`` that lacks one the digest its run's workers would have written."""
+    from simlab.analysis import digest
+
+    path = Path(folder)
+    read_manifest(path)  # refuses a folder that is not a result folder
+    summary = BackfillSummary(path)
+    t0 = time.perf_counter()
+    with folder_lock(path, "simlab digest"):
+        files = result_files(path)
+        summary.files = len(files)
+        for file_path in files:
+            part = read_part_file(file_path)
+            if digest.has_current(part.digest):
+                continue
+            raw = _file_digest(part)
+            _rewrite(part, raw)
+            summary.written += 1
+            summary.chunks += len(part.records)
+            if log is not None:
+                print(f"  {file_path.name}: {len(part.records)} chunk(s) digested", file=log)
+    summary.seconds = time.perf_counter() - t0
+    return summary
+
+
+def _file_digest(part: PartFile) -> bytes:
+    """The digest of a file: the partials of each row group's games, merged in order. A part's one row group
+    is its chunk, so a part gets the bytes its worker would have written; a compacted file gets its chunks'
+    partials summed in other groups, which moves them by rounding only. Rows of a game cut by a row group's
+    end wait for the next group."""
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    from simlab.analysis import digest
+
+    if not part.records:
+        raise ResultFolderError(f"{part.path} holds no chunk records; it is not a simlab part")
+    partials = []
+    carry: pl.DataFrame | None = None
+    source = pq.ParquetFile(part.path)
+    try:
+        for i in range(source.num_row_groups):
+            batch = pl.from_arrow(source.read_row_group(i))
+            assert isinstance(batch, pl.DataFrame)
+            if carry is not None:
+                batch = pl.concat([carry, batch])
+            if i + 1 < source.num_row_groups and batch.height:
+                last = batch["game"][-1]
+                carry, batch = batch.filter(pl.col("game") == last), batch.filter(pl.col("game") != last)
+            partials.append(digest.chunk_partials(batch))
+    finally:
+        source.close()
+    chunks = sorted((str(r["variant"]), int(r["start"]), int(r["stop"])) for r in part.records)
+    return digest.encode_file(chunks, digest.merge_partials(partials))
+
+
+def _rewrite(part: PartFile, raw: bytes) -> None:
+    """The file again, row group by row group, with the digest added to its footer's metadata."""
+    import pyarrow.parquet as pq
+
+    source = pq.ParquetFile(part.path)
+    meta = dict(source.schema_arrow.metadata or {}) | {DIGEST_KEY: raw}
+    schema = source.schema_arrow.with_metadata(meta)
+
+    def write(out: IO[bytes]) -> None:
+        with pq.ParquetWriter(out, schema, compression="zstd") as writer:
+            for i in range(source.num_row_groups):
+                table = source.read_row_group(i).replace_schema_metadata(meta)
+                writer.write_table(table, row_group_size=table.num_rows)
+
+    try:
+        atomic_write(part.path, write)
+    finally:
+        source.close()

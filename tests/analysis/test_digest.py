@@ -1,0 +1,192 @@
+"""Digests: the analysis partials each worker writes into its part give the same analyses as the rows.
+
+The row scan and the digest end in the same ``*_from_partial`` functions, so they can only differ by the
+order floating-point sums are added in: compared here with a relative tolerance of 1e-9, counts exactly.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+from polars.testing import assert_frame_equal
+
+import simlab
+from simlab import analysis as A
+from simlab.analysis.digest import Digest, load_digest
+from simlab.analysis.market_pass import market_summary_from_partial
+from simlab.analysis.metrics import merge_histogram
+from simlab.run.compact import compact
+from simlab.run.store import DIGEST_KEY, PARTS
+
+TOL = {"rel_tol": 1e-9, "abs_tol": 1e-12, "check_column_order": False, "check_dtypes": False}
+
+
+def _same(a: pl.DataFrame, b: pl.DataFrame, keys: list[str]) -> None:
+    assert_frame_equal(a.sort(keys), b.sort(keys), **TOL)
+
+
+def _check_against_rows(folder: Path, digest: Digest) -> None:
+    rows = simlab.load_results(folder)
+    variants = [v["name"] for v in simlab.load_manifest(folder)["variants"]]
+    bots = digest.bots(variants)
+    assert bots == A.frames.bots_label(rows)
+
+    seats = A.seat_advantage_from_partial(digest.partial("seats", variants), digest.partial("splits", variants),
+                                          bots=bots)
+    _same(seats, A.seat_advantage(rows), ["variant", "seat"])
+
+    summary, lead = A.game_metrics_from_partial(digest.partial("metrics", variants), bots=bots)
+    row_summary, row_lead = A.game_metrics(rows)
+    _same(summary, row_summary, ["variant"])
+    assert lead is not None and row_lead is not None
+    _same(lead, row_lead, ["variant"])
+
+    var = A.variance_from_partial(digest.partial("variance", variants), bots=bots)
+    _same(var, A.variance_decomposition(rows), ["variant", "component"])
+
+    games = rows.group_by("variant").agg(pl.col("game").n_unique().alias("games")).collect()
+    for column, per_game, width in (("score", False, 2.0), ("turns", True, 2.0), ("score", False, 1.0)):
+        hist = merge_histogram(digest.partial(f"{column}_bins", variants), width=width)
+        got = A.distribution_from_partial(hist, column, width, None if per_game else games, bots=bots)
+        _same(got, A.distribution(rows, column, width=width, per_game=per_game), ["variant", "bin"])
+
+    markets = market_summary_from_partial(digest.partial("market", variants), bots=bots)
+    expected = A.market_summary(rows, series=("marker", "price"))  # what a digest keeps (the report's)
+    _same(markets.trajectories, expected.trajectories, ["variant", "series", "item", "round"])
+    _same(markets.collapses, expected.collapses, ["variant", "colour"])
+    _same(markets.shift_winners, expected.shift_winners, ["variant", "seat"])
+    assert markets.sale_yield is not None and expected.sale_yield is not None
+    _same(markets.sale_yield, expected.sale_yield, ["variant"])
+
+
+def test_every_part_carries_a_digest_that_gives_the_row_analyses(real_folder: Path) -> None:
+    for path in (real_folder / PARTS).glob("*.parquet"):
+        assert DIGEST_KEY in (pq.read_schema(path).metadata or {}), path.name
+    digest = load_digest(real_folder)
+    assert digest is not None
+    _check_against_rows(real_folder, digest)
+
+
+def test_a_subset_of_variants_merges_only_their_chunks(real_folder: Path) -> None:
+    digest = load_digest(real_folder)
+    assert digest is not None
+    rows = simlab.load_results(real_folder).filter(pl.col("variant").is_in(["control", "money4_seat3"]))
+    per = digest.partial("seats", ["money4_seat3", "control"])
+    got = A.seat_advantage_from_partial(per, digest.partial("splits", ["control", "money4_seat3"]))
+    _same(got.drop("bots"), A.seat_advantage(rows).drop("bots"), ["variant", "seat"])
+
+
+def test_compaction_keeps_the_digests(real_folder: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(real_folder, folder)
+    before = load_digest(folder)
+    summary = compact(folder, games_per_file=1_000)
+    assert summary.written and summary.files_after < summary.files_before
+    after = load_digest(folder)
+    assert before is not None and after is not None
+    _check_against_rows(folder, after)
+    variants = [v["name"] for v in simlab.load_manifest(folder)["variants"]]
+    # the chunks' partials are concatenated in the same order: the merged frames are identical
+    for kind in ("seats", "metrics", "variance", "score_bins"):
+        assert_frame_equal(after.partial(kind, variants), before.partial(kind, variants))
+
+
+def test_compacted_files_and_later_parts_merge(real_folder: Path, tmp_path: Path) -> None:
+    """A run resumed after a compaction: merged partials in the compacted files, a chunk's in the new parts."""
+    folder = tmp_path / "copy"
+    shutil.copytree(real_folder, folder)
+    compact(folder, games_per_file=1_000)
+    manifest = simlab.load_manifest(folder)
+    scenario = tmp_path / "small.toml"
+    scenario.write_text(manifest["scenario"]["text"])
+    simlab.run_scenario(scenario, jobs=1, out=folder, games=200, resume=True, progress=False, compact=False)
+    digest = load_digest(folder)
+    assert digest is not None
+    _check_against_rows(folder, digest)
+
+
+def test_a_chunk_without_a_digest_means_scanning_the_rows(real_folder: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(real_folder, folder)
+    path = sorted((folder / PARTS).glob("*.parquet"))[1]
+    table = pq.read_table(path)
+    meta = {k: v for k, v in (table.schema.metadata or {}).items() if k != DIGEST_KEY}
+    pq.write_table(table.replace_schema_metadata(meta), path)  # as a part from an older simlab
+    assert load_digest(folder) is None
+    compact(folder, games_per_file=1_000)  # the merged file cannot vouch for the chunk either
+    assert load_digest(folder) is None
+
+
+def test_a_digest_of_another_version_is_ignored(real_folder: Path, tmp_path: Path, monkeypatch) -> None:
+    from simlab.analysis import digest
+
+    monkeypatch.setattr(digest, "VERSION", digest.VERSION + 1)
+    assert load_digest(real_folder) is None
+
+
+@pytest.mark.parametrize("jobs", [2])
+def test_digests_do_not_depend_on_the_workers(real_folder: Path, tmp_path: Path, jobs: int) -> None:
+    manifest = simlab.load_manifest(real_folder)
+    scenario = tmp_path / "small.toml"
+    scenario.write_text(manifest["scenario"]["text"])
+    other = simlab.run_scenario(scenario, jobs=jobs, out=tmp_path / "results", progress=False)
+    for path in sorted((real_folder / PARTS).glob("*.parquet")):
+        mine = (pq.read_schema(path).metadata or {})[DIGEST_KEY]
+        theirs = (pq.read_schema(other / PARTS / path.name).metadata or {})[DIGEST_KEY]
+        assert mine == theirs, path.name
+
+
+def test_paired_comparison_from_win_masks(real_folder: Path) -> None:
+    digest = load_digest(real_folder)
+    assert digest is not None
+    variants = [v["name"] for v in simlab.load_manifest(real_folder)["variants"]]
+    got = A.compare_variants_from_partial(digest.partial("wins", variants), "control")
+    _same(got, A.compare_variants(simlab.load_results(real_folder), "control"), ["variant", "seat"])
+
+
+def test_win_masks_refuse_shares_not_split_equally() -> None:
+    from simlab.analysis.paired import win_masks
+
+    rows = pl.DataFrame({"variant": ["v"] * 4, "game": [0, 0, 1, 1], "seat": [0, 1, 0, 1],
+                         "win_share": [0.5, 0.5, 1.0, 0.0]})
+    got = win_masks(rows)
+    assert got is not None and got["masks"][0] == bytes([0b11, 0b01])
+    assert win_masks(rows.with_columns(pl.Series("win_share", [0.7, 0.3, 1.0, 0.0]))) is None
+
+
+_MERGED_HASH = """
+import hashlib, io, sys
+from simlab.analysis.digest import combine, load_digest
+import pyarrow.parquet as pq
+from simlab.run.store import DIGEST_KEY, result_files
+folder = sys.argv[1]
+d = load_digest(folder)
+h = hashlib.sha256()
+variants = sorted({c[0] for f in d.files for c in f.chunks})
+for kind in ("seats", "splits", "metrics", "variance", "score_bins", "turns_bins", "wins"):
+    buf = io.BytesIO(); d.partial(kind, variants).write_ipc_stream(buf); h.update(buf.getvalue())
+for frame in d.partial("market", variants).values():
+    buf = io.BytesIO(); frame.write_ipc_stream(buf); h.update(buf.getvalue())
+h.update(combine([pq.read_schema(p).metadata[DIGEST_KEY] for p in result_files(folder)]))
+print(h.hexdigest())
+"""
+
+
+def test_merging_digests_gives_the_same_bits_with_any_thread_pool(real_folder: Path) -> None:
+    """polars' own group-by sums depend on its thread pool; the digests' merges must not (compacted files and
+    reports are compared byte for byte)."""
+    import os
+    import subprocess
+    import sys
+
+    got = set()
+    for threads in ("1", "4"):
+        env = os.environ | {"POLARS_MAX_THREADS": threads}
+        out = subprocess.run([sys.executable, "-c", _MERGED_HASH, str(real_folder)], env=env, check=True,
+                             capture_output=True, text=True)
+        got.add(out.stdout.strip())
+    assert len(got) == 1
