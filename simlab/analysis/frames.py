@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from simlab.core.errors import SimlabError
@@ -42,11 +44,12 @@ def as_lazy(results: Results) -> pl.LazyFrame:
     raise AnalysisError(f"expected a result folder or a polars frame of result rows, got {type(results).__name__}")
 
 
-def names(lf: pl.LazyFrame) -> list[str]:
-    return lf.collect_schema().names()
+def names(lf: pl.LazyFrame | pl.DataFrame) -> list[str]:
+    """The column names (a DataFrame's without resolving a schema: a worker asks for every chunk)."""
+    return lf.columns if isinstance(lf, pl.DataFrame) else lf.collect_schema().names()
 
 
-def require(lf: pl.LazyFrame, columns: tuple[str, ...] | list[str], what: str) -> None:
+def require(lf: pl.LazyFrame | pl.DataFrame, columns: tuple[str, ...] | list[str], what: str) -> None:
     """Raise AnalysisError naming the missing columns, instead of a polars ColumnNotFoundError."""
     have = set(names(lf))
     missing = [c for c in columns if c not in have]
@@ -175,3 +178,57 @@ def bots_label(lf: pl.LazyFrame) -> str:
         bots = sorted(b for b in lf.select(pl.col("bot").unique()).collect()["bot"].to_list() if b is not None)
         remember(lf, bots=bots)
     return ", ".join(bots)
+
+
+@dataclass(frozen=True)
+class GameMajor:
+    """Rows as a run writes a chunk: one variant, each game's seats 0..n-1 on consecutive rows, games in
+    ascending order. Per-seat values then reshape to a (games, seats) matrix without any group-by."""
+
+    rows: pl.DataFrame
+    variant: str
+    seats: int
+    game: np.ndarray  # each game's index, ascending
+
+    def matrix(self, column: str) -> np.ndarray:
+        """A column as a float (games, seats) matrix; NaN for a null."""
+        s = self.rows[column]
+        values = s.cast(pl.Float64).to_numpy() if s.null_count() or not s.dtype.is_float() else s.to_numpy()
+        return np.asarray(values, dtype=np.float64).reshape(-1, self.seats)
+
+    def codes(self) -> np.ndarray:
+        """Each row's seat (0..n-1) as int64: the group code of a per-seat aggregate."""
+        return np.tile(np.arange(self.seats, dtype=np.int64), len(self.game))
+
+
+#: the last frame's layout: a chunk's partials each ask for it
+_LAST_LAYOUT: list[tuple[pl.DataFrame, GameMajor | None]] = []
+
+
+def game_major(rows: pl.DataFrame) -> GameMajor | None:
+    """The rows' ``GameMajor`` layout, or None if they are laid out otherwise (several variants, a user's
+    sorted or filtered frame): then the callers group by key instead. Remembered for the last frame asked
+    about (held, so its identity cannot be reused by another)."""
+    if _LAST_LAYOUT and _LAST_LAYOUT[0][0] is rows:
+        return _LAST_LAYOUT[0][1]
+    layout = _game_major(rows)
+    _LAST_LAYOUT[:] = [(rows, layout)]
+    return layout
+
+
+def _game_major(rows: pl.DataFrame) -> GameMajor | None:
+    if rows.is_empty() or any(rows[c].null_count() for c in ("variant", "game", "seat")):
+        return None
+    variant = rows["variant"]
+    if variant.n_unique() != 1:
+        return None
+    seat, game = rows["seat"].to_numpy(), rows["game"].to_numpy()
+    n = int(seat.max()) + 1
+    if rows.height % n:
+        return None
+    if not np.array_equal(seat.reshape(-1, n), np.broadcast_to(np.arange(n), (rows.height // n, n))):
+        return None
+    games = game.reshape(-1, n)
+    if not (games == games[:, :1]).all() or (np.diff(games[:, 0]) <= 0).any():
+        return None
+    return GameMajor(rows, str(variant[0]), n, games[:, 0].astype(np.int64))

@@ -16,18 +16,20 @@ import polars as pl
 from simlab.analysis import stats
 from simlab.analysis.frames import (
     AnalysisError,
+    GameMajor,
     Results,
     as_lazy,
     bots_label,
     by_round,
     game_batches,
+    game_major,
     games_per_variant,
     names,
     players,
     require,
 )
 from simlab.analysis.markets import _quantiles
-from simlab.analysis.moments import combine_moments, group_moments, group_sums
+from simlab.analysis.moments import coded_moments, combine_moments, group_moments, group_sums
 
 GAME = ("variant", "game")
 #: batches are made of blocks of 60 consecutive games, so each batch holds every lineup rotation (2-6 seats)
@@ -122,8 +124,13 @@ def game_metrics_partial(results: Results, lead: bool = True) -> pl.DataFrame:
     per-round scores), which merge over disjoint sets of games (``merge_game_metrics``)."""
     in_memory = isinstance(results, pl.DataFrame)
     lf0 = as_lazy(results)
-    require(lf0, ("variant", "game", "seat", "score", "rank", "turns"), "balance_summary (and lead_metrics)")
-    rounds = by_round(names(lf0), r"score_r(\d+)") if lead else {}
+    source = results if isinstance(results, pl.DataFrame) else lf0  # a DataFrame's columns need no schema
+    require(source, ("variant", "game", "seat", "score", "rank", "turns"), "balance_summary (and lead_metrics)")
+    rounds = by_round(names(source), r"score_r(\d+)") if lead else {}
+    if in_memory and (layout := game_major(results)) is not None:
+        fast = _game_metrics_in_order(layout, rounds)
+        if fast is not None:
+            return fast
     if rounds:
         require(lf0, ("win_share",), "lead_metrics")
     lf = lf0.select("variant", "game", "seat", "score", "rank", "turns",
@@ -162,6 +169,48 @@ def game_metrics_partial(results: Results, lead: bool = True) -> pl.DataFrame:
         parts = [per_variant(_seat_pivot(batch, n, columns, [pl.col("turns").first().alias("turns")]))
                  for batch in game_batches(lf, LEAD_BATCH if rounds else SUMMARY_BATCH, of=lf0)]
     return merge_game_metrics(pl.concat(parts, how="vertical_relaxed")) if len(parts) > 1 else parts[0]
+
+
+def _game_metrics_in_order(layout: GameMajor, rounds: dict[int, str]) -> pl.DataFrame | None:
+    """``game_metrics_partial`` of a chunk as a run writes it, the per-game figures from (games, seats)
+    matrices in numpy (the same definitions as ``_winners``, ``_margin`` and ``_lead_exprs``: a few ms where
+    polars' horizontal expressions take tens). None if a value is null (then the polars expressions, whose
+    null rules those are)."""
+    rows, ks = layout.rows, list(rounds)
+    needed = ["score", "rank", "turns", *(["win_share", *rounds.values()] if ks else [])]
+    if any(rows[c].null_count() for c in needed):
+        return None
+    score, first = layout.matrix("score"), layout.matrix("rank") == 1
+    winners = first.sum(axis=1)
+    top = score.max(axis=1)
+    tied = (score == top[:, None]).sum(axis=1)
+    below = np.where(score < top[:, None], score, -np.inf).max(axis=1)
+    margin = np.where(tied > 1, 0.0, np.where(np.isfinite(below), top - below, np.nan))
+    values = {"turns": layout.matrix("turns")[:, 0], "margin": margin}
+    if ks:
+        w = layout.matrix("win_share")
+        lead = {}
+        for k, c in rounds.items():
+            s = layout.matrix(c)
+            lead[k] = s == s.max(axis=1)[:, None]
+            leaders = lead[k].sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                values[f"leader_wins_r{k}"] = np.where(leaders > 0, (lead[k] * w).sum(axis=1) / leaders, np.nan)
+        last_behind = np.zeros(score.shape)  # per seat: the last round after which it was not leading
+        for k in ks:
+            last_behind = np.maximum(last_behind, np.where(lead[k], 0, k))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values["lead_from"] = np.where(winners > 0, (first * last_behind).sum(axis=1) / winners + 1, np.nan)
+        changes = np.zeros(len(score))
+        for a, b in itertools.pairwise(ks):
+            changes += ~(lead[a] & lead[b]).any(axis=1)
+        values["lead_changes"] = changes
+    keys = pl.DataFrame({"variant": [layout.variant]})
+    df = coded_moments(keys, np.zeros(len(score), dtype=np.int64), values,
+                       {"draws": (winners > 1).astype(np.float64)}, count="games")
+    return df.with_columns(pl.col("draws").cast(pl.UInt32)).select(
+        "variant", "games", "draws", *(f"{c}{s}" for c in ("turns", "margin", *_lead_columns(ks))
+                                       for s in ("__n", "", "__sd")))
 
 
 def _lead_columns(ks: list[int]) -> list[str]:
@@ -236,10 +285,18 @@ def histogram_partial(results: Results, column: str = "score", width: float = 1.
     """``distribution``'s bins: per ``by`` group and bin of ``width`` the count and the ``mean_aggs`` of the
     values, which merge over disjoint sets of games, and into wider bins (``merge_histogram``)."""
     lf0 = as_lazy(results)
-    require(lf0, (*by, column), "distribution")
+    require(results if isinstance(results, pl.DataFrame) else lf0, (*by, column), "distribution")
     lf = lf0.filter(pl.col("seat") == 0) if per_game else lf0
     x = pl.col(column).cast(pl.Float64)
-    if isinstance(results, pl.DataFrame):  # a chunk: sums whose bits do not depend on threads
+    if isinstance(results, pl.DataFrame) and tuple(by) == ("variant",) and (layout := game_major(results)):
+        x = layout.matrix(column)
+        x = x[:, 0] if per_game else x.ravel()
+        if not np.isnan(x).any():  # (a null value is a bin of its own in the group-by)
+            bins, inverse = np.unique(np.floor(x / width) * width, return_inverse=True)
+            keys = pl.DataFrame({"variant": [layout.variant] * len(bins), "bin": bins})
+            return coded_moments(keys, inverse.astype(np.int64), {"mean": x}, count="count").select(
+                "variant", "bin", "count", "mean__n", "mean", "mean__sd")
+    if isinstance(results, pl.DataFrame):  # in memory: sums whose bits do not depend on threads
         binned = lf.select(*by, ((x / width).floor() * width).alias("bin"), x.alias("_x")).collect()
         return group_moments(binned, [*by, "bin"], {"mean": pl.col("_x")}, count="count").select(
             *by, "bin", "count", "mean__n", "mean", "mean__sd")
@@ -388,10 +445,15 @@ def variance_partial(results: Results, outcome: str = "score", batches: int = 20
     """``variance_decomposition``'s cells: per (variant, batch, seat, bot) the rows, Σy and Σy², which add
     up over disjoint sets of games (``merge_variance``)."""
     lf = as_lazy(results)
-    require(lf, ("variant", "game", "seat", "bot", outcome), "variance_decomposition")
+    require(results if isinstance(results, pl.DataFrame) else lf, ("variant", "game", "seat", "bot", outcome),
+            "variance_decomposition")
     y = pl.col(outcome).cast(pl.Float64)
     rows = lf.select("variant", "seat", "bot", y.alias("_y"), ((pl.col("game") // BLOCK) % batches).alias("_batch"))
-    if isinstance(results, pl.DataFrame):  # a chunk: sums whose bits do not depend on threads
+    if isinstance(results, pl.DataFrame) and (layout := game_major(results)) is not None:
+        fast = _variance_in_order(layout, outcome, batches)
+        if fast is not None:
+            return fast
+    if isinstance(results, pl.DataFrame):  # in memory: sums whose bits do not depend on threads
         return group_moments(rows.collect(), ["variant", "_batch", "seat", "bot"],
                              sums={"s": pl.col("_y"), "ss": pl.col("_y") ** 2}, count="n").select(
             "variant", "_batch", "seat", "bot", "n", "s", "ss")
@@ -401,6 +463,27 @@ def variance_partial(results: Results, outcome: str = "score", batches: int = 20
         .sort("variant", "_batch", "seat", "bot")
         .collect()
     )
+
+
+def _variance_in_order(layout: GameMajor, outcome: str, batches: int) -> pl.DataFrame | None:
+    """``variance_partial`` of a chunk as a run writes it: cells coded in numpy, no group-by (None if a bot is
+    null: then the group-by, which keeps a null bot as its own cell)."""
+    rows, n = layout.rows, layout.seats
+    bot = rows["bot"].cast(pl.String)
+    if bot.null_count():
+        return None
+    names_ = bot.unique().sort()
+    bot_code = (bot.rank("dense").to_numpy() - 1).astype(np.int64)
+    batch = np.repeat((layout.game // BLOCK) % batches, n)
+    code = (batch * n + layout.codes()) * len(names_) + bot_code
+    cells, inverse = np.unique(code, return_inverse=True)
+    keys = pl.DataFrame({"variant": [layout.variant] * len(cells),
+                         "_batch": pl.Series(cells // (n * len(names_)), dtype=pl.Int64),
+                         "seat": pl.Series(cells // len(names_) % n, dtype=rows["seat"].dtype),
+                         "bot": names_.gather(cells % len(names_))})
+    y = layout.matrix(outcome).ravel()
+    return coded_moments(keys, inverse.astype(np.int64), {}, {"s": y, "ss": y * y}, count="n").select(
+        "variant", "_batch", "seat", "bot", "n", "s", "ss")
 
 
 def merge_variance(cells: pl.DataFrame) -> pl.DataFrame:

@@ -23,23 +23,35 @@ def group_moments(df: pl.DataFrame, by: list[str], means: dict[str, pl.Expr] | N
     keys = df.select(by).unique(maintain_order=True).sort(by)
     codes = df.select(by).join(keys.with_row_index("_g"), on=by, how="left", maintain_order="left")["_g"]
     exprs = [e.cast(pl.Float64).alias(n) for n, e in (means | sums).items()]
-    values = (df.select(exprs).fill_nan(None).to_numpy().astype(np.float64) if exprs
-              else np.zeros((df.height, 0)))
-    n, s, ss = _moments(codes.to_numpy().astype(np.int64), np.ascontiguousarray(values), keys.height)
+    values = df.select(exprs).fill_nan(None).to_numpy().astype(np.float64) if exprs else np.zeros((df.height, 0))
+    columns = {n: values[:, j] for j, n in enumerate(means | sums)}
+    return coded_moments(keys, codes.to_numpy().astype(np.int64), {n: columns[n] for n in means},
+                         {n: columns[n] for n in sums}, count)
+
+
+def coded_moments(keys: pl.DataFrame, codes: np.ndarray, means: dict[str, np.ndarray],
+                  sums: dict[str, np.ndarray] | None = None, count: str | None = None) -> pl.DataFrame:
+    """``group_moments`` of rows already coded: ``codes[i]`` is row i's group, a row of ``keys``; values as
+    float arrays, NaN for a null (skipped)."""
+    sums = sums or {}
+    names = [*means, *sums]
+    values = (np.column_stack([np.asarray(a, dtype=np.float64) for a in (*means.values(), *sums.values())])
+              if names else np.zeros((len(codes), 0)))
+    n, s, ss = _moments(codes, np.ascontiguousarray(values), keys.height)
     out: dict[str, pl.Series] = {}
     if count:
-        out[count] = pl.Series(count, np.bincount(codes.to_numpy(), minlength=keys.height), dtype=pl.UInt32)
+        out[count] = pl.Series(count, np.bincount(codes, minlength=keys.height), dtype=pl.UInt32)
     for j, name in enumerate(means):
         k, total, squares = n[:, j], s[:, j], ss[:, j]
         with np.errstate(divide="ignore", invalid="ignore"):
             mean = np.where(k > 0, total / np.maximum(k, 1), np.nan)
             var = np.where(k > 1, np.maximum(squares - k * mean * mean, 0.0) / np.maximum(k - 1, 1), np.nan)
-        out[f"{name}__n"] = pl.Series(k, dtype=pl.UInt32)
-        out[name] = pl.Series(mean, dtype=pl.Float64).fill_nan(None)
-        out[f"{name}__sd"] = pl.Series(np.sqrt(var), dtype=pl.Float64).fill_nan(None)
+        out[f"{name}__n"] = pl.Series(f"{name}__n", k, dtype=pl.UInt32)
+        out[name] = pl.Series(name, mean, dtype=pl.Float64, nan_to_null=True)
+        out[f"{name}__sd"] = pl.Series(f"{name}__sd", np.sqrt(var), dtype=pl.Float64, nan_to_null=True)
     for j, name in enumerate(sums, start=len(means)):
-        out[name] = pl.Series(s[:, j], dtype=pl.Float64)
-    return keys.with_columns(**out) if out else keys
+        out[name] = pl.Series(name, s[:, j], dtype=pl.Float64)
+    return keys.hstack(list(out.values())) if out else keys
 
 
 @njit(cache=True, nogil=True)

@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError
+from simlab.analysis.frames import AnalysisError, game_major
 
 #: a win share in these units is a whole number for 1 to 8 tied winners (the least common multiple of 1..8)
 UNITS = 840
@@ -30,27 +30,20 @@ def win_masks(rows: pl.DataFrame) -> pl.DataFrame | None:
     """One row for a chunk's rows (one variant, consecutive games, each game's seats in order): variant,
     ``first`` game and ``masks``, a byte per game from ``first`` to the last (0 for a game not in the rows).
     None if the shares are not 1/(winners) for every winner, or the rows are not laid out as a run writes them."""
-    if rows.is_empty() or rows["variant"].n_unique() != 1 or rows["win_share"].null_count():
+    layout = game_major(rows)
+    if layout is None or layout.seats > MAX_SEATS or rows["win_share"].null_count():
         return None
-    seat, game = rows["seat"].to_numpy(), rows["game"].to_numpy()
-    n = int(seat.max()) + 1
-    if n > MAX_SEATS or rows.height % n:
-        return None
-    if not np.array_equal(seat.reshape(-1, n), np.broadcast_to(np.arange(n), (rows.height // n, n))):
-        return None
-    games = game.reshape(-1, n)
-    if not (games == games[:, :1]).all() or (np.diff(games[:, 0]) <= 0).any():
-        return None
-    share = rows["win_share"].cast(pl.Float64).to_numpy().reshape(-1, n)
+    n, game = layout.seats, layout.game
+    share = layout.matrix("win_share")
     won = share > 0
     mask = (won * (1 << np.arange(n))).sum(axis=1).astype(np.uint8)
     expected = np.where(won, 1.0 / np.maximum(won.sum(axis=1, keepdims=True), 1), 0.0)
     if not np.allclose(share, expected, rtol=0, atol=1e-12) or (mask == 0).any():
         return None
-    first = int(games[0, 0])
-    out = np.zeros(int(games[-1, 0]) - first + 1, dtype=np.uint8)
-    out[games[:, 0] - first] = mask
-    return pl.DataFrame({"variant": [str(rows["variant"][0])], "first": [first], "seats": [n],
+    first = int(game[0])
+    out = np.zeros(int(game[-1]) - first + 1, dtype=np.uint8)
+    out[game - first] = mask
+    return pl.DataFrame({"variant": [layout.variant], "first": [first], "seats": [n],
                          "masks": [out.tobytes()]}, schema={"variant": pl.String, "first": pl.Int64,
                                                             "seats": pl.Int32, "masks": pl.Binary})
 

@@ -12,8 +12,17 @@ import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, Results, as_lazy, names, remembered_bots, require
-from simlab.analysis.moments import combine_moments, group_moments, group_sums
+from simlab.analysis.frames import (
+    AnalysisError,
+    GameMajor,
+    Results,
+    as_lazy,
+    game_major,
+    names,
+    remembered_bots,
+    require,
+)
+from simlab.analysis.moments import coded_moments, combine_moments, group_moments, group_sums
 from simlab.analysis.paired import finish_comparison
 
 #: the columns ``seat_advantage`` reads
@@ -41,8 +50,11 @@ def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
 def seat_partial(rows: Results) -> tuple[pl.DataFrame, pl.DataFrame]:
     """``seat_advantage``'s sums of a set of rows (per seat; split-win products per variant), which add up
     over disjoint sets of games (``merge_seat_sums``, ``merge_split_products``): a digest keeps them."""
-    if isinstance(rows, pl.DataFrame):  # a chunk in memory: sums whose bits do not depend on threads
-        require(rows.lazy(), SEAT_COLUMNS, "seat_advantage")
+    if isinstance(rows, pl.DataFrame) and (layout := game_major(rows)) is not None:
+        require(rows, SEAT_COLUMNS, "seat_advantage")
+        return _seat_partial_in_order(layout)
+    if isinstance(rows, pl.DataFrame):  # in memory: sums whose bits do not depend on threads
+        require(rows, SEAT_COLUMNS, "seat_advantage")
         if rows.is_empty():
             raise AnalysisError("no result rows")
         w = pl.col("win_share").cast(pl.Float64)
@@ -58,6 +70,22 @@ def seat_partial(rows: Results) -> tuple[pl.DataFrame, pl.DataFrame]:
     require(lf, SEAT_COLUMNS, "seat_advantage")
     per = _per_seat(lf.drop("bot", strict=False), SEAT_AGGS)
     return per.drop("_bots", strict=False), _split_products(lf, int(per["seat"].max()) + 1)
+
+
+def _seat_partial_in_order(layout: GameMajor) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``seat_partial`` of a chunk as a run writes it, from (games, seats) matrices: no group-by, a few ms."""
+    n, rows = layout.seats, layout.rows
+    keys = pl.DataFrame({"variant": [layout.variant] * n, "seat": pl.Series(range(n), dtype=rows["seat"].dtype)})
+    w = layout.matrix("win_share")
+    flat = {c: layout.matrix(c).ravel() for c in ("score", "rank")}
+    per = coded_moments(keys, layout.codes(), {"win_share": w.ravel(), **flat},
+                        {"_w1": w.ravel(), "_w2": (w * w).ravel()}, count="games")
+    split_share = np.where((w > 0) & (w < 1), w, 0.0)  # NaN compares false: a null share is no split
+    split = split_share[(split_share > 0).any(axis=1)]
+    pairs = {f"c{i}_{j}": split[:, i] * split[:, j] for i in range(n) for j in range(i + 1, n)}
+    splits = coded_moments(pl.DataFrame({"variant": [layout.variant]}), np.zeros(len(split), dtype=np.int64), {},
+                           pairs)
+    return per, splits
 
 
 def merge_seat_sums(per: pl.DataFrame) -> pl.DataFrame:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
-from scipy import stats as _st
 
 #: names written into result frames and chart captions
 MEAN_METHOD = "normal interval of the mean (sample sd)"
@@ -30,10 +30,19 @@ FIELLER_METHOD = "Fieller interval from a game-clustered sandwich covariance"
 BATCH_METHOD = "batch means over 20 batches of games (t interval)"
 
 
+def _scipy_stats() -> Any:
+    """scipy.stats, imported on first use: it takes a second, and a run's workers (which import this module to
+    write digests) never need it."""
+    from scipy import stats
+
+    return stats
+
+
 def z_value(level: float = 0.95) -> float:
     """Two-sided normal quantile of a confidence level (1.96 for 0.95)."""
     if not 0 < level < 1:
         raise ValueError(f"confidence level must be between 0 and 1, got {level}")
+    _st = _scipy_stats()
     return float(_st.norm.ppf(0.5 + level / 2))
 
 
@@ -113,6 +122,7 @@ def normal_p(estimate: np.ndarray | float, se: np.ndarray | float) -> np.ndarray
     se = np.asarray(se, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         zs = np.where(se > 0, np.abs(est) / se, np.where(est == 0, 0.0, np.inf))
+    _st = _scipy_stats()
     return 2 * _st.norm.sf(zs)
 
 
@@ -175,6 +185,7 @@ def equal_shares_test(mean: np.ndarray, cov: np.ndarray, n: int) -> tuple[float,
         stat = float(n * d @ np.linalg.solve(s, d))
     except np.linalg.LinAlgError:
         stat = float(n * d @ np.linalg.pinv(s) @ d)
+    _st = _scipy_stats()
     return stat, k - 1, float(_st.chi2.sf(stat, k - 1))
 
 
@@ -209,5 +220,6 @@ def batch_interval(estimates: Sequence[float] | np.ndarray, level: float = 0.95)
         m = float(x.mean()) if len(x) else float("nan")
         return m, float("nan"), float("nan")
     m = float(x.mean())
+    _st = _scipy_stats()
     half = float(_st.t.ppf(0.5 + level / 2, len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
     return m, m - half, m + half
