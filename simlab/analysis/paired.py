@@ -4,8 +4,9 @@
 w_variant·w_base, which no per-chunk sum can give (the two games are in different chunks). But a game's win
 shares are fixed by who won: every winner gets 1/(number of winners), everyone else 0. So a chunk keeps one
 byte per game — the bit mask of its winners (``win_masks``) — about a KB per 2,500 games once compressed,
-and ``compare_variants_from_partial`` pairs ten million games in numpy in well under a second, with exact
-integer sums (shares counted in 840ths, a whole number for any 1 to 8 tied winners).
+and ``compare_variants_from_partial`` pairs ten million games by counting each (variant mask, base mask) pair
+in one ``bincount``, then sums over the 65,536 possible pairs with exact integers (shares counted in 840ths,
+a whole number for any 1 to 8 tied winners).
 
 A game whose shares are not split equally among its winners (a plug-in game with another rule) gets no
 masks, so its report pairs the rows as before.
@@ -67,25 +68,26 @@ def compare_variants_from_partial(masks: pl.DataFrame, base: str, level: float =
     if base not in by:
         raise AnalysisError(f"no variant {base!r} in these results; variants: {', '.join(sorted(by))}")
     n = int(masks["seats"].max())
+    codes = np.arange(256)
+    # a seat's share in 840ths for every mask: the pairs of masks are all a comparison needs to know
+    share = np.stack([((codes >> k) & 1) * (UNITS // np.maximum(_POPCOUNT, 1)) for k in range(n)], axis=1)
     rows = []
     for variant in sorted(v for v in by if v != base):
         x, b = by[variant], by[base]
         m = min(len(x), len(b))
-        x, b = x[:m], b[:m]
-        both = (x > 0) & (b > 0)
-        x, b = x[both].astype(np.int64), b[both].astype(np.int64)
-        games = len(x)
-        unit_x, unit_b = UNITS // np.maximum(_POPCOUNT[x], 1), UNITS // np.maximum(_POPCOUNT[b], 1)
+        x, b = x[:m].astype(np.int64), b[:m].astype(np.int64)
+        both = (x > 0) & (b > 0)  # a game missing from either (0: not played) is not a pair
+        pairs = np.bincount(x[both] * 256 + b[both], minlength=256 * 256).reshape(256, 256)
+        games = int(pairs.sum())
         for k in range(n):
-            wx = ((x >> k) & 1) * unit_x  # the seat's win share in 840ths, exact
-            wb = ((b >> k) & 1) * unit_b
+            wx, wb = share[:, k][:, None], share[:, k][None, :]
             d = wx - wb
-            sd, sdd = int(d.sum()), int((d * d).sum())
+            sd, sdd = int((pairs * d).sum()), int((pairs * d * d).sum())  # exact: integers throughout
             mean = sd / games / UNITS if games else None
             var = (sdd - sd * sd / games) / (games - 1) / UNITS**2 if games > 1 else None
             rows.append({"variant": variant, "seat": k, "games": games,
-                         "base": int(wb.sum()) / games / UNITS if games else None,
-                         "value": int(wx.sum()) / games / UNITS if games else None,
+                         "base": int((pairs * wb).sum()) / games / UNITS if games else None,
+                         "value": int((pairs * wx).sum()) / games / UNITS if games else None,
                          "diff__n": games, "diff": mean, "diff__sd": max(var, 0.0) ** 0.5 if var is not None else None})
     schema = {"variant": pl.String, "seat": pl.Int32, "games": pl.UInt32, "base": pl.Float64, "value": pl.Float64,
               "diff__n": pl.UInt32, "diff": pl.Float64, "diff__sd": pl.Float64}
