@@ -189,8 +189,10 @@ def play_chunk(task: ChunkTask) -> ChunkResult | SpooledChunk:
         "timings": {k: round(v, 4) for k, v in timings.items()},
     }
     t = time.perf_counter()
-    digest = chunk_digest(table, task)
+    digest, error = chunk_digest(table, task)
     chunk["timings"]["digest"] = round(time.perf_counter() - t, 4)
+    if error:
+        chunk["digest_error"] = error
     t = time.perf_counter()
     data = encode_part(table, chunk, digest)
     # the part's own metadata cannot hold the time it took to encode it: only the returned record has it
@@ -217,16 +219,23 @@ def _check_versions(task: ChunkTask, game: Any) -> None:
         )
 
 
-def chunk_digest(table: pa.Table, task: ChunkTask) -> bytes:
+def chunk_digest(table: pa.Table, task: ChunkTask) -> tuple[bytes | None, str]:
     """The analysis partials of a chunk's rows (``simlab.analysis.digest``), which let a report of millions of
-    games merge a few KB per chunk instead of scanning its rows."""
+    games merge a few KB per chunk instead of scanning its rows; or no digest and why.
+
+    A digest only speeds reports up, so an error in it (a plug-in game's columns an analysis trips on) must
+    not lose the chunk's games: the part is written without one, its record says why, the run warns at its
+    end, and reports scan the rows."""
     import polars as pl
 
     from simlab.analysis import digest
 
-    rows = pl.from_arrow(table)
-    assert isinstance(rows, pl.DataFrame)
-    return digest.encode(task.variant, task.start, task.stop, digest.chunk_partials(rows))
+    try:
+        rows = pl.from_arrow(table)
+        assert isinstance(rows, pl.DataFrame)
+        return digest.encode(task.variant, task.start, task.stop, digest.chunk_partials(rows)), ""
+    except Exception as exc:  # recorded in the chunk record and reported by the runner, not raised
+        return None, f"{type(exc).__name__}: {exc}"
 
 
 def encode_part(table: pa.Table, chunk: dict[str, Any], digest: bytes | None = None) -> bytes:

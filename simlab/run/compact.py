@@ -219,7 +219,8 @@ def plan(files: list[PartFile], games_per_file: int) -> list[list[PartFile]]:
 
 
 def _combined_digest(digests: list[bytes | None]) -> bytes | None:
-    """The merged file's digest: its parts' analysis partials concatenated (none if one part has none)."""
+    """The merged file's digest: its parts' analysis partials merged (none if one part has none, in which case
+    the analyses, which are not needed to merge rows, are not even imported)."""
     if any(d is None for d in digests):
         return None
     from simlab.analysis.digest import combine

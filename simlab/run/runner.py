@@ -170,6 +170,10 @@ def _play(
         )
         if run.failures:
             log.write(f"{len(run.failures)} game(s) failed; see {folder_path / 'failures.jsonl'}\n")
+        no_digest = [c for c in run.chunks if c.get("digest_error")]
+        if no_digest:
+            log.write(f"warning: {len(no_digest)} chunk(s) have no digest ({no_digest[0]['digest_error']}), so "
+                      "reports of this folder scan its rows; the manifest's chunks say which\n")
     return folder_path
 
 

@@ -190,3 +190,48 @@ def test_merging_digests_gives_the_same_bits_with_any_thread_pool(real_folder: P
                              capture_output=True, text=True)
         got.add(out.stdout.strip())
     assert len(got) == 1
+
+
+def test_a_failing_digest_loses_no_games(real_folder: Path, tmp_path: Path, monkeypatch) -> None:
+    """A digest only speeds reports up: if computing it raises, the chunk is written without one and says why."""
+    import io
+    import json
+
+    from simlab.analysis import digest
+
+    def broken(rows: pl.DataFrame) -> dict:
+        raise ValueError("a column this analysis trips on")
+
+    monkeypatch.setattr(digest, "chunk_partials", broken)
+    scenario = tmp_path / "small.toml"
+    scenario.write_text(simlab.load_manifest(real_folder)["scenario"]["text"])
+    log = io.StringIO()
+    folder = simlab.run_scenario(scenario, jobs=1, out=tmp_path / "results", games=80, stream=log)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["games_done"] == 5 * 80
+    assert all(c["digest_error"] == "ValueError: a column this analysis trips on" for c in manifest["chunks"])
+    assert load_digest(folder) is None  # so the report scans the rows
+    assert "warning: 5 chunk(s) have no digest (ValueError" in log.getvalue()
+
+
+def test_simlab_digest_adds_what_the_workers_would_have_written(real_folder: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from simlab.cli import cli
+
+    folder = tmp_path / "copy"
+    shutil.copytree(real_folder, folder)
+    written = {}
+    for path in sorted((folder / PARTS).glob("*.parquet")):  # as a folder from before digests
+        table = pq.read_table(path)
+        written[path.name] = table.schema.metadata[DIGEST_KEY]
+        pq.write_table(table.replace_schema_metadata(
+            {k: v for k, v in table.schema.metadata.items() if k != DIGEST_KEY}), path)
+    assert load_digest(folder) is None
+    result = CliRunner().invoke(cli, ["digest", str(folder)], catch_exceptions=False)
+    assert result.exit_code == 0 and "added to 10 of 10 file(s)" in result.output
+    for path in sorted((folder / PARTS).glob("*.parquet")):
+        assert (pq.read_schema(path).metadata or {})[DIGEST_KEY] == written[path.name], path.name
+    assert simlab.load_results(folder).collect().equals(simlab.load_results(real_folder).collect())
+    again = CliRunner().invoke(cli, ["digest", str(folder)], catch_exceptions=False)
+    assert "already have one" in again.output

@@ -10,7 +10,6 @@ from simlab.analysis.digest import load_digest
 from simlab.report import build
 from simlab.report.build import build_report
 
-
 #: sections a report draws from the rows either way: their charts' last digits can differ between two builds
 #: in one process (polars adds floats in an order that depends on its threads), their text may not
 FROM_ROWS = {"cards"}
