@@ -178,7 +178,7 @@ def _game_metrics_in_order(layout: GameMajor, rounds: dict[int, str]) -> pl.Data
     null rules those are)."""
     rows, ks = layout.rows, list(rounds)
     needed = ["score", "rank", "turns", *(["win_share", *rounds.values()] if ks else [])]
-    if any(rows[c].null_count() for c in needed):
+    if any(c not in rows.columns or rows[c].null_count() for c in needed):
         return None
     score, first = layout.matrix("score"), layout.matrix("rank") == 1
     winners = first.sum(axis=1)
