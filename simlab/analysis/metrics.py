@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import polars as pl
+from numba import njit
 
 from simlab.analysis import stats
 from simlab.analysis.frames import (
@@ -180,37 +181,79 @@ def _game_metrics_in_order(layout: GameMajor, rounds: dict[int, str]) -> pl.Data
     needed = ["score", "rank", "turns", *(["win_share", *rounds.values()] if ks else [])]
     if any(c not in rows.columns or rows[c].null_count() for c in needed):
         return None
-    score, first = layout.matrix("score"), layout.matrix("rank") == 1
-    winners = first.sum(axis=1)
-    top = score.max(axis=1)
-    tied = (score == top[:, None]).sum(axis=1)
-    below = np.where(score < top[:, None], score, -np.inf).max(axis=1)
-    margin = np.where(tied > 1, 0.0, np.where(np.isfinite(below), top - below, np.nan))
-    values = {"turns": layout.matrix("turns")[:, 0], "margin": margin}
+    score = layout.matrix("score")
+    by_round = (np.stack([layout.matrix(c) for c in rounds.values()]) if ks
+                else np.zeros((0, *score.shape)))
+    w = layout.matrix("win_share") if ks else np.zeros(score.shape)
+    figures = _per_game_figures(score, layout.matrix("rank") == 1, w, by_round, np.array(ks, dtype=np.float64))
+    values = {"turns": layout.matrix("turns")[:, 0], "margin": figures[:, 1]}
     if ks:
-        w = layout.matrix("win_share")
-        lead = {}
-        for k, c in rounds.items():
-            s = layout.matrix(c)
-            lead[k] = s == s.max(axis=1)[:, None]
-            leaders = lead[k].sum(axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                values[f"leader_wins_r{k}"] = np.where(leaders > 0, (lead[k] * w).sum(axis=1) / leaders, np.nan)
-        last_behind = np.zeros(score.shape)  # per seat: the last round after which it was not leading
-        for k in ks:
-            last_behind = np.maximum(last_behind, np.where(lead[k], 0, k))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            values["lead_from"] = np.where(winners > 0, (first * last_behind).sum(axis=1) / winners + 1, np.nan)
-        changes = np.zeros(len(score))
-        for a, b in itertools.pairwise(ks):
-            changes += ~(lead[a] & lead[b]).any(axis=1)
-        values["lead_changes"] = changes
+        values |= {f"leader_wins_r{k}": figures[:, 2 + i] for i, k in enumerate(ks)}
+        values |= {"lead_from": figures[:, 2 + len(ks)], "lead_changes": figures[:, 3 + len(ks)]}
     keys = pl.DataFrame({"variant": [layout.variant]})
-    df = coded_moments(keys, np.zeros(len(score), dtype=np.int64), values,
-                       {"draws": (winners > 1).astype(np.float64)}, count="games")
+    df = coded_moments(keys, np.zeros(len(score), dtype=np.int64), values, {"draws": figures[:, 0]},
+                       count="games")
     return df.with_columns(pl.col("draws").cast(pl.UInt32)).select(
         "variant", "games", "draws", *(f"{c}{s}" for c in ("turns", "margin", *_lead_columns(ks))
                                        for s in ("__n", "", "__sd")))
+
+
+@njit(cache=True, nogil=True)
+def _per_game_figures(score: np.ndarray, first: np.ndarray, w: np.ndarray, by_round: np.ndarray,
+                      ks: np.ndarray) -> np.ndarray:
+    """Per game: [shared win (0/1), margin, leader_wins_r<k> for each round, lead_from, lead_changes] — the
+    definitions of ``_winners``, ``_margin`` and ``_lead_exprs`` for values without nulls, in one compiled pass
+    (numpy's reductions over 2-6 seats cost more per call than the work)."""
+    games, n = score.shape
+    rounds = len(ks)
+    out = np.full((games, 4 + rounds), np.nan)
+    lead = np.zeros((rounds, n), dtype=np.bool_)
+    for g in range(games):
+        winners = 0
+        top = -np.inf
+        for j in range(n):
+            winners += first[g, j]
+            top = max(top, score[g, j])
+        tied = 0
+        below = -np.inf
+        for j in range(n):
+            if score[g, j] == top:
+                tied += 1
+            elif score[g, j] < top:
+                below = max(below, score[g, j])
+        out[g, 0] = 1.0 if winners > 1 else 0.0
+        out[g, 1] = 0.0 if tied > 1 else (top - below if below > -np.inf else np.nan)
+        if rounds == 0:
+            continue
+        for r in range(rounds):
+            best = -np.inf
+            for j in range(n):
+                best = max(best, by_round[r, g, j])
+            leaders = 0
+            won = 0.0
+            for j in range(n):
+                lead[r, j] = by_round[r, g, j] == best
+                if lead[r, j]:
+                    leaders += 1
+                    won += w[g, j]
+            out[g, 2 + r] = won / leaders if leaders > 0 else np.nan
+        behind = 0.0
+        for j in range(n):  # per winner: the last round after which it was not leading (0: led after every round)
+            if first[g, j]:
+                last = 0.0
+                for r in range(rounds):
+                    if not lead[r, j]:
+                        last = max(last, ks[r])
+                behind += last
+        out[g, 2 + rounds] = behind / winners + 1 if winners > 0 else np.nan
+        changes = 0.0
+        for r in range(1, rounds):
+            kept = False
+            for j in range(n):
+                kept = kept or (lead[r - 1, j] and lead[r, j])
+            changes += 0.0 if kept else 1.0
+        out[g, 3 + rounds] = changes
+    return out
 
 
 def _lead_columns(ks: list[int]) -> list[str]:

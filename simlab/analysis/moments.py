@@ -38,20 +38,24 @@ def coded_moments(keys: pl.DataFrame, codes: np.ndarray, means: dict[str, np.nda
     values = (np.column_stack([np.asarray(a, dtype=np.float64) for a in (*means.values(), *sums.values())])
               if names else np.zeros((len(codes), 0)))
     n, s, ss = _moments(codes, np.ascontiguousarray(values), keys.height)
-    out: dict[str, pl.Series] = {}
+    counts: dict[str, np.ndarray] = {}  # built into one frame at the end: a polars call per column costs more
+    floats: dict[str, np.ndarray] = {}  # than the arithmetic at a chunk's size
     if count:
-        out[count] = pl.Series(count, np.bincount(codes, minlength=keys.height), dtype=pl.UInt32)
+        counts[count] = np.bincount(codes, minlength=keys.height)
     for j, name in enumerate(means):
         k, total, squares = n[:, j], s[:, j], ss[:, j]
         with np.errstate(divide="ignore", invalid="ignore"):
             mean = np.where(k > 0, total / np.maximum(k, 1), np.nan)
             var = np.where(k > 1, np.maximum(squares - k * mean * mean, 0.0) / np.maximum(k - 1, 1), np.nan)
-        out[f"{name}__n"] = pl.Series(f"{name}__n", k, dtype=pl.UInt32)
-        out[name] = pl.Series(name, mean, dtype=pl.Float64, nan_to_null=True)
-        out[f"{name}__sd"] = pl.Series(f"{name}__sd", np.sqrt(var), dtype=pl.Float64, nan_to_null=True)
+        counts[f"{name}__n"], floats[name], floats[f"{name}__sd"] = k, mean, np.sqrt(var)
     for j, name in enumerate(sums, start=len(means)):
-        out[name] = pl.Series(name, s[:, j], dtype=pl.Float64)
-    return keys.hstack(list(out.values())) if out else keys
+        floats[name] = s[:, j]
+    order = ([count] if count else []) + [c for m in means for c in (f"{m}__n", m, f"{m}__sd")] + list(sums)
+    if not order:
+        return keys
+    out = pl.DataFrame({c: counts[c].astype(np.uint32) if c in counts else floats[c] for c in order},
+                       nan_to_null=True)
+    return keys.hstack(out.get_columns())
 
 
 @njit(cache=True, nogil=True)
