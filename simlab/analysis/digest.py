@@ -246,4 +246,5 @@ def load_digest(folder: str | Path) -> Digest | None:
     return Digest(files)
 
 
-__all__ = ["VERSION", "Digest", "chunk_partials", "combine", "encode", "load_digest"]
+__all__ = ["VERSION", "Digest", "chunk_partials", "combine", "encode", "encode_file", "has_current", "load_digest",
+           "merge_partials"]
