@@ -5,7 +5,8 @@ means and sds differed in the last bits between a run's worker processes and the
 calls with 4 threads). A chunk's digest is part of its part file, and a run's files must be identical for any
 number of workers, so the digest's partials aggregate here instead: sequential compensated sums (Neumaier)
 in row order, in a compiled loop. Output columns are those of ``stats.mean_aggs`` (``name__n``, ``name``,
-``name__sd``), so ``stats.combine_mean_aggs`` merges them like polars' own.
+``name__sd``). Merging digests (``group_sums``, ``combine_moments``: ``stats.combine_mean_aggs`` in a fixed
+order) adds the same way, so a compacted file's digest and a report's numbers do not depend on threads either.
 """
 
 from __future__ import annotations
