@@ -213,7 +213,7 @@ def build_report(folder: str | Path, level: float = 0.95, out: str | Path | None
     ctx = _context(Path(folder), level)
     ctx.sweep = Path(sweep) if sweep is not None else None
     say = progress or (lambda line: None)
-    done = [int(v.get("games_done", 0)) for v in ctx.manifest["variants"]]
+    done = list(ctx.games.values())
     say(f"report of {folder}: {_games_label(done)} of {ctx.manifest['game']}, {len(done)} variant(s)")
     sections: list[Section] = []
     not_covered: list[str] = []
@@ -265,8 +265,8 @@ def _context(folder: Path, level: float) -> Context:
     ctx = Context(folder, manifest, rows, level, base, focus, configs, digest=load_digest(folder))
     # what the manifest already says, so that no analysis scans thousands of part files to learn it: the
     # seats, and a game range that covers every game (batches of games only need to cover them all)
-    games = max([int(manifest.get("games", 0)), *(int(v.get("games_done", 0)) for v in manifest["variants"])])
-    done = {v["name"]: int(v.get("games_done", 0)) for v in manifest["variants"]}
+    done = ctx.games
+    games = max([int(manifest.get("games", 0)), *done.values()])
     label = ctx.digest.bots(names) if ctx.digest is not None else ""
     label = label or bots_label(ctx.rows)  # one scan for the whole report, without a digest
     bots = [b.strip() for b in label.split(",") if b.strip()]
