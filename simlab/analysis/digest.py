@@ -226,21 +226,18 @@ class Digest:
 def load_digest(folder: str | Path) -> Digest | None:
     """The digests of a result folder, if every file has one of this version covering exactly the chunks
     its records list, else None (then the rows must be scanned). Reads only the part files' footers."""
-    import pyarrow.parquet as pq
-
-    from simlab.run.store import DIGEST_KEY, file_records, result_files
+    from simlab.run.errors import ResultFolderError
+    from simlab.run.store import read_part_file, result_files
 
     files = []
     for path in result_files(Path(folder)):
-        meta = pq.read_schema(path).metadata or {}
-        parsed = _parse(meta.get(DIGEST_KEY))
-        if parsed is None:
-            return None
         try:
-            records, _compacted = file_records(meta)
-        except (KeyError, ValueError):
+            part = read_part_file(path)  # the footer: chunk records and digest
+        except ResultFolderError:  # not a part file a digest can vouch for: the scan will say what is wrong
             return None
-        if sorted(parsed.chunks) != sorted((str(r["variant"]), int(r["start"]), int(r["stop"])) for r in records):
+        parsed = _parse(part.digest)
+        chunks = sorted((str(r["variant"]), int(r["start"]), int(r["stop"])) for r in part.records)
+        if parsed is None or sorted(parsed.chunks) != chunks:
             return None
         files.append(parsed)
     return Digest(files)
