@@ -22,7 +22,7 @@ from simlab.analysis.frames import (
     remembered_bots,
     require,
 )
-from simlab.analysis.moments import coded_moments, combine_moments, group_moments, group_sums
+from simlab.analysis.moments import coded_moments, combine_moments, group_sums
 from simlab.analysis.paired import finish_comparison
 
 #: the columns ``seat_advantage`` reads
@@ -52,20 +52,7 @@ def seat_partial(rows: Results) -> tuple[pl.DataFrame, pl.DataFrame]:
     over disjoint sets of games (``merge_seat_sums``, ``merge_split_products``): a digest keeps them."""
     if isinstance(rows, pl.DataFrame) and (layout := game_major(rows)) is not None:
         require(rows, SEAT_COLUMNS, "seat_advantage")
-        return _seat_partial_in_order(layout)
-    if isinstance(rows, pl.DataFrame):  # in memory: sums whose bits do not depend on threads
-        require(rows, SEAT_COLUMNS, "seat_advantage")
-        if rows.is_empty():
-            raise AnalysisError("no result rows")
-        w = pl.col("win_share").cast(pl.Float64)
-        per = group_moments(rows, ["variant", "seat"], {c: pl.col(c) for c in ("win_share", "score", "rank")},
-                            {"_w1": w, "_w2": w * w}, count="games")
-        n = int(per["seat"].max()) + 1
-        wide = _split_wide(rows.lazy(), n).collect().sort("variant", "game")
-        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-        splits = group_moments(wide, ["variant"], sums={f"c{i}_{j}": pl.col(f"w{i}") * pl.col(f"w{j}")
-                                                         for i, j in pairs})
-        return per, splits
+        return _seat_partial_in_order(layout)  # a chunk: sums whose bits do not depend on threads
     lf = as_lazy(rows)
     require(lf, SEAT_COLUMNS, "seat_advantage")
     per = _per_seat(lf.drop("bot", strict=False), SEAT_AGGS)
@@ -155,21 +142,16 @@ def _bots(per: pl.DataFrame) -> str:
 
 def _split_products(lf: pl.LazyFrame, n: int) -> pl.DataFrame:
     """Per variant: Σ over games of w_i·w_j for every pair of seats i < j, from the games with a split win."""
-    wide = _split_wide(lf, n)
-    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    return wide.group_by("variant").agg(
-        *((pl.col(f"w{i}") * pl.col(f"w{j}")).sum().alias(f"c{i}_{j}") for i, j in pairs)
-    ).collect()
-
-
-def _split_wide(lf: pl.LazyFrame, n: int) -> pl.LazyFrame:
-    """One row per game with a split win: variant, game and each seat's win share ``w<k>``."""
     w = pl.col("win_share").cast(pl.Float64)
-    return (
+    wide = (
         lf.filter((w > 0) & (w < 1))
         .group_by("variant", "game")
         .agg(pl.when(pl.col("seat") == k).then(w).otherwise(0.0).sum().alias(f"w{k}") for k in range(n))
     )
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    return wide.group_by("variant").agg(
+        *((pl.col(f"w{i}") * pl.col(f"w{j}")).sum().alias(f"c{i}_{j}") for i, j in pairs)
+    ).collect()
 
 
 def _equal_seats(per: pl.DataFrame, splits: pl.DataFrame, n: int) -> pl.DataFrame:
