@@ -8,12 +8,15 @@ game by game to isolate it, and the failure comes back with a replay command ins
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import shlex
+import signal
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +133,38 @@ def play_chunk(task: ChunkTask) -> ChunkResult | SpooledChunk:
     """Play a chunk and return its rows; runs in a joblib worker (or in-process with ``--jobs 1``).
 
     With ``task.spool`` the rows go into a temporary part file there, and only a SpooledChunk comes back.
+    A Ctrl-C while it plays takes effect when it ends (see ``_interrupts_deferred``).
     """
+    with _interrupts_deferred():
+        return _play_chunk(task)
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C that arrives inside the block and raise KeyboardInterrupt when the block ends.
+
+    Compiled and native code cannot be interrupted anyway (a chunk's games are one numba call), but an interrupt
+    arriving inside it could be lost: measured, a SIGINT during a numba dispatch came back as a SystemError (which
+    the chunk's replay-on-error and the digest's error handling take for the code's own failure), and one during
+    polars calls vanished without a trace (a Ctrl-C with ``--jobs 1`` then did nothing; CI's Ctrl-C test failed
+    once). A Python handler that only notes the signal lets every library carry on, and the block's end raises
+    it. Only on the main thread with Python's default handler: elsewhere nothing is changed.
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: noted.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if noted:
+        raise KeyboardInterrupt
+
+
+def _play_chunk(task: ChunkTask) -> ChunkResult | SpooledChunk:
     t0 = time.perf_counter()
     task = task.seeded()
     game = get_game(task.game)

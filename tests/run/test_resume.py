@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -241,3 +242,36 @@ def reference_small(write_scenario, tmp_path):
     path = write_scenario()
     folder = run_scenario(path, jobs=1, out=tmp_path / "ref", progress=False)
     return path, folder, rows(folder)
+
+
+def test_a_ctrl_c_inside_a_chunk_is_not_lost(write_scenario):
+    """Native code may swallow a Ctrl-C that lands inside it (a numba dispatch turned one into a SystemError, polars
+    lost one): ``play_chunk`` notes the signal and raises KeyboardInterrupt when the chunk ends."""
+    from simlab.analysis import digest
+    from simlab.run import runner
+    from simlab.run.chunk import play_chunk
+    from simlab.run.scenario import load_scenario
+
+    task = runner._plan(load_scenario(write_scenario()), [], "digest")[0].seeded()
+    real = digest.chunk_partials
+
+    def swallowing(rows):
+        with contextlib.suppress(BaseException):  # as the native code did with the KeyboardInterrupt
+            os.kill(os.getpid(), signal.SIGINT)  # its handler runs at once, inside this block
+            time.sleep(0.05)
+        return real(rows)
+
+    # as at a terminal (CI may start the suite with SIGINT ignored or blocked)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    blocked = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    digest.chunk_partials = swallowing
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            play_chunk(task)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back
+        digest.chunk_partials = real
+        assert play_chunk(task).games == task.stop - task.start  # nothing left pending: the next chunk plays
+    finally:
+        digest.chunk_partials = real
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        signal.signal(signal.SIGINT, previous)
