@@ -1,6 +1,6 @@
 # simlab — the two commands a newcomer needs, on a machine with only Python 3.11+:
 #   make demo   set up .venv, run scenarios/quickstart.toml into results/quickstart, write its HTML report
-#   make test   set up .venv, (install chromium if missing,) run ruff and the whole test suite
+#   make test   set up .venv, (install chromium if missing,) run ruff (lint and format check) and the whole test suite
 # The environment is (re)installed when pyproject.toml changes. PYTHON=python3.12 make ... picks another Python.
 
 PYTHON ?= python3
@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.simlab-installed
 
 help:
 	@echo "make demo   run a small Massilia experiment (about a minute) into results/quickstart, and its report"
-	@echo "make test   ruff check + the whole pytest suite"
+	@echo "make test   ruff check, ruff format --check and the whole pytest suite"
 	@echo "make env    only create/update $(VENV)"
 
 env: $(STAMP)
@@ -34,6 +34,7 @@ browser:
 
 lint: env
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # pytest's own exit codes pass through: "no tests collected" (5) fails the target too
 test: lint browser

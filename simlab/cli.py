@@ -50,7 +50,10 @@ class SimlabGroup(click.Group):
 def config_options(func: Callable) -> Callable:
     """--players, --preset and --set key=value: how every command builds a game config."""
     func = click.option(
-        "--set", "settings", multiple=True, metavar="KEY=VALUE",
+        "--set",
+        "settings",
+        multiple=True,
+        metavar="KEY=VALUE",
         help="Override a config field, e.g. --set start_money=5,6,7,8 (repeatable).",
     )(func)
     func = click.option("--preset", metavar="NAME", help="Config preset (see `simlab games`); default: the game's.")(
@@ -62,7 +65,9 @@ def config_options(func: Callable) -> Callable:
 
 def bots_option(func: Callable) -> Callable:
     return click.option(
-        "--bots", "-b", metavar="A,B,...",
+        "--bots",
+        "-b",
+        metavar="A,B,...",
         help="Bot spec per seat, comma-separated (e.g. trader,random,priest,trader:token_cost=3); "
         "one name fills every seat; default: a mix of the game's bots.",
     )(func)
@@ -148,17 +153,37 @@ def bots(game: str) -> None:
 @click.option("--chunk-size", type=int, help="Games per task and per parquet file (default: the scenario's).")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first game that raises instead of logging it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress or summary, only the result folder path.")
-@click.option("--no-compact", is_flag=True,
-              help="Keep one parquet file per chunk (by default a complete run of more than 500 part files "
-              "merges them into few large files: see `simlab compact`).")
-@click.option("--backend", type=click.Choice(["local", "dask", "ray"]), default="local", show_default=True,
-              help="Where chunks run: local processes, or a Dask or Ray cluster (pip install 'simlab[dask]').")
-@click.option("--address", metavar="ADDRESS",
-              help="Scheduler of the cluster: tcp://HOST:8786 for dask, HOST:6379 for ray "
-              "(default: start a local one with --jobs workers).")
+@click.option(
+    "--no-compact",
+    is_flag=True,
+    help="Keep one parquet file per chunk (by default a complete run of more than 500 part files "
+    "merges them into few large files: see `simlab compact`).",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "dask", "ray"]),
+    default="local",
+    show_default=True,
+    help="Where chunks run: local processes, or a Dask or Ray cluster (pip install 'simlab[dask]').",
+)
+@click.option(
+    "--address",
+    metavar="ADDRESS",
+    help="Scheduler of the cluster: tcp://HOST:8786 for dask, HOST:6379 for ray "
+    "(default: start a local one with --jobs workers).",
+)
 def run(
-    scenario: str, games: int | None, jobs: int, out: str | None, resume: bool, chunk_size: int | None,
-    fail_fast: bool, quiet: bool, no_compact: bool, backend: str, address: str | None,
+    scenario: str,
+    games: int | None,
+    jobs: int,
+    out: str | None,
+    resume: bool,
+    chunk_size: int | None,
+    fail_fast: bool,
+    quiet: bool,
+    no_compact: bool,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Run the experiment in SCENARIO (a .toml file) into a result folder of parquet files.
 
@@ -171,8 +196,17 @@ def run(
     from simlab.run.summary import summary_lines
 
     folder = run_scenario(
-        scenario, games=games, jobs=jobs, out=out, resume=resume, chunk_size=chunk_size, fail_fast=fail_fast,
-        progress=not quiet, backend=backend, address=address, compact=not no_compact,
+        scenario,
+        games=games,
+        jobs=jobs,
+        out=out,
+        resume=resume,
+        chunk_size=chunk_size,
+        fail_fast=fail_fast,
+        progress=not quiet,
+        backend=backend,
+        address=address,
+        compact=not no_compact,
     )
     manifest = load_manifest(folder)
     if not quiet:
@@ -197,17 +231,37 @@ def run(
 @bots_option
 @click.option("--games", "-n", type=click.IntRange(1), default=5000, show_default=True, help="Games to time.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
-@click.option("--profile", "show_profile", is_flag=True,
-              help="Also play the games through the runner's chunks and print where the time goes (engine, "
-              "columns, Parquet), and the engine's time by decision kind.")
-@click.option("--chunk-size", type=click.IntRange(1), default=1000, show_default=True,
-              help="Games per chunk for --profile (a run's per-chunk costs shrink with bigger chunks).")
-@click.option("--rotate", is_flag=True,
-              help="Rotate the bots through the seats (game i by i mod N), as a run with a lineup does: the "
-              "figure to compare with such a run's games/s.")
+@click.option(
+    "--profile",
+    "show_profile",
+    is_flag=True,
+    help="Also play the games through the runner's chunks and print where the time goes (engine, "
+    "columns, Parquet), and the engine's time by decision kind.",
+)
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="Games per chunk for --profile (a run's per-chunk costs shrink with bigger chunks).",
+)
+@click.option(
+    "--rotate",
+    is_flag=True,
+    help="Rotate the bots through the seats (game i by i mod N), as a run with a lineup does: the "
+    "figure to compare with such a run's games/s.",
+)
 def bench(
-    game: str, players: int | None, preset: str | None, settings: tuple[str, ...], bots: str | None, games: int,
-    jobs: int, show_profile: bool, chunk_size: int, rotate: bool,
+    game: str,
+    players: int | None,
+    preset: str | None,
+    settings: tuple[str, ...],
+    bots: str | None,
+    games: int,
+    jobs: int,
+    show_profile: bool,
+    chunk_size: int,
+    rotate: bool,
 ) -> None:
     """Time GAME: games/s and decisions/s of the compiled batch loop (compile time excluded).
 
@@ -222,22 +276,36 @@ def bench(
     g = simlab.get_game(game)
     config = _config(g, players, preset, settings, len(specs))
     r = run_bench(
-        game, players=config.players, bots=specs, games=games, jobs=jobs, preset=preset,
-        overrides=parse_overrides(settings), rotate=rotate,
+        game,
+        players=config.players,
+        bots=specs,
+        games=games,
+        jobs=jobs,
+        preset=preset,
+        overrides=parse_overrides(settings),
+        rotate=rotate,
     )
     if show_profile:
         from simlab.run.profile import profile
         from simlab.run.seeds import game_seeds
 
-        p = profile(game, config, seat_specs(g, specs, config.players), game_seeds(0, 0, games), jobs=jobs,
-                    chunk_size=chunk_size)
+        p = profile(
+            game,
+            config,
+            seat_specs(g, specs, config.players),
+            game_seeds(0, 0, games),
+            jobs=jobs,
+            chunk_size=chunk_size,
+        )
         _echo(p.lines())
     click.echo(f"{r.game}: {r.players} players, preset {r.preset}, config {r.config_hash}")
     click.echo(f"bots: {', '.join(r.bots)}" + (" (rotated through the seats)" if rotate else ""))
     click.echo(f"warm-up (first game, includes compiling): {r.warmup_seconds:.2f} s")
     if r.worker_start_seconds:
-        click.echo(f"worker start-up (spawn, imports, engine; before the clock): {r.worker_start_seconds:.2f} s, "
-                   f"{r.games_per_second_with_start:.1f} games/s counting it")
+        click.echo(
+            f"worker start-up (spawn, imports, engine; before the clock): {r.worker_start_seconds:.2f} s, "
+            f"{r.games_per_second_with_start:.1f} games/s counting it"
+        )
     click.echo(f"{r.games:,} games in {r.seconds:.2f} s with {r.jobs} job(s)")
     click.echo(f"decisions/s: {r.decisions_per_second:.0f}")
     click.echo(f"games/s: {r.games_per_second:.1f}")
@@ -250,7 +318,12 @@ def bench(
 @click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Game seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result summary as JSON instead of the transcript.")
 def play(
-    game: str, players: int | None, preset: str | None, settings: tuple[str, ...], bots: str | None, seed: int,
+    game: str,
+    players: int | None,
+    preset: str | None,
+    settings: tuple[str, ...],
+    bots: str | None,
+    seed: int,
     as_json: bool,
 ) -> None:
     """Play one game of GAME between bots and print its transcript (every decision and chance outcome).
@@ -274,8 +347,14 @@ def play(
 
 @cli.command()
 @click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(file_okay=False))
-@click.option("--games-per-file", "-n", type=click.IntRange(1), default=None, metavar="N",
-              help="Games per merged file (default: 250,000, about 1M rows at 4 players).")
+@click.option(
+    "--games-per-file",
+    "-n",
+    type=click.IntRange(1),
+    default=None,
+    metavar="N",
+    help="Games per merged file (default: 250,000, about 1M rows at 4 players).",
+)
 def compact(results_dir: str, games_per_file: int | None) -> None:
     """Merge the part files of RESULTS_DIR into few large files: scans of the folder get much faster.
 
@@ -314,8 +393,12 @@ def folder_argument(func: Callable) -> Callable:
 
 
 def chart_option(func: Callable) -> Callable:
-    return click.option("--chart", type=click.Path(dir_okay=False), metavar="PATH",
-                        help="Also draw the chart into PATH (.png, .svg or .pdf).")(func)
+    return click.option(
+        "--chart",
+        type=click.Path(dir_okay=False),
+        metavar="PATH",
+        help="Also draw the chart into PATH (.png, .svg or .pdf).",
+    )(func)
 
 
 def _echo(lines: list[str]) -> None:
@@ -370,10 +453,19 @@ def compensation(folder: str, seat: int | None, chart: str | None) -> None:
 @cli.command()
 @folder_argument
 @click.option("--control", default="control", show_default=True, help="The variant without an intervention.")
-@click.option("--sweep", type=click.Path(file_okay=False), metavar="FOLDER",
-              help="Price sesterces with this starting-money sweep (when the scenario has no money variants).")
-@click.option("--adjust", type=click.Choice(["holm", "bh"]), default="holm", show_default=True,
-              help="Multiple-testing adjustment: holm (family-wise error) or bh (false discovery rate).")
+@click.option(
+    "--sweep",
+    type=click.Path(file_okay=False),
+    metavar="FOLDER",
+    help="Price sesterces with this starting-money sweep (when the scenario has no money variants).",
+)
+@click.option(
+    "--adjust",
+    type=click.Choice(["holm", "bh"]),
+    default="holm",
+    show_default=True,
+    help="Multiple-testing adjustment: holm (family-wise error) or bh (false discovery rate).",
+)
 @chart_option
 def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None) -> None:
     """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml).
@@ -400,8 +492,13 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
 
 @cli.command()
 @folder_argument
-@click.option("--series", type=click.Choice(["price", "marker", "bought", "sold", "harbour"]), default="marker",
-              show_default=True, help="Series drawn by --chart.")
+@click.option(
+    "--series",
+    type=click.Choice(["price", "marker", "bought", "sold", "harbour"]),
+    default="marker",
+    show_default=True,
+    help="Series drawn by --chart.",
+)
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
 @chart_option
 def markets(folder: str, series: str, base: str | None, chart: str | None) -> None:
@@ -427,8 +524,13 @@ def markets(folder: str, series: str, base: str | None, chart: str | None) -> No
 
 @cli.command()
 @folder_argument
-@click.option("--outcome", type=click.Choice(["score", "win_share"]), default="score", show_default=True,
-              help="Result whose variance is split into seat, bot and chance.")
+@click.option(
+    "--outcome",
+    type=click.Choice(["score", "win_share"]),
+    default="score",
+    show_default=True,
+    help="Result whose variance is split into seat, bot and chance.",
+)
 @chart_option
 def balance(folder: str, outcome: str, chart: str | None) -> None:
     """General balance metrics in FOLDER: length, margin, draws, decisiveness, lead changes, luck.
@@ -452,19 +554,48 @@ def balance(folder: str, outcome: str, chart: str | None) -> None:
 @bots_option
 @click.option("--knob", default="start_money", show_default=True, help="Per-seat config knob to offset.")
 @click.option("--seat", "-k", type=int, required=True, help="Seat to compensate.")
-@click.option("--width", "-w", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
-              help="Stop when the 95% interval of the fair offset is narrower than this.")
-@click.option("--max-games", type=click.IntRange(1), default=100_000, show_default=True,
-              help="Most games to spend (over all offsets).")
-@click.option("--batch", type=click.IntRange(1), default=2_000, show_default=True,
-              help="Games per offset in each step.")
+@click.option(
+    "--width",
+    "-w",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Stop when the 95% interval of the fair offset is narrower than this.",
+)
+@click.option(
+    "--max-games",
+    type=click.IntRange(1),
+    default=100_000,
+    show_default=True,
+    help="Most games to spend (over all offsets).",
+)
+@click.option(
+    "--batch", type=click.IntRange(1), default=2_000, show_default=True, help="Games per offset in each step."
+)
 @click.option("--seed", "-s", type=click.IntRange(0), default=0, show_default=True, help="Root seed.")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes (the offsets of a step are played in parallel; same results).")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Worker processes (the offsets of a step are played in parallel; same results).",
+)
 @chart_option
 def compensate(
-    game: str, players: int | None, preset: str | None, settings: tuple[str, ...], bots: str | None, knob: str,
-    seat: int, width: float, max_games: int, batch: int, seed: int, jobs: int, chart: str | None,
+    game: str,
+    players: int | None,
+    preset: str | None,
+    settings: tuple[str, ...],
+    bots: str | None,
+    knob: str,
+    seat: int,
+    width: float,
+    max_games: int,
+    batch: int,
+    seed: int,
+    jobs: int,
+    chart: str | None,
 ) -> None:
     """Search the offset of KNOB for one seat that makes its win share 1/N, playing games as needed.
 
@@ -480,20 +611,29 @@ def compensate(
     g = simlab.get_game(game)
     config = _config(g, players, preset, settings, len(specs))
     lineup = seat_specs(g, specs, config.players)
-    click.echo(f"{g.name}: compensating seat {seat} with {knob} (base {getattr(config, knob, '?')}), "
-               f"lineup {','.join(lineup)} rotated; target width {width:g}", err=True)
+    click.echo(
+        f"{g.name}: compensating seat {seat} with {knob} (base {getattr(config, knob, '?')}), "
+        f"lineup {','.join(lineup)} rotated; target width {width:g}",
+        err=True,
+    )
 
     def show(step: Any) -> None:
         offs = ", ".join(f"{o:+g}" for o in step.offsets)
-        click.echo(f"  played [{offs}]: {step.games:,} games, fair offset {step.fair:+.2f} "
-                   f"[{step.lo:+.2f}, {step.hi:+.2f}] (width {step.width:.2f})", err=True)
+        click.echo(
+            f"  played [{offs}]: {step.games:,} games, fair offset {step.fair:+.2f} "
+            f"[{step.lo:+.2f}, {step.hi:+.2f}] (width {step.width:.2f})",
+            err=True,
+        )
 
-    result = search(g, config, knob, seat, lineup, width=width, max_games=max_games, batch=batch, seed=seed,
-                    on_step=show, jobs=jobs)
+    result = search(
+        g, config, knob, seat, lineup, width=width, max_games=max_games, batch=batch, seed=seed, on_step=show, jobs=jobs
+    )
     lo, hi = result.interval
     status = "converged" if result.converged else f"stopped at --max-games {max_games:,} before the target width"
-    click.echo(f"fair {knob} offset for seat {seat}: {result.fair:+.2f} (95% interval [{lo:+.2f}, {hi:+.2f}]); "
-               f"{result.games:,} games spent; {status}")
+    click.echo(
+        f"fair {knob} offset for seat {seat}: {result.fair:+.2f} (95% interval [{lo:+.2f}, {hi:+.2f}]); "
+        f"{result.games:,} games spent; {status}"
+    )
     if chart:
         from simlab.analysis.adaptive import as_compensation
         from simlab.report import charts
@@ -503,10 +643,19 @@ def compensate(
 
 @cli.command()
 @folder_argument
-@click.option("--out", "-o", type=click.Path(dir_okay=False), metavar="FILE",
-              help="HTML file to write (default: reports/<result folder name>.html).")
-@click.option("--sweep", type=click.Path(file_okay=False), metavar="FOLDER",
-              help="A starting-money sweep whose exchange rate prices seat deficits (and cards) in sesterces.")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="HTML file to write (default: reports/<result folder name>.html).",
+)
+@click.option(
+    "--sweep",
+    type=click.Path(file_okay=False),
+    metavar="FOLDER",
+    help="A starting-money sweep whose exchange rate prices seat deficits (and cards) in sesterces.",
+)
 def report(folder: str, out: str | None, sweep: str | None) -> None:
     """Write the balance report of a result FOLDER: one self-contained HTML file.
 

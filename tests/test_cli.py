@@ -77,8 +77,9 @@ def test_bots_of_an_unknown_game(runner):
 
 
 def test_play_json_is_a_summary(runner):
-    result = invoke(runner, "play", "massilia", "--players", "3", "--bots", "trader,random,priest", "--seed", "11",
-                    "--json")
+    result = invoke(
+        runner, "play", "massilia", "--players", "3", "--bots", "trader,random,priest", "--seed", "11", "--json"
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["seed"] == 11 and summary["players"] == 3
@@ -135,8 +136,12 @@ def test_bench_with_two_jobs(runner):
     assert result.exit_code == 0, result.output
     assert "40 games in" in result.output and "with 2 job(s)" in result.output
     # the pool's start-up is before the clock, and given apart with the pace counting it (a run pays it)
-    assert re.search(r"^worker start-up \(spawn, imports, engine; before the clock\): \d+\.\d\d s, "
-                     r"\d+\.\d games/s counting it$", result.output, re.M), result.output
+    assert re.search(
+        r"^worker start-up \(spawn, imports, engine; before the clock\): \d+\.\d\d s, "
+        r"\d+\.\d games/s counting it$",
+        result.output,
+        re.M,
+    ), result.output
 
 
 def test_bench_times_the_pool_start_up_apart():
@@ -228,8 +233,10 @@ def test_the_installed_script_runs():
 
 
 def test_import_simlab_is_light():
-    code = "import sys, simlab; print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'numba', 'polars', " \
-           "'pyarrow', 'joblib'})); simlab.run_scenario; simlab.load_results"
+    code = (
+        "import sys, simlab; print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'numba', 'polars', "
+        "'pyarrow', 'joblib'})); simlab.run_scenario; simlab.load_results"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"

@@ -19,7 +19,9 @@ GAMES = 120
 
 def test_the_three_notebooks_exist():
     assert [p.name for p in PATHS] == [
-        "01_seats_and_starting_money.ipynb", "02_card_value.ipynb", "03_market_shifts.ipynb",
+        "01_seats_and_starting_money.ipynb",
+        "02_card_value.ipynb",
+        "03_market_shifts.ipynb",
     ]
 
 

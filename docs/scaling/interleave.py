@@ -54,8 +54,23 @@ def run_rates(scenario: str, games: int, jobs: int) -> tuple[float, float]:
     """
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run"
-        subprocess.run([*SIMLAB, "run", scenario, "--games", str(games), "--out", str(out), "-j", str(jobs),
-                        "--quiet", "--no-compact"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                *SIMLAB,
+                "run",
+                scenario,
+                "--games",
+                str(games),
+                "--out",
+                str(out),
+                "-j",
+                str(jobs),
+                "--quiet",
+                "--no-compact",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         manifest = json.loads((out / "manifest.json").read_text())
         session = manifest["timings"]["sessions"][-1]
         arrivals = sorted(((out / "parts" / c["file"]).stat().st_mtime_ns, c["games"]) for c in manifest["chunks"])
@@ -125,12 +140,16 @@ def main() -> None:
         ways = {
             "run's session against the bench's clock": [1 - run / b for b, run in pairs],
             "both counting their workers' start-up": [
-                1 - run / b for (_, run), b in zip(pairs, bench_with_start, strict=True)],
+                1 - run / b for (_, run), b in zip(pairs, bench_with_start, strict=True)
+            ],
             "both in steady state": [1 - s / b for (b, _), s in zip(pairs, steady, strict=True)],
         }
         for way, ratios in ways.items():
-            print(f"overhead, {way}: " + ", ".join(f"{x:.1%}" for x in ratios)
-                  + f"; median {statistics.median(ratios):.1%}")
+            print(
+                f"overhead, {way}: "
+                + ", ".join(f"{x:.1%}" for x in ratios)
+                + f"; median {statistics.median(ratios):.1%}"
+            )
     else:
         extra = [*(["--players", args.players] if args.players else []), *(["--bots", args.bots] if args.bots else [])]
         one = [args.target, *extra, "--games", str(args.games), "-j", "1"]

@@ -38,16 +38,20 @@ def replicate(small: Path, big: Path, factor: int) -> None:
             copies = []
             for k in range(k0, min(k0 + PER_FILE, factor)):
                 game = pc.add(table["game"], pa.scalar(k * games, pa.int64()))
-                seed = pc.bit_wise_and(pc.add(table["seed"], pa.scalar(k * 7919, pa.int64())),
-                                       pa.scalar(2**63 - 1, pa.int64()))
+                seed = pc.bit_wise_and(
+                    pc.add(table["seed"], pa.scalar(k * 7919, pa.int64())), pa.scalar(2**63 - 1, pa.int64())
+                )
                 t = table.set_column(table.schema.get_field_index("game"), "game", game)
                 copies.append(t.set_column(t.schema.get_field_index("seed"), "seed", seed))
             last = min(k0 + PER_FILE, factor) - 1
             first_game, end_game = k0 * games + start, last * games + stop
             name = f"{variant}__{first_game:010d}-{end_game:010d}.parquet"
             out = pa.concat_tables(copies)
-            pq.write_table(out.replace_schema_metadata(_chunk_meta(out, name, first_game, end_game)),
-                           big / "parts" / name, compression="zstd")
+            pq.write_table(
+                out.replace_schema_metadata(_chunk_meta(out, name, first_game, end_game)),
+                big / "parts" / name,
+                compression="zstd",
+            )
     manifest["games"] = games * factor
     manifest["games_done"] = manifest["games_done"] * factor
     manifest["games_target"] = manifest["games_target"] * factor

@@ -83,8 +83,9 @@ def knob_base(config: Any, knob: str, seat: int) -> tuple[Any, ...]:
     return value
 
 
-def play_offset(game: Any, config: Any, knob: str, seat: int, offset: float, lineup: Sequence[str],
-                start: int, seeds: np.ndarray) -> np.ndarray:
+def play_offset(
+    game: Any, config: Any, knob: str, seat: int, offset: float, lineup: Sequence[str], start: int, seeds: np.ndarray
+) -> np.ndarray:
     """Win share of ``seat`` in games start.. with ``offset`` added to its entry of ``knob``."""
     base = list(getattr(config, knob))
     kind = type(base[seat])
@@ -102,8 +103,16 @@ def play_offset(game: Any, config: Any, knob: str, seat: int, offset: float, lin
     return out
 
 
-def _play_named(game_name: str, config: Any, knob: str, seat: int, offset: float, lineup: Sequence[str],
-                start: int, seeds: np.ndarray) -> np.ndarray:
+def _play_named(
+    game_name: str,
+    config: Any,
+    knob: str,
+    seat: int,
+    offset: float,
+    lineup: Sequence[str],
+    start: int,
+    seeds: np.ndarray,
+) -> np.ndarray:
     """``play_offset`` for a worker process: the game is looked up by name (game objects do not pickle)."""
     from simlab.core.registry import get_game
 
@@ -111,10 +120,21 @@ def _play_named(game_name: str, config: Any, knob: str, seat: int, offset: float
 
 
 def search(
-    game: Any, config: Any, knob: str, seat: int, lineup: Sequence[str], *, width: float = 1.0,
-    max_games: int = 100_000, batch: int = 2_000, seed: int = 0, level: float = 0.95,
-    start_offsets: Sequence[float] = (-2, 0, 2), on_step: Callable[[SearchStep], None] | None = None,
-    play: Callable[..., np.ndarray] = play_offset, jobs: int = 1,
+    game: Any,
+    config: Any,
+    knob: str,
+    seat: int,
+    lineup: Sequence[str],
+    *,
+    width: float = 1.0,
+    max_games: int = 100_000,
+    batch: int = 2_000,
+    seed: int = 0,
+    level: float = 0.95,
+    start_offsets: Sequence[float] = (-2, 0, 2),
+    on_step: Callable[[SearchStep], None] | None = None,
+    play: Callable[..., np.ndarray] = play_offset,
+    jobs: int = 1,
 ) -> SearchResult:
     """Find the offset of ``knob`` for ``seat`` that gives it a 1/N win share, to an interval of ``width``.
 
@@ -142,16 +162,16 @@ def search(
         if per < 1:
             break
         seeds = game_seeds(seed, next_game, next_game + per)
-        for o, w in zip(offsets, _play_step(play, game, config, knob, seat, offsets, lineup, next_game, seeds,
-                                            jobs), strict=True):
+        for o, w in zip(
+            offsets, _play_step(play, game, config, knob, seat, offsets, lineup, next_game, seeds, jobs), strict=True
+        ):
             games_idx.append(np.arange(next_game, next_game + per))
             offs.append(np.full(per, float(o)))
             wins.append(w)
         next_game += per
         g, x, w = np.concatenate(games_idx), np.concatenate(offs), np.concatenate(wins)
         xs, inv = np.unique(x, return_inverse=True)
-        fit = fit_logistic(xs, np.bincount(inv), np.bincount(inv, w), cluster_meat(g, x, w), len(np.unique(g)),
-                           1.0 / n)
+        fit = fit_logistic(xs, np.bincount(inv), np.bincount(inv, w), cluster_meat(g, x, w), len(np.unique(g)), 1.0 / n)
         lo, hi = fit.fair_interval(level)
         step = SearchStep(sorted(float(o) for o in offsets), len(g), fit.fair, lo, hi)
         steps.append(step)
@@ -164,13 +184,32 @@ def search(
         if not math.isfinite(hi - lo):
             spread *= 2  # the slope is not yet significant: look further out
     g = np.concatenate(games_idx) if games_idx else np.zeros(0, int)
-    return SearchResult(knob, seat, base, fit, steps, g, np.concatenate(offs) if offs else np.zeros(0),
-                        np.concatenate(wins) if wins else np.zeros(0), converged, level)
+    return SearchResult(
+        knob,
+        seat,
+        base,
+        fit,
+        steps,
+        g,
+        np.concatenate(offs) if offs else np.zeros(0),
+        np.concatenate(wins) if wins else np.zeros(0),
+        converged,
+        level,
+    )
 
 
-def _play_step(play: Callable[..., np.ndarray], game: Any, config: Any, knob: str, seat: int,
-               offsets: Sequence[float], lineup: Sequence[str], start: int, seeds: np.ndarray,
-               jobs: int) -> list[np.ndarray]:
+def _play_step(
+    play: Callable[..., np.ndarray],
+    game: Any,
+    config: Any,
+    knob: str,
+    seat: int,
+    offsets: Sequence[float],
+    lineup: Sequence[str],
+    start: int,
+    seeds: np.ndarray,
+    jobs: int,
+) -> list[np.ndarray]:
     if jobs <= 1 or len(offsets) == 1 or play is not play_offset:
         return [play(game, config, knob, seat, o, lineup, start, seeds) for o in offsets]
     from joblib import Parallel, delayed
@@ -195,29 +234,61 @@ def as_compensation(result: SearchResult, bots: Sequence[str]) -> Any:
     for x in xs:
         w = result.win_share[result.offset == x]
         se = w.std(ddof=1) / math.sqrt(len(w)) if len(w) > 1 else math.nan
-        rows.append({"seat": result.seat, "offset": float(x), "games": len(w), "win_share": float(w.mean()),
-                     "win_share_lo": float(w.mean() - z * se), "win_share_hi": float(w.mean() + z * se)})
+        rows.append(
+            {
+                "seat": result.seat,
+                "offset": float(x),
+                "games": len(w),
+                "win_share": float(w.mean()),
+                "win_share_lo": float(w.mean() - z * se),
+                "win_share_hi": float(w.mean() + z * se),
+            }
+        )
     grid = np.linspace(xs.min(), xs.max(), 61)
     lo_band, hi_band = fit.band(grid, result.level)
     lo, hi = result.interval
     rate, rate_se = fit.rate(0.0)
-    fit_row = {"seat": result.seat, "games": result.games, "offsets": len(xs), "a": fit.a, "b": fit.b,
-               "share_at_0": float(fit.p(0.0)), "fair_offset": result.fair, "fair_lo": lo, "fair_hi": hi,
-               "fair_money": float(result.base[result.seat]) + result.fair,
-               "others_money": float(np.mean([v for k, v in enumerate(result.base) if k != result.seat])),
-               "rate": rate, "rate_se": rate_se, "rate_lo": rate - z * rate_se, "rate_hi": rate + z * rate_se,
-               "interval": stats.FIELLER_METHOD}
+    fit_row = {
+        "seat": result.seat,
+        "games": result.games,
+        "offsets": len(xs),
+        "a": fit.a,
+        "b": fit.b,
+        "share_at_0": float(fit.p(0.0)),
+        "fair_offset": result.fair,
+        "fair_lo": lo,
+        "fair_hi": hi,
+        "fair_money": float(result.base[result.seat]) + result.fair,
+        "others_money": float(np.mean([v for k, v in enumerate(result.base) if k != result.seat])),
+        "rate": rate,
+        "rate_se": rate_se,
+        "rate_lo": rate - z * rate_se,
+        "rate_hi": rate + z * rate_se,
+        "interval": stats.FIELLER_METHOD,
+    }
     return Compensation(
-        fit=pl.DataFrame([fit_row]), points=pl.DataFrame(rows),
-        curve=pl.DataFrame({"seat": [result.seat] * len(grid), "offset": grid, "win_share": fit.p(grid),
-                            "win_share_lo": lo_band, "win_share_hi": hi_band}),
-        players=len(result.base), level=result.level, games=int(max(r["games"] for r in rows)),
-        bots=sorted(set(bots)), fits={result.seat: fit},
+        fit=pl.DataFrame([fit_row]),
+        points=pl.DataFrame(rows),
+        curve=pl.DataFrame(
+            {
+                "seat": [result.seat] * len(grid),
+                "offset": grid,
+                "win_share": fit.p(grid),
+                "win_share_lo": lo_band,
+                "win_share_hi": hi_band,
+            }
+        ),
+        players=len(result.base),
+        level=result.level,
+        games=int(max(r["games"] for r in rows)),
+        bots=sorted(set(bots)),
+        fits={result.seat: fit},
     )
 
 
-def _next_offsets(fair: float, lo: float, hi: float, seen: np.ndarray, lowest: float, integer: bool,
-                  spread: float) -> list[float]:
+def _next_offsets(
+    fair: float, lo: float, hi: float, seen: np.ndarray, lowest: float, integer: bool, spread: float
+) -> list[float]:
     """Offsets bracketing the current fair estimate (or a wider bracket while the slope is unclear)."""
     if not (math.isfinite(lo) and math.isfinite(hi)) or not math.isfinite(fair):
         centre = fair if math.isfinite(fair) and abs(fair) < 4 * spread else 0.0

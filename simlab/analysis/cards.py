@@ -71,8 +71,11 @@ def design_from_manifest(folder: str | Path, control: str = "control") -> pl.Dat
         if cfg.get("bonus_card", "none") != "none" and cfg.get("bonus_card_seat", -1) >= 0:
             rows.append({"variant": name, "label": cfg["bonus_card"], "seat": int(cfg["bonus_card_seat"])})
             continue
-        diff = [(k, a - b) for k, (a, b) in enumerate(zip(cfg.get("start_money", ()), base.get("start_money", ()),
-                                                           strict=False)) if a != b]
+        diff = [
+            (k, a - b)
+            for k, (a, b) in enumerate(zip(cfg.get("start_money", ()), base.get("start_money", ()), strict=False))
+            if a != b
+        ]
         if len(diff) == 1 and diff[0][1] > 0:
             rows.append({"variant": name, "label": f"money{diff[0][1]}", "seat": diff[0][0]})
     return pl.DataFrame(rows, schema={"variant": pl.String, "label": pl.String, "seat": pl.Int64})
@@ -111,7 +114,9 @@ def card_value(
     per_game = _collect_per_game(lf, design, control).lazy()
     out = _summarise(per_game, level, paired).sort("label")
     out = out.with_columns(
-        pl.when(pl.col("label").str.contains(MONEY_RE.pattern)).then(pl.lit("money")).otherwise(pl.lit("card"))
+        pl.when(pl.col("label").str.contains(MONEY_RE.pattern))
+        .then(pl.lit("money"))
+        .otherwise(pl.lit("card"))
         .alias("kind")
     )
     p = out["p"].to_numpy()
@@ -141,20 +146,31 @@ def _per_game_differences(lf: pl.LazyFrame, design: pl.DataFrame, control: str) 
     d = design.lazy().select("variant", pl.col("seat").cast(pl.Int64), pl.col("label").cast(pl.Categorical))
     bit = pl.lit(2, dtype=pl.Int64).pow(pl.col("seat"))  # a bit per seat (seats < 63)
     treated = (
-        lf.select("variant", "game", pl.col("seat").cast(pl.Int64), pl.col("win_share").cast(pl.Float64).alias("_w"),
-                  pl.col("score").cast(pl.Float64).alias("_s"))
+        lf.select(
+            "variant",
+            "game",
+            pl.col("seat").cast(pl.Int64),
+            pl.col("win_share").cast(pl.Float64).alias("_w"),
+            pl.col("score").cast(pl.Float64).alias("_s"),
+        )
         .join(d, on=["variant", "seat"], how="inner")  # a small build side: streams over the rows
         .group_by("label", "game")
-        .agg(pl.len().alias("_n1"), bit.sum().alias("_m1"), pl.col("_w").sum().alias("_w1"),
-             pl.col("_s").sum().alias("_s1"))
+        .agg(
+            pl.len().alias("_n1"),
+            bit.sum().alias("_m1"),
+            pl.col("_w").sum().alias("_w1"),
+            pl.col("_s").sum().alias("_s1"),
+        )
     )
     seat = pl.col("seat").cast(pl.Int64)
     base = (
         lf.filter(pl.col("variant") == control)
         .group_by("game")
-        .agg(bit.sum().alias("_m0"),
-             *(pl.when(seat == k).then(pl.col("win_share").cast(pl.Float64)).sum().alias(f"_w0_{k}") for k in seats),
-             *(pl.when(seat == k).then(pl.col("score").cast(pl.Float64)).sum().alias(f"_s0_{k}") for k in seats))
+        .agg(
+            bit.sum().alias("_m0"),
+            *(pl.when(seat == k).then(pl.col("win_share").cast(pl.Float64)).sum().alias(f"_w0_{k}") for k in seats),
+            *(pl.when(seat == k).then(pl.col("score").cast(pl.Float64)).sum().alias(f"_s0_{k}") for k in seats),
+        )
     )
     m1 = pl.col("_m1")
     has = {k: (m1 // (2**k)) % 2 == 1 for k in seats}
@@ -162,12 +178,19 @@ def _per_game_differences(lf: pl.LazyFrame, design: pl.DataFrame, control: str) 
     s0 = pl.sum_horizontal([pl.when(has[k]).then(pl.col(f"_s0_{k}")).otherwise(0.0) for k in seats])
     n = pl.col("_n1").cast(pl.Float64)
     # paired when every treated seat has a control row (m1 ⊆ m0) and each seat once (n1 = its bits)
-    unpaired = ((m1 & pl.col("_m0")) != m1) | (pl.col("_n1") != pl.sum_horizontal([has[k].cast(pl.UInt32)
-                                                                                    for k in seats]))
+    unpaired = ((m1 & pl.col("_m0")) != m1) | (
+        pl.col("_n1") != pl.sum_horizontal([has[k].cast(pl.UInt32) for k in seats])
+    )
     return treated.join(base, on="game", how="inner").select(
-        pl.col("label").cast(pl.String), "game", pl.col("_n1").cast(pl.UInt32).alias("seats"),
-        ((pl.col("_w1") - w0) / n).alias("dw"), ((pl.col("_s1") - s0) / n).alias("ds"),
-        (pl.col("_w1") / n).alias("w1"), (w0 / n).alias("w0"), (pl.col("_s1") / n).alias("s1"), (s0 / n).alias("s0"),
+        pl.col("label").cast(pl.String),
+        "game",
+        pl.col("_n1").cast(pl.UInt32).alias("seats"),
+        ((pl.col("_w1") - w0) / n).alias("dw"),
+        ((pl.col("_s1") - s0) / n).alias("ds"),
+        (pl.col("_w1") / n).alias("w1"),
+        (w0 / n).alias("w0"),
+        (pl.col("_s1") / n).alias("s1"),
+        (s0 / n).alias("s0"),
         unpaired.alias("_unpaired"),
     )
 
@@ -180,10 +203,11 @@ def _paired_by_join(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.
         .join(d, on=["variant", "seat"], how="inner")
         .select("label", "game", "seat", pl.col("win_share").alias("w1"), pl.col("score").cast(pl.Float64).alias("s1"))
     )
-    base = (
-        lf.filter(pl.col("variant") == control)
-        .select("game", pl.col("seat").cast(pl.Int64), pl.col("win_share").alias("w0"),
-                pl.col("score").cast(pl.Float64).alias("s0"))
+    base = lf.filter(pl.col("variant") == control).select(
+        "game",
+        pl.col("seat").cast(pl.Int64),
+        pl.col("win_share").alias("w0"),
+        pl.col("score").cast(pl.Float64).alias("s0"),
     )
     return (
         treated.join(base, on=["game", "seat"], how="inner")
@@ -192,8 +216,10 @@ def _paired_by_join(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.
             pl.len().alias("seats"),
             (pl.col("w1") - pl.col("w0")).mean().alias("dw"),
             (pl.col("s1") - pl.col("s0")).mean().alias("ds"),
-            pl.col("w1").mean().alias("w1"), pl.col("w0").mean().alias("w0"),
-            pl.col("s1").mean().alias("s1"), pl.col("s0").mean().alias("s0"),
+            pl.col("w1").mean().alias("w1"),
+            pl.col("w0").mean().alias("w0"),
+            pl.col("s1").mean().alias("s1"),
+            pl.col("s0").mean().alias("s0"),
         )
     )
 
@@ -204,25 +230,35 @@ def _collect_per_game(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> p
     bad = df.filter(pl.col("_unpaired"))
     df = df.filter(~pl.col("_unpaired")).drop("_unpaired")
     if bad.height:
-        fix = (_paired_by_join(lf, design, control)
-               .join(bad.lazy().select("label", "game"), on=["label", "game"], how="semi").collect())
+        fix = (
+            _paired_by_join(lf, design, control)
+            .join(bad.lazy().select("label", "game"), on=["label", "game"], how="semi")
+            .collect()
+        )
         df = pl.concat([df, fix.select(df.columns)], how="vertical_relaxed")
     return df
 
 
 def _summarise(per_game: pl.LazyFrame, level: float, paired: bool) -> pl.DataFrame:
     z = stats.z_value(level)
-    agg = per_game.group_by("label").agg(
-        pl.len().alias("games"),
-        pl.col("seats").max().alias("seats"),
-        pl.col("w1").mean().alias("win_share"),
-        pl.col("w0").mean().alias("control_win_share"),
-        pl.col("dw").mean().alias("win_share_diff"),
-        pl.col("ds").mean().alias("score_diff"),
-        pl.col("dw").var().alias("_vdw"), pl.col("ds").var().alias("_vds"),
-        pl.col("w1").var().alias("_vw1"), pl.col("w0").var().alias("_vw0"),
-        pl.col("s1").var().alias("_vs1"), pl.col("s0").var().alias("_vs0"),
-    ).collect()
+    agg = (
+        per_game.group_by("label")
+        .agg(
+            pl.len().alias("games"),
+            pl.col("seats").max().alias("seats"),
+            pl.col("w1").mean().alias("win_share"),
+            pl.col("w0").mean().alias("control_win_share"),
+            pl.col("dw").mean().alias("win_share_diff"),
+            pl.col("ds").mean().alias("score_diff"),
+            pl.col("dw").var().alias("_vdw"),
+            pl.col("ds").var().alias("_vds"),
+            pl.col("w1").var().alias("_vw1"),
+            pl.col("w0").var().alias("_vw0"),
+            pl.col("s1").var().alias("_vs1"),
+            pl.col("s0").var().alias("_vs0"),
+        )
+        .collect()
+    )
     n = pl.col("games").cast(pl.Float64)
     if paired:
         se_w = (pl.col("_vdw") / n).sqrt()
@@ -240,8 +276,7 @@ def _summarise(per_game: pl.LazyFrame, level: float, paired: bool) -> pl.DataFra
     return out.with_columns(pl.Series("p", p)).drop(pl.selectors.starts_with("_"))
 
 
-def _in_sesterces(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | None,
-                  level: float) -> pl.DataFrame:
+def _in_sesterces(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | None, level: float) -> pl.DataFrame:
     """Convert win-share changes to sesterces: paired money variants first, else an external rate."""
     labels = out["label"].to_list()
     money_labels = [lab for lab in labels if MONEY_RE.match(lab)]
@@ -253,10 +288,16 @@ def _in_sesterces(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | 
         source = f"paired {ref} variants"
         m = per_game.filter(pl.col("label") == ref).select("game", pl.col("dw").alias("dm"))
         mom = (
-            per_game.join(m, on="game", how="inner").group_by("label")
-            .agg(pl.len().alias("n"), pl.col("dw").mean().alias("mc"), pl.col("dm").mean().alias("mm"),
-                 pl.col("dw").var().alias("vc"), pl.col("dm").var().alias("vm"),
-                 pl.cov("dw", "dm").alias("cv"))
+            per_game.join(m, on="game", how="inner")
+            .group_by("label")
+            .agg(
+                pl.len().alias("n"),
+                pl.col("dw").mean().alias("mc"),
+                pl.col("dm").mean().alias("mm"),
+                pl.col("dw").var().alias("vc"),
+                pl.col("dm").var().alias("vm"),
+                pl.cov("dw", "dm").alias("cv"),
+            )
             .collect()
         )
         for r in mom.iter_rows(named=True):
@@ -304,9 +345,12 @@ def observational(results: Results, variant: str | None = "control", level: floa
         played = pl.col(f"played_{c}") > 0
         w = pl.col("win_share")
         aggs += [
-            played.sum().alias(f"{c}__n1"), (~played).sum().alias(f"{c}__n0"),
-            w.filter(played).mean().alias(f"{c}__m1"), w.filter(~played).mean().alias(f"{c}__m0"),
-            w.filter(played).var().alias(f"{c}__v1"), w.filter(~played).var().alias(f"{c}__v0"),
+            played.sum().alias(f"{c}__n1"),
+            (~played).sum().alias(f"{c}__n0"),
+            w.filter(played).mean().alias(f"{c}__m1"),
+            w.filter(~played).mean().alias(f"{c}__m0"),
+            w.filter(played).var().alias(f"{c}__v1"),
+            w.filter(~played).var().alias(f"{c}__v0"),
         ]
     r = lf.select(aggs).collect().row(0, named=True)
     z = stats.z_value(level)
@@ -318,10 +362,24 @@ def observational(results: Results, variant: str | None = "control", level: floa
             continue
         se = math.sqrt((r[f"{c}__v1"] or 0) / n1 + (r[f"{c}__v0"] or 0) / n0)
         d = m1 - m0
-        rows.append({"label": c, "played_share": n1 / (n1 + n0), "played_win_share": m1,
-                     "not_played_win_share": m0, "played_diff": d, "played_diff_lo": d - z * se,
-                     "played_diff_hi": d + z * se})
-    schema = {"label": pl.String, "played_share": pl.Float64, "played_win_share": pl.Float64,
-              "not_played_win_share": pl.Float64, "played_diff": pl.Float64, "played_diff_lo": pl.Float64,
-              "played_diff_hi": pl.Float64}
+        rows.append(
+            {
+                "label": c,
+                "played_share": n1 / (n1 + n0),
+                "played_win_share": m1,
+                "not_played_win_share": m0,
+                "played_diff": d,
+                "played_diff_lo": d - z * se,
+                "played_diff_hi": d + z * se,
+            }
+        )
+    schema = {
+        "label": pl.String,
+        "played_share": pl.Float64,
+        "played_win_share": pl.Float64,
+        "not_played_win_share": pl.Float64,
+        "played_diff": pl.Float64,
+        "played_diff_lo": pl.Float64,
+        "played_diff_hi": pl.Float64,
+    }
     return pl.DataFrame(rows, schema=schema)

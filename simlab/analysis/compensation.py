@@ -65,8 +65,7 @@ class LogisticFit:
         return rate, float(math.sqrt(max(grad @ self.cov @ grad, 0.0)))
 
 
-def fit_logistic(x: np.ndarray, n: np.ndarray, s: np.ndarray, meat: Meat, clusters: int,
-                 target: float) -> LogisticFit:
+def fit_logistic(x: np.ndarray, n: np.ndarray, s: np.ndarray, meat: Meat, clusters: int, target: float) -> LogisticFit:
     """Quasi-binomial logistic fit on grouped data (offset x, games n, summed win share s).
 
     ``meat(a, b)`` returns the 2x2 sum over clusters (games) of the outer product of each cluster's
@@ -154,8 +153,13 @@ def compensation(results: Results, seat: int | None = None, level: float = 0.95,
         rows = rows.filter(pl.col("seat") == seat)
     points = (
         rows.group_by("seat", "offset")
-        .agg(pl.len().alias("games"), pl.col("win_share").sum().alias("_s"), *stats.mean_aggs("win_share"),
-             pl.col("others_money").mean().alias("others_money"), pl.col("start_money").mean().alias("_money"))
+        .agg(
+            pl.len().alias("games"),
+            pl.col("win_share").sum().alias("_s"),
+            *stats.mean_aggs("win_share"),
+            pl.col("others_money").mean().alias("others_money"),
+            pl.col("start_money").mean().alias("_money"),
+        )
         .sort("seat", "offset")
         .collect()
     )
@@ -174,30 +178,58 @@ def compensation(results: Results, seat: int | None = None, level: float = 0.95,
     for k in seats:
         pk = points.filter(pl.col("seat") == k)
         clusters = rows.filter(pl.col("seat") == k).select(pl.col("game").n_unique()).collect().item()
-        fit = fit_logistic(pk["offset"].to_numpy(), pk["games"].to_numpy(), pk["_s"].to_numpy(),
-                           _lazy_meat(rows, k), clusters, 1.0 / n)
+        fit = fit_logistic(
+            pk["offset"].to_numpy(), pk["games"].to_numpy(), pk["_s"].to_numpy(), _lazy_meat(rows, k), clusters, 1.0 / n
+        )
         fits[k] = fit
         lo, hi = fit.fair_interval(level)
         rate, rate_se = fit.rate(0.0)
         z = stats.z_value(level)
         ref = float((pk["others_money"] * pk["games"]).sum() / pk["games"].sum())
-        fit_rows.append({
-            "seat": k, "games": int(pk["games"].sum()), "offsets": pk.height, "a": fit.a, "b": fit.b,
-            "a_se": math.sqrt(fit.cov[0, 0]), "b_se": math.sqrt(fit.cov[1, 1]),
-            "share_at_0": float(fit.p(0.0)), "fair_offset": fit.fair, "fair_lo": lo, "fair_hi": hi,
-            "fair_money": ref + fit.fair, "others_money": ref,
-            "rate": rate, "rate_se": rate_se, "rate_lo": rate - z * rate_se, "rate_hi": rate + z * rate_se,
-        })
+        fit_rows.append(
+            {
+                "seat": k,
+                "games": int(pk["games"].sum()),
+                "offsets": pk.height,
+                "a": fit.a,
+                "b": fit.b,
+                "a_se": math.sqrt(fit.cov[0, 0]),
+                "b_se": math.sqrt(fit.cov[1, 1]),
+                "share_at_0": float(fit.p(0.0)),
+                "fair_offset": fit.fair,
+                "fair_lo": lo,
+                "fair_hi": hi,
+                "fair_money": ref + fit.fair,
+                "others_money": ref,
+                "rate": rate,
+                "rate_se": rate_se,
+                "rate_lo": rate - z * rate_se,
+                "rate_hi": rate + z * rate_se,
+            }
+        )
         xs = np.linspace(pk["offset"].min(), pk["offset"].max(), grid)
         band_lo, band_hi = fit.band(xs, level)
-        curves.append(pl.DataFrame({"seat": [k] * grid, "offset": xs, "win_share": fit.p(xs),
-                                    "win_share_lo": band_lo, "win_share_hi": band_hi}))
+        curves.append(
+            pl.DataFrame(
+                {
+                    "seat": [k] * grid,
+                    "offset": xs,
+                    "win_share": fit.p(xs),
+                    "win_share_lo": band_lo,
+                    "win_share_hi": band_hi,
+                }
+            )
+        )
     games = int(points["games"].max())
     return Compensation(
         fit=pl.DataFrame(fit_rows).with_columns(pl.lit(stats.FIELLER_METHOD).alias("interval")),
         points=points.drop("_s", "_money"),
         curve=pl.concat(curves),
-        players=n, level=level, games=games, bots=bots, fits=fits,
+        players=n,
+        level=level,
+        games=games,
+        bots=bots,
+        fits=fits,
     )
 
 
@@ -209,12 +241,18 @@ def _lazy_meat(rows: pl.LazyFrame, seat: int) -> Meat:
         r = pl.col("win_share") - p
         per_game = (
             rows.filter(pl.col("seat") == seat)
-            .group_by("game").agg(r.sum().alias("u0"), (r * pl.col("offset")).sum().alias("u1"))
+            .group_by("game")
+            .agg(r.sum().alias("u0"), (r * pl.col("offset")).sum().alias("u1"))
         )
-        m = per_game.select(
-            (pl.col("u0") ** 2).sum().alias("m00"), (pl.col("u0") * pl.col("u1")).sum().alias("m01"),
-            (pl.col("u1") ** 2).sum().alias("m11"),
-        ).collect().row(0)
+        m = (
+            per_game.select(
+                (pl.col("u0") ** 2).sum().alias("m00"),
+                (pl.col("u0") * pl.col("u1")).sum().alias("m01"),
+                (pl.col("u1") ** 2).sum().alias("m11"),
+            )
+            .collect()
+            .row(0)
+        )
         return np.array([[m[0], m[1]], [m[1], m[2]]])
 
     return meat

@@ -76,8 +76,11 @@ def chunk_partials(rows: pl.DataFrame) -> dict[str, pl.DataFrame]:
         add(("metrics",), lambda: game_metrics_partial(rows))
     if "bot" in cols:
         add(("variance",), lambda: variance_partial(rows))
-        out["bots"] = rows.select(pl.col("variant").cast(pl.String), pl.col("bot").cast(pl.String)).unique().sort(
-            "variant", "bot")
+        out["bots"] = (
+            rows.select(pl.col("variant").cast(pl.String), pl.col("bot").cast(pl.String))
+            .unique()
+            .sort("variant", "bot")
+        )
     if {"variant", "game", "seat", "win_share"} <= cols:
         add(("wins",), lambda: win_masks(rows))
     add(("score_bins",), lambda: histogram_partial(rows, "score", BIN_WIDTH))
@@ -153,8 +156,11 @@ def merge_partials(parts: list[dict[str, pl.DataFrame]]) -> dict[str, pl.DataFra
     if not parts:
         return {}
     kinds = set.intersection(*(set(p) for p in parts))
-    frames = {k: MERGE[k](pl.concat([p[k] for p in parts], how="diagonal_relaxed"))
-              for k in sorted(kinds) if not k.startswith(MARKET)}
+    frames = {
+        k: MERGE[k](pl.concat([p[k] for p in parts], how="diagonal_relaxed"))
+        for k in sorted(kinds)
+        if not k.startswith(MARKET)
+    }
     market = sorted(k for k in kinds if k.startswith(MARKET))
     if market:
         merged = merge_market_partials([{k.removeprefix(MARKET): p[k] for k in market} for p in parts])
@@ -210,8 +216,9 @@ class Digest:
         kinds = sorted({k for f in mine for k in f.frames if k.startswith(MARKET)})
         if not mine or not kinds or any(k not in f.frames for f in mine for k in kinds):
             return None
-        return merge_market_partials([{k.removeprefix(MARKET): _only(_decode(f.frames[k]), variants) for k in kinds}
-                                      for f in mine])
+        return merge_market_partials(
+            [{k.removeprefix(MARKET): _only(_decode(f.frames[k]), variants) for k in kinds} for f in mine]
+        )
 
     def _files(self, variants: tuple[str, ...]) -> list[_FileDigest]:
         """The files holding those variants' chunks (but files of empty chunks, which add nothing)."""
@@ -243,5 +250,14 @@ def load_digest(folder: str | Path) -> Digest | None:
     return Digest(files)
 
 
-__all__ = ["VERSION", "Digest", "chunk_partials", "combine", "encode", "encode_file", "has_current", "load_digest",
-           "merge_partials"]
+__all__ = [
+    "VERSION",
+    "Digest",
+    "chunk_partials",
+    "combine",
+    "encode",
+    "encode_file",
+    "has_current",
+    "load_digest",
+    "merge_partials",
+]

@@ -107,12 +107,20 @@ def facts(lf: pl.LazyFrame) -> dict[str, Any]:
     known = _known(lf)
     if all(k in known for k in ("players", "game_min", "game_max", "variants")):
         return known
-    df = lf.select(pl.col("seat").max().alias("seat"), pl.col("game").min().alias("lo"),
-                   pl.col("game").max().alias("hi"), pl.col("variant").n_unique().alias("v")).collect()
+    df = lf.select(
+        pl.col("seat").max().alias("seat"),
+        pl.col("game").min().alias("lo"),
+        pl.col("game").max().alias("hi"),
+        pl.col("variant").n_unique().alias("v"),
+    ).collect()
     if df["seat"][0] is None:
         raise AnalysisError("no result rows")
-    out = {"players": int(df["seat"][0]) + 1, "game_min": int(df["lo"][0]), "game_max": int(df["hi"][0]),
-           "variants": int(df["v"][0])}
+    out = {
+        "players": int(df["seat"][0]) + 1,
+        "game_min": int(df["lo"][0]),
+        "game_max": int(df["hi"][0]),
+        "variants": int(df["v"][0]),
+    }
     remember(lf, **out)
     return {**known, **out}
 

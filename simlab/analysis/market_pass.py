@@ -56,8 +56,13 @@ YIELD_SUMS = ("n", "sum_x", "sum_xx", "sum_m", "sum_mm", "sum_mx", "sum_f", "sum
 
 #: the keys each frame of a partial adds by; () for the frames that describe the columns (kept once)
 PARTIAL_KEYS: dict[str, tuple[str, ...]] = {
-    "columns": (), "colours": (), "counts": ("variant", "column", "value"), "games": ("variant",),
-    "collapses": ("variant", "colour"), "yields": ("variant",), "shift": ("variant", "seat", "_count"),
+    "columns": (),
+    "colours": (),
+    "counts": ("variant", "column", "value"),
+    "games": ("variant",),
+    "collapses": ("variant", "colour"),
+    "yields": ("variant",),
+    "shift": ("variant", "seat", "_count"),
 }
 
 
@@ -71,8 +76,13 @@ class MarketSummary:
     shift_winners: pl.DataFrame
 
 
-def market_summary(results: Results, level: float = 0.95, floor: int = 1, min_games: int = 30,
-                   series: tuple[str, ...] = tuple(s for s, _p in SERIES)) -> MarketSummary:
+def market_summary(
+    results: Results,
+    level: float = 0.95,
+    floor: int = 1,
+    min_games: int = 30,
+    series: tuple[str, ...] = tuple(s for s, _p in SERIES),
+) -> MarketSummary:
     """``market_trajectories`` (of the given ``series``), ``marker_collapses``, ``sale_yield`` (per variant)
     and ``shift_winners`` from ONE streaming pass over the rows instead of four scans.
 
@@ -89,8 +99,9 @@ def market_summary(results: Results, level: float = 0.95, floor: int = 1, min_ga
     return summary
 
 
-def market_partial(rows: pl.DataFrame | pl.LazyFrame, floor: int = PARTIAL_FLOOR,
-                   series: tuple[str, ...] = PARTIAL_SERIES) -> dict[str, pl.DataFrame] | None:
+def market_partial(
+    rows: pl.DataFrame | pl.LazyFrame, floor: int = PARTIAL_FLOOR, series: tuple[str, ...] = PARTIAL_SERIES
+) -> dict[str, pl.DataFrame] | None:
     """The state of market_summary's pass over these rows as plain frames that merge by adding (see
     merge_market_partials); None when the rows have no market columns, or when the sales columns are not
     null-free integers (then sale_yield needs its own scan and a partial cannot stand in for it).
@@ -134,15 +145,21 @@ def merge_market_partials(parts: Sequence[dict[str, pl.DataFrame]]) -> dict[str,
     return out
 
 
-def market_summary_from_partial(part: dict[str, pl.DataFrame], level: float = 0.95, min_games: int = 30,
-                                bots: str = "") -> MarketSummary:
+def market_summary_from_partial(
+    part: dict[str, pl.DataFrame], level: float = 0.95, min_games: int = 30, bots: str = ""
+) -> MarketSummary:
     """market_summary's result from a (merged) partial: the one finish of the row scan and the digest."""
     counts, games = _counts_of(part["counts"], part["games"])
-    columns = [(s, i, int(r), c) for s, i, r, c in part["columns"].select("series", "item", "round", "column")
-               .iter_rows()]
+    columns = [
+        (s, i, int(r), c) for s, i, r, c in part["columns"].select("series", "item", "round", "column").iter_rows()
+    ]
     yields = _yields_of(part["yields"], level) if "yields" in part else None
-    return MarketSummary(_trajectory_frame(counts, games, columns, level, bots), _collapses_of(part, level),
-                         yields, _shift_of(part["shift"], level, min_games))
+    return MarketSummary(
+        _trajectory_frame(counts, games, columns, level, bots),
+        _collapses_of(part, level),
+        yields,
+        _shift_of(part["shift"], level, min_games),
+    )
 
 
 def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:
@@ -179,8 +196,7 @@ def _summary_pass(cols: list[str], floor: int, series: tuple[str, ...]) -> _Mark
 
 def _pass(lf: pl.LazyFrame, acc: _MarketPass) -> _MarketPass:
     """Stream the columns ``acc`` reads through it, batch by batch, its compiled loops on a thread per core."""
-    query = lf.select(acc.wanted()).collect_batches(chunk_size=SUMMARY_BATCH, maintain_order=False,
-                                                    engine="streaming")
+    query = lf.select(acc.wanted()).collect_batches(chunk_size=SUMMARY_BATCH, maintain_order=False, engine="streaming")
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for batch in query:
             if not batch.is_empty():
@@ -200,33 +216,44 @@ class _Inline(Executor):
             future.set_exception(e)
         return future
 
-    def map(self, fn: Callable[..., Any], *iterables: Any, timeout: float | None = None,
-            chunksize: int = 1) -> Iterator[Any]:
+    def map(
+        self, fn: Callable[..., Any], *iterables: Any, timeout: float | None = None, chunksize: int = 1
+    ) -> Iterator[Any]:
         """The results in order, computed as they are asked for (no future per task)."""
         return map(fn, *iterables)
 
 
-def _counts_of(counts: pl.DataFrame, games: pl.DataFrame) -> tuple[
-        dict[tuple[str, str], tuple[np.ndarray, np.ndarray]], dict[str, int]]:
+def _counts_of(
+    counts: pl.DataFrame, games: pl.DataFrame
+) -> tuple[dict[tuple[str, str], tuple[np.ndarray, np.ndarray]], dict[str, int]]:
     """The value counts per (variant, column), values ascending, and games per variant, as
     ``_trajectory_frame`` reads them."""
-    lists = counts.sort("variant", "column", "value").group_by("variant", "column", maintain_order=True).agg(
-        "value", "count")
-    out = {(v, c): (np.array(vals, dtype=np.float64), np.array(k, dtype=np.int64))
-           for v, c, vals, k in lists.iter_rows()}
+    lists = (
+        counts.sort("variant", "column", "value")
+        .group_by("variant", "column", maintain_order=True)
+        .agg("value", "count")
+    )
+    out = {
+        (v, c): (np.array(vals, dtype=np.float64), np.array(k, dtype=np.int64)) for v, c, vals, k in lists.iter_rows()
+    }
     return out, {v: int(n) for v, n in games.select("variant", "games").iter_rows()}
 
 
 def _collapses_of(part: dict[str, pl.DataFrame], level: float) -> pl.DataFrame:
     """The collapses frame from a partial's ``collapses`` and ``colours``."""
     colours = part["colours"]["colour"].to_list()
-    by = {(v, c): k for v, c, *k in part["collapses"].select(
-        "variant", "colour", "games", "collapsed", "recovered", "first_sum").iter_rows()}
+    by = {
+        (v, c): k
+        for v, c, *k in part["collapses"]
+        .select("variant", "colour", "games", "collapsed", "recovered", "first_sum")
+        .iter_rows()
+    }
     variants = sorted({v for v, _c in by})
     zero = (0, 0, 0, 0)
     data: dict[str, pl.Series] = {
         "variant": pl.Series(variants, dtype=pl.String),
-        "games": pl.Series([max(by.get((v, c), zero)[0] for c in colours) for v in variants], dtype=pl.UInt32)}
+        "games": pl.Series([max(by.get((v, c), zero)[0] for c in colours) for v in variants], dtype=pl.UInt32),
+    }
     for i, colour in enumerate(colours):
         got = [by.get((v, colour), zero) for v in variants]
         data[f"_collapsed{i}"] = pl.Series([g[1] for g in got], dtype=pl.UInt32)
@@ -238,10 +265,17 @@ def _collapses_of(part: dict[str, pl.DataFrame], level: float) -> pl.DataFrame:
 def _yields_of(sums: pl.DataFrame, level: float) -> pl.DataFrame:
     """``sale_yield``'s frame per variant from the exact integer sale sums (moments rounded once)."""
     rows = sums.sort("variant").select("variant", *YIELD_SUMS).iter_rows()
-    df = pl.DataFrame([{"variant": v, **_yield_moments([int(x) for x in s])} for v, *s in rows],
-                      schema={"variant": pl.String, "rows": pl.UInt32, "cubes_per_seat": pl.Float64,
-                              **{f"{y}__{k}": pl.Float64 for y in ("sale_money", "sale_fame")
-                                 for k in ("my", "vy", "cv")}, "__mx": pl.Float64, "__vx": pl.Float64})
+    df = pl.DataFrame(
+        [{"variant": v, **_yield_moments([int(x) for x in s])} for v, *s in rows],
+        schema={
+            "variant": pl.String,
+            "rows": pl.UInt32,
+            "cubes_per_seat": pl.Float64,
+            **{f"{y}__{k}": pl.Float64 for y in ("sale_money", "sale_fame") for k in ("my", "vy", "cv")},
+            "__mx": pl.Float64,
+            "__vx": pl.Float64,
+        },
+    )
     return _yield_frame(df, ("variant",), level)
 
 
@@ -255,8 +289,15 @@ class _MarketPass:
     collapses (of ``markers``, unless ``collapses`` is off), sale sums (of ``sold``) and turbulence cells
     (unless ``shift`` is off). An analysis with nothing to count adds nothing and reads no column for it."""
 
-    def __init__(self, traj: list[tuple[str, str, int, str]], markers: dict[str, dict[int, str]],
-                 sold: list[str], floor: int, collapses: bool = True, shift: bool = True) -> None:
+    def __init__(
+        self,
+        traj: list[tuple[str, str, int, str]],
+        markers: dict[str, dict[int, str]],
+        sold: list[str],
+        floor: int,
+        collapses: bool = True,
+        shift: bool = True,
+    ) -> None:
         self.traj, self.sold = traj, sold
         self.markers = markers if collapses else {}
         marker_cols = [c for by_r in markers.values() for c in by_r.values()]
@@ -264,8 +305,9 @@ class _MarketPass:
         self.collapses, self.yields = _Collapses(self.markers, floor), _Yields(sold)
         self.shift = _Shift(marker_cols if shift else [], floor)
         # the game-level columns, read from seat 0
-        self.game_columns = list(dict.fromkeys([*self.counter.columns, *(
-            c for by_r in self.markers.values() for c in by_r.values())]))
+        self.game_columns = list(
+            dict.fromkeys([*self.counter.columns, *(c for by_r in self.markers.values() for c in by_r.values())])
+        )
 
     def wanted(self) -> list[str]:
         """The columns the pass reads."""
@@ -298,16 +340,24 @@ class _MarketPass:
         counts, games = self.counter.result()
         keys = sorted(counts)
         out = {
-            "columns": pl.DataFrame(self.traj, orient="row", schema={
-                "series": pl.String, "item": pl.String, "round": pl.Int64, "column": pl.String}),
-            "counts": pl.DataFrame({
-                "variant": [k[0] for k in keys for _ in counts[k][0]],
-                "column": [k[1] for k in keys for _ in counts[k][0]],
-                "value": np.concatenate([np.zeros(0), *(counts[k][0] for k in keys)]).astype(np.float64),
-                "count": np.concatenate([np.zeros(0, dtype=np.int64), *(counts[k][1] for k in keys)]),
-            }, schema={"variant": pl.String, "column": pl.String, "value": pl.Float64, "count": pl.Int64}),
-            "games": pl.DataFrame({"variant": sorted(games), "games": [games[v] for v in sorted(games)]},
-                                  schema={"variant": pl.String, "games": pl.Int64}),
+            "columns": pl.DataFrame(
+                self.traj,
+                orient="row",
+                schema={"series": pl.String, "item": pl.String, "round": pl.Int64, "column": pl.String},
+            ),
+            "counts": pl.DataFrame(
+                {
+                    "variant": [k[0] for k in keys for _ in counts[k][0]],
+                    "column": [k[1] for k in keys for _ in counts[k][0]],
+                    "value": np.concatenate([np.zeros(0), *(counts[k][0] for k in keys)]).astype(np.float64),
+                    "count": np.concatenate([np.zeros(0, dtype=np.int64), *(counts[k][1] for k in keys)]),
+                },
+                schema={"variant": pl.String, "column": pl.String, "value": pl.Float64, "count": pl.Int64},
+            ),
+            "games": pl.DataFrame(
+                {"variant": sorted(games), "games": [games[v] for v in sorted(games)]},
+                schema={"variant": pl.String, "games": pl.Int64},
+            ),
             "colours": pl.DataFrame({"colour": list(self.markers)}, schema={"colour": pl.String}),
             "collapses": self.collapses.frame(),
             "shift": self.shift.cells(),
@@ -338,14 +388,21 @@ class _Collapses:
         self.floor = floor
         self.sums: dict[str, np.ndarray] = {}  # variant -> (colour, [games, collapsed, recovered, sum of first])
 
-    def submit(self, pool: Executor, names_: list[str], code: np.ndarray,
-               seat0: pl.DataFrame) -> list[Future]:
+    def submit(self, pool: Executor, names_: list[str], code: np.ndarray, seat0: pl.DataFrame) -> list[Future]:
         """Count one batch of seat-0 rows on the pool, a task per colour."""
         tasks = []
         for by_r in self.markers.values():
             rounds = sorted(by_r)
-            tasks.append(pool.submit(_collapse_counts, code, _same_type([_as_array(seat0[by_r[r]]) for r in rounds]),
-                                     np.array(rounds, dtype=np.int64), self.floor, len(names_)))
+            tasks.append(
+                pool.submit(
+                    _collapse_counts,
+                    code,
+                    _same_type([_as_array(seat0[by_r[r]]) for r in rounds]),
+                    np.array(rounds, dtype=np.int64),
+                    self.floor,
+                    len(names_),
+                )
+            )
         return tasks
 
     def merge(self, names_: list[str], per_colour: list[np.ndarray]) -> None:
@@ -359,16 +416,27 @@ class _Collapses:
 
     def frame(self) -> pl.DataFrame:
         """The counts per (variant, colour), integers as counted (``first_sum``: the sum of first rounds)."""
-        rows = [(v, colour, *(int(x) for x in self.sums[v][i])) for v in sorted(self.sums)
-                for i, colour in enumerate(self.markers)]
-        return pl.DataFrame(rows, orient="row", schema={
-            "variant": pl.String, "colour": pl.String, "games": pl.Int64, "collapsed": pl.Int64,
-            "recovered": pl.Int64, "first_sum": pl.Int64})
+        rows = [
+            (v, colour, *(int(x) for x in self.sums[v][i]))
+            for v in sorted(self.sums)
+            for i, colour in enumerate(self.markers)
+        ]
+        return pl.DataFrame(
+            rows,
+            orient="row",
+            schema={
+                "variant": pl.String,
+                "colour": pl.String,
+                "games": pl.Int64,
+                "collapsed": pl.Int64,
+                "recovered": pl.Int64,
+                "first_sum": pl.Int64,
+            },
+        )
 
 
 @njit(cache=True, nogil=True)
-def _collapse_counts(code: np.ndarray, rounds_cols: tuple, rounds: np.ndarray, floor: int,
-                     groups: int) -> np.ndarray:
+def _collapse_counts(code: np.ndarray, rounds_cols: tuple, rounds: np.ndarray, floor: int, groups: int) -> np.ndarray:
     """Per group: [games, games with the marker at ``floor`` after some round, of those games with it above
     ``floor`` after a later round, sum of the first such rounds] for one colour (its columns by ascending
     round)."""
@@ -411,8 +479,13 @@ class _Yields:
         x = np.zeros(len(batch), dtype=np.int64)
         for c in self.sold:
             x += batch[c].to_numpy()
-        got = _yield_sums(code, x, batch["sale_money"].to_numpy().astype(np.int64, copy=False),
-                          batch["sale_fame"].to_numpy().astype(np.int64, copy=False), len(names_))
+        got = _yield_sums(
+            code,
+            x,
+            batch["sale_money"].to_numpy().astype(np.int64, copy=False),
+            batch["sale_fame"].to_numpy().astype(np.int64, copy=False),
+            len(names_),
+        )
         for i, v in enumerate(names_):
             if got[i, 0]:
                 self.sums[v] = self.sums.get(v, 0) + got[i]
@@ -420,8 +493,11 @@ class _Yields:
     def frame(self) -> pl.DataFrame:
         """The exact sums per variant (columns ``YIELD_SUMS``)."""
         variants = sorted(self.sums)
-        return pl.DataFrame([(v, *(int(x) for x in self.sums[v])) for v in variants], orient="row",
-                            schema={"variant": pl.String, **dict.fromkeys(YIELD_SUMS, pl.Int64)})
+        return pl.DataFrame(
+            [(v, *(int(x) for x in self.sums[v])) for v in variants],
+            orient="row",
+            schema={"variant": pl.String, **dict.fromkeys(YIELD_SUMS, pl.Int64)},
+        )
 
 
 def _yield_moments(s: list[int]) -> dict[str, float | int | None]:
@@ -475,8 +551,16 @@ class _Shift:
             _add_at_floor(turbulence, _as_array(batch[c]), self.floor)
         w = batch["win_share"].cast(pl.Float64)
         valid = w.is_not_null().to_numpy() if w.null_count() else np.ones(len(w), dtype=np.bool_)
-        n, nw, sw, sq = _shift_sums(code, seat, turbulence, w.fill_null(0.0).to_numpy(), valid, len(names_),
-                                    int(seat.max()) + 1, int(turbulence.max()) + 1)
+        n, nw, sw, sq = _shift_sums(
+            code,
+            seat,
+            turbulence,
+            w.fill_null(0.0).to_numpy(),
+            valid,
+            len(names_),
+            int(seat.max()) + 1,
+            int(turbulence.max()) + 1,
+        )
         for g, k, t in zip(*np.nonzero(n), strict=True):
             key = (names_[g], int(k), int(t))
             prev = self.counts.setdefault(key, [0, 0])
@@ -490,15 +574,17 @@ class _Shift:
         """The cells in the layout ``_shift_frame`` reads (batch sums added exactly, rounded once), counts
         as Int64 (they are added over chunks)."""
         keys = sorted(self.counts)
-        return pl.DataFrame({
-            "variant": pl.Series([k[0] for k in keys], dtype=pl.String),
-            "seat": pl.Series([k[1] for k in keys], dtype=self.seat_dtype),
-            "_count": pl.Series([k[2] for k in keys], dtype=pl.Int32),
-            "count": pl.Series([self.counts[k][0] for k in keys], dtype=pl.Int64),
-            "_sw": pl.Series([math.fsum(self.sums[k][0]) for k in keys], dtype=pl.Float64),
-            "_sq": pl.Series([math.fsum(self.sums[k][1]) for k in keys], dtype=pl.Float64),
-            "_nw": pl.Series([self.counts[k][1] for k in keys], dtype=pl.Int64),
-        })
+        return pl.DataFrame(
+            {
+                "variant": pl.Series([k[0] for k in keys], dtype=pl.String),
+                "seat": pl.Series([k[1] for k in keys], dtype=self.seat_dtype),
+                "_count": pl.Series([k[2] for k in keys], dtype=pl.Int32),
+                "count": pl.Series([self.counts[k][0] for k in keys], dtype=pl.Int64),
+                "_sw": pl.Series([math.fsum(self.sums[k][0]) for k in keys], dtype=pl.Float64),
+                "_sq": pl.Series([math.fsum(self.sums[k][1]) for k in keys], dtype=pl.Float64),
+                "_nw": pl.Series([self.counts[k][1] for k in keys], dtype=pl.Int64),
+            }
+        )
 
 
 @njit(cache=True, nogil=True)
@@ -509,8 +595,16 @@ def _add_at_floor(turbulence: np.ndarray, marker: np.ndarray, floor: int) -> Non
 
 
 @njit(cache=True, nogil=True)
-def _shift_sums(code: np.ndarray, seat: np.ndarray, turbulence: np.ndarray, w: np.ndarray, valid: np.ndarray,
-                groups: int, seats: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _shift_sums(
+    code: np.ndarray,
+    seat: np.ndarray,
+    turbulence: np.ndarray,
+    w: np.ndarray,
+    valid: np.ndarray,
+    groups: int,
+    seats: int,
+    width: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per (group, seat, turbulence): rows, non-null w, Σw and Σw² (compensated sums: Neumaier's, so the
     rounding does not grow with the rows)."""
     n = np.zeros((groups, seats, width), dtype=np.int64)

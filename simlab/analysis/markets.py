@@ -85,8 +85,13 @@ def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
     return _trajectory_frame(counts, games, cols, level, bots_label(lf))
 
 
-def _trajectory_frame(counts: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]], games: dict[str, int],
-                      cols: list[tuple[str, str, int, str]], level: float, bots: str) -> pl.DataFrame:
+def _trajectory_frame(
+    counts: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]],
+    games: dict[str, int],
+    cols: list[tuple[str, str, int, str]],
+    level: float,
+    bots: str,
+) -> pl.DataFrame:
     """The trajectories frame from value counts per (variant, column) and games per variant (shared by
     ``market_trajectories`` and ``market_summary``, so both give the same frame from the same counts)."""
     z = stats.z_value(level)
@@ -97,25 +102,42 @@ def _trajectory_frame(counts: dict[tuple[str, str], tuple[np.ndarray, np.ndarray
             values, freq = counts.get((variant, c), (np.zeros(0), np.zeros(0, dtype=np.int64)))
             mean, sd = _moments(values, freq)
             half = z * (sd or 0.0) / math.sqrt(n) if n else math.nan
-            row = {"variant": variant, "series": series, "item": item, "round": rnd, "games": n,
-                   "mean": mean, "mean_lo": None if mean is None else mean - half,
-                   "mean_hi": None if mean is None else mean + half}
+            row = {
+                "variant": variant,
+                "series": series,
+                "item": item,
+                "round": rnd,
+                "games": n,
+                "mean": mean,
+                "mean_lo": None if mean is None else mean - half,
+                "mean_hi": None if mean is None else mean + half,
+            }
             for q, v in zip(QUANTILES, _quantiles(values, freq, QUANTILES), strict=True):
                 row[f"q{int(q * 100)}"] = v
             rows.append(row)
-    schema = {"variant": pl.String, "series": pl.String, "item": pl.String, "round": pl.Int64, "games": pl.Int64,
-              "mean": pl.Float64, "mean_lo": pl.Float64, "mean_hi": pl.Float64,
-              **{f"q{int(q * 100)}": pl.Float64 for q in QUANTILES}}
-    return pl.DataFrame(rows, schema=schema).with_columns(pl.lit(bots).alias("bots"),
-                                                          pl.lit(stats.MEAN_METHOD).alias("interval"))
+    schema = {
+        "variant": pl.String,
+        "series": pl.String,
+        "item": pl.String,
+        "round": pl.Int64,
+        "games": pl.Int64,
+        "mean": pl.Float64,
+        "mean_lo": pl.Float64,
+        "mean_hi": pl.Float64,
+        **{f"q{int(q * 100)}": pl.Float64 for q in QUANTILES},
+    }
+    return pl.DataFrame(rows, schema=schema).with_columns(
+        pl.lit(bots).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval")
+    )
 
 
 #: rows per batch of the streaming value counts (a batch's columns are what is in memory at once)
 COUNT_BATCH = 500_000
 
 
-def value_counts(lf: pl.LazyFrame, columns: list[str]) -> tuple[dict[tuple[str, str], tuple[np.ndarray, np.ndarray]],
-                                                                dict[str, int]]:
+def value_counts(
+    lf: pl.LazyFrame, columns: list[str]
+) -> tuple[dict[tuple[str, str], tuple[np.ndarray, np.ndarray]], dict[str, int]]:
     """Per variant and column: the distinct non-null values and their counts, in one streaming pass.
 
     Integer columns without nulls are counted by a compiled loop per batch (their range is small: counts,
@@ -150,8 +172,7 @@ class _ValueCounter:
         self.acc: dict[tuple[str, str], dict[float, int] | tuple[int, np.ndarray]] = {}
         self.rows: dict[str, int] = {}
 
-    def add(self, batch: pl.DataFrame, pool: Executor,
-            codes: tuple[list[str], np.ndarray] | None = None) -> None:
+    def add(self, batch: pl.DataFrame, pool: Executor, codes: tuple[list[str], np.ndarray] | None = None) -> None:
         """Count one batch (``variant`` and the columns); dense integer columns on the pool's threads.
         ``codes``: the variants and each row's index among them, if known (variants without rows here are
         skipped)."""
@@ -223,8 +244,8 @@ def _merge(acc: dict, key: tuple[str, str], lo: int, freq: np.ndarray) -> None:
         plo, pfreq = prev
         nlo, nhi = min(lo, plo), max(lo + len(freq), plo + len(pfreq))
         merged = np.zeros(nhi - nlo, dtype=np.int64)
-        merged[plo - nlo: plo - nlo + len(pfreq)] += pfreq
-        merged[lo - nlo: lo - nlo + len(freq)] += freq
+        merged[plo - nlo : plo - nlo + len(pfreq)] += pfreq
+        merged[lo - nlo : lo - nlo + len(freq)] += freq
         freq, lo = merged, nlo
     acc[key] = (lo, freq)
 
@@ -308,17 +329,33 @@ def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.
     """The collapses frame from per-variant counts (``games``, ``_collapsed<i>``, ``_recovered<i>``,
     ``_mean<i>`` for colour i), counted by ``market_pass``."""
     frames = [
-        wide.select("variant", "games", pl.col(f"_collapsed{i}").alias("collapsed"),
-                    pl.col(f"_recovered{i}").alias("recovered"), pl.col(f"_mean{i}").alias("first_round"),
-                    pl.lit(colour).alias("colour"))
+        wide.select(
+            "variant",
+            "games",
+            pl.col(f"_collapsed{i}").alias("collapsed"),
+            pl.col(f"_recovered{i}").alias("recovered"),
+            pl.col(f"_mean{i}").alias("first_round"),
+            pl.lit(colour).alias("colour"),
+        )
         for i, colour in enumerate(colours)
     ]
     df = pl.concat(frames).sort("variant", "colour")
     df = stats.with_wilson(df, "collapsed", "games", "collapse_rate", level)
     df = stats.with_wilson(df, "recovered", "collapsed", "recover_rate", level)
-    return df.select("variant", "colour", "games", "collapsed", "collapse_rate", "collapse_rate_lo",
-                     "collapse_rate_hi", "recovered", "recover_rate", "recover_rate_lo", "recover_rate_hi",
-                     "first_round").with_columns(pl.lit(stats.WILSON_METHOD).alias("interval"))
+    return df.select(
+        "variant",
+        "colour",
+        "games",
+        "collapsed",
+        "collapse_rate",
+        "collapse_rate_lo",
+        "collapse_rate_hi",
+        "recovered",
+        "recover_rate",
+        "recover_rate_lo",
+        "recover_rate_hi",
+        "first_round",
+    ).with_columns(pl.lit(stats.WILSON_METHOD).alias("interval"))
 
 
 def _sale_columns(results: pl.LazyFrame) -> list[str]:
@@ -356,8 +393,8 @@ def _yield_frame(df: pl.DataFrame, by: tuple[str, ...], level: float) -> pl.Data
     out = df.select(*by, "rows", "cubes_per_seat")
     for y, name in (("sale_money", "money_per_cube"), ("sale_fame", "fame_per_cube")):
         ratio = pl.col(f"{y}__my") / pl.col("__mx")
-        var = (pl.col(f"{y}__vy") - 2 * ratio * pl.col(f"{y}__cv") + ratio**2 * pl.col("__vx"))
-        se = (var / pl.col("rows") ).sqrt() / pl.col("__mx")
+        var = pl.col(f"{y}__vy") - 2 * ratio * pl.col(f"{y}__cv") + ratio**2 * pl.col("__vx")
+        se = (var / pl.col("rows")).sqrt() / pl.col("__mx")
         extra = df.select(ratio.alias(name), (ratio - z * se).alias(f"{name}_lo"), (ratio + z * se).alias(f"{name}_hi"))
         out = pl.concat([out, extra], how="horizontal")
     return out.with_columns(pl.lit("ratio of totals, delta-method interval").alias("interval"))
@@ -368,40 +405,67 @@ def _shift_frame(cells: pl.DataFrame, level: float, min_games: int) -> pl.DataFr
     non-null shares ``_nw``, sums ``_sw`` and ``_sq`` of w and w² (counted by ``market_pass``). The variant's
     median (the split) and each seat's median follow exactly from the counts, and the turbulent and calm
     groups are sums over the turbulence values above and below it."""
-    median = {v: counted_quantiles(d.group_by("_count").agg(pl.col("count").sum()).to_dicts(), "_count", (0.5,))[0]
-              for (v,), d in cells.group_by("variant")}
-    seat_median = {(v, k): counted_quantiles(d.to_dicts(), "_count", (0.5,))[0]
-                   for (v, k), d in cells.group_by("variant", "seat")}
-    thresholds = pl.DataFrame({"variant": list(median), "_median": list(median.values())},
-                              schema={"variant": pl.String, "_median": pl.Float64})
+    median = {
+        v: counted_quantiles(d.group_by("_count").agg(pl.col("count").sum()).to_dicts(), "_count", (0.5,))[0]
+        for (v,), d in cells.group_by("variant")
+    }
+    seat_median = {
+        (v, k): counted_quantiles(d.to_dicts(), "_count", (0.5,))[0] for (v, k), d in cells.group_by("variant", "seat")
+    }
+    thresholds = pl.DataFrame(
+        {"variant": list(median), "_median": list(median.values())},
+        schema={"variant": pl.String, "_median": pl.Float64},
+    )
     shift = pl.col("_count") > pl.col("_median")
     sums = (
         cells.join(thresholds, on="variant", how="left")
         .group_by("variant", "seat")
-        .agg(*(pl.when(side).then(pl.col(c)).sum().alias(name)
-               for side, suffix in ((shift, "1"), (~shift, "0"))
-               for c, name in (("count", "games_turbulent" if suffix == "1" else "games_calm"),
-                               ("_nw", f"_n{suffix}"), ("_sw", f"_s{suffix}"), ("_sq", f"_q{suffix}"))))
+        .agg(
+            *(
+                pl.when(side).then(pl.col(c)).sum().alias(name)
+                for side, suffix in ((shift, "1"), (~shift, "0"))
+                for c, name in (
+                    ("count", "games_turbulent" if suffix == "1" else "games_calm"),
+                    ("_nw", f"_n{suffix}"),
+                    ("_sw", f"_s{suffix}"),
+                    ("_sq", f"_q{suffix}"),
+                )
+            )
+        )
         .sort("variant", "seat")
     )
     n1, n0 = pl.col("_n1").cast(pl.Float64), pl.col("_n0").cast(pl.Float64)
     m1, m0 = pl.col("_s1") / n1, pl.col("_s0") / n0
     df = sums.with_columns(
-        pl.Series("median_collapsed_rounds", [seat_median.get((v, k)) for v, k in
-                                              zip(sums["variant"], sums["seat"], strict=True)], dtype=pl.Float64),
+        pl.Series(
+            "median_collapsed_rounds",
+            [seat_median.get((v, k)) for v, k in zip(sums["variant"], sums["seat"], strict=True)],
+            dtype=pl.Float64,
+        ),
         pl.when(n1 > 0).then(m1).alias("win_share_turbulent"),
         pl.when(n0 > 0).then(m0).alias("win_share_calm"),
         pl.when(n1 > 1).then((pl.col("_q1") - n1 * m1**2) / (n1 - 1)).alias("_v1"),
         pl.when(n0 > 1).then((pl.col("_q0") - n0 * m0**2) / (n0 - 1)).alias("_v0"),
-    ).select("variant", "seat", pl.col("games_turbulent").cast(pl.UInt32), pl.col("games_calm").cast(pl.UInt32),
-             "median_collapsed_rounds", "win_share_turbulent", "win_share_calm", "_v1", "_v0")
+    ).select(
+        "variant",
+        "seat",
+        pl.col("games_turbulent").cast(pl.UInt32),
+        pl.col("games_calm").cast(pl.UInt32),
+        "median_collapsed_rounds",
+        "win_share_turbulent",
+        "win_share_calm",
+        "_v1",
+        "_v0",
+    )
     z = stats.z_value(level)
     enough = (pl.col("games_turbulent") >= min_games) & (pl.col("games_calm") >= min_games)
     se = (pl.col("_v1") / pl.col("games_turbulent") + pl.col("_v0") / pl.col("games_calm")).sqrt()
     d = pl.when(enough).then(pl.col("win_share_turbulent") - pl.col("win_share_calm"))
-    return df.with_columns(d.alias("diff"), (d - z * se).alias("diff_lo"), (d + z * se).alias("diff_hi")).drop(
-        "_v1", "_v0"
-    ).with_columns(pl.lit("correlational; Welch interval").alias("interval"))
+    return (
+        df.with_columns(d.alias("diff"), (d - z * se).alias("diff_lo"), (d + z * se).alias("diff_hi"))
+        .drop("_v1", "_v0")
+        .with_columns(pl.lit("correlational; Welch interval").alias("interval"))
+    )
 
 
 def round_columns(results: Results, prefix: str) -> dict[int, str]:

@@ -50,7 +50,8 @@ def _seat_pivot(lf: pl.LazyFrame, n: int, columns: dict[str, pl.Expr], extra: li
     aggs = [pl.when(seat == k).then(x).max().alias(f"{name}_{k}") for name, x in columns.items() for k in range(n)]
     return (
         lf.with_columns(pl.col("variant").cast(pl.Categorical))  # a smaller per-game key than a string
-        .group_by(*GAME).agg(*extra, *aggs)
+        .group_by(*GAME)
+        .agg(*extra, *aggs)
     )
 
 
@@ -134,8 +135,9 @@ def game_metrics_partial(results: Results, lead: bool = True) -> pl.DataFrame:
             return fast
     if rounds:
         require(lf0, ("win_share",), "lead_metrics")
-    lf = lf0.select("variant", "game", "seat", "score", "rank", "turns",
-                    *(["win_share", *rounds.values()] if rounds else []))
+    lf = lf0.select(
+        "variant", "game", "seat", "score", "rank", "turns", *(["win_share", *rounds.values()] if rounds else [])
+    )
     n = players(lf0)
     ks = list(rounds)
     lead_cols = _lead_columns(ks)
@@ -144,19 +146,34 @@ def game_metrics_partial(results: Results, lead: bool = True) -> pl.DataFrame:
         columns |= {**{f"_s{k}": pl.col(c) for k, c in rounds.items()}, "_w": pl.col("win_share").cast(pl.Float64)}
 
     def per_variant(wide: pl.LazyFrame) -> pl.DataFrame:
-        per_game = wide.select("variant", "turns", _winners(n).alias("winners"), _margin(n).alias("margin"),
-                               *(_lead_exprs(ks, n) if rounds else []))
+        per_game = wide.select(
+            "variant",
+            "turns",
+            _winners(n).alias("winners"),
+            _margin(n).alias("margin"),
+            *(_lead_exprs(ks, n) if rounds else []),
+        )
         if in_memory:  # a chunk: sums whose bits do not depend on threads (its games are in row order)
-            df = group_moments(per_game.with_columns(pl.col("variant").cast(pl.String)).collect(), ["variant"],
-                               {c: pl.col(c) for c in ("turns", "margin", *lead_cols)},
-                               {"draws": (pl.col("winners") > 1)}, count="games")
+            df = group_moments(
+                per_game.with_columns(pl.col("variant").cast(pl.String)).collect(),
+                ["variant"],
+                {c: pl.col(c) for c in ("turns", "margin", *lead_cols)},
+                {"draws": (pl.col("winners") > 1)},
+                count="games",
+            )
             return df.with_columns(pl.col("draws").cast(pl.UInt32)).select(
-                "variant", "games", "draws", *(f"{c}{s}" for c in ("turns", "margin", *lead_cols)
-                                               for s in ("__n", "", "__sd")))
+                "variant",
+                "games",
+                "draws",
+                *(f"{c}{s}" for c in ("turns", "margin", *lead_cols) for s in ("__n", "", "__sd")),
+            )
         return (
             per_game.group_by("variant")
-            .agg(pl.len().alias("games"), (pl.col("winners") > 1).sum().alias("draws"),
-                 *(a for c in ("turns", "margin", *lead_cols) for a in stats.mean_aggs(c)))
+            .agg(
+                pl.len().alias("games"),
+                (pl.col("winners") > 1).sum().alias("draws"),
+                *(a for c in ("turns", "margin", *lead_cols) for a in stats.mean_aggs(c)),
+            )
             .with_columns(pl.col("variant").cast(pl.String))
             .sort("variant")
             .collect()
@@ -167,8 +184,10 @@ def game_metrics_partial(results: Results, lead: bool = True) -> pl.DataFrame:
         if not parts:
             raise _NotInOrder  # no rows: the group-by gives the empty frames
     except _NotInOrder:  # any other order (a user's sorted or filtered frame): a group-by per batch of games
-        parts = [per_variant(_seat_pivot(batch, n, columns, [pl.col("turns").first().alias("turns")]))
-                 for batch in game_batches(lf, LEAD_BATCH if rounds else SUMMARY_BATCH, of=lf0)]
+        parts = [
+            per_variant(_seat_pivot(batch, n, columns, [pl.col("turns").first().alias("turns")]))
+            for batch in game_batches(lf, LEAD_BATCH if rounds else SUMMARY_BATCH, of=lf0)
+        ]
     return merge_game_metrics(pl.concat(parts, how="vertical_relaxed")) if len(parts) > 1 else parts[0]
 
 
@@ -182,8 +201,7 @@ def _game_metrics_in_order(layout: GameMajor, rounds: dict[int, str]) -> pl.Data
     if any(c not in rows.columns or rows[c].null_count() for c in needed):
         return None
     score = layout.matrix("score")
-    by_round = (np.stack([layout.matrix(c) for c in rounds.values()]) if ks
-                else np.zeros((0, *score.shape)))
+    by_round = np.stack([layout.matrix(c) for c in rounds.values()]) if ks else np.zeros((0, *score.shape))
     w = layout.matrix("win_share") if ks else np.zeros(score.shape)
     figures = _per_game_figures(score, layout.matrix("rank") == 1, w, by_round, np.array(ks, dtype=np.float64))
     values = {"turns": layout.matrix("turns")[:, 0], "margin": figures[:, 1]}
@@ -191,16 +209,19 @@ def _game_metrics_in_order(layout: GameMajor, rounds: dict[int, str]) -> pl.Data
         values |= {f"leader_wins_r{k}": figures[:, 2 + i] for i, k in enumerate(ks)}
         values |= {"lead_from": figures[:, 2 + len(ks)], "lead_changes": figures[:, 3 + len(ks)]}
     keys = pl.DataFrame({"variant": [layout.variant]})
-    df = coded_moments(keys, np.zeros(len(score), dtype=np.int64), values, {"draws": figures[:, 0]},
-                       count="games")
+    df = coded_moments(keys, np.zeros(len(score), dtype=np.int64), values, {"draws": figures[:, 0]}, count="games")
     return df.with_columns(pl.col("draws").cast(pl.UInt32)).select(
-        "variant", "games", "draws", *(f"{c}{s}" for c in ("turns", "margin", *_lead_columns(ks))
-                                       for s in ("__n", "", "__sd")))
+        "variant",
+        "games",
+        "draws",
+        *(f"{c}{s}" for c in ("turns", "margin", *_lead_columns(ks)) for s in ("__n", "", "__sd")),
+    )
 
 
 @njit(cache=True, nogil=True)
-def _per_game_figures(score: np.ndarray, first: np.ndarray, w: np.ndarray, by_round: np.ndarray,
-                      ks: np.ndarray) -> np.ndarray:
+def _per_game_figures(
+    score: np.ndarray, first: np.ndarray, w: np.ndarray, by_round: np.ndarray, ks: np.ndarray
+) -> np.ndarray:
     """Per game: [shared win (0/1), margin, leader_wins_r<k> for each round, lead_from, lead_changes] — the
     definitions of ``_winners``, ``_margin`` and ``_lead_exprs`` for values without nulls, in one compiled pass
     (numpy's reductions over 2-6 seats cost more per call than the work)."""
@@ -262,8 +283,13 @@ def _lead_columns(ks: list[int]) -> list[str]:
 
 def _partial_lead_columns(df: pl.DataFrame) -> list[str]:
     """The lead figures a ``game_metrics_partial`` holds (none without per-round scores)."""
-    return _lead_columns(sorted(int(c.removeprefix("leader_wins_r")) for c in df.columns
-                                if c.startswith("leader_wins_r") and c.removeprefix("leader_wins_r").isdigit()))
+    return _lead_columns(
+        sorted(
+            int(c.removeprefix("leader_wins_r"))
+            for c in df.columns
+            if c.startswith("leader_wins_r") and c.removeprefix("leader_wins_r").isdigit()
+        )
+    )
 
 
 def merge_game_metrics(df: pl.DataFrame) -> pl.DataFrame:
@@ -271,15 +297,17 @@ def merge_game_metrics(df: pl.DataFrame) -> pl.DataFrame:
     return combine_moments(df, ["variant"], ["turns", "margin", *_partial_lead_columns(df)], sums=("games", "draws"))
 
 
-def game_metrics_from_partial(df: pl.DataFrame, level: float = 0.95,
-                              bots: str = "") -> tuple[pl.DataFrame, pl.DataFrame | None]:
+def game_metrics_from_partial(
+    df: pl.DataFrame, level: float = 0.95, bots: str = ""
+) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """``game_metrics`` from its (merged) partial: the row scan and a digest end in this one function."""
     lead_cols = _partial_lead_columns(df)
     summary = df.select("variant", "games", *(c for c in df.columns if c.startswith(("turns", "margin"))), "draws")
     for c in ("turns", "margin"):
         summary = stats.with_mean_interval(summary, c, level)
     summary = stats.with_wilson(summary, "draws", "games", "draw_rate", level).with_columns(
-        pl.lit(bots).alias("bots"), pl.lit(f"{stats.MEAN_METHOD}; draw rate: {stats.WILSON_METHOD}").alias("interval"))
+        pl.lit(bots).alias("bots"), pl.lit(f"{stats.MEAN_METHOD}; draw rate: {stats.WILSON_METHOD}").alias("interval")
+    )
     if not lead_cols:
         return summary, None
     lead_df = df.select("variant", "games", *(c for c in df.columns if c.startswith(tuple(lead_cols))))
@@ -302,8 +330,14 @@ def _margin(n: int) -> pl.Expr:
     return pl.when(tied > 1).then(pl.lit(0.0)).otherwise(top - second)
 
 
-def distribution(results: Results, column: str = "score", width: float = 1.0, per_game: bool = False,
-                 by: tuple[str, ...] = ("variant",), level: float = 0.95) -> pl.DataFrame:
+def distribution(
+    results: Results,
+    column: str = "score",
+    width: float = 1.0,
+    per_game: bool = False,
+    by: tuple[str, ...] = ("variant",),
+    level: float = 0.95,
+) -> pl.DataFrame:
     """Histogram counts of ``column`` in bins of ``width`` per ``by`` group (tidy, for charts).
 
     ``per_game`` counts one value per game (for game-level columns such as ``turns``). Each row also
@@ -315,16 +349,29 @@ def distribution(results: Results, column: str = "score", width: float = 1.0, pe
     games = None
     known = games_per_variant(lf0) if tuple(by) == ("variant",) and not per_game else None
     if known is not None:  # the games behind the rows are known (a report registers the manifest's)
-        games = pl.DataFrame({"variant": list(known), "games": list(known.values())},
-                             schema={"variant": pl.String, "games": pl.Int64})
+        games = pl.DataFrame(
+            {"variant": list(known), "games": list(known.values())}, schema={"variant": pl.String, "games": pl.Int64}
+        )
     elif not per_game:  # within a variant a game is its index: counting distinct indices avoids hashing pairs
-        games = (lf0.group_by(*by).agg((pl.col("game").n_unique() if "variant" in by
-                                        else pl.struct("variant", "game").n_unique()).alias("games")).collect())
+        games = (
+            lf0.group_by(*by)
+            .agg(
+                (pl.col("game").n_unique() if "variant" in by else pl.struct("variant", "game").n_unique()).alias(
+                    "games"
+                )
+            )
+            .collect()
+        )
     return distribution_from_partial(hist, column, width, games, by, level, bots_label(lf0))
 
 
-def histogram_partial(results: Results, column: str = "score", width: float = 1.0, per_game: bool = False,
-                      by: tuple[str, ...] = ("variant",)) -> pl.DataFrame:
+def histogram_partial(
+    results: Results,
+    column: str = "score",
+    width: float = 1.0,
+    per_game: bool = False,
+    by: tuple[str, ...] = ("variant",),
+) -> pl.DataFrame:
     """``distribution``'s bins: per ``by`` group and bin of ``width`` the count and the ``mean_aggs`` of the
     values, which merge over disjoint sets of games, and into wider bins (``merge_histogram``)."""
     lf0 = as_lazy(results)
@@ -338,14 +385,17 @@ def histogram_partial(results: Results, column: str = "score", width: float = 1.
             bins, inverse = np.unique(np.floor(x / width) * width, return_inverse=True)
             keys = pl.DataFrame({"variant": [layout.variant] * len(bins), "bin": bins})
             return coded_moments(keys, inverse.astype(np.int64), {"mean": x}, count="count").select(
-                "variant", "bin", "count", "mean__n", "mean", "mean__sd")
+                "variant", "bin", "count", "mean__n", "mean", "mean__sd"
+            )
     if isinstance(results, pl.DataFrame):  # in memory: sums whose bits do not depend on threads
         binned = lf.select(*by, ((x / width).floor() * width).alias("bin"), x.alias("_x")).collect()
         return group_moments(binned, [*by, "bin"], {"mean": pl.col("_x")}, count="count").select(
-            *by, "bin", "count", "mean__n", "mean", "mean__sd")
+            *by, "bin", "count", "mean__n", "mean", "mean__sd"
+        )
     return (
         lf.with_columns(((x / width).floor() * width).alias("bin"))
-        .group_by(*by, "bin").agg(pl.len().alias("count"), *stats.mean_aggs(column, "mean"))
+        .group_by(*by, "bin")
+        .agg(pl.len().alias("count"), *stats.mean_aggs(column, "mean"))
         .sort(*by, "bin")
         .collect()
     )
@@ -359,9 +409,15 @@ def merge_histogram(hist: pl.DataFrame, by: tuple[str, ...] = ("variant",), widt
     return combine_moments(hist, [*by, "bin"], ["mean"], sums=("count",))
 
 
-def distribution_from_partial(hist: pl.DataFrame, column: str, width: float, games: pl.DataFrame | None = None,
-                              by: tuple[str, ...] = ("variant",), level: float = 0.95,
-                              bots: str = "") -> pl.DataFrame:
+def distribution_from_partial(
+    hist: pl.DataFrame,
+    column: str,
+    width: float,
+    games: pl.DataFrame | None = None,
+    by: tuple[str, ...] = ("variant",),
+    level: float = 0.95,
+    bots: str = "",
+) -> pl.DataFrame:
     """``distribution`` from its (merged) bins; ``games`` per group (None: one value per game, as ``turns``)."""
     summary = stats.combine_mean_aggs(hist.drop("bin"), list(by), ["mean"], sums=("count",))
     if games is None:  # one row per game
@@ -373,8 +429,12 @@ def distribution_from_partial(hist: pl.DataFrame, column: str, width: float, gam
         hist.select(*by, "bin", "count")
         .with_columns((pl.col("count") / pl.col("count").sum().over(*by)).alias("fraction"))
         .join(summary, on=list(by), how="left")
-        .with_columns(pl.lit(column).alias("column"), pl.lit(float(width)).alias("width"),
-                      pl.lit(bots).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval"))
+        .with_columns(
+            pl.lit(column).alias("column"),
+            pl.lit(float(width)).alias("width"),
+            pl.lit(bots).alias("bots"),
+            pl.lit(stats.MEAN_METHOD).alias("interval"),
+        )
         .sort(*by, "bin")
     )
 
@@ -384,8 +444,11 @@ def score_summary(results: Results, by: tuple[str, ...] = ("variant",), level: f
     lf = as_lazy(results)
     # one streaming pass: counts of each (group, score) — scores take few values — from which the rows, the
     # mean, the sd and exact quantiles follow, instead of holding every score for a sort
-    counts = (lf.group_by(*by, pl.col("score").cast(pl.Float64).alias("_v")).agg(pl.len().alias("_c"))
-              .collect(engine="streaming"))
+    counts = (
+        lf.group_by(*by, pl.col("score").cast(pl.Float64).alias("_v"))
+        .agg(pl.len().alias("_c"))
+        .collect(engine="streaming")
+    )
     qs = (0.1, 0.5, 0.9)
     rows = []
     for key, d in counts.group_by(*by):
@@ -399,8 +462,15 @@ def score_summary(results: Results, by: tuple[str, ...] = ("variant",), level: f
         row.update({"rows": int(d["_c"].sum()), "score__n": n, "score": mean, "score__sd": sd, "sd": sd})
         row.update({f"q{int(q * 100)}": x for q, x in zip(qs, _quantiles(v, c, qs), strict=True)})
         rows.append(row)
-    schema = {**counts.select(*by).schema, "rows": pl.UInt32, "score__n": pl.UInt32, "score": pl.Float64,
-              "score__sd": pl.Float64, "sd": pl.Float64, **{f"q{int(q * 100)}": pl.Float64 for q in qs}}
+    schema = {
+        **counts.select(*by).schema,
+        "rows": pl.UInt32,
+        "score__n": pl.UInt32,
+        "score": pl.Float64,
+        "score__sd": pl.Float64,
+        "sd": pl.Float64,
+        **{f"q{int(q * 100)}": pl.Float64 for q in qs},
+    }
     df = pl.DataFrame(rows, schema=schema).sort(*by)
     return stats.with_mean_interval(df, "score", level).with_columns(pl.lit(stats.MEAN_METHOD).alias("interval"))
 
@@ -443,16 +513,19 @@ def _lead_exprs(ks: list[int], n: int) -> list[pl.Expr]:
         won = pl.sum_horizontal([pl.when(x).then(wj).otherwise(0.0) for x, wj in zip(lead[k], w, strict=True)])
         out.append(pl.when(leaders > 0).then(won / leaders).alias(f"leader_wins_r{k}"))
     # per seat: the last round in which it was not leading (0: it led after every round)
-    last_behind = [pl.max_horizontal([pl.when(~raw[k][j]).then(pl.lit(k)).otherwise(pl.lit(0)) for k in ks])
-                   for j in seats]
+    last_behind = [
+        pl.max_horizontal([pl.when(~raw[k][j]).then(pl.lit(k)).otherwise(pl.lit(0)) for k in ks]) for j in seats
+    ]
     winners = pl.sum_horizontal(r)
     behind = pl.sum_horizontal([rj * lb for rj, lb in zip(r, last_behind, strict=True)])
     out.append(pl.when(winners > 0).then(behind / winners + 1).alias("lead_from"))
     if len(ks) < 2:
         out.append(pl.lit(0).alias("lead_changes"))
     else:
-        kept = [(~pl.any_horizontal([lead[a][j] & lead[b][j] for j in seats])).cast(pl.Int32)
-                for a, b in itertools.pairwise(ks)]
+        kept = [
+            (~pl.any_horizontal([lead[a][j] & lead[b][j] for j in seats])).cast(pl.Int32)
+            for a, b in itertools.pairwise(ks)
+        ]
         out.append(pl.sum_horizontal(kept).alias("lead_changes"))
     return out
 
@@ -460,16 +533,31 @@ def _lead_exprs(ks: list[int], n: int) -> list[pl.Expr]:
 def leader_curve(lead: pl.DataFrame) -> pl.DataFrame:
     """``lead_metrics`` reshaped for a chart: variant, round, leader_wins with its interval."""
     out = []
-    for k in sorted({int(c.removeprefix("leader_wins_r")) for c in lead.columns
-                     if c.startswith("leader_wins_r") and c[-1].isdigit()}):
+    for k in sorted(
+        {
+            int(c.removeprefix("leader_wins_r"))
+            for c in lead.columns
+            if c.startswith("leader_wins_r") and c[-1].isdigit()
+        }
+    ):
         c = f"leader_wins_r{k}"
-        out.append(lead.select("variant", "games", "bots", pl.lit(k).alias("round"), pl.col(c).alias("leader_wins"),
-                               pl.col(f"{c}_lo").alias("leader_wins_lo"), pl.col(f"{c}_hi").alias("leader_wins_hi")))
+        out.append(
+            lead.select(
+                "variant",
+                "games",
+                "bots",
+                pl.lit(k).alias("round"),
+                pl.col(c).alias("leader_wins"),
+                pl.col(f"{c}_lo").alias("leader_wins_lo"),
+                pl.col(f"{c}_hi").alias("leader_wins_hi"),
+            )
+        )
     return pl.concat(out).sort("variant", "round")
 
 
-def variance_decomposition(results: Results, outcome: str = "score", batches: int = 20,
-                           level: float = 0.95) -> pl.DataFrame:
+def variance_decomposition(
+    results: Results, outcome: str = "score", batches: int = 20, level: float = 0.95
+) -> pl.DataFrame:
     """How much of the result is luck? Shares of the variance of ``outcome`` due to seat, bot,
     seat×bot and chance (the rest), per variant.
 
@@ -488,8 +576,11 @@ def variance_partial(results: Results, outcome: str = "score", batches: int = 20
     """``variance_decomposition``'s cells: per (variant, batch, seat, bot) the rows, Σy and Σy², which add
     up over disjoint sets of games (``merge_variance``)."""
     lf = as_lazy(results)
-    require(results if isinstance(results, pl.DataFrame) else lf, ("variant", "game", "seat", "bot", outcome),
-            "variance_decomposition")
+    require(
+        results if isinstance(results, pl.DataFrame) else lf,
+        ("variant", "game", "seat", "bot", outcome),
+        "variance_decomposition",
+    )
     y = pl.col(outcome).cast(pl.Float64)
     rows = lf.select("variant", "seat", "bot", y.alias("_y"), ((pl.col("game") // BLOCK) % batches).alias("_batch"))
     if isinstance(results, pl.DataFrame) and (layout := game_major(results)) is not None:
@@ -497,9 +588,12 @@ def variance_partial(results: Results, outcome: str = "score", batches: int = 20
         if fast is not None:
             return fast
     if isinstance(results, pl.DataFrame):  # in memory: sums whose bits do not depend on threads
-        return group_moments(rows.collect(), ["variant", "_batch", "seat", "bot"],
-                             sums={"s": pl.col("_y"), "ss": pl.col("_y") ** 2}, count="n").select(
-            "variant", "_batch", "seat", "bot", "n", "s", "ss")
+        return group_moments(
+            rows.collect(),
+            ["variant", "_batch", "seat", "bot"],
+            sums={"s": pl.col("_y"), "ss": pl.col("_y") ** 2},
+            count="n",
+        ).select("variant", "_batch", "seat", "bot", "n", "s", "ss")
     return (
         rows.group_by("variant", "_batch", "seat", "bot")
         .agg(pl.len().alias("n"), pl.col("_y").sum().alias("s"), (pl.col("_y") ** 2).sum().alias("ss"))
@@ -520,13 +614,18 @@ def _variance_in_order(layout: GameMajor, outcome: str, batches: int) -> pl.Data
     batch = np.repeat((layout.game // BLOCK) % batches, n)
     code = (batch * n + layout.codes()) * len(names_) + bot_code
     cells, inverse = np.unique(code, return_inverse=True)
-    keys = pl.DataFrame({"variant": [layout.variant] * len(cells),
-                         "_batch": pl.Series(cells // (n * len(names_)), dtype=pl.Int64),
-                         "seat": pl.Series(cells // len(names_) % n, dtype=rows["seat"].dtype),
-                         "bot": names_.gather(cells % len(names_))})
+    keys = pl.DataFrame(
+        {
+            "variant": [layout.variant] * len(cells),
+            "_batch": pl.Series(cells // (n * len(names_)), dtype=pl.Int64),
+            "seat": pl.Series(cells // len(names_) % n, dtype=rows["seat"].dtype),
+            "bot": names_.gather(cells % len(names_)),
+        }
+    )
     y = layout.matrix(outcome).ravel()
     return coded_moments(keys, inverse.astype(np.int64), {}, {"s": y, "ss": y * y}, count="n").select(
-        "variant", "_batch", "seat", "bot", "n", "s", "ss")
+        "variant", "_batch", "seat", "bot", "n", "s", "ss"
+    )
 
 
 def merge_variance(cells: pl.DataFrame) -> pl.DataFrame:
@@ -534,8 +633,9 @@ def merge_variance(cells: pl.DataFrame) -> pl.DataFrame:
     return group_sums(cells, ["variant", "_batch", "seat", "bot"], ["n", "s", "ss"])
 
 
-def variance_from_partial(cells: pl.DataFrame, outcome: str = "score", level: float = 0.95,
-                          bots: str = "") -> pl.DataFrame:
+def variance_from_partial(
+    cells: pl.DataFrame, outcome: str = "score", level: float = 0.95, bots: str = ""
+) -> pl.DataFrame:
     """``variance_decomposition`` from its (merged) cells: the row scan and a digest end in this function."""
     parts = []
     for (variant, batch), g in cells.group_by("variant", "_batch"):
@@ -548,12 +648,22 @@ def variance_from_partial(cells: pl.DataFrame, outcome: str = "score", level: fl
         for comp in ("seat", "bot", "seat_bot", "chance"):
             _m, lo, hi = stats.batch_interval([p[comp] for p in per_batch], level)
             half = (hi - lo) / 2  # batch spread, centred on the full-data estimate (less biased than _m)
-            out.append({"variant": variant, "component": comp, "share": est[comp],
-                        "share_lo": max(est[comp] - half, 0.0), "share_hi": min(est[comp] + half, 1.0),
-                        "games": est["rows"] // max(g["seat"].n_unique(), 1),
-                        "outcome": outcome})
-    return pl.DataFrame(out).sort("variant", "component").with_columns(
-        pl.lit(bots).alias("bots"), pl.lit(stats.BATCH_METHOD).alias("interval"))
+            out.append(
+                {
+                    "variant": variant,
+                    "component": comp,
+                    "share": est[comp],
+                    "share_lo": max(est[comp] - half, 0.0),
+                    "share_hi": min(est[comp] + half, 1.0),
+                    "games": est["rows"] // max(g["seat"].n_unique(), 1),
+                    "outcome": outcome,
+                }
+            )
+    return (
+        pl.DataFrame(out)
+        .sort("variant", "component")
+        .with_columns(pl.lit(bots).alias("bots"), pl.lit(stats.BATCH_METHOD).alias("interval"))
+    )
 
 
 def _anova(cells: pl.DataFrame) -> dict[str, float]:

@@ -16,8 +16,13 @@ import polars as pl
 from numba import njit
 
 
-def group_moments(df: pl.DataFrame, by: list[str], means: dict[str, pl.Expr] | None = None,
-                  sums: dict[str, pl.Expr] | None = None, count: str | None = None) -> pl.DataFrame:
+def group_moments(
+    df: pl.DataFrame,
+    by: list[str],
+    means: dict[str, pl.Expr] | None = None,
+    sums: dict[str, pl.Expr] | None = None,
+    count: str | None = None,
+) -> pl.DataFrame:
     """One row per ``by`` group (sorted): ``count`` (rows), the ``mean_aggs`` of each of ``means`` (name ->
     value expression; nulls skipped) and the sum of each of ``sums``."""
     means, sums = means or {}, sums or {}
@@ -26,18 +31,27 @@ def group_moments(df: pl.DataFrame, by: list[str], means: dict[str, pl.Expr] | N
     exprs = [e.cast(pl.Float64).alias(n) for n, e in (means | sums).items()]
     values = df.select(exprs).fill_nan(None).to_numpy().astype(np.float64) if exprs else np.zeros((df.height, 0))
     columns = {n: values[:, j] for j, n in enumerate(means | sums)}
-    return coded_moments(keys, codes.to_numpy().astype(np.int64), {n: columns[n] for n in means},
-                         {n: columns[n] for n in sums}, count)
+    return coded_moments(
+        keys, codes.to_numpy().astype(np.int64), {n: columns[n] for n in means}, {n: columns[n] for n in sums}, count
+    )
 
 
-def coded_moments(keys: pl.DataFrame, codes: np.ndarray, means: dict[str, np.ndarray],
-                  sums: dict[str, np.ndarray] | None = None, count: str | None = None) -> pl.DataFrame:
+def coded_moments(
+    keys: pl.DataFrame,
+    codes: np.ndarray,
+    means: dict[str, np.ndarray],
+    sums: dict[str, np.ndarray] | None = None,
+    count: str | None = None,
+) -> pl.DataFrame:
     """``group_moments`` of rows already coded: ``codes[i]`` is row i's group, a row of ``keys``; values as
     float arrays, NaN for a null (skipped)."""
     sums = sums or {}
     names = [*means, *sums]
-    values = (np.column_stack([np.asarray(a, dtype=np.float64) for a in (*means.values(), *sums.values())])
-              if names else np.zeros((len(codes), 0)))
+    values = (
+        np.column_stack([np.asarray(a, dtype=np.float64) for a in (*means.values(), *sums.values())])
+        if names
+        else np.zeros((len(codes), 0))
+    )
     n, s, ss = _moments(codes, np.ascontiguousarray(values), keys.height)
     counts: dict[str, np.ndarray] = {}  # built into one frame at the end: a polars call per column costs more
     floats: dict[str, np.ndarray] = {}  # than the arithmetic at a chunk's size
@@ -54,8 +68,7 @@ def coded_moments(keys: pl.DataFrame, codes: np.ndarray, means: dict[str, np.nda
     order = ([count] if count else []) + [c for m in means for c in (f"{m}__n", m, f"{m}__sd")] + list(sums)
     if not order:
         return keys
-    out = pl.DataFrame({c: counts[c].astype(np.uint32) if c in counts else floats[c] for c in order},
-                       nan_to_null=True)
+    out = pl.DataFrame({c: counts[c].astype(np.uint32) if c in counts else floats[c] for c in order}, nan_to_null=True)
     return keys.hstack(out.get_columns())
 
 
@@ -111,16 +124,37 @@ def combine_moments(df: pl.DataFrame, by: list[str], names: list[str], sums: tup
         return df
     weighted = [pl.col(f"{n}__n").cast(pl.Float64).alias(f"_w{n}") for n in names]
     products = [(pl.col(f"{n}__n").cast(pl.Float64) * pl.col(n).fill_null(0.0)).alias(f"_p{n}") for n in names]
-    first = group_sums(df.with_columns(*weighted, *products), by,
-                       [*sums, *(f"{n}__n" for n in names), *(f"_w{n}" for n in names), *(f"_p{n}" for n in names)])
-    means = first.select(*by, *(pl.when(pl.col(f"_w{n}") > 0).then(pl.col(f"_p{n}") / pl.col(f"_w{n}"))
-                                .alias(f"_m{n}") for n in names))
-    spread = [((pl.col(f"{n}__sd").fill_null(0.0) ** 2) * (pl.col(f"{n}__n").cast(pl.Float64) - 1).clip(0)
-               + pl.col(f"{n}__n").cast(pl.Float64) * (pl.col(n) - pl.col(f"_m{n}")).fill_null(0.0) ** 2
-               ).alias(f"_s{n}") for n in names]
-    second = group_sums(df.join(means, on=by, how="left", maintain_order="left").with_columns(spread), by,
-                        [f"_s{n}" for n in names])
+    first = group_sums(
+        df.with_columns(*weighted, *products),
+        by,
+        [*sums, *(f"{n}__n" for n in names), *(f"_w{n}" for n in names), *(f"_p{n}" for n in names)],
+    )
+    means = first.select(
+        *by, *(pl.when(pl.col(f"_w{n}") > 0).then(pl.col(f"_p{n}") / pl.col(f"_w{n}")).alias(f"_m{n}") for n in names)
+    )
+    spread = [
+        (
+            (pl.col(f"{n}__sd").fill_null(0.0) ** 2) * (pl.col(f"{n}__n").cast(pl.Float64) - 1).clip(0)
+            + pl.col(f"{n}__n").cast(pl.Float64) * (pl.col(n) - pl.col(f"_m{n}")).fill_null(0.0) ** 2
+        ).alias(f"_s{n}")
+        for n in names
+    ]
+    second = group_sums(
+        df.join(means, on=by, how="left", maintain_order="left").with_columns(spread), by, [f"_s{n}" for n in names]
+    )
     out = first.join(means, on=by).join(second, on=by)
-    return out.select(*by, *sums, *(e for n in names for e in (
-        pl.col(f"{n}__n"), pl.col(f"_m{n}").alias(n),
-        pl.when(pl.col(f"_w{n}") > 1).then((pl.col(f"_s{n}") / (pl.col(f"_w{n}") - 1)).sqrt()).alias(f"{n}__sd"))))
+    return out.select(
+        *by,
+        *sums,
+        *(
+            e
+            for n in names
+            for e in (
+                pl.col(f"{n}__n"),
+                pl.col(f"_m{n}").alias(n),
+                pl.when(pl.col(f"_w{n}") > 1)
+                .then((pl.col(f"_s{n}") / (pl.col(f"_w{n}") - 1)).sqrt())
+                .alias(f"{n}__sd"),
+            )
+        ),
+    )

@@ -44,9 +44,10 @@ def win_masks(rows: pl.DataFrame) -> pl.DataFrame | None:
     first = int(game[0])
     out = np.zeros(int(game[-1]) - first + 1, dtype=np.uint8)
     out[game - first] = mask
-    return pl.DataFrame({"variant": [layout.variant], "first": [first], "seats": [n],
-                         "masks": [out.tobytes()]}, schema={"variant": pl.String, "first": pl.Int64,
-                                                            "seats": pl.Int32, "masks": pl.Binary})
+    return pl.DataFrame(
+        {"variant": [layout.variant], "first": [first], "seats": [n], "masks": [out.tobytes()]},
+        schema={"variant": pl.String, "first": pl.Int64, "seats": pl.Int32, "masks": pl.Binary},
+    )
 
 
 def _by_variant(masks: pl.DataFrame) -> dict[str, np.ndarray]:
@@ -57,7 +58,7 @@ def _by_variant(masks: pl.DataFrame) -> dict[str, np.ndarray]:
         end = max(f + len(m) for f, m in pieces)
         arr = np.zeros(end, dtype=np.uint8)
         for f, m in pieces:
-            arr[f:f + len(m)] |= m
+            arr[f : f + len(m)] |= m
         out[str(variant)] = arr
     return out
 
@@ -85,12 +86,28 @@ def compare_variants_from_partial(masks: pl.DataFrame, base: str, level: float =
             sd, sdd = int((pairs * d).sum()), int((pairs * d * d).sum())  # exact: integers throughout
             mean = sd / games / UNITS if games else None
             var = (sdd - sd * sd / games) / (games - 1) / UNITS**2 if games > 1 else None
-            rows.append({"variant": variant, "seat": k, "games": games,
-                         "base": int((pairs * wb).sum()) / games / UNITS if games else None,
-                         "value": int((pairs * wx).sum()) / games / UNITS if games else None,
-                         "diff__n": games, "diff": mean, "diff__sd": max(var, 0.0) ** 0.5 if var is not None else None})
-    schema = {"variant": pl.String, "seat": pl.Int32, "games": pl.UInt32, "base": pl.Float64, "value": pl.Float64,
-              "diff__n": pl.UInt32, "diff": pl.Float64, "diff__sd": pl.Float64}
+            rows.append(
+                {
+                    "variant": variant,
+                    "seat": k,
+                    "games": games,
+                    "base": int((pairs * wb).sum()) / games / UNITS if games else None,
+                    "value": int((pairs * wx).sum()) / games / UNITS if games else None,
+                    "diff__n": games,
+                    "diff": mean,
+                    "diff__sd": max(var, 0.0) ** 0.5 if var is not None else None,
+                }
+            )
+    schema = {
+        "variant": pl.String,
+        "seat": pl.Int32,
+        "games": pl.UInt32,
+        "base": pl.Float64,
+        "value": pl.Float64,
+        "diff__n": pl.UInt32,
+        "diff": pl.Float64,
+        "diff__sd": pl.Float64,
+    }
     out = pl.DataFrame(rows, schema=schema)
     return finish_comparison(out, base, level)
 

@@ -65,13 +65,17 @@ def _seat_partial_in_order(layout: GameMajor) -> tuple[pl.DataFrame, pl.DataFram
     keys = pl.DataFrame({"variant": [layout.variant] * n, "seat": pl.Series(range(n), dtype=rows["seat"].dtype)})
     w = layout.matrix("win_share")
     flat = {c: layout.matrix(c).ravel() for c in ("score", "rank")}
-    per = coded_moments(keys, layout.codes(), {"win_share": w.ravel(), **flat},
-                        {"_w1": w.ravel(), "_w2": (w * w).ravel()}, count="games")
+    per = coded_moments(
+        keys,
+        layout.codes(),
+        {"win_share": w.ravel(), **flat},
+        {"_w1": w.ravel(), "_w2": (w * w).ravel()},
+        count="games",
+    )
     split_share = np.where((w > 0) & (w < 1), w, 0.0)  # NaN compares false: a null share is no split
     split = split_share[(split_share > 0).any(axis=1)]
     pairs = {f"c{i}_{j}": split[:, i] * split[:, j] for i in range(n) for j in range(i + 1, n)}
-    splits = coded_moments(pl.DataFrame({"variant": [layout.variant]}), np.zeros(len(split), dtype=np.int64), {},
-                           pairs)
+    splits = coded_moments(pl.DataFrame({"variant": [layout.variant]}), np.zeros(len(split), dtype=np.int64), {}, pairs)
     return per, splits
 
 
@@ -85,18 +89,17 @@ def merge_split_products(splits: pl.DataFrame) -> pl.DataFrame:
     return group_sums(splits, ["variant"], [c for c in splits.columns if c != "variant"])
 
 
-def seat_advantage_from_partial(per: pl.DataFrame, splits: pl.DataFrame, level: float = 0.95,
-                                bots: str = "") -> pl.DataFrame:
+def seat_advantage_from_partial(
+    per: pl.DataFrame, splits: pl.DataFrame, level: float = 0.95, bots: str = ""
+) -> pl.DataFrame:
     """``seat_advantage`` from its (merged) partial: the row scan and a digest end in this one function."""
     n = int(per["seat"].max()) + 1
     tests = _equal_seats(per, splits, n)
     per = per.drop("_w1", "_w2", "_bots", strict=False)
     for name in ("win_share", "score", "rank"):
         per = stats.with_mean_interval(per, name, level)
-    return (
-        per.join(tests, on="variant", how="left")
-        .with_columns(pl.lit(1.0 / n).alias("fair_share"), pl.lit(bots).alias("bots"),
-                      pl.lit(stats.MEAN_METHOD).alias("interval"))
+    return per.join(tests, on="variant", how="left").with_columns(
+        pl.lit(1.0 / n).alias("fair_share"), pl.lit(bots).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval")
     )
 
 
@@ -149,9 +152,11 @@ def _split_products(lf: pl.LazyFrame, n: int) -> pl.DataFrame:
         .agg(pl.when(pl.col("seat") == k).then(w).otherwise(0.0).sum().alias(f"w{k}") for k in range(n))
     )
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    return wide.group_by("variant").agg(
-        *((pl.col(f"w{i}") * pl.col(f"w{j}")).sum().alias(f"c{i}_{j}") for i, j in pairs)
-    ).collect()
+    return (
+        wide.group_by("variant")
+        .agg(*((pl.col(f"w{i}") * pl.col(f"w{j}")).sum().alias(f"c{i}_{j}") for i, j in pairs))
+        .collect()
+    )
 
 
 def _equal_seats(per: pl.DataFrame, splits: pl.DataFrame, n: int) -> pl.DataFrame:
@@ -207,13 +212,11 @@ def compare_variants(
 def _compare_by_pairs(lf: pl.LazyFrame, base: str, metric: str, by: str) -> pl.DataFrame:
     """The direct pairing: mean per (variant, game, ``by``), joined with the base's on (game, ``by``)."""
     keys = ["game", by]
-    ref = (
-        lf.filter(pl.col("variant") == base)
-        .group_by(keys).agg(pl.col(metric).cast(pl.Float64).mean().alias("_base"))
-    )
+    ref = lf.filter(pl.col("variant") == base).group_by(keys).agg(pl.col(metric).cast(pl.Float64).mean().alias("_base"))
     other = (
         lf.filter(pl.col("variant") != base)
-        .group_by(["variant", *keys]).agg(pl.col(metric).cast(pl.Float64).mean().alias("_value"))
+        .group_by(["variant", *keys])
+        .agg(pl.col(metric).cast(pl.Float64).mean().alias("_value"))
     )
     return (
         other.join(ref, on=keys, how="inner")
@@ -235,8 +238,14 @@ def _compare_by_sums(lf: pl.LazyFrame, base: str, metric: str, by: str) -> pl.Da
     x = pl.col(metric).cast(pl.Float64)
     per = (
         lf.group_by("variant", by)
-        .agg(pl.len().alias("n"), x.count().alias("nn"), x.sum().alias("s1"), (x * x).sum().alias("s2"),
-             pl.col("game").min().alias("lo"), pl.col("game").max().alias("hi"))
+        .agg(
+            pl.len().alias("n"),
+            x.count().alias("nn"),
+            x.sum().alias("s1"),
+            (x * x).sum().alias("s2"),
+            pl.col("game").min().alias("lo"),
+            pl.col("game").max().alias("hi"),
+        )
         .collect(engine="streaming")
     )
     ref = per.filter(pl.col("variant") == base).drop("variant")
@@ -245,9 +254,12 @@ def _compare_by_sums(lf: pl.LazyFrame, base: str, metric: str, by: str) -> pl.Da
         return None
     joined = other.join(ref, on=by, how="inner", suffix="_b")
     one_per_game = (
-        (pl.col("n") == pl.col("hi") - pl.col("lo") + 1) & (pl.col("n") == pl.col("nn"))
-        & (pl.col("n_b") == pl.col("hi_b") - pl.col("lo_b") + 1) & (pl.col("n_b") == pl.col("nn_b"))
-        & (pl.col("lo") == pl.col("lo_b")) & (pl.col("hi") == pl.col("hi_b"))
+        (pl.col("n") == pl.col("hi") - pl.col("lo") + 1)
+        & (pl.col("n") == pl.col("nn"))
+        & (pl.col("n_b") == pl.col("hi_b") - pl.col("lo_b") + 1)
+        & (pl.col("n_b") == pl.col("nn_b"))
+        & (pl.col("lo") == pl.col("lo_b"))
+        & (pl.col("hi") == pl.col("hi_b"))
     )
     if joined.height != other.height or not joined.select(one_per_game.all()).item():
         return None
@@ -255,7 +267,8 @@ def _compare_by_sums(lf: pl.LazyFrame, base: str, metric: str, by: str) -> pl.Da
     cross = (
         nz.filter(pl.col("variant") != base)
         .join(nz.filter(pl.col("variant") == base).select("game", by, pl.col("_x").alias("_b")), on=["game", by])
-        .group_by("variant", by).agg((pl.col("_x") * pl.col("_b")).sum().alias("_vb"))
+        .group_by("variant", by)
+        .agg((pl.col("_x") * pl.col("_b")).sum().alias("_vb"))
         .collect(engine="streaming")
     )
     n = pl.col("n").cast(pl.Float64)
@@ -263,8 +276,15 @@ def _compare_by_sums(lf: pl.LazyFrame, base: str, metric: str, by: str) -> pl.Da
     ss_d = pl.col("s2") + pl.col("s2_b") - 2 * pl.col("_vb").fill_null(0.0)
     return (
         joined.join(cross, on=["variant", by], how="left")
-        .select("variant", by, pl.col("n").alias("games"), (pl.col("s1_b") / n).alias("base"),
-                (pl.col("s1") / n).alias("value"), pl.col("n").alias("diff__n"), mean_d.alias("diff"),
-                pl.when(n > 1).then(((ss_d - n * mean_d**2) / (n - 1)).clip(0.0).sqrt()).alias("diff__sd"))
+        .select(
+            "variant",
+            by,
+            pl.col("n").alias("games"),
+            (pl.col("s1_b") / n).alias("base"),
+            (pl.col("s1") / n).alias("value"),
+            pl.col("n").alias("diff__n"),
+            mean_d.alias("diff"),
+            pl.when(n > 1).then(((ss_d - n * mean_d**2) / (n - 1)).clip(0.0).sqrt()).alias("diff__sd"),
+        )
         .sort("variant", by)
     )

@@ -53,8 +53,9 @@ def mean_aggs(col: str, name: str | None = None) -> list[pl.Expr]:
     return [c.count().alias(f"{name}__n"), c.mean().alias(name), c.std().alias(f"{name}__sd")]
 
 
-def merge_mean_aggs(parts: list[pl.DataFrame], by: list[str], names: list[str],
-                    sums: tuple[str, ...] = ()) -> pl.DataFrame:
+def merge_mean_aggs(
+    parts: list[pl.DataFrame], by: list[str], names: list[str], sums: tuple[str, ...] = ()
+) -> pl.DataFrame:
     """Combine ``mean_aggs`` outputs computed on disjoint batches of rows into those of all the rows.
 
     Counts add up; means are count-weighted; sds combine exactly through the within- and between-batch
@@ -75,8 +76,11 @@ def combine_mean_aggs(df: pl.DataFrame, by: list[str], names: list[str], sums: t
         total = n.sum()
         mean = (n * m).sum() / total
         m2 = ((sd.fill_null(0.0) ** 2) * (n - 1).clip(0) + n * (m - mean) ** 2).sum()
-        aggs += [pl.col(f"{name}__n").sum(), pl.when(total > 0).then(mean).alias(name),
-                 pl.when(total > 1).then((m2 / (total - 1)).sqrt()).alias(f"{name}__sd")]
+        aggs += [
+            pl.col(f"{name}__n").sum(),
+            pl.when(total > 0).then(mean).alias(name),
+            pl.when(total > 1).then((m2 / (total - 1)).sqrt()).alias(f"{name}__sd"),
+        ]
     # null means (a batch without values) must not poison the sums: drop them per column first
     out = df.group_by(by, maintain_order=True).agg(aggs)
     return out.sort(by)
@@ -86,7 +90,7 @@ def with_mean_interval(df: pl.DataFrame, name: str, level: float = 0.95, keep_se
     """Replace the helper columns of ``mean_aggs`` by a normal interval of the mean."""
     z = z_value(level)
     # one observation has no sd: its interval is null, never a falsely exact zero width
-    se = (pl.col(f"{name}__sd") / pl.col(f"{name}__n").cast(pl.Float64).sqrt())
+    se = pl.col(f"{name}__sd") / pl.col(f"{name}__n").cast(pl.Float64).sqrt()
     out = df.with_columns(
         (pl.col(name) - z * se).alias(f"{name}_lo"),
         (pl.col(name) + z * se).alias(f"{name}_hi"),
@@ -189,8 +193,9 @@ def equal_shares_test(mean: np.ndarray, cov: np.ndarray, n: int) -> tuple[float,
     return stat, k - 1, float(_st.chi2.sf(stat, k - 1))
 
 
-def fieller(a: float, b: float, c: float, vaa: float, vab: float, vbb: float,
-            level: float = 0.95) -> tuple[float, float]:
+def fieller(
+    a: float, b: float, c: float, vaa: float, vab: float, vbb: float, level: float = 0.95
+) -> tuple[float, float]:
     """Interval of x* where ``a + b·x* = c``: every x whose Wald test of ``a + b·x = c`` is not rejected.
 
     Returns (-inf, inf) when the slope is not significantly different from zero: then no honest

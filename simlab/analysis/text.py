@@ -40,8 +40,9 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     out = []
     for r in cells:
-        out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths,
-                                                                                                strict=True))))
+        out.append(
+            "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True)))
+        )
     return out
 
 
@@ -49,23 +50,42 @@ def seats_text(df: pl.DataFrame) -> list[str]:
     lines = []
     for (v,), d in df.group_by("variant", maintain_order=True):
         r0 = d.row(0, named=True)
-        lines.append(f"{v}: {r0['games']:,} games per seat; all seats equal? chi2 = {_num(r0['chi2_equal'], '.1f')}, "
-                     f"df = {r0['df_equal']}, p = {_p(r0['p_equal'])}")
-        rows = [[f"seat {r['seat']}", _pct(r["win_share"]), _ci(r["win_share_lo"], r["win_share_hi"]),
-                 _num(r["score"], ".1f"), _ci(r["score_lo"], r["score_hi"], lambda x: _num(x, ".1f")),
-                 _num(r["rank"]), _ci(r["rank_lo"], r["rank_hi"], _num)] for r in d.iter_rows(named=True)]
+        lines.append(
+            f"{v}: {r0['games']:,} games per seat; all seats equal? chi2 = {_num(r0['chi2_equal'], '.1f')}, "
+            f"df = {r0['df_equal']}, p = {_p(r0['p_equal'])}"
+        )
+        rows = [
+            [
+                f"seat {r['seat']}",
+                _pct(r["win_share"]),
+                _ci(r["win_share_lo"], r["win_share_hi"]),
+                _num(r["score"], ".1f"),
+                _ci(r["score_lo"], r["score_hi"], lambda x: _num(x, ".1f")),
+                _num(r["rank"]),
+                _ci(r["rank_lo"], r["rank_hi"], _num),
+            ]
+            for r in d.iter_rows(named=True)
+        ]
         lines += ["  " + s for s in table(["", "win %", "95% CI", "score", "95% CI", "rank", "95% CI"], rows)]
     lines.append(f"fair share 1/N = {_pct(df['fair_share'][0])}%; intervals: {df['interval'][0]}")
     return lines
 
 
 def compare_text(df: pl.DataFrame, metric: str = "win share") -> list[str]:
-    rows = [[f"{r['variant']} seat {r['seat']}", f"{r['diff'] * 100:+.2f}",
-             _ci(r["diff_lo"], r["diff_hi"], lambda x: f"{x * 100:+.2f}"), _p(r["p"])]
-            for r in df.iter_rows(named=True)]
+    rows = [
+        [
+            f"{r['variant']} seat {r['seat']}",
+            f"{r['diff'] * 100:+.2f}",
+            _ci(r["diff_lo"], r["diff_hi"], lambda x: f"{x * 100:+.2f}"),
+            _p(r["p"]),
+        ]
+        for r in df.iter_rows(named=True)
+    ]
     base = df["base_variant"][0] if df.height else "?"
-    return [f"change in {metric} (points) against {base}, paired by game seed:",
-            *("  " + s for s in table(["", "change", "95% CI", "p"], rows))]
+    return [
+        f"change in {metric} (points) against {base}, paired by game seed:",
+        *("  " + s for s in table(["", "change", "95% CI", "p"], rows)),
+    ]
 
 
 def compensation_text(comp: Any) -> list[str]:
@@ -92,10 +112,15 @@ def cards_text(df: pl.DataFrame) -> list[str]:
         header += ["played-vs-not*"]
     rows = []
     for r in df.sort("kind", "win_share_diff", descending=[False, True]).iter_rows(named=True):
-        row = [r["label"], f"{r['games']:,} x {r['seats']}", f"{r['win_share_diff'] * 100:+.2f}",
-               _ci(r["win_share_diff_lo"], r["win_share_diff_hi"], lambda x: f"{x * 100:+.2f}"),
-               _p(r["p_adjusted"]) if r["kind"] == "card" else "-",
-               f"{r['score_diff']:+.2f}", _ci(r["score_diff_lo"], r["score_diff_hi"], lambda x: f"{x:+.2f}")]
+        row = [
+            r["label"],
+            f"{r['games']:,} x {r['seats']}",
+            f"{r['win_share_diff'] * 100:+.2f}",
+            _ci(r["win_share_diff_lo"], r["win_share_diff_hi"], lambda x: f"{x * 100:+.2f}"),
+            _p(r["p_adjusted"]) if r["kind"] == "card" else "-",
+            f"{r['score_diff']:+.2f}",
+            _ci(r["score_diff_lo"], r["score_diff_hi"], lambda x: f"{x:+.2f}"),
+        ]
         if has_money:
             row += [_num(r["sesterces"], "+.2f"), _ci(r["sesterces_lo"], r["sesterces_hi"], lambda x: _num(x, "+.2f"))]
         if "played_diff" in df.columns:
@@ -105,64 +130,115 @@ def cards_text(df: pl.DataFrame) -> list[str]:
     lines = [f"value of one extra card for the seat that gets it ({df['interval'][0]}):", *table(header, rows)]
     lines.append(f"p (adj): {adj}-adjusted over the cards.")
     if has_money:
-        lines.append(f"sesterces: win-share change / win share per sesterce ({df['money_source'][0]}), "
-                     "Fieller interval.")
+        lines.append(
+            f"sesterces: win-share change / win share per sesterce ({df['money_source'][0]}), Fieller interval."
+        )
     if "played_diff" in df.columns:
-        lines.append("* CORRELATIONAL: win share of seats that played the card at least once minus those that "
-                     "never did (control games); not a value.")
+        lines.append(
+            "* CORRELATIONAL: win share of seats that played the card at least once minus those that "
+            "never did (control games); not a value."
+        )
     return lines
 
 
 def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame) -> list[str]:
-    rows = [[f"{r['variant']} {r['colour']}", f"{r['games']:,}", _pct(r["collapse_rate"]),
-             _ci(r["collapse_rate_lo"], r["collapse_rate_hi"]), _pct(r["recover_rate"]),
-             _ci(r["recover_rate_lo"], r["recover_rate_hi"]), _num(r["first_round"], ".1f")]
-            for r in collapses.iter_rows(named=True)]
-    lines = ["demand markers falling to 1 (collapse) and climbing back (recovery), Wilson intervals:",
-             *("  " + s for s in table(["", "games", "collapse %", "95% CI", "recover %", "95% CI",
-                                        "first round"], rows))]
-    rows = [[r["variant"], _num(r["money_per_cube"], ".3f"),
-             _ci(r["money_per_cube_lo"], r["money_per_cube_hi"], lambda x: _num(x, ".3f")),
-             _num(r["fame_per_cube"], ".3f"), _ci(r["fame_per_cube_lo"], r["fame_per_cube_hi"],
-                                                  lambda x: _num(x, ".3f")), _num(r["cubes_per_seat"], ".1f")]
-            for r in yields.iter_rows(named=True)]
-    lines += ["realised per cube sold (ratio of totals, delta-method intervals):",
-              *("  " + s for s in table(["", "money", "95% CI", "fame", "95% CI", "cubes/seat"], rows))]
+    rows = [
+        [
+            f"{r['variant']} {r['colour']}",
+            f"{r['games']:,}",
+            _pct(r["collapse_rate"]),
+            _ci(r["collapse_rate_lo"], r["collapse_rate_hi"]),
+            _pct(r["recover_rate"]),
+            _ci(r["recover_rate_lo"], r["recover_rate_hi"]),
+            _num(r["first_round"], ".1f"),
+        ]
+        for r in collapses.iter_rows(named=True)
+    ]
+    lines = [
+        "demand markers falling to 1 (collapse) and climbing back (recovery), Wilson intervals:",
+        *("  " + s for s in table(["", "games", "collapse %", "95% CI", "recover %", "95% CI", "first round"], rows)),
+    ]
+    rows = [
+        [
+            r["variant"],
+            _num(r["money_per_cube"], ".3f"),
+            _ci(r["money_per_cube_lo"], r["money_per_cube_hi"], lambda x: _num(x, ".3f")),
+            _num(r["fame_per_cube"], ".3f"),
+            _ci(r["fame_per_cube_lo"], r["fame_per_cube_hi"], lambda x: _num(x, ".3f")),
+            _num(r["cubes_per_seat"], ".1f"),
+        ]
+        for r in yields.iter_rows(named=True)
+    ]
+    lines += [
+        "realised per cube sold (ratio of totals, delta-method intervals):",
+        *("  " + s for s in table(["", "money", "95% CI", "fame", "95% CI", "cubes/seat"], rows)),
+    ]
     return lines
 
 
 def shift_text(df: pl.DataFrame) -> list[str]:
-    rows = [[f"{r['variant']} seat {r['seat']}", _pct(r["win_share_turbulent"]), _pct(r["win_share_calm"]),
-             "-" if r["diff"] is None else f"{r['diff'] * 100:+.2f}",
-             "-" if r["diff"] is None else _ci(r["diff_lo"], r["diff_hi"], lambda x: f"{x * 100:+.2f}")]
-            for r in df.iter_rows(named=True)]
-    return ["CORRELATIONAL: win share (%) in turbulent games (more round ends with a demand marker at 1 than the "
-            "median) vs calm ones:",
-            *("  " + s for s in table(["", "turbulent", "calm", "difference", "95% CI"], rows))]
+    rows = [
+        [
+            f"{r['variant']} seat {r['seat']}",
+            _pct(r["win_share_turbulent"]),
+            _pct(r["win_share_calm"]),
+            "-" if r["diff"] is None else f"{r['diff'] * 100:+.2f}",
+            "-" if r["diff"] is None else _ci(r["diff_lo"], r["diff_hi"], lambda x: f"{x * 100:+.2f}"),
+        ]
+        for r in df.iter_rows(named=True)
+    ]
+    return [
+        "CORRELATIONAL: win share (%) in turbulent games (more round ends with a demand marker at 1 than the "
+        "median) vs calm ones:",
+        *("  " + s for s in table(["", "turbulent", "calm", "difference", "95% CI"], rows)),
+    ]
 
 
 def balance_text(summary: pl.DataFrame, lead: pl.DataFrame, variance: pl.DataFrame) -> list[str]:
-    rows = [[r["variant"], f"{r['games']:,}", _num(r["turns"], ".1f"), _ci(r["turns_lo"], r["turns_hi"], _num),
-             _num(r["margin"]), _ci(r["margin_lo"], r["margin_hi"], _num), f"{r['draw_rate'] * 100:.3f}",
-             _ci(r["draw_rate_lo"], r["draw_rate_hi"], lambda x: f"{x * 100:.3f}")]
-            for r in summary.iter_rows(named=True)]
-    lines = ["game length, margin of victory (winner minus runner-up) and shared wins:",
-             *("  " + s for s in table(["", "games", "turns", "95% CI", "margin", "95% CI", "draw %", "95% CI"],
-                                       rows))]
-    rounds = sorted(int(c.removeprefix("leader_wins_r")) for c in lead.columns
-                    if c.startswith("leader_wins_r") and c[-1].isdigit())
-    rows = [[r["variant"], *(_pct(r[f"leader_wins_r{k}"]) for k in rounds), _num(r["lead_from"]),
-             _num(r["lead_changes"])] for r in lead.iter_rows(named=True)]
-    lines += ["decisiveness: win chance (%) of the leader after each round; round from which the winner leads; "
-              "lead changes:", *("  " + s for s in table(["", *(f"r{k}" for k in rounds), "lead from",
-                                                              "changes"], rows))]
+    rows = [
+        [
+            r["variant"],
+            f"{r['games']:,}",
+            _num(r["turns"], ".1f"),
+            _ci(r["turns_lo"], r["turns_hi"], _num),
+            _num(r["margin"]),
+            _ci(r["margin_lo"], r["margin_hi"], _num),
+            f"{r['draw_rate'] * 100:.3f}",
+            _ci(r["draw_rate_lo"], r["draw_rate_hi"], lambda x: f"{x * 100:.3f}"),
+        ]
+        for r in summary.iter_rows(named=True)
+    ]
+    lines = [
+        "game length, margin of victory (winner minus runner-up) and shared wins:",
+        *("  " + s for s in table(["", "games", "turns", "95% CI", "margin", "95% CI", "draw %", "95% CI"], rows)),
+    ]
+    rounds = sorted(
+        int(c.removeprefix("leader_wins_r")) for c in lead.columns if c.startswith("leader_wins_r") and c[-1].isdigit()
+    )
+    rows = [
+        [r["variant"], *(_pct(r[f"leader_wins_r{k}"]) for k in rounds), _num(r["lead_from"]), _num(r["lead_changes"])]
+        for r in lead.iter_rows(named=True)
+    ]
+    lines += [
+        "decisiveness: win chance (%) of the leader after each round; round from which the winner leads; lead changes:",
+        *("  " + s for s in table(["", *(f"r{k}" for k in rounds), "lead from", "changes"], rows)),
+    ]
     rows = []
     for (v,), d in variance.group_by("variant", maintain_order=True):
         comp = {r["component"]: r for r in d.iter_rows(named=True)}
         pct2 = lambda x: _num(x * 100, ".2f")  # noqa: E731
-        rows.append([v, *(f"{pct2(comp[c]['share'])} {_ci(comp[c]['share_lo'], comp[c]['share_hi'], pct2)}"
-                          for c in ("seat", "bot", "seat_bot", "chance"))])
+        rows.append(
+            [
+                v,
+                *(
+                    f"{pct2(comp[c]['share'])} {_ci(comp[c]['share_lo'], comp[c]['share_hi'], pct2)}"
+                    for c in ("seat", "bot", "seat_bot", "chance")
+                ),
+            ]
+        )
     out = variance["outcome"][0] if variance.height else "score"
-    lines += [f"how much of the {out} is luck? shares of its variance (%), batch-means intervals:",
-              *("  " + s for s in table(["", "seat", "bot", "seat x bot", "chance"], rows))]
+    lines += [
+        f"how much of the {out} is luck? shares of its variance (%), batch-means intervals:",
+        *("  " + s for s in table(["", "seat", "bot", "seat x bot", "chance"], rows)),
+    ]
     return lines

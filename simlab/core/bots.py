@@ -102,9 +102,7 @@ class BotRegistry:
     def info(self, name: str) -> BotInfo:
         self._load_plugins()
         if name not in self._infos:
-            raise BotSpecError(
-                f"unknown bot {name!r} for game {self.game!r}; available: {', '.join(self._infos)}"
-            )
+            raise BotSpecError(f"unknown bot {name!r} for game {self.game!r}; available: {', '.join(self._infos)}")
         return self._infos[name]
 
     def make(self, spec: str | BotSpec) -> Any:
@@ -148,4 +146,3 @@ class CompiledBot:
 
     def __repr__(self) -> str:
         return f"<bot {self.name}>"
-

@@ -52,15 +52,11 @@ class GameConfig:
         return [f.name for f in dataclasses.fields(cls)]
 
     @classmethod
-    def from_preset(
-        cls, preset: str | None = None, overrides: Mapping[str, Any] | None = None, **kwargs: Any
-    ) -> Self:
+    def from_preset(cls, preset: str | None = None, overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> Self:
         """Build a config from a named preset, then ``overrides`` (values or strings), then kwargs."""
         name = preset or cls.DEFAULT_PRESET
         if name not in cls.PRESETS:
-            raise ConfigError(
-                f"unknown preset {name!r} for {cls.__name__}; allowed: {', '.join(sorted(cls.PRESETS))}"
-            )
+            raise ConfigError(f"unknown preset {name!r} for {cls.__name__}; allowed: {', '.join(sorted(cls.PRESETS))}")
         values: dict[str, Any] = dict(cls.PRESETS[name])
         for key, value in {**(overrides or {}), **kwargs}.items():
             values[key] = value

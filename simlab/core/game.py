@@ -226,9 +226,7 @@ class Game:
             cfg = kernel.config_record(config)
             words = np.array([int(s) & 0xFFFFFFFFFFFFFFFF for s in seeds], dtype=np.uint64)
             rng = seeds_to_states(words, CHANCE_STREAM)
-            bot_rng = np.stack(
-                [seeds_to_states(words, BOT_STREAM_BASE + p) for p in range(config.players)], axis=1
-            )
+            bot_rng = np.stack([seeds_to_states(words, BOT_STREAM_BASE + p) for p in range(config.players)], axis=1)
             kinds = np.array([b.kind for b in bots], dtype=np.int64)
             params = np.stack([b.params for b in bots]).astype(np.float64)
             kernel.play_many(cfg, rng, bot_rng, kinds, params, out)

@@ -71,6 +71,7 @@ class Table:
     @property
     def numeric(self) -> list[bool]:
         """Per column: every filled cell is a number (right-aligned in the page); text stays left-aligned."""
+
         def is_number(cell: str) -> bool:
             return cell in ("–", "") or cell.lstrip("+−-[<p =")[:1].isdigit()
 
@@ -144,8 +145,10 @@ class Context:
             configs = {v["name"]: v["config"] for v in manifest["variants"]}
             subset = money_sweep(configs, _base_variant(manifest, configs))
             if not subset:
-                raise AnalysisError(f"{self.sweep} is not a starting-money sweep: no variants differ from its base "
-                                    "in start_money alone (see scenarios/starting_money_sweep.toml)")
+                raise AnalysisError(
+                    f"{self.sweep} is not a starting-money sweep: no variants differ from its base "
+                    "in start_money alone (see scenarios/starting_money_sweep.toml)"
+                )
             rows = simlab.load_results(self.sweep).filter(pl.col("variant").is_in(subset))
             r = A.compensation(rows, level=self.level).fit.row(0, named=True)
             source = f"starting-money sweep in {self.sweep} (seat {r['seat']})"
@@ -194,14 +197,20 @@ class Context:
             parts.append(f"Bots: {bots}.")
         if method:
             parts.append(f"Intervals: {self.level:.0%} {method}.")
-        parts.append(f"Scenario {m['scenario']['name']}, root seed {m['root_seed']}; config hash "
-                     f"{self.hashes(variants)}.")
+        parts.append(
+            f"Scenario {m['scenario']['name']}, root seed {m['root_seed']}; config hash {self.hashes(variants)}."
+        )
         return " ".join(parts)
 
 
 # -- entry point --------------------------------------------------------------------------------------
-def build_report(folder: str | Path, level: float = 0.95, out: str | Path | None = None,
-                 sweep: str | Path | None = None, progress: Callable[[str], None] | None = None) -> Report:
+def build_report(
+    folder: str | Path,
+    level: float = 0.95,
+    out: str | Path | None = None,
+    sweep: str | Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
     """Run every analysis the result folder supports and gather the report's content.
 
     ``out`` is where the report will be written, for the ``simlab report`` command it shows. ``sweep`` is a
@@ -217,8 +226,12 @@ def build_report(folder: str | Path, level: float = 0.95, out: str | Path | None
     say(f"report of {folder}: {_games_label(done)} of {ctx.manifest['game']}, {len(done)} variant(s)")
     sections: list[Section] = []
     not_covered: list[str] = []
-    for name, builder in (("seats and money", _seats_section), ("card value", _cards_section),
-                          ("markets", _markets_section), ("general balance", _balance_section)):
+    for name, builder in (
+        ("seats and money", _seats_section),
+        ("card value", _cards_section),
+        ("markets", _markets_section),
+        ("general balance", _balance_section),
+    ):
         started = time.perf_counter()
         section, reason = builder(ctx)
         if section is not None:
@@ -271,8 +284,15 @@ def _context(folder: Path, level: float) -> Context:
     label = label or bots_label(ctx.rows)  # one scan for the whole report, without a digest
     bots = [b.strip() for b in label.split(",") if b.strip()]
     for lf, chosen in ((ctx.rows, names), (ctx.focus_rows(), focus)):
-        remember(lf, players=int(manifest["players"]), game_min=0, game_max=max(games - 1, 0), variants=len(chosen),
-                 games={v: done[v] for v in chosen}, bots=bots)
+        remember(
+            lf,
+            players=int(manifest["players"]),
+            game_min=0,
+            game_max=max(games - 1, 0),
+            variants=len(chosen),
+            games={v: done[v] for v in chosen},
+            bots=bots,
+        )
     return ctx
 
 
@@ -315,7 +335,8 @@ def _chart(fig: Any, title: str, caption: str) -> Chart:
 # -- seats and starting money ---------------------------------------------------------------------------
 def _seats_section(ctx: Context) -> tuple[Section | None, str]:
     sec = Section(
-        "seats", "Seats and starting money",
+        "seats",
+        "Seats and starting money",
         "Is the seat you start in worth something, does a variant change that, and how much starting money "
         "would make up for it?",
     )
@@ -333,10 +354,19 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
             fair = _priced_deficits(d, ctx.money(), ctx.level)
         sec.findings += _seat_findings(v, d, fair, many, ctx.level)
     fig = charts.seat_win_shares(seats, level=ctx.level)
-    sec.charts.append(_chart(fig, "Win share by seat", ctx.caption(
-        "Win share by seat (wins with ties split) against the fair share 1/N",
-        _games_label(seats["games"].to_list(), "games per seat and variant"), _bots(seats), stats.MEAN_METHOD,
-        ctx.focus)))
+    sec.charts.append(
+        _chart(
+            fig,
+            "Win share by seat",
+            ctx.caption(
+                "Win share by seat (wins with ties split) against the fair share 1/N",
+                _games_label(seats["games"].to_list(), "games per seat and variant"),
+                _bots(seats),
+                stats.MEAN_METHOD,
+                ctx.focus,
+            ),
+        )
+    )
     sec.tables.append(_seats_table(seats))
     if len(ctx.focus) < len(ctx.variants):
         all_seats = _ordered(_seat_advantage(ctx, ctx.variants), ctx.variants)
@@ -347,8 +377,11 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
     others = [v for v in ctx.focus if v != ctx.base]
     if others and len(others) <= MAX_COMPARE:
         wins = ctx.partial("wins", [ctx.base, *others])
-        cmp = (A.compare_variants_from_partial(wins, ctx.base, level=ctx.level) if wins is not None
-               else A.compare_variants(rows, ctx.base, level=ctx.level))
+        cmp = (
+            A.compare_variants_from_partial(wins, ctx.base, level=ctx.level)
+            if wins is not None
+            else A.compare_variants(rows, ctx.base, level=ctx.level)
+        )
         sec.findings += _compare_findings(cmp, seats, ctx.base)
         sec.tables.append(_compare_table(cmp, ctx.base))
     if comp is not None:
@@ -359,7 +392,8 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         sec.notes.append(
             f"Sesterces: priced by the {m.source}: one sesterce of starting money is worth "
             f"{F.est_ci(m.rate, m.rate - z * m.se, m.rate + z * m.se, 100, places=2)} points of win share; a seat's "
-            "fair compensation ≈ (fair share − its win share) / that rate, Fieller interval.")
+            "fair compensation ≈ (fair share − its win share) / that rate, Fieller interval."
+        )
     else:
         sec.notes.append(
             "No compensation fit: it needs variants that differ only in starting money (a sweep such as "
@@ -390,12 +424,16 @@ def _sentence(prefix: str, rest: str) -> str:
 def _ordered(df: pl.DataFrame, variants: list[str]) -> pl.DataFrame:
     """Rows in the manifest's variant order (analyses sort alphabetically; the scenario's order reads better)."""
     order = {v: i for i, v in enumerate(variants)}
-    return df.with_columns(pl.col("variant").replace_strict(order, default=len(order)).alias("_o")).sort(
-        "_o", "seat").drop("_o")
+    return (
+        df.with_columns(pl.col("variant").replace_strict(order, default=len(order)).alias("_o"))
+        .sort("_o", "seat")
+        .drop("_o")
+    )
 
 
-def _seat_findings(variant: str, d: pl.DataFrame, fair: dict[int, dict[str, Any]], many: bool,
-                   level: float) -> list[Finding]:
+def _seat_findings(
+    variant: str, d: pl.DataFrame, fair: dict[int, dict[str, Any]], many: bool, level: float
+) -> list[Finding]:
     r0 = d.row(0, named=True)
     share = r0["fair_share"]
     prefix = f"In {variant}, " if many else ""
@@ -409,27 +447,54 @@ def _seat_findings(variant: str, d: pl.DataFrame, fair: dict[int, dict[str, Any]
         elif r["win_share_hi"] < share:
             flagged.append((r, "disadvantaged"))
     for r, word in flagged:
-        text = _sentence(prefix, f"{seat_name(r['seat'])} wins "
-                         f"{F.pm_pct(r['win_share'], r['win_share_lo'], r['win_share_hi'])} of games "
-                         f"(n={F.count(r['games'])}; fair share {F.pct(share, 0)}): {word}")
+        text = _sentence(
+            prefix,
+            f"{seat_name(r['seat'])} wins "
+            f"{F.pm_pct(r['win_share'], r['win_share_lo'], r['win_share_hi'])} of games "
+            f"(n={F.count(r['games'])}; fair share {F.pct(share, 0)}): {word}",
+        )
         f = fair.get(r["seat"])
         if f is not None and not F.missing(f["fair_offset"]):
-            text += (f"; fair compensation ≈ {F.num(f['fair_offset'], 1, sign=True)} sesterces "
-                     f"{F.ci(f['fair_lo'], f['fair_hi'], places=1, sign=True)}{f.get('how', '')}")
+            text += (
+                f"; fair compensation ≈ {F.num(f['fair_offset'], 1, sign=True)} sesterces "
+                f"{F.ci(f['fair_lo'], f['fair_hi'], places=1, sign=True)}{f.get('how', '')}"
+            )
         out.append(Finding(text + ".", "warn"))
     test = f"all seats equal? {F.p_value(r0['p_equal'])}"
     if not flagged:
-        out.append(Finding(_sentence(
-            prefix, f"no seat's win share differs detectably from the fair {F.pct(share, 0)} "
-            f"(n={F.count(r0['games'])} games per seat; {test})."), "ok"))
+        out.append(
+            Finding(
+                _sentence(
+                    prefix,
+                    f"no seat's win share differs detectably from the fair {F.pct(share, 0)} "
+                    f"(n={F.count(r0['games'])} games per seat; {test}).",
+                ),
+                "ok",
+            )
+        )
     elif not F.missing(r0["p_equal"]) and r0["p_equal"] >= 1 - level:
-        out.append(Finding(_sentence(prefix, f"taken together the seats are not detectably unequal ({test}): "
-                                     "single seats outside the fair share may be chance."), "info"))
+        out.append(
+            Finding(
+                _sentence(
+                    prefix,
+                    f"taken together the seats are not detectably unequal ({test}): "
+                    "single seats outside the fair share may be chance.",
+                ),
+                "info",
+            )
+        )
     else:
         lo = d["win_share"].min()
         hi = d["win_share"].max()
-        out.append(Finding(_sentence(prefix, f"the best and the worst seat are {F.num((hi - lo) * 100, 1)} points "
-                                     f"apart ({test})."), "info", headline=not many))
+        out.append(
+            Finding(
+                _sentence(
+                    prefix, f"the best and the worst seat are {F.num((hi - lo) * 100, 1)} points apart ({test})."
+                ),
+                "info",
+                headline=not many,
+            )
+        )
     return out
 
 
@@ -446,25 +511,38 @@ def _priced_deficits(d: pl.DataFrame, money: Any, level: float) -> dict[int, dic
             continue
         se = (r["win_share_hi"] - r["win_share_lo"]) / (2 * z)
         lo, hi = stats.fieller(r["win_share"], money.rate, r["fair_share"], se * se, 0.0, money.se**2, level)
-        out[r["seat"]] = {"fair_offset": (r["fair_share"] - r["win_share"]) / money.rate, "fair_lo": lo,
-                          "fair_hi": hi, "how": f", priced by the {money.source}"}
+        out[r["seat"]] = {
+            "fair_offset": (r["fair_share"] - r["win_share"]) / money.rate,
+            "fair_lo": lo,
+            "fair_hi": hi,
+            "how": f", priced by the {money.source}",
+        }
     return out
 
 
 def _seats_table(seats: pl.DataFrame) -> Table:
     rows, marked = [], []
     for r in seats.iter_rows(named=True):
-        rows.append([r["variant"], seat_name(r["seat"]), F.count(r["games"]),
-                     F.est_ci(r["win_share"], r["win_share_lo"], r["win_share_hi"], 100),
-                     F.est_ci(r["score"], r["score_lo"], r["score_hi"], places=1),
-                     F.est_ci(r["rank"], r["rank_lo"], r["rank_hi"], places=2),
-                     F.p_value(r["p_equal"]).removeprefix("p ").removeprefix("= ")])
+        rows.append(
+            [
+                r["variant"],
+                seat_name(r["seat"]),
+                F.count(r["games"]),
+                F.est_ci(r["win_share"], r["win_share_lo"], r["win_share_hi"], 100),
+                F.est_ci(r["score"], r["score_lo"], r["score_hi"], places=1),
+                F.est_ci(r["rank"], r["rank_lo"], r["rank_hi"], places=2),
+                F.p_value(r["p_equal"]).removeprefix("p ").removeprefix("= "),
+            ]
+        )
         lo, hi, fair = r["win_share_lo"], r["win_share_hi"], r["fair_share"]
         marked.append(not F.missing(lo) and (lo > fair or hi < fair))
-    return Table("Win share (%), score and rank by seat",
-                 ["variant", "seat", "games", "win share %", "score", "rank", "p (all seats equal)"], rows,
-                 note="Estimates with their intervals in brackets; marked rows: the seat's interval excludes the "
-                      "fair share.", marked=marked)
+    return Table(
+        "Win share (%), score and rank by seat",
+        ["variant", "seat", "games", "win share %", "score", "rank", "p (all seats equal)"],
+        rows,
+        note="Estimates with their intervals in brackets; marked rows: the seat's interval excludes the fair share.",
+        marked=marked,
+    )
 
 
 def _compare_findings(cmp: pl.DataFrame, seats: pl.DataFrame, base: str) -> list[Finding]:
@@ -473,10 +551,12 @@ def _compare_findings(cmp: pl.DataFrame, seats: pl.DataFrame, base: str) -> list
     gap = dict(zip(spread["variant"].to_list(), spread["s"].to_list(), strict=True))
     for (v,), d in cmp.group_by("variant", maintain_order=True):
         top = d.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
-        text = (f"{v} against {base} (same game seeds): the gap between the best and the worst seat goes from "
-                f"{F.num(gap[base] * 100, 1)} to {F.num(gap[v] * 100, 1)} points; the largest change is "
-                f"{seat_name(top['seat'])}'s, {F.points(top['diff'])} "
-                f"{F.ci(top['diff_lo'], top['diff_hi'], 100, 1, sign=True)} (n={F.count(top['games'])} paired games).")
+        text = (
+            f"{v} against {base} (same game seeds): the gap between the best and the worst seat goes from "
+            f"{F.num(gap[base] * 100, 1)} to {F.num(gap[v] * 100, 1)} points; the largest change is "
+            f"{seat_name(top['seat'])}'s, {F.points(top['diff'])} "
+            f"{F.ci(top['diff_lo'], top['diff_hi'], 100, 1, sign=True)} (n={F.count(top['games'])} paired games)."
+        )
         out.append(Finding(text, "info"))
     return out
 
@@ -484,13 +564,26 @@ def _compare_findings(cmp: pl.DataFrame, seats: pl.DataFrame, base: str) -> list
 def _compare_table(cmp: pl.DataFrame, base: str) -> Table:
     rows, marked = [], []
     for r in cmp.iter_rows(named=True):
-        rows.append([r["variant"], seat_name(r["seat"]), F.count(r["games"]), F.pct(r["base"]), F.pct(r["value"]),
-                     F.est_ci(r["diff"], r["diff_lo"], r["diff_hi"], 100, sign=True), F.p_value(r["p"])])
+        rows.append(
+            [
+                r["variant"],
+                seat_name(r["seat"]),
+                F.count(r["games"]),
+                F.pct(r["base"]),
+                F.pct(r["value"]),
+                F.est_ci(r["diff"], r["diff_lo"], r["diff_hi"], 100, sign=True),
+                F.p_value(r["p"]),
+            ]
+        )
         marked.append(not F.missing(r["diff_lo"]) and (r["diff_lo"] > 0 or r["diff_hi"] < 0))
-    return Table(f"Change of each seat's win share against {base}, paired by game seed",
-                 ["variant", "seat", "games", f"{base} %", "variant %", "change (points)", "p"], rows,
-                 note=f"Game i of every variant has the same seed; the interval is that of the mean per-game "
-                      f"difference ({stats.PAIRED_METHOD}).", marked=marked)
+    return Table(
+        f"Change of each seat's win share against {base}, paired by game seed",
+        ["variant", "seat", "games", f"{base} %", "variant %", "change (points)", "p"],
+        rows,
+        note=f"Game i of every variant has the same seed; the interval is that of the mean per-game "
+        f"difference ({stats.PAIRED_METHOD}).",
+        marked=marked,
+    )
 
 
 def money_sweep(configs: dict[str, dict[str, Any]], base: str) -> list[str]:
@@ -502,9 +595,11 @@ def money_sweep(configs: dict[str, dict[str, Any]], base: str) -> list[str]:
     ref = configs[base]
     if "start_money" not in ref:
         return []
-    same = [v for v, cfg in configs.items()
-            if {k: x for k, x in cfg.items() if k != "start_money"} == {k: x for k, x in ref.items()
-                                                                       if k != "start_money"}]
+    same = [
+        v
+        for v, cfg in configs.items()
+        if {k: x for k, x in cfg.items() if k != "start_money"} == {k: x for k, x in ref.items() if k != "start_money"}
+    ]
     moneys = {tuple(configs[v]["start_money"]) for v in same}
     return same if len(same) >= 2 and len(moneys) >= 2 else []
 
@@ -525,49 +620,83 @@ def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
     for r in comp.fit.iter_rows(named=True):
         bounded = math.isfinite(r["fair_lo"]) and math.isfinite(r["fair_hi"])
         fair = F.ci(r["fair_lo"], r["fair_hi"], places=1, sign=True)
-        text = (f"{seat_name(r['seat']).capitalize()} would win 1/{comp.players} of the games with "
-                f"{F.num(r['fair_offset'], 1, sign=True)} sesterces {fair}"
-                f" against the others' mean (starting money {F.num(r['fair_money'], 1)} against "
-                f"{F.num(r['others_money'], 1)}); one sesterce is worth {F.num(r['rate'] * 100, 2)} "
-                f"{F.ci(r['rate_lo'], r['rate_hi'], 100, 2)} points of win share "
-                f"(n={F.count(r['games'])} seat-games over {r['offsets']} offsets).")
+        text = (
+            f"{seat_name(r['seat']).capitalize()} would win 1/{comp.players} of the games with "
+            f"{F.num(r['fair_offset'], 1, sign=True)} sesterces {fair}"
+            f" against the others' mean (starting money {F.num(r['fair_money'], 1)} against "
+            f"{F.num(r['others_money'], 1)}); one sesterce is worth {F.num(r['rate'] * 100, 2)} "
+            f"{F.ci(r['rate_lo'], r['rate_hi'], 100, 2)} points of win share "
+            f"(n={F.count(r['games'])} seat-games over {r['offsets']} offsets)."
+        )
         if not bounded:
             text += " The slope is not significant yet, so the interval is unbounded: more games are needed."
         sec.findings.append(Finding(text, "info" if bounded else "warn"))
-        rows.append([seat_name(r["seat"]), F.count(r["games"]), str(r["offsets"]),
-                     F.est_ci(r["fair_offset"], r["fair_lo"], r["fair_hi"], places=2, sign=True),
-                     F.num(r["fair_money"], 2), F.pct(r["share_at_0"]),
-                     F.est_ci(r["rate"], r["rate_lo"], r["rate_hi"], 100, places=2)])
-    sec.tables.append(Table(
-        "Fair starting money (logistic fit of win share against the money offset)",
-        ["seat", "seat-games", "offsets", "fair offset (sesterces)", "fair money", "win share at offset 0",
-         "points of win share per sesterce"], rows,
-        note="Offset = the seat's starting money minus the other seats' mean. " + comp.caption + "."))
+        rows.append(
+            [
+                seat_name(r["seat"]),
+                F.count(r["games"]),
+                str(r["offsets"]),
+                F.est_ci(r["fair_offset"], r["fair_lo"], r["fair_hi"], places=2, sign=True),
+                F.num(r["fair_money"], 2),
+                F.pct(r["share_at_0"]),
+                F.est_ci(r["rate"], r["rate_lo"], r["rate_hi"], 100, places=2),
+            ]
+        )
+    sec.tables.append(
+        Table(
+            "Fair starting money (logistic fit of win share against the money offset)",
+            [
+                "seat",
+                "seat-games",
+                "offsets",
+                "fair offset (sesterces)",
+                "fair money",
+                "win share at offset 0",
+                "points of win share per sesterce",
+            ],
+            rows,
+            note="Offset = the seat's starting money minus the other seats' mean. " + comp.caption + ".",
+        )
+    )
     sweep = money_sweep(ctx.configs, ctx.base)
     for k in comp.fit["seat"].to_list()[:MAX_COMPENSATION_CHARTS]:
         fig = charts.compensation_curve(comp, seat=k)
-        sec.charts.append(_chart(fig, f"Compensating seat {k} with starting money", ctx.caption(
-            f"Seat {k}'s win share against its starting-money offset, logistic fit with a 95% pointwise band",
-            f"{comp.games:,} per offset", ", ".join(comp.bots), stats.FIELLER_METHOD + " (fair offset); "
-            + stats.MEAN_METHOD + " (points)", sweep)))
+        sec.charts.append(
+            _chart(
+                fig,
+                f"Compensating seat {k} with starting money",
+                ctx.caption(
+                    f"Seat {k}'s win share against its starting-money offset, logistic fit with a 95% pointwise band",
+                    f"{comp.games:,} per offset",
+                    ", ".join(comp.bots),
+                    stats.FIELLER_METHOD + " (fair offset); " + stats.MEAN_METHOD + " (points)",
+                    sweep,
+                ),
+            )
+        )
 
 
 # -- card value ------------------------------------------------------------------------------------------
 def _cards_section(ctx: Context) -> tuple[Section | None, str]:
     control = "control"
-    reason = ("Card value: not in these results (it needs an intervention run with a 'control' variant and "
-              "<card>_seat<k> variants, such as scenarios/card_value.toml).")
+    reason = (
+        "Card value: not in these results (it needs an intervention run with a 'control' variant and "
+        "<card>_seat<k> variants, such as scenarios/card_value.toml)."
+    )
     if control not in ctx.configs:
         return None, reason
     design = A.design_from_manifest(ctx.folder, control)
     if design.is_empty() or design.filter(~pl.col("label").str.starts_with("money")).is_empty():
         return None, reason
     has_money = not design.filter(pl.col("label").str.starts_with("money")).is_empty()
-    df = A.card_value(ctx.rows, design=design, control=control, level=ctx.level,
-                      money=None if has_money else ctx.money())
-    sec = Section("cards", "Card value",
-                  "What is one extra card of a kind worth to the seat that gets it, in win share, points and "
-                  "sesterces?")
+    df = A.card_value(
+        ctx.rows, design=design, control=control, level=ctx.level, money=None if has_money else ctx.money()
+    )
+    sec = Section(
+        "cards",
+        "Card value",
+        "What is one extra card of a kind worth to the seat that gets it, in win share, points and sesterces?",
+    )
     cards = df.filter(pl.col("kind") == "card").sort("win_share_diff", descending=True)
     alpha = 1 - ctx.level
     adj = "Holm" if df["adjustment"][0] == "holm" else "Benjamini–Hochberg"
@@ -577,41 +706,81 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
             break
         money = ""
         if not F.missing(r.get("sesterces")):
-            money = (f", ≈ {F.num(r['sesterces'], 1, sign=True)} sesterces "
-                     f"{F.ci(r['sesterces_lo'], r['sesterces_hi'], places=1, sign=True)}")
-        sec.findings.append(Finding(
-            f"{word} card: {r['label']}, {F.points(r['win_share_diff'], 2)} of win share "
-            f"{F.ci(r['win_share_diff_lo'], r['win_share_diff_hi'], 100, 2, sign=True)} for the seat that gets it"
-            f"{money} (n={F.count(r['games'])} games × {r['seats']} seats; {adj}-adjusted "
-            f"{F.p_value(r['p_adjusted'])}).", "warn" if r["p_adjusted"] < alpha else "info"))
-    sec.findings.append(Finding(
-        f"{n_sig} of {cards.height} cards change the win share of the seat that gets them detectably "
-        f"({adj}-adjusted over the cards, {ctx.level:.0%}).", "info"))
+            money = (
+                f", ≈ {F.num(r['sesterces'], 1, sign=True)} sesterces "
+                f"{F.ci(r['sesterces_lo'], r['sesterces_hi'], places=1, sign=True)}"
+            )
+        sec.findings.append(
+            Finding(
+                f"{word} card: {r['label']}, {F.points(r['win_share_diff'], 2)} of win share "
+                f"{F.ci(r['win_share_diff_lo'], r['win_share_diff_hi'], 100, 2, sign=True)} for the seat that gets it"
+                f"{money} (n={F.count(r['games'])} games × {r['seats']} seats; {adj}-adjusted "
+                f"{F.p_value(r['p_adjusted'])}).",
+                "warn" if r["p_adjusted"] < alpha else "info",
+            )
+        )
+    sec.findings.append(
+        Finding(
+            f"{n_sig} of {cards.height} cards change the win share of the seat that gets them detectably "
+            f"({adj}-adjusted over the cards, {ctx.level:.0%}).",
+            "info",
+        )
+    )
     fig = charts.card_value_forest(df, level=ctx.level)
     variants = [control, *design["variant"].to_list()]
-    sec.charts.append(_chart(fig, "Value of one extra card", ctx.caption(
-        "Change in the granted seat's win share with one extra card at setup, against the control on the same "
-        "seeds", _games_label(df["games"].to_list(), "games per card"), _bots(df), stats.PAIRED_METHOD,
-        variants[:3] + (["…"] if len(variants) > 3 else []))))
+    sec.charts.append(
+        _chart(
+            fig,
+            "Value of one extra card",
+            ctx.caption(
+                "Change in the granted seat's win share with one extra card at setup, against the control on the same "
+                "seeds",
+                _games_label(df["games"].to_list(), "games per card"),
+                _bots(df),
+                stats.PAIRED_METHOD,
+                variants[:3] + (["…"] if len(variants) > 3 else []),
+            ),
+        )
+    )
     rows, marked = [], []
     for r in df.sort("kind", "win_share_diff", descending=[False, True]).iter_rows(named=True):
-        rows.append([r["label"], r["kind"], f"{F.count(r['games'])} × {r['seats']}",
-                     F.est_ci(r["win_share_diff"], r["win_share_diff_lo"], r["win_share_diff_hi"], 100, 2, True),
-                     F.p_value(r["p_adjusted"]) if r["kind"] == "card" else "–",
-                     F.est_ci(r["score_diff"], r["score_diff_lo"], r["score_diff_hi"], places=2, sign=True),
-                     F.est_ci(r["sesterces"], r["sesterces_lo"], r["sesterces_hi"], places=1, sign=True),
-                     F.points(r.get("played_diff"))])
+        rows.append(
+            [
+                r["label"],
+                r["kind"],
+                f"{F.count(r['games'])} × {r['seats']}",
+                F.est_ci(r["win_share_diff"], r["win_share_diff_lo"], r["win_share_diff_hi"], 100, 2, True),
+                F.p_value(r["p_adjusted"]) if r["kind"] == "card" else "–",
+                F.est_ci(r["score_diff"], r["score_diff_lo"], r["score_diff_hi"], places=2, sign=True),
+                F.est_ci(r["sesterces"], r["sesterces_lo"], r["sesterces_hi"], places=1, sign=True),
+                F.points(r.get("played_diff")),
+            ]
+        )
         marked.append(r["kind"] == "card" and not F.missing(r["p_adjusted"]) and r["p_adjusted"] < alpha)
     source = df["money_source"][0]
-    sec.tables.append(Table(
-        "Value of one extra card (and of extra money) for the seat that gets it",
-        ["intervention", "kind", "games × seats", "win share (points)", f"p ({adj})", "score (points)",
-         "sesterces", "played vs not*"], rows,
-        note=(f"Paired with the control on the same game seeds ({stats.PAIRED_METHOD}). Sesterces: "
-              + (f"priced by the {source}, Fieller interval. " if source else "no money variants to price them. ")
-              + "* Correlational: win share of seats that played the card at least once minus those that never "
-                "did, in the control games — players who are ahead play more cards, so this is not a value."),
-        marked=marked))
+    sec.tables.append(
+        Table(
+            "Value of one extra card (and of extra money) for the seat that gets it",
+            [
+                "intervention",
+                "kind",
+                "games × seats",
+                "win share (points)",
+                f"p ({adj})",
+                "score (points)",
+                "sesterces",
+                "played vs not*",
+            ],
+            rows,
+            note=(
+                f"Paired with the control on the same game seeds ({stats.PAIRED_METHOD}). Sesterces: "
+                + (f"priced by the {source}, Fieller interval. " if source else "no money variants to price them. ")
+                + "* Correlational: win share of seats that played the card at least once minus those that never "
+                "did, in the control games — players who are ahead play more cards, so this is not a value."
+            ),
+            marked=marked,
+        )
+    )
     sec.notes.append("Marked rows: significant after adjusting for testing every card at once.")
     return sec, ""
 
@@ -621,14 +790,20 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     rows = ctx.focus_rows()
     if not A.has_market(rows):
         return None, "Markets: this game has no market (its results carry no per-round price and demand columns)."
-    sec = Section("markets", "Markets",
-                  "How do prices and demand markers move round by round, how often does a colour's demand "
-                  "collapse, and who does well when the market shifts?")
+    sec = Section(
+        "markets",
+        "Markets",
+        "How do prices and demand markers move round by round, how often does a colour's demand "
+        "collapse, and who does well when the market shifts?",
+    )
     # one pass over the rows for the four analyses (market columns repeat on every seat's row, so
     # separate scans would decode them four times); trajectories only of the series the report draws
     partial = ctx.partial("market")
-    markets = (market_summary_from_partial(partial, level=ctx.level, bots=ctx.bots()) if partial is not None
-               else market_summary(rows, level=ctx.level, series=("marker", "price")))
+    markets = (
+        market_summary_from_partial(partial, level=ctx.level, bots=ctx.bots())
+        if partial is not None
+        else market_summary(rows, level=ctx.level, series=("marker", "price"))
+    )
     traj = markets.trajectories.filter(pl.col("variant").is_in(ctx.focus))
     games = _games_label(traj["games"].to_list())
     for series, title, method in (
@@ -644,120 +819,233 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     for (v,), d in coll.group_by("variant", maintain_order=True):
         r = d.sort("collapse_rate", descending=True).row(0, named=True)
         prefix = f"In {v}, the" if many else "The"
-        recover = ("" if F.missing(r["recover_rate"]) else
-                   f" and climbs back in {F.pct_ci(r['recover_rate'], r['recover_rate_lo'], r['recover_rate_hi'])}"
-                   " of those")
-        sec.findings.append(Finding(
-            f"{prefix} {r['colour']} demand marker falls to 1 in "
-            f"{F.pct_ci(r['collapse_rate'], r['collapse_rate_lo'], r['collapse_rate_hi'])} of games"
-            f"{recover} (n={F.count(r['games'])}; the most of any colour).", "info"))
-    sec.tables.append(Table(
-        "Demand markers falling to 1 (collapse) and climbing back (recovery)",
-        ["variant", "colour", "games", "collapse %", "recover % (of collapses)", "first collapse round"],
-        [[r["variant"], r["colour"], F.count(r["games"]),
-          F.est_ci(r["collapse_rate"], r["collapse_rate_lo"], r["collapse_rate_hi"], 100),
-          F.est_ci(r["recover_rate"], r["recover_rate_lo"], r["recover_rate_hi"], 100),
-          F.num(r["first_round"], 1)] for r in coll.iter_rows(named=True)],
-        note=f"{stats.WILSON_METHOD}s."))
+        recover = (
+            ""
+            if F.missing(r["recover_rate"])
+            else f" and climbs back in {F.pct_ci(r['recover_rate'], r['recover_rate_lo'], r['recover_rate_hi'])}"
+            " of those"
+        )
+        sec.findings.append(
+            Finding(
+                f"{prefix} {r['colour']} demand marker falls to 1 in "
+                f"{F.pct_ci(r['collapse_rate'], r['collapse_rate_lo'], r['collapse_rate_hi'])} of games"
+                f"{recover} (n={F.count(r['games'])}; the most of any colour).",
+                "info",
+            )
+        )
+    sec.tables.append(
+        Table(
+            "Demand markers falling to 1 (collapse) and climbing back (recovery)",
+            ["variant", "colour", "games", "collapse %", "recover % (of collapses)", "first collapse round"],
+            [
+                [
+                    r["variant"],
+                    r["colour"],
+                    F.count(r["games"]),
+                    F.est_ci(r["collapse_rate"], r["collapse_rate_lo"], r["collapse_rate_hi"], 100),
+                    F.est_ci(r["recover_rate"], r["recover_rate_lo"], r["recover_rate_hi"], 100),
+                    F.num(r["first_round"], 1),
+                ]
+                for r in coll.iter_rows(named=True)
+            ],
+            note=f"{stats.WILSON_METHOD}s.",
+        )
+    )
     if markets.sale_yield is not None:
         yields = _ordered_by(markets.sale_yield, ctx.focus)
         for r in yields.iter_rows(named=True):
             prefix = f"In {r['variant']}, a" if many else "A"
             money = F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=2)
             fame = F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=2)
-            sec.findings.append(Finding(
-                f"{prefix} cube sold brings {money} sesterces and {fame}"
-                f" fame; a seat sells {F.num(r['cubes_per_seat'], 1)} cubes a game.", "info", headline=False))
-        sec.tables.append(Table(
-            "Realised money and fame per cube sold",
-            ["variant", "money per cube", "fame per cube", "cubes sold per seat"],
-            [[r["variant"], F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=3),
-              F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=3),
-              F.num(r["cubes_per_seat"], 1)] for r in yields.iter_rows(named=True)],
-            note="Ratio of totals with a delta-method interval."))
+            sec.findings.append(
+                Finding(
+                    f"{prefix} cube sold brings {money} sesterces and {fame}"
+                    f" fame; a seat sells {F.num(r['cubes_per_seat'], 1)} cubes a game.",
+                    "info",
+                    headline=False,
+                )
+            )
+        sec.tables.append(
+            Table(
+                "Realised money and fame per cube sold",
+                ["variant", "money per cube", "fame per cube", "cubes sold per seat"],
+                [
+                    [
+                        r["variant"],
+                        F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=3),
+                        F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=3),
+                        F.num(r["cubes_per_seat"], 1),
+                    ]
+                    for r in yields.iter_rows(named=True)
+                ],
+                note="Ratio of totals with a delta-method interval.",
+            )
+        )
     shift = _ordered_by(markets.shift_winners, ctx.focus)
-    sec.tables.append(Table(
-        "Correlational: win share in turbulent vs calm games",
-        ["variant", "seat", "turbulent games", "calm games", "win % turbulent", "win % calm", "difference (points)"],
-        [[r["variant"], seat_name(r["seat"]), F.count(r["games_turbulent"]), F.count(r["games_calm"]),
-          F.pct(r["win_share_turbulent"]), F.pct(r["win_share_calm"]),
-          F.est_ci(r["diff"], r["diff_lo"], r["diff_hi"], 100, sign=True)] for r in shift.iter_rows(named=True)],
-        note="Turbulent: more round ends with a demand marker at 1 than the variant's median game. Correlational "
-             "(Welch interval): it says which seat does well when the market shifts hard, not that the shift "
-             "caused it; compare variants that change the market on the same seeds for that.",
-        collapsed=True))
+    sec.tables.append(
+        Table(
+            "Correlational: win share in turbulent vs calm games",
+            [
+                "variant",
+                "seat",
+                "turbulent games",
+                "calm games",
+                "win % turbulent",
+                "win % calm",
+                "difference (points)",
+            ],
+            [
+                [
+                    r["variant"],
+                    seat_name(r["seat"]),
+                    F.count(r["games_turbulent"]),
+                    F.count(r["games_calm"]),
+                    F.pct(r["win_share_turbulent"]),
+                    F.pct(r["win_share_calm"]),
+                    F.est_ci(r["diff"], r["diff_lo"], r["diff_hi"], 100, sign=True),
+                ]
+                for r in shift.iter_rows(named=True)
+            ],
+            note="Turbulent: more round ends with a demand marker at 1 than the variant's median game. Correlational "
+            "(Welch interval): it says which seat does well when the market shifts hard, not that the shift "
+            "caused it; compare variants that change the market on the same seeds for that.",
+            collapsed=True,
+        )
+    )
     return sec, ""
 
 
 def _ordered_by(df: pl.DataFrame, variants: list[str]) -> pl.DataFrame:
     order = {v: i for i, v in enumerate(variants)}
-    return df.filter(pl.col("variant").is_in(variants)).with_columns(
-        pl.col("variant").replace_strict(order, default=len(order)).alias("_o")).sort("_o", maintain_order=True
-                                                                                     ).drop("_o")
+    return (
+        df.filter(pl.col("variant").is_in(variants))
+        .with_columns(pl.col("variant").replace_strict(order, default=len(order)).alias("_o"))
+        .sort("_o", maintain_order=True)
+        .drop("_o")
+    )
 
 
 # -- general metrics ---------------------------------------------------------------------------------
 def _balance_section(ctx: Context) -> tuple[Section | None, str]:
     rows = ctx.focus_rows()
-    sec = Section("balance", "General balance metrics",
-                  "How long is a game, how close, how often shared, how early decided, and how much of it is "
-                  "luck?")
+    sec = Section(
+        "balance",
+        "General balance metrics",
+        "How long is a game, how close, how often shared, how early decided, and how much of it is luck?",
+    )
     many = len(ctx.focus) > 1
     partial = ctx.partial("metrics")
-    summary, lead = (A.game_metrics_from_partial(partial, ctx.level, ctx.bots()) if partial is not None
-                     else A.game_metrics(rows, level=ctx.level))  # one pass over the games for both
+    summary, lead = (
+        A.game_metrics_from_partial(partial, ctx.level, ctx.bots())
+        if partial is not None
+        else A.game_metrics(rows, level=ctx.level)
+    )  # one pass over the games for both
     summary = _ordered_by(summary, ctx.focus)
     for r in summary.iter_rows(named=True):
         prefix = f"In {r['variant']}, a" if many else "A"
-        sec.findings.append(Finding(
-            f"{prefix} game lasts {F.est_ci(r['turns'], r['turns_lo'], r['turns_hi'], places=1)} turns on average; "
-            f"the winner is {F.est_ci(r['margin'], r['margin_lo'], r['margin_hi'], places=2)} points ahead of the "
-            f"runner-up, and {F.pct_ci(r['draw_rate'], r['draw_rate_lo'], r['draw_rate_hi'])} of games end in a "
-            f"shared win (n={F.count(r['games'])}).", "info", headline=False))
-    sec.tables.append(Table(
-        "Game length, margin of victory and shared wins",
-        ["variant", "games", "turns", "margin (points)", "shared wins %"],
-        [[r["variant"], F.count(r["games"]), F.est_ci(r["turns"], r["turns_lo"], r["turns_hi"], places=1),
-          F.est_ci(r["margin"], r["margin_lo"], r["margin_hi"], places=2),
-          F.est_ci(r["draw_rate"], r["draw_rate_lo"], r["draw_rate_hi"], 100, places=2)]
-         for r in summary.iter_rows(named=True)],
-        note=f"{stats.MEAN_METHOD}; shared wins: {stats.WILSON_METHOD}."))
+        sec.findings.append(
+            Finding(
+                f"{prefix} game lasts {F.est_ci(r['turns'], r['turns_lo'], r['turns_hi'], places=1)} turns on average; "
+                f"the winner is {F.est_ci(r['margin'], r['margin_lo'], r['margin_hi'], places=2)} points ahead of the "
+                f"runner-up, and {F.pct_ci(r['draw_rate'], r['draw_rate_lo'], r['draw_rate_hi'])} of games end in a "
+                f"shared win (n={F.count(r['games'])}).",
+                "info",
+                headline=False,
+            )
+        )
+    sec.tables.append(
+        Table(
+            "Game length, margin of victory and shared wins",
+            ["variant", "games", "turns", "margin (points)", "shared wins %"],
+            [
+                [
+                    r["variant"],
+                    F.count(r["games"]),
+                    F.est_ci(r["turns"], r["turns_lo"], r["turns_hi"], places=1),
+                    F.est_ci(r["margin"], r["margin_lo"], r["margin_hi"], places=2),
+                    F.est_ci(r["draw_rate"], r["draw_rate_lo"], r["draw_rate_hi"], 100, places=2),
+                ]
+                for r in summary.iter_rows(named=True)
+            ],
+            note=f"{stats.MEAN_METHOD}; shared wins: {stats.WILSON_METHOD}.",
+        )
+    )
     if lead is None:
-        sec.notes.append("No decisiveness figures: lead_metrics needs per-round scores (score_r1, score_r2, ... "
-                         "columns), which these results do not have.")
+        sec.notes.append(
+            "No decisiveness figures: lead_metrics needs per-round scores (score_r1, score_r2, ... "
+            "columns), which these results do not have."
+        )
     else:
         _add_lead(ctx, sec, _ordered_by(lead, ctx.focus), many)
     cells = ctx.partial("variance")
-    var = (A.variance_from_partial(cells, "score", ctx.level, ctx.bots()) if cells is not None
-           else A.variance_decomposition(rows, level=ctx.level))
+    var = (
+        A.variance_from_partial(cells, "score", ctx.level, ctx.bots())
+        if cells is not None
+        else A.variance_decomposition(rows, level=ctx.level)
+    )
     var = _ordered_by(var, ctx.focus)
     for (v,), d in var.group_by("variant", maintain_order=True):
         c = {r["component"]: r for r in d.iter_rows(named=True)}
         prefix = f"In {v}, chance" if many else "Chance"
         ch = c["chance"]
-        sec.findings.append(Finding(
-            f"{prefix} (dice, draws and all the bots do not control) accounts for "
-            f"{F.pct_ci(ch['share'], ch['share_lo'], ch['share_hi'])} of the variance of the "
-            f"{ch['outcome']}; the seat for {F.num(c['seat']['share'] * 100, 1)}%, the bot for "
-            f"{F.num(c['bot']['share'] * 100, 1)}% (n={F.count(ch['games'])}).", "info", headline=not many))
+        sec.findings.append(
+            Finding(
+                f"{prefix} (dice, draws and all the bots do not control) accounts for "
+                f"{F.pct_ci(ch['share'], ch['share_lo'], ch['share_hi'])} of the variance of the "
+                f"{ch['outcome']}; the seat for {F.num(c['seat']['share'] * 100, 1)}%, the bot for "
+                f"{F.num(c['bot']['share'] * 100, 1)}% (n={F.count(ch['games'])}).",
+                "info",
+                headline=not many,
+            )
+        )
     fig = charts.variance_shares(var, level=ctx.level)
-    sec.charts.append(_chart(fig, "What decides the score?", ctx.caption(
-        "Shares of the score's variance due to seat, bot, seat × bot and chance",
-        _games_label(var["games"].to_list()), _bots(var), stats.BATCH_METHOD, ctx.focus)))
-    sec.tables.append(Table(
-        "How much of the score is luck? Shares of its variance (%)",
-        ["variant", "component", "share %"],
-        [[r["variant"], r["component"].replace("seat_bot", "seat × bot"),
-          F.est_ci(r["share"], r["share_lo"], r["share_hi"], 100, places=2)] for r in var.iter_rows(named=True)],
-        note=f"ANOVA on the (seat, bot) cells; {stats.BATCH_METHOD}.", collapsed=True))
+    sec.charts.append(
+        _chart(
+            fig,
+            "What decides the score?",
+            ctx.caption(
+                "Shares of the score's variance due to seat, bot, seat × bot and chance",
+                _games_label(var["games"].to_list()),
+                _bots(var),
+                stats.BATCH_METHOD,
+                ctx.focus,
+            ),
+        )
+    )
+    sec.tables.append(
+        Table(
+            "How much of the score is luck? Shares of its variance (%)",
+            ["variant", "component", "share %"],
+            [
+                [
+                    r["variant"],
+                    r["component"].replace("seat_bot", "seat × bot"),
+                    F.est_ci(r["share"], r["share_lo"], r["share_hi"], 100, places=2),
+                ]
+                for r in var.iter_rows(named=True)
+            ],
+            note=f"ANOVA on the (seat, bot) cells; {stats.BATCH_METHOD}.",
+            collapsed=True,
+        )
+    )
     for column, per_game, width in (("score", False, 2), ("turns", True, 2)):
         dist = _distribution(ctx, column, width, per_game)
         dist = _ordered_by(dist, ctx.focus)
         fig = charts.distribution(dist, level=ctx.level)
         what = "Final scores (one per seat and game)" if column == "score" else "Game length in turns (one per game)"
-        sec.charts.append(_chart(fig, f"Distribution of {column}", ctx.caption(
-            what + f", bins of {width}", _games_label(dist["games"].to_list()), _bots(dist),
-            stats.MEAN_METHOD + " (the means in the legend)", ctx.focus)))
+        sec.charts.append(
+            _chart(
+                fig,
+                f"Distribution of {column}",
+                ctx.caption(
+                    what + f", bins of {width}",
+                    _games_label(dist["games"].to_list()),
+                    _bots(dist),
+                    stats.MEAN_METHOD + " (the means in the legend)",
+                    ctx.focus,
+                ),
+            )
+        )
     return sec, ""
 
 
@@ -766,42 +1054,75 @@ def _distribution(ctx: Context, column: str, width: float, per_game: bool) -> pl
     hist = ctx.partial(f"{column}_bins")
     if hist is None or width % BIN_WIDTH:
         return A.distribution(ctx.focus_rows(), column, width=width, per_game=per_game, level=ctx.level)
-    games = None if per_game else pl.DataFrame(
-        {"variant": ctx.focus, "games": [ctx.games[v] for v in ctx.focus]}, schema={"variant": pl.String,
-                                                                                  "games": pl.Int64})
-    return A.distribution_from_partial(merge_histogram(hist, width=width), column, width, games,
-                                       level=ctx.level, bots=ctx.bots())
+    games = (
+        None
+        if per_game
+        else pl.DataFrame(
+            {"variant": ctx.focus, "games": [ctx.games[v] for v in ctx.focus]},
+            schema={"variant": pl.String, "games": pl.Int64},
+        )
+    )
+    return A.distribution_from_partial(
+        merge_histogram(hist, width=width), column, width, games, level=ctx.level, bots=ctx.bots()
+    )
 
 
 def _add_lead(ctx: Context, sec: Section, lead: pl.DataFrame, many: bool) -> None:
-    rounds = sorted(int(c.removeprefix("leader_wins_r")) for c in lead.columns
-                    if c.startswith("leader_wins_r") and c[-1].isdigit())
+    rounds = sorted(
+        int(c.removeprefix("leader_wins_r")) for c in lead.columns if c.startswith("leader_wins_r") and c[-1].isdigit()
+    )
     mid = rounds[(len(rounds) - 1) // 2] if rounds else None
     for r in lead.iter_rows(named=True):
         prefix = f"In {r['variant']}, the" if many else "The"
         if mid is not None:
             k = f"leader_wins_r{mid}"
-            sec.findings.append(Finding(
-                f"{prefix} leader after round {mid} of {rounds[-1]} goes on to win "
-                f"{F.pm_pct(r[k], r[k + '_lo'], r[k + '_hi'])} of games; the eventual winner leads from round "
-                f"{F.num(r['lead_from'], 1)} on average, and the lead changes hands "
-                f"{F.num(r['lead_changes'], 1)} times a game (n={F.count(r['games'])}).", "info",
-                headline=not many))
+            sec.findings.append(
+                Finding(
+                    f"{prefix} leader after round {mid} of {rounds[-1]} goes on to win "
+                    f"{F.pm_pct(r[k], r[k + '_lo'], r[k + '_hi'])} of games; the eventual winner leads from round "
+                    f"{F.num(r['lead_from'], 1)} on average, and the lead changes hands "
+                    f"{F.num(r['lead_changes'], 1)} times a game (n={F.count(r['games'])}).",
+                    "info",
+                    headline=not many,
+                )
+            )
     curve = A.leader_curve(lead)
     fig = charts.leader_curve(curve, level=ctx.level)
-    sec.charts.append(_chart(fig, "How early is the game decided?", ctx.caption(
-        "Chance that the seat leading after round K goes on to win",
-        _games_label(lead["games"].to_list()), _bots(lead), stats.MEAN_METHOD, ctx.focus)))
-    sec.tables.append(Table(
-        "Decisiveness: the leader's win chance (%) after each round",
-        ["variant", *(f"r{k}" for k in rounds), "winner leads from round", "lead changes"],
-        [[r["variant"], *(F.est_ci(r[f"leader_wins_r{k}"], r[f"leader_wins_r{k}_lo"], r[f"leader_wins_r{k}_hi"],
-                                   100, places=1) for k in rounds),
-          F.est_ci(r["lead_from"], r["lead_from_lo"], r["lead_from_hi"], places=2),
-          F.est_ci(r["lead_changes"], r["lead_changes_lo"], r["lead_changes_hi"], places=2)]
-         for r in lead.iter_rows(named=True)],
-        note=f"{stats.MEAN_METHOD}. Leader: the highest score after the round (ties: one of them at random).",
-        collapsed=True))
+    sec.charts.append(
+        _chart(
+            fig,
+            "How early is the game decided?",
+            ctx.caption(
+                "Chance that the seat leading after round K goes on to win",
+                _games_label(lead["games"].to_list()),
+                _bots(lead),
+                stats.MEAN_METHOD,
+                ctx.focus,
+            ),
+        )
+    )
+    sec.tables.append(
+        Table(
+            "Decisiveness: the leader's win chance (%) after each round",
+            ["variant", *(f"r{k}" for k in rounds), "winner leads from round", "lead changes"],
+            [
+                [
+                    r["variant"],
+                    *(
+                        F.est_ci(
+                            r[f"leader_wins_r{k}"], r[f"leader_wins_r{k}_lo"], r[f"leader_wins_r{k}_hi"], 100, places=1
+                        )
+                        for k in rounds
+                    ),
+                    F.est_ci(r["lead_from"], r["lead_from_lo"], r["lead_from_hi"], places=2),
+                    F.est_ci(r["lead_changes"], r["lead_changes_lo"], r["lead_changes_hi"], places=2),
+                ]
+                for r in lead.iter_rows(named=True)
+            ],
+            note=f"{stats.MEAN_METHOD}. Leader: the highest score after the round (ties: one of them at random).",
+            collapsed=True,
+        )
+    )
 
 
 # -- overview, flags, reproduce ----------------------------------------------------------------------------
@@ -818,8 +1139,11 @@ def _meta(ctx: Context) -> list[tuple[str, str]]:
         ("games", f"{games} per variant × {len(m['variants'])} variants = {int(m.get('games_done', 0)):,} games"),
         ("root seed", str(m.get("root_seed", "?"))),
         ("compared with", ctx.base),
-        ("run", f"{m.get('status', '?')}; simlab {m.get('simlab_version', '?')}; "
-                f"{_duration(seconds)} of play over {len(sessions)} session(s)"),
+        (
+            "run",
+            f"{m.get('status', '?')}; simlab {m.get('simlab_version', '?')}; "
+            f"{_duration(seconds)} of play over {len(sessions)} session(s)",
+        ),
         ("results", str(ctx.folder)),
     ]
 
@@ -841,31 +1165,48 @@ def _variants_table(ctx: Context, changes: list[VariantChange]) -> Table:
     for v in ctx.manifest["variants"]:
         name = v["name"]
         changed = by_variant.get(name, [])
-        rows.append([name + (" (base)" if name == ctx.base else ""), v.get("description", ""),
-                     F.count(v.get("games_done")), v.get("config_hash", ""),
-                     "; ".join(changed) if changed else "the published rules"])
+        rows.append(
+            [
+                name + (" (base)" if name == ctx.base else ""),
+                v.get("description", ""),
+                F.count(v.get("games_done")),
+                v.get("config_hash", ""),
+                "; ".join(changed) if changed else "the published rules",
+            ]
+        )
         marked.append(any(c.variant == name and c.source in ("assumption", "placeholder") for c in changes))
-    return Table("Variants", ["variant", "description", "games", "config hash", "changes from the rules"], rows,
-                 note="Marked rows change an assumption or placeholder field (see the flags).",
-                 collapsed=len(rows) > 12, marked=marked)
+    return Table(
+        "Variants",
+        ["variant", "description", "games", "config hash", "changes from the rules"],
+        rows,
+        note="Marked rows change an assumption or placeholder field (see the flags).",
+        collapsed=len(rows) > 12,
+        marked=marked,
+    )
 
 
 def _run_notes(ctx: Context, no_provenance: bool) -> list[str]:
     m = ctx.manifest
     notes = []
     if m.get("status") != "complete":
-        notes.append(f"The run is {m.get('status', 'not complete')}: {int(m.get('games_done', 0)):,} of "
-                     f"{int(m.get('games_target', 0)):,} games are in the results; finish it with --resume.")
+        notes.append(
+            f"The run is {m.get('status', 'not complete')}: {int(m.get('games_done', 0)):,} of "
+            f"{int(m.get('games_target', 0)):,} games are in the results; finish it with --resume."
+        )
     failed = int(m.get("games_failed", 0))
     if failed:
-        notes.append(f"{failed:,} game(s) failed and are missing from every figure; failures.jsonl in the result "
-                     "folder has a replay command for each.")
+        notes.append(
+            f"{failed:,} game(s) failed and are missing from every figure; failures.jsonl in the result "
+            "folder has a replay command for each."
+        )
     done = {v["name"]: int(v["games_done"]) for v in m["variants"]}
     if len(set(done.values())) > 1:
         notes.append("Variants hold different numbers of games, so paired comparisons use only the games both have.")
     if no_provenance:
-        notes.append(f"The game {m['game']!r} cannot be loaded here, so its config provenance (which numbers are "
-                     "assumptions) is unknown.")
+        notes.append(
+            f"The game {m['game']!r} cannot be loaded here, so its config provenance (which numbers are "
+            "assumptions) is unknown."
+        )
     return notes
 
 
@@ -883,11 +1224,15 @@ def _run_command(manifest: dict[str, Any], folder: Path) -> tuple[list[str], lis
         run += ["--games", str(manifest["games"])]
     path = Path(source)
     if not path.is_file():
-        notes.append(f"The scenario file {source} is not here; the scenario text of the run is shown below: save "
-                     "it under that name first.")
+        notes.append(
+            f"The scenario file {source} is not here; the scenario text of the run is shown below: save "
+            "it under that name first."
+        )
     elif hashlib.sha256(path.read_bytes()).hexdigest() != manifest["scenario"].get("sha256"):
-        notes.append(f"The scenario file {source} has changed since this run; the run's own text is shown below: "
-                     "save it to a file and run that instead.")
+        notes.append(
+            f"The scenario file {source} has changed since this run; the run's own text is shown below: "
+            "save it to a file and run that instead."
+        )
     return run, notes
 
 
@@ -896,8 +1241,11 @@ def _first_games(ctx: Context) -> pl.LazyFrame:
     reading the footers of a large folder's other files (half a second at ten million games)."""
     from simlab.run.store import PART_RE, result_files
 
-    paths = [p for p in result_files(ctx.folder)
-             if (m := PART_RE.match(p.name)) and m["variant"] in ctx.focus and int(m["start"]) == 0]
+    paths = [
+        p
+        for p in result_files(ctx.folder)
+        if (m := PART_RE.match(p.name)) and m["variant"] in ctx.focus and int(m["start"]) == 0
+    ]
     return pl.scan_parquet([str(p) for p in paths]) if paths else ctx.rows
 
 
@@ -918,17 +1266,34 @@ def _reproduce(ctx: Context, out: str | Path | None) -> tuple[list[tuple[str, st
     if ctx.sweep is not None:
         report += ["--sweep", str(ctx.sweep)]
     commands.append(("this report", shlex.join(report)))
-    first = (_first_games(ctx).filter((pl.col("game") == 0) & pl.col("variant").is_in(ctx.focus))
-             .select("variant", "seat", "bot", "seed").sort("variant", "seat").collect())
+    first = (
+        _first_games(ctx)
+        .filter((pl.col("game") == 0) & pl.col("variant").is_in(ctx.focus))
+        .select("variant", "seat", "bot", "seed")
+        .sort("variant", "seat")
+        .collect()
+    )
     by_name = {v["name"]: v for v in m["variants"]}
     for v in ctx.focus:
         d = first.filter(pl.col("variant") == v)
         if d.is_empty():
             continue
         spec = by_name[v]
-        commands.append((f"game 0 of {v}, narrated move by move",
-                         replay_command(m["game"], ctx.players, d["bot"].to_list(), int(d["seed"][0]),
-                                        spec.get("preset", ""), spec.get("replay_set", {}))))
-    notes.append("Results are bit-identical for any --jobs and chunk size, so the run gives the same numbers on any "
-                 "machine. Any game can be replayed like game 0, from the seed and bots in its row.")
+        commands.append(
+            (
+                f"game 0 of {v}, narrated move by move",
+                replay_command(
+                    m["game"],
+                    ctx.players,
+                    d["bot"].to_list(),
+                    int(d["seed"][0]),
+                    spec.get("preset", ""),
+                    spec.get("replay_set", {}),
+                ),
+            )
+        )
+    notes.append(
+        "Results are bit-identical for any --jobs and chunk size, so the run gives the same numbers on any "
+        "machine. Any game can be replayed like game 0, from the seed and bots in its row."
+    )
     return commands, notes

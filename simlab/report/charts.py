@@ -24,8 +24,7 @@ from matplotlib.figure import Figure
 STYLE = "whitegrid"
 PALETTE = "colorblind"
 #: Massilia's goods colours (and price locations) drawn in their own colours
-ITEM_COLOURS = {"pink": "#e377c2", "orange": "#ff7f0e", "purple": "#9467bd", "beige": "#c8ad7f",
-                "temple": "#555555"}
+ITEM_COLOURS = {"pink": "#e377c2", "orange": "#ff7f0e", "purple": "#9467bd", "beige": "#c8ad7f", "temple": "#555555"}
 
 
 def _axes(ax: Axes | None, size: tuple[float, float] = (7.5, 4.5)) -> tuple[Figure, Axes]:
@@ -41,9 +40,18 @@ def _axes(ax: Axes | None, size: tuple[float, float] = (7.5, 4.5)) -> tuple[Figu
 def _caption(ax: Axes, text: str) -> None:
     # offset in points below the axes, not a fraction of their height: the tick labels and the x label
     # take the same room in a short chart (a forest of 4 cards) as in a tall one
-    ax.annotate(textwrap.fill(text, 115), xy=(0, 0), xycoords="axes fraction", xytext=(0, -36),
-                textcoords="offset points", va="top", ha="left", fontsize=7.5, color="#444444",
-                annotation_clip=False)
+    ax.annotate(
+        textwrap.fill(text, 115),
+        xy=(0, 0),
+        xycoords="axes fraction",
+        xytext=(0, -36),
+        textcoords="offset points",
+        va="top",
+        ha="left",
+        fontsize=7.5,
+        color="#444444",
+        annotation_clip=False,
+    )
 
 
 def _first(data: pl.DataFrame, column: str, default: Any = "") -> Any:
@@ -112,8 +120,9 @@ def compensation_curve(data: Any, ax: Axes | None = None, seat: int | None = Non
     pts = data.points.filter(pl.col("seat") == k)
     cur = data.curve.filter(pl.col("seat") == k)
     c_fit, c_pts, c_fair = sns.color_palette(PALETTE, 3)
-    ax.fill_between(cur["offset"], cur["win_share_lo"] * 100, cur["win_share_hi"] * 100, color=c_fit, alpha=0.2,
-                    linewidth=0)
+    ax.fill_between(
+        cur["offset"], cur["win_share_lo"] * 100, cur["win_share_hi"] * 100, color=c_fit, alpha=0.2, linewidth=0
+    )
     ax.plot(cur["offset"], cur["win_share"] * 100, color=c_fit, label="logistic fit (band: 95% pointwise)")
     y = pts["win_share"].to_numpy() * 100
     err = np.vstack([y - pts["win_share_lo"].to_numpy() * 100, pts["win_share_hi"].to_numpy() * 100 - y])
@@ -123,10 +132,16 @@ def compensation_curve(data: Any, ax: Axes | None = None, seat: int | None = Non
     lo, hi = fit["fair_lo"], fit["fair_hi"]
     x_lo, x_hi = ax.get_xlim()
     # clipped to the drawn range; a fair offset extrapolated beyond it gets no bar on that side (never < 0)
-    ax.errorbar([fit["fair_offset"]], [target], xerr=[[max(fit["fair_offset"] - max(lo, x_lo), 0.0)],
-                                                       [max(min(hi, x_hi) - fit["fair_offset"], 0.0)]],
-                fmt="D", color=c_fair, capsize=5, markersize=7,
-                label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] sesterces")
+    ax.errorbar(
+        [fit["fair_offset"]],
+        [target],
+        xerr=[[max(fit["fair_offset"] - max(lo, x_lo), 0.0)], [max(min(hi, x_hi) - fit["fair_offset"], 0.0)]],
+        fmt="D",
+        color=c_fair,
+        capsize=5,
+        markersize=7,
+        label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] sesterces",
+    )
     ax.set_xlabel(f"seat {k} starting money minus the others' mean (sesterces)")
     ax.set_ylabel(f"seat {k} win share (%)")
     ax.set_title(f"Compensating seat {k} with starting money")
@@ -150,16 +165,25 @@ def card_value_forest(data: pl.DataFrame, ax: Axes | None = None, level: float =
     kinds = d["kind"].to_list() if "kind" in d.columns else ["card"] * d.height
     colours = [c_money if k == "money" else c_card for k in kinds]
     for i in range(d.height):
-        ax.errorbar(x[i], y[i], xerr=err[:, i:i + 1], fmt="o", color=colours[i], capsize=3)
+        ax.errorbar(x[i], y[i], xerr=err[:, i : i + 1], fmt="o", color=colours[i], capsize=3)
     if "played_diff" in d.columns and d["played_diff"].drop_nulls().len():
         o = d["played_diff"].to_numpy() * 100
-        ax.scatter(o, y - 0.25, marker="x", color=c_obs, s=25, label="played it at least once vs never "
-                   "(correlational, not a value)")
+        ax.scatter(
+            o,
+            y - 0.25,
+            marker="x",
+            color=c_obs,
+            s=25,
+            label="played it at least once vs never (correlational, not a value)",
+        )
     ax.axvline(0, color="#666666", linewidth=1)
     labels = []
     for r in d.iter_rows(named=True):
-        star = " *" if r.get("p_adjusted") is not None and r["p_adjusted"] == r["p_adjusted"] \
-            and r["p_adjusted"] < 1 - level else ""
+        star = (
+            " *"
+            if r.get("p_adjusted") is not None and r["p_adjusted"] == r["p_adjusted"] and r["p_adjusted"] < 1 - level
+            else ""
+        )
         labels.append(f"{r['label']}{star}")
     ax.set_yticks(y, labels)
     ax.set_xlabel("change in the granted seat's win share (percentage points)")
@@ -174,14 +198,21 @@ def card_value_forest(data: pl.DataFrame, ax: Axes | None = None, level: float =
         ax.legend(fontsize=8, loc="center right")
     adj = _first(d, "adjustment", "holm")
     source = _first(d, "money_source", None)
-    note = (f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards"
-            + (f"; sesterces priced by {source}" if source else ""))
+    note = f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards" + (
+        f"; sesterces priced by {source}" if source else ""
+    )
     _caption(ax, caption(d, "Paired with a control on the same game seeds", level) + " " + note + ".")
     return fig
 
 
-def market_trajectories(data: pl.DataFrame, series: str = "marker", ax: Axes | None = None,
-                        variant: str | None = None, stat: str | None = None, level: float = 0.95) -> Figure:
+def market_trajectories(
+    data: pl.DataFrame,
+    series: str = "marker",
+    ax: Axes | None = None,
+    variant: str | None = None,
+    stat: str | None = None,
+    level: float = 0.95,
+) -> Figure:
     """One market series by round (price by location, marker/bought/sold/harbour by colour), per item.
 
     ``stat="median"`` draws the median with the 25–75% band across games (for cube counts, the default);
@@ -207,25 +238,31 @@ def market_trajectories(data: pl.DataFrame, series: str = "marker", ax: Axes | N
             col = ITEM_COLOURS.get(item, colour)
             label = item if len(variants) == 1 else f"{item}, {v}"
             lo, mid, hi = ("q25", "q50", "q75") if stat == "median" else ("mean_lo", "mean", "mean_hi")
-            ax.fill_between(e["round"], e[lo], e[hi], color=col, alpha=0.15 if stat == "median" else 0.3,
-                            linewidth=0)
-            ax.plot(e["round"], e[mid], color=col, marker="o", markersize=4, linestyle=styles[j % len(styles)],
-                    label=label)
-    units = {"price": "price (sesterces)", "marker": "demand marker (fame per cube)",
-             "bought": "cubes bought in the round", "sold": "cubes sold in the round",
-             "harbour": "cubes in the harbour"}
+            ax.fill_between(e["round"], e[lo], e[hi], color=col, alpha=0.15 if stat == "median" else 0.3, linewidth=0)
+            ax.plot(
+                e["round"], e[mid], color=col, marker="o", markersize=4, linestyle=styles[j % len(styles)], label=label
+            )
+    units = {
+        "price": "price (sesterces)",
+        "marker": "demand marker (fame per cube)",
+        "bought": "cubes bought in the round",
+        "sold": "cubes sold in the round",
+        "harbour": "cubes in the harbour",
+    }
     ax.set_xlabel("round")
     ax.set_ylabel(units.get(series, series))
     ax.set_title(f"Market: {series} by round" + (f" ({variants[0]})" if len(variants) == 1 else ""))
     ax.legend(fontsize=7, loc="best", ncol=2)
-    what = ("Lines: median across games; band: 25–75% of games" if stat == "median"
-            else f"Lines: mean across games; band: its {level:.0%} interval")
+    what = (
+        "Lines: median across games; band: 25–75% of games"
+        if stat == "median"
+        else f"Lines: mean across games; band: its {level:.0%} interval"
+    )
     _caption(ax, caption(d.with_columns(pl.lit("").alias("interval")), what, level))
     return fig
 
 
-def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None = None,
-                 level: float = 0.95) -> Figure:
+def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None = None, level: float = 0.95) -> Figure:
     """Histogram (as fractions of rows) of a distribution, one step line per variant, with its mean.
 
     ``data``: ``simlab.analysis.distribution(results, column, width)`` (scores, turns, ...).
@@ -236,7 +273,7 @@ def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None =
     for v, colour in zip(variants, sns.color_palette(PALETTE, len(variants)), strict=True):
         d = data.filter(pl.col("variant") == v).sort("bin")
         r = d.row(0, named=True)
-        mean = (f": mean {r['mean']:.1f} [{r['mean_lo']:.1f}, {r['mean_hi']:.1f}]" if "mean" in d.columns else "")
+        mean = f": mean {r['mean']:.1f} [{r['mean_lo']:.1f}, {r['mean_hi']:.1f}]" if "mean" in d.columns else ""
         ax.step(d["bin"], d["fraction"] * 100, where="post", color=colour, label=f"{v}{mean}")
         if "mean" in d.columns:
             ax.axvline(r["mean"], color=colour, linestyle=":", linewidth=1)
@@ -245,8 +282,12 @@ def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None =
     ax.set_ylabel("share of rows (%)" if column != "turns" else "share of games (%)")
     ax.set_title(f"Distribution of {column}")
     ax.legend(fontsize=8)
-    _caption(ax, caption(data, f"Bins of width {_first(data, 'width', 1):g}; dotted: means", level)
-             .replace("per point", "per variant").replace("bars:", "legend intervals:"))
+    _caption(
+        ax,
+        caption(data, f"Bins of width {_first(data, 'width', 1):g}; dotted: means", level)
+        .replace("per point", "per variant")
+        .replace("bars:", "legend intervals:"),
+    )
     return fig
 
 
@@ -265,8 +306,14 @@ def leader_curve(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95
     ax.set_ylabel("leader's win chance (%)")
     ax.set_title("How early is the game decided?")
     ax.legend(fontsize=8)
-    _caption(ax, caption(data.with_columns(pl.lit("normal interval of the mean").alias("interval")),
-                         "Leader = highest score after the round (ties: one of them at random)", level))
+    _caption(
+        ax,
+        caption(
+            data.with_columns(pl.lit("normal interval of the mean").alias("interval")),
+            "Leader = highest score after the round (ties: one of them at random)",
+            level,
+        ),
+    )
     return fig
 
 
@@ -304,6 +351,13 @@ def save(fig: Figure, path: str, dpi: int = 120) -> str:
 
 
 __all__: Sequence[str] = (
-    "caption", "card_value_forest", "compensation_curve", "distribution", "leader_curve", "market_trajectories",
-    "save", "seat_win_shares", "variance_shares",
+    "caption",
+    "card_value_forest",
+    "compensation_curve",
+    "distribution",
+    "leader_curve",
+    "market_trajectories",
+    "save",
+    "seat_win_shares",
+    "variance_shares",
 )

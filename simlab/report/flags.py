@@ -79,10 +79,17 @@ def config_flags(provenance: list[dict[str, Any]], configs: dict[str, dict[str, 
         values = {v: cfg.get(name, entry["default"]) for v, cfg in configs.items()}
         changed = [v for v, value in values.items() if not _same(value, entry["default"])]
         distinct = {json.dumps(value, default=list, sort_keys=True) for value in values.values()}
-        flags.append(ConfigFlag(
-            field=name, source=entry["source"], doc=entry["doc"], default=show(entry["default"]),
-            values={v: show(value) for v, value in values.items()}, changed_by=changed, varies=len(distinct) > 1,
-        ))
+        flags.append(
+            ConfigFlag(
+                field=name,
+                source=entry["source"],
+                doc=entry["doc"],
+                default=show(entry["default"]),
+                values={v: show(value) for v, value in values.items()},
+                changed_by=changed,
+                varies=len(distinct) > 1,
+            )
+        )
     return sorted(flags, key=lambda f: (not f.highlighted, f.source != "placeholder", f.field))
 
 

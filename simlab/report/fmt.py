@@ -55,7 +55,7 @@ def points(x: Any, places: int = 1, sign: bool = True) -> str:
 
 
 def pm_pct(mean: Any, lo: Any, hi: Any) -> str:
-    """"28.3% ± 0.9%" from a share and its interval."""
+    """ "28.3% ± 0.9%" from a share and its interval."""
     if missing(mean):
         return "–"
     if missing(lo) or missing(hi):
@@ -66,7 +66,7 @@ def pm_pct(mean: Any, lo: Any, hi: Any) -> str:
 
 
 def pct_ci(x: Any, lo: Any, hi: Any) -> str:
-    """"98.8% [98.5%, 99.0%]": a share with an interval that need not be symmetric (Wilson, batch means)."""
+    """ "98.8% [98.5%, 99.0%]": a share with an interval that need not be symmetric (Wilson, batch means)."""
     if missing(x):
         return "–"
     if missing(lo) or missing(hi):
@@ -76,14 +76,14 @@ def pct_ci(x: Any, lo: Any, hi: Any) -> str:
 
 
 def ci(lo: Any, hi: Any, scale: float = 1.0, places: int = 1, sign: bool = False) -> str:
-    """"[lo, hi]" with both ends scaled (100 for percentages)."""
+    """ "[lo, hi]" with both ends scaled (100 for percentages)."""
     if missing(lo) or missing(hi):
         return "[–]"
     return f"[{num(lo * scale, places, sign)}, {num(hi * scale, places, sign)}]"
 
 
 def est_ci(x: Any, lo: Any, hi: Any, scale: float = 1.0, places: int | None = None, sign: bool = False) -> str:
-    """"28.3 [27.4, 29.2]": an estimate and its interval in one cell."""
+    """ "28.3 [27.4, 29.2]": an estimate and its interval in one cell."""
     if missing(x):
         return "–"
     if missing(lo) or missing(hi):  # no interval (a single game, or a value fixed by definition)

@@ -42,8 +42,13 @@ def default_out(folder: str | Path) -> Path:
     return Path("reports") / f"{Path(folder).resolve().name}.html"
 
 
-def write_report(folder: str | Path, out: str | Path | None = None, level: float = 0.95,
-                 sweep: str | Path | None = None, progress: Callable[[str], None] | None = None) -> Path:
+def write_report(
+    folder: str | Path,
+    out: str | Path | None = None,
+    level: float = 0.95,
+    sweep: str | Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Path:
     """Build the report of a result folder and write it to ``out`` (default ``reports/<folder>.html``).
 
     ``sweep``: a starting-money sweep folder that prices seat deficits and cards in sesterces. ``progress``:

@@ -120,8 +120,13 @@ class Executor:
                     ) from None
             else:
                 # a throwaway instance for this run, reachable from this machine only
-                ray.init(num_cpus=self.jobs, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
-                         _node_ip_address="127.0.0.1")
+                ray.init(
+                    num_cpus=self.jobs,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                    _node_ip_address="127.0.0.1",
+                )
             self._stack.callback(ray.shutdown)
         register_ray()
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))

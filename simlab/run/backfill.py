@@ -39,8 +39,10 @@ class BackfillSummary:
     def line(self) -> str:
         if not self.written:
             return f"digests: all {self.files} file(s) of {self.folder} already have one"
-        return (f"digests: added to {self.written} of {self.files} file(s) ({self.chunks:,} chunks) of "
-                f"{self.folder} in {self.seconds:.1f} s")
+        return (
+            f"digests: added to {self.written} of {self.files} file(s) ({self.chunks:,} chunks) of "
+            f"{self.folder} in {self.seconds:.1f} s"
+        )
 
 
 def add_digests(folder: str | Path, *, log: IO[str] | None = None) -> BackfillSummary:

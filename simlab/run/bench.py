@@ -116,8 +116,12 @@ def bench(
         parts = np.array_split(seeds, jobs)
         starts = np.cumsum([0, *(len(p) for p in parts[:-1])]).tolist()
         t0 = time.perf_counter()
-        decisions = sum(parallel(delayed(_play)(game_name, config, specs, part, start, rotate)
-                                 for part, start in zip(parts, starts, strict=True)))
+        decisions = sum(
+            parallel(
+                delayed(_play)(game_name, config, specs, part, start, rotate)
+                for part, start in zip(parts, starts, strict=True)
+            )
+        )
         seconds = time.perf_counter() - t0
     return BenchResult(
         game=game.name,
@@ -134,8 +138,9 @@ def bench(
     )
 
 
-def _play(game_name: str, config: GameConfig, specs: Sequence[str], seeds: np.ndarray, start: int = 0,
-          rotate: bool = False) -> int:
+def _play(
+    game_name: str, config: GameConfig, specs: Sequence[str], seeds: np.ndarray, start: int = 0, rotate: bool = False
+) -> int:
     """Play games ``start ..`` (their seeds given); with ``rotate``, one batch per rotation of the lineup."""
     game = get_game(game_name)
     n = config.players

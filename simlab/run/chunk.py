@@ -150,8 +150,10 @@ def _interrupts_deferred() -> Iterator[None]:
     once). A Python handler that only notes the signal lets every library carry on, and the block's end raises
     it. Only on the main thread with Python's default handler: elsewhere nothing is changed.
     """
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
         yield
         return
     noted: list[int] = []
@@ -297,7 +299,12 @@ def _failure(task: ChunkTask, game_index: int, seed: int, specs: list[str], exc:
 
 
 def _table(
-    task: ChunkTask, game: Any, records: np.ndarray, index: np.ndarray, rotation: np.ndarray, names: np.ndarray,
+    task: ChunkTask,
+    game: Any,
+    records: np.ndarray,
+    index: np.ndarray,
+    rotation: np.ndarray,
+    names: np.ndarray,
     timings: dict[str, float] | None = None,
 ) -> pa.Table:
     """Long-format rows, one per (game, seat), game-major like the game's own column functions.
@@ -371,4 +378,3 @@ def string_column(values: Sequence[str], index: np.ndarray) -> pa.Array:
     padded = np.array(encoded, dtype=f"S{width}")[index].view(np.uint8).reshape(len(index), width)
     data = padded[np.arange(width)[None, :] < lengths[:, None]]  # row-major: the strings back to back
     return pa.StringArray.from_buffers(len(index), pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data))
-

@@ -92,13 +92,17 @@ class CompactSummary:
 
     def line(self) -> str:
         if not self.written and not self.leftovers:
-            return (f"{self.folder}: nothing to compact ({self.files_before:,} file(s); no run of consecutive "
-                    f"parts to merge into files of up to {self.games_per_file:,} games)")
+            return (
+                f"{self.folder}: nothing to compact ({self.files_before:,} file(s); no run of consecutive "
+                f"parts to merge into files of up to {self.games_per_file:,} games)"
+            )
         extra = f", {self.leftovers} leftover part(s) of a killed compaction deleted" if self.leftovers else ""
-        return (f"{self.folder}: compacted {self.files_before:,} files into {self.files_after:,} "
-                f"({self.merged:,} parts merged into {self.written:,} files of up to {self.games_per_file:,} "
-                f"games{extra}; {_size(self.bytes_before)} -> {_size(self.bytes_after)}) "
-                f"in {self.seconds:.1f} s")
+        return (
+            f"{self.folder}: compacted {self.files_before:,} files into {self.files_after:,} "
+            f"({self.merged:,} parts merged into {self.written:,} files of up to {self.games_per_file:,} "
+            f"games{extra}; {_size(self.bytes_before)} -> {_size(self.bytes_after)}) "
+            f"in {self.seconds:.1f} s"
+        )
 
 
 def _size(n: int) -> str:
@@ -108,8 +112,9 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
-def compact(folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO[str] | None = None,
-            locked: bool = False) -> CompactSummary:
+def compact(
+    folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO[str] | None = None, locked: bool = False
+) -> CompactSummary:
     """Merge the consecutive part files of each variant in result ``folder`` into files of ~``games_per_file`` games.
 
     Readers see the same rows and ``scan_parts`` the same chunk records afterwards (but for ``file``, the
@@ -160,8 +165,9 @@ def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None) 
     summary.files_after = len(after)
     summary.bytes_after = sum(p.stat().st_size for p in after)
     summary.seconds = time.perf_counter() - t0
-    moved = _point_chunks_to_files(manifest, {(r["variant"], r["start"]): holder[id(f)] for f in files
-                                              for r in f.records})
+    moved = _point_chunks_to_files(
+        manifest, {(r["variant"], r["start"]): holder[id(f)] for f in files for r in f.records}
+    )
     if summary.written or summary.leftovers:
         manifest["compactions"] = [*manifest.get("compactions", []), summary.record()]
     if moved or summary.written or summary.leftovers:
@@ -203,7 +209,10 @@ def plan(files: list[PartFile], games_per_file: int) -> list[list[PartFile]]:
         for f in variant_files:
             big = f.games >= max(games_per_file // 2, 1)
             joins = (
-                current and not big and f.start == current[-1].stop and f.schema.equals(current[-1].schema)
+                current
+                and not big
+                and f.start == current[-1].stop
+                and f.schema.equals(current[-1].schema)
                 and games + f.games <= games_per_file
             )
             if joins:

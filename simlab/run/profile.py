@@ -90,9 +90,11 @@ class Profile:
         for key in STAGES:
             sec = self.stages[key]
             out.append(f"  {STAGE_NAMES[key]:<48} {sec * per:>9,.1f} {100 * sec / self.worker_seconds:>6.1f}%")
-        out.append(f"  runner overhead on top of the engine: {100 * self.overhead:.1f}%  "
-                   f"(engine alone: {self.games / max(self.stages['play'], 1e-9) * self.jobs:,.0f} games/s "
-                   f"at {self.jobs} job(s); through the runner: {self.games / self.worker_seconds * self.jobs:,.0f})")
+        out.append(
+            f"  runner overhead on top of the engine: {100 * self.overhead:.1f}%  "
+            f"(engine alone: {self.games / max(self.stages['play'], 1e-9) * self.jobs:,.0f} games/s "
+            f"at {self.jobs} job(s); through the runner: {self.games / self.worker_seconds * self.jobs:,.0f})"
+        )
         if self.kinds:
             replayed = sum(k.total * k.decisions for k in self.kinds)
             decisions = sum(k.decisions for k in self.kinds)
@@ -134,9 +136,20 @@ def profile(
     game = get_game(game_name)
     games = len(seeds)
     tasks = [
-        ChunkTask(game=game_name, scenario="bench", variant="bench", config=config, lineup=tuple(specs), rotate=False,
-                  start=a, stop=min(a + chunk_size, games), seeds=None, root_seed=root_seed,
-                  simlab_version=simlab.__version__, rules_version=game.rules_version)
+        ChunkTask(
+            game=game_name,
+            scenario="bench",
+            variant="bench",
+            config=config,
+            lineup=tuple(specs),
+            rotate=False,
+            start=a,
+            stop=min(a + chunk_size, games),
+            seeds=None,
+            root_seed=root_seed,
+            simlab_version=simlab.__version__,
+            rules_version=game.rules_version,
+        )
         for a in range(0, games, chunk_size)
     ]
     stages = dict.fromkeys(STAGES, 0.0)
@@ -156,8 +169,16 @@ def profile(
     wall = time.perf_counter() - t0
     sample = [int(s) for s in seeds[: max(0, sample_games)]]
     kinds = decision_kinds(game, config, specs, sample) if sample else []
-    return Profile(games=games, decisions=decisions, chunks=len(tasks), jobs=jobs, wall_seconds=wall,
-                   stages=stages, sample_games=len(sample), kinds=kinds)
+    return Profile(
+        games=games,
+        decisions=decisions,
+        chunks=len(tasks),
+        jobs=jobs,
+        wall_seconds=wall,
+        stages=stages,
+        sample_games=len(sample),
+        kinds=kinds,
+    )
 
 
 def decision_kinds(game: Any, config: GameConfig, specs: Sequence[str], seeds: Sequence[int]) -> list[KindTime]:
@@ -200,16 +221,27 @@ def decision_kinds(game: Any, config: GameConfig, specs: Sequence[str], seeds: S
             return min(times)
 
         t_legal = best(lambda st=st: _loop_legal(kernel.legal, st, cf, buf))
-        t_policy = best(lambda st=st, who=who, rng=rng: _loop_policy(
-            kernel.legal, kernel.policy, st, cf, who, bot_kinds, params, rng.copy(), buf))
+        t_policy = best(
+            lambda st=st, who=who, rng=rng: _loop_policy(
+                kernel.legal, kernel.policy, st, cf, who, bot_kinds, params, rng.copy(), buf
+            )
+        )
         t_copy = best(lambda st=st, scratch=scratch: _loop_copy(st, scratch))
-        t_apply = best(lambda st=st, who=who, rng=rng, scratch=scratch: _loop_apply(
-            kernel.legal, kernel.policy, kernel.apply, st, scratch, cf, who, bot_kinds, params, rng.copy(), buf))
+        t_apply = best(
+            lambda st=st, who=who, rng=rng, scratch=scratch: _loop_apply(
+                kernel.legal, kernel.policy, kernel.apply, st, scratch, cf, who, bot_kinds, params, rng.copy(), buf
+            )
+        )
         m = len(recs)
-        out.append(KindTime(
-            kind=name, decisions=m, legal=t_legal / m, policy=max(t_policy - t_legal, 0.0) / m,
-            apply=max(t_apply - t_copy - t_policy, 0.0) / m,
-        ))
+        out.append(
+            KindTime(
+                kind=name,
+                decisions=m,
+                legal=t_legal / m,
+                policy=max(t_policy - t_legal, 0.0) / m,
+                apply=max(t_apply - t_copy - t_policy, 0.0) / m,
+            )
+        )
     return out
 
 

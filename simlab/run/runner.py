@@ -108,16 +108,23 @@ def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | No
     try:
         summary = compact_folder(folder.path, locked=True)  # the run holds the folder's lock
     except (ResultFolderError, ResultWriteError) as exc:  # the run is complete and its parts intact: say so
-        (log or sys.stderr).write(f"warning: the part files were not compacted ({exc}); the results are complete; "
-                                  f"try again with: simlab compact {shlex.quote(str(folder.path))}\n")
+        (log or sys.stderr).write(
+            f"warning: the part files were not compacted ({exc}); the results are complete; "
+            f"try again with: simlab compact {shlex.quote(str(folder.path))}\n"
+        )
         return
     if log is not None:
         log.write(summary.line() + "\n")
 
 
 def _play(
-    sc: Scenario, tasks: list[ChunkTask], chunks: list[dict[str, Any]], run: _Run, executor: Executor,
-    fail_fast: bool, log: IO[str] | None,
+    sc: Scenario,
+    tasks: list[ChunkTask],
+    chunks: list[dict[str, Any]],
+    run: _Run,
+    executor: Executor,
+    fail_fast: bool,
+    log: IO[str] | None,
 ) -> None:
     """Play the planned tasks on the executor, writing each chunk as it arrives, and the manifest at the end."""
     folder, folder_path = run.folder, run.path
@@ -125,8 +132,9 @@ def _play(
     total = done_before + sum(t.stop - t.start for t in tasks)
     if log is not None:
         where = f"{min(executor.jobs, len(tasks))} job(s)" if executor.backend == "local" else executor.where
-        log.write(f"{sc.name}: {sc.games:,} games x {len(sc.variants)} variant(s) of {sc.game}, {where}, "
-                  f"into {folder_path}\n")
+        log.write(
+            f"{sc.name}: {sc.games:,} games x {len(sc.variants)} variant(s) of {sc.game}, {where}, into {folder_path}\n"
+        )
     bar = Progress(total, done_before, stream=log or sys.stderr, enabled=log is not None)
     status = "failed"
     results = executor.run(tasks)
@@ -172,16 +180,29 @@ def _play(
             log.write(f"{len(run.failures)} game(s) failed; see {folder_path / 'failures.jsonl'}\n")
         no_digest = [c for c in run.chunks if c.get("digest_error")]
         if no_digest:
-            log.write(f"warning: {len(no_digest)} chunk(s) have no digest ({no_digest[0]['digest_error']}), so "
-                      "reports of this folder scan its rows; the manifest's chunks say which\n")
+            log.write(
+                f"warning: {len(no_digest)} chunk(s) have no digest ({no_digest[0]['digest_error']}), so "
+                "reports of this folder scan its rows; the manifest's chunks say which\n"
+            )
     return folder_path
 
 
 class _Run:
     """Book-keeping of one session: chunks on disk, failures, and the manifest written from them."""
 
-    def __init__(self, sc: Scenario, folder: ResultFolder, digest: str, chunks: list, failures: list,
-                 previous: dict, jobs: int, path: Path, backend: str = "local", address: str | None = None):
+    def __init__(
+        self,
+        sc: Scenario,
+        folder: ResultFolder,
+        digest: str,
+        chunks: list,
+        failures: list,
+        previous: dict,
+        jobs: int,
+        path: Path,
+        backend: str = "local",
+        address: str | None = None,
+    ):
         self.sc, self.folder, self.digest, self.path = sc, folder, digest, path
         self.chunks, self.failures = chunks, failures
         self.jobs = jobs
@@ -241,17 +262,19 @@ class _Run:
         for v in sc.variants:
             mine = [c for c in chunks if c["variant"] == v.name]
             preset, settings = replay_settings(game, v)
-            variants.append({
-                "name": v.name,
-                "description": v.description,
-                "preset": preset,
-                "overrides": dict(v.overrides),
-                "replay_set": settings,
-                "config": v.config.as_dict(),
-                "config_hash": v.config_hash,
-                "games_done": sum(c["games"] for c in mine),
-                "games_failed": sum(len(c["failures"]) for c in mine),
-            })
+            variants.append(
+                {
+                    "name": v.name,
+                    "description": v.description,
+                    "preset": preset,
+                    "overrides": dict(v.overrides),
+                    "replay_set": settings,
+                    "config": v.config.as_dict(),
+                    "config_hash": v.config_hash,
+                    "games_done": sum(c["games"] for c in mine),
+                    "games_failed": sum(len(c["failures"]) for c in mine),
+                }
+            )
         session = {
             "started_at": self.session_started_at,
             "jobs": self.jobs,
@@ -263,47 +286,52 @@ class _Run:
         }
         sessions = [*self.sessions, session] if status != "complete" or self.session_games else self.sessions
         play_seconds = sum(c["seconds"] for c in chunks)
-        self.folder.write_manifest({
-            "format": FORMAT,
-            "status": status,
-            "scenario": {
-                "name": sc.name,
-                "source": sc.source,
-                "description": sc.description,
-                "sha256": sc.text_hash,
-                "text": sc.text,
-            },
-            "identity": sc.identity(),
-            "identity_hash": self.digest,
-            "game": sc.game,
-            "rules_version": sc.rules_version,
-            "simlab_version": simlab.__version__,
-            "versions": _versions(),
-            "players": sc.players,
-            "seating": "lineup" if sc.rotate else "bots",
-            "bots": list(sc.seats),
-            "root_seed": sc.seed,
-            "games": sc.games,
-            "chunk_size": sc.chunk_size,
-            "games_target": sc.games * len(sc.variants),
-            "games_done": sum(c["games"] for c in chunks),
-            "games_failed": sum(len(c["failures"]) for c in chunks),
-            "variants": variants,
-            "chunks": [{k: v for k, v in c.items() if k not in ("failures", "identity")} | {
-                "failed": len(c["failures"])} for c in chunks],
-            "timings": {
-                "started_at": self.created,
-                "updated_at": _now(),
-                "sessions": sessions,
-                "play_seconds": round(play_seconds, 3),
-                # worker seconds by stage (engine loop, game's columns, runner's columns, Parquet encoding)
-                "stage_seconds": _stage_seconds(chunks),
-                "games_per_second_per_worker": round(sum(c["games"] for c in chunks) / play_seconds, 1)
-                if play_seconds else None,
-            },
-            # compactions of the part files (simlab.run.compact): when, files before and after
-            "compactions": self.compactions,
-        })
+        self.folder.write_manifest(
+            {
+                "format": FORMAT,
+                "status": status,
+                "scenario": {
+                    "name": sc.name,
+                    "source": sc.source,
+                    "description": sc.description,
+                    "sha256": sc.text_hash,
+                    "text": sc.text,
+                },
+                "identity": sc.identity(),
+                "identity_hash": self.digest,
+                "game": sc.game,
+                "rules_version": sc.rules_version,
+                "simlab_version": simlab.__version__,
+                "versions": _versions(),
+                "players": sc.players,
+                "seating": "lineup" if sc.rotate else "bots",
+                "bots": list(sc.seats),
+                "root_seed": sc.seed,
+                "games": sc.games,
+                "chunk_size": sc.chunk_size,
+                "games_target": sc.games * len(sc.variants),
+                "games_done": sum(c["games"] for c in chunks),
+                "games_failed": sum(len(c["failures"]) for c in chunks),
+                "variants": variants,
+                "chunks": [
+                    {k: v for k, v in c.items() if k not in ("failures", "identity")} | {"failed": len(c["failures"])}
+                    for c in chunks
+                ],
+                "timings": {
+                    "started_at": self.created,
+                    "updated_at": _now(),
+                    "sessions": sessions,
+                    "play_seconds": round(play_seconds, 3),
+                    # worker seconds by stage (engine loop, game's columns, runner's columns, Parquet encoding)
+                    "stage_seconds": _stage_seconds(chunks),
+                    "games_per_second_per_worker": round(sum(c["games"] for c in chunks) / play_seconds, 1)
+                    if play_seconds
+                    else None,
+                },
+                # compactions of the part files (simlab.run.compact): when, files before and after
+                "compactions": self.compactions,
+            }
+        )
 
 
 def _stage_seconds(chunks: list[dict[str, Any]]) -> dict[str, float]:
@@ -331,10 +359,22 @@ def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str, spool: str = 
             for a in range(start, stop, sc.chunk_size):
                 b = min(a + sc.chunk_size, stop)
                 task = ChunkTask(
-                    game=sc.game, scenario=sc.name, variant=v.name, config=v.config, lineup=sc.seats,
-                    rotate=sc.rotate, start=a, stop=b, seeds=None, root_seed=sc.seed,
-                    simlab_version=simlab.__version__, preset=preset, replay_set=settings, identity=digest,
-                    rules_version=sc.rules_version, spool=spool,
+                    game=sc.game,
+                    scenario=sc.name,
+                    variant=v.name,
+                    config=v.config,
+                    lineup=sc.seats,
+                    rotate=sc.rotate,
+                    start=a,
+                    stop=b,
+                    seeds=None,
+                    root_seed=sc.seed,
+                    simlab_version=simlab.__version__,
+                    preset=preset,
+                    replay_set=settings,
+                    identity=digest,
+                    rules_version=sc.rules_version,
+                    spool=spool,
                 )
                 pending.append((a, vi, task))
     pending.sort(key=lambda item: (item[0], item[1]))

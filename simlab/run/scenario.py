@@ -26,7 +26,17 @@ DEFAULT_CHUNK_SIZE = 1000
 MAX_GAMES = 10**10 - 1
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 TOP_KEYS = (
-    "name", "description", "game", "players", "games", "seed", "chunk_size", "bots", "lineup", "preset", "set",
+    "name",
+    "description",
+    "game",
+    "players",
+    "games",
+    "seed",
+    "chunk_size",
+    "bots",
+    "lineup",
+    "preset",
+    "set",
     "variants",
 )
 VARIANT_KEYS = ("description", "preset", "set")
@@ -141,12 +151,17 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
     _check_keys(data, TOP_KEYS, source, "")
 
     name = data.get("name", default_name)
-    _expect(isinstance(name, str) and NAME_RE.match(name), source, "name",
-            "a name of letters, digits and _ . + - (it names the result folder)", name)
+    _expect(
+        isinstance(name, str) and NAME_RE.match(name),
+        source,
+        "name",
+        "a name of letters, digits and _ . + - (it names the result folder)",
+        name,
+    )
     description = _string(data.get("description", ""), source, "description")
 
     game_id = data.get("game")
-    _expect(isinstance(game_id, str), source, "game", "a game id such as \"massilia\"", game_id)
+    _expect(isinstance(game_id, str), source, "game", 'a game id such as "massilia"', game_id)
     from simlab.core.registry import get_game
 
     try:
@@ -156,8 +171,11 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
 
     players = data.get("players")
     _expect(
-        _is_int(players) and game.min_players <= players <= game.max_players, source, "players",
-        f"an integer from {game.min_players} to {game.max_players} (players of {game.name})", players,
+        _is_int(players) and game.min_players <= players <= game.max_players,
+        source,
+        "players",
+        f"an integer from {game.min_players} to {game.max_players} (players of {game.name})",
+        players,
     )
     games = _positive(data.get("games"), "games", source, MAX_GAMES)
     seed = data.get("seed")
@@ -188,8 +206,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
     variants = []
     for vname, vdata in raw_variants.items():
         key = f"variants.{vname}"
-        _expect(NAME_RE.match(vname) is not None, source, key,
-                "a variant name of letters, digits and _ . + -", vname)
+        _expect(NAME_RE.match(vname) is not None, source, key, "a variant name of letters, digits and _ . + -", vname)
         vtable = _table(vdata, source, key)
         _check_keys(vtable, VARIANT_KEYS, source, key + ".")
         preset = vtable.get("preset", base_preset)
@@ -313,16 +330,17 @@ def _table(value: Any, source: str, key: str) -> dict[str, Any]:
 def _check_keys(table: Mapping[str, Any], allowed: tuple[str, ...], source: str, prefix: str) -> None:
     for key in table:
         if key not in allowed:
-            raise ScenarioError(
-                f"{source}: unknown key '{prefix}{key}'; expected one of: {', '.join(allowed)}"
-            )
+            raise ScenarioError(f"{source}: unknown key '{prefix}{key}'; expected one of: {', '.join(allowed)}")
 
 
 def _bot_list(value: Any, key: str, players: int, game: Any, source: str) -> list[str]:
     what = "one bot spec per seat" if key == "bots" else "a lineup of bot specs, one per seat"
     _expect(
-        isinstance(value, list) and len(value) == players, source, key,
-        f"an array of {players} strings ({what}, e.g. [\"trader\", \"random\", ...])", value,
+        isinstance(value, list) and len(value) == players,
+        source,
+        key,
+        f'an array of {players} strings ({what}, e.g. ["trader", "random", ...])',
+        value,
     )
     out = []
     for i, spec in enumerate(value):

@@ -177,8 +177,16 @@ def read_part_file(path: Path) -> PartFile:
         raise ResultFolderError(
             f"{path} is unreadable or not a simlab part ({exc}); delete it and run again with --resume"
         ) from None
-    return PartFile(path, m["variant"], int(m["start"]), int(m["stop"]), records, compacted,
-                    schema.remove_metadata(), (schema.metadata or {}).get(DIGEST_KEY))
+    return PartFile(
+        path,
+        m["variant"],
+        int(m["start"]),
+        int(m["stop"]),
+        records,
+        compacted,
+        schema.remove_metadata(),
+        (schema.metadata or {}).get(DIGEST_KEY),
+    )
 
 
 def split_leftovers(files: list[PartFile]) -> tuple[list[PartFile], list[PartFile]]:
@@ -187,6 +195,7 @@ def split_leftovers(files: list[PartFile]) -> tuple[list[PartFile], list[PartFil
     Leftovers are what a compaction killed between writing its merged file and deleting the merged parts
     leaves. A file that overlaps another without being part of it is kept (the overlap check refuses it).
     """
+
     def key(record: dict[str, Any]) -> str:
         return json.dumps(record, sort_keys=True)
 
@@ -252,8 +261,9 @@ class ResultFolder:
         p = self.path
         if p.exists() and not p.is_dir():
             raise ResultFolderError(f"output folder {p} is a file; choose another --out")
-        if not p.is_dir() or not any(e for e in p.iterdir() if not (e == self.parts and e.is_dir() and _empty(e))
-                                     and e.name != LOCK):
+        if not p.is_dir() or not any(
+            e for e in p.iterdir() if not (e == self.parts and e.is_dir() and _empty(e)) and e.name != LOCK
+        ):
             return {}
         if not (p / MANIFEST).is_file():
             raise ResultFolderError(

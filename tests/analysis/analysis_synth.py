@@ -21,15 +21,17 @@ def seat_rows(rng: np.random.Generator, reps: int, games: int, p: np.ndarray, ti
     game = np.tile(np.arange(games), reps)
     score = w * 10 + rng.normal(0, 5, size=(total, n))
     rank = np.where(w > 0, 1, 2)
-    return pl.DataFrame({
-        "variant": np.repeat(variant.astype(str), n),
-        "game": np.repeat(game, n),
-        "seat": np.tile(np.arange(n), total),
-        "bot": np.tile(np.array(["a", "b"] * (n // 2) + ["a"] * (n % 2)), total),
-        "win_share": w.reshape(-1),
-        "score": score.reshape(-1),
-        "rank": rank.reshape(-1),
-    })
+    return pl.DataFrame(
+        {
+            "variant": np.repeat(variant.astype(str), n),
+            "game": np.repeat(game, n),
+            "seat": np.tile(np.arange(n), total),
+            "bot": np.tile(np.array(["a", "b"] * (n // 2) + ["a"] * (n % 2)), total),
+            "win_share": w.reshape(-1),
+            "score": score.reshape(-1),
+            "rank": rank.reshape(-1),
+        }
+    )
 
 
 def true_shares(p: np.ndarray, tie: float) -> np.ndarray:

@@ -56,12 +56,19 @@ def random_rows(seed: int, variants: int = 3, games: int = 300, n: int = 4, roun
 # -- the straightforward per-game references (the implementations before the aggregate ones) ------------
 def ref_equal_seats(lf: pl.LazyFrame, n: int) -> pl.DataFrame:
     wide = lf.group_by("variant", "game").agg(
-        pl.col("win_share").filter(pl.col("seat") == k).sum().alias(f"w{k}") for k in range(n))
+        pl.col("win_share").filter(pl.col("seat") == k).sum().alias(f"w{k}") for k in range(n)
+    )
     pairs = [(i, j) for i in range(n) for j in range(i, n)]
-    moments = wide.group_by("variant").agg(
-        pl.len().alias("n"), *(pl.col(f"w{k}").mean().alias(f"m{k}") for k in range(n)),
-        *((pl.col(f"w{i}") * pl.col(f"w{j}")).mean().alias(f"c{i}_{j}") for i, j in pairs),
-    ).sort("variant").collect()
+    moments = (
+        wide.group_by("variant")
+        .agg(
+            pl.len().alias("n"),
+            *(pl.col(f"w{k}").mean().alias(f"m{k}") for k in range(n)),
+            *((pl.col(f"w{i}") * pl.col(f"w{j}")).mean().alias(f"c{i}_{j}") for i, j in pairs),
+        )
+        .sort("variant")
+        .collect()
+    )
     rows = []
     for r in moments.iter_rows(named=True):
         m = np.array([r[f"m{k}"] for k in range(n)])
@@ -77,13 +84,23 @@ def ref_equal_seats(lf: pl.LazyFrame, n: int) -> pl.DataFrame:
 def ref_balance(lf: pl.LazyFrame) -> pl.DataFrame:
     scores = pl.col("score").cast(pl.Float64).sort(descending=True)
     per_game = lf.group_by("variant", "game").agg(
-        pl.col("turns").first().alias("turns"), (pl.col("rank") == 1).sum().alias("winners"),
-        (scores.first() - scores.get(1)).alias("margin"))
-    return (per_game.group_by("variant")
-            .agg(pl.len().alias("games"), pl.col("turns").cast(pl.Float64).mean().alias("turns"),
-                 pl.col("turns").cast(pl.Float64).std().alias("turns_sd"), pl.col("margin").mean().alias("margin"),
-                 pl.col("margin").std().alias("margin_sd"), (pl.col("winners") > 1).sum().alias("draws"))
-            .sort("variant").collect())
+        pl.col("turns").first().alias("turns"),
+        (pl.col("rank") == 1).sum().alias("winners"),
+        (scores.first() - scores.get(1)).alias("margin"),
+    )
+    return (
+        per_game.group_by("variant")
+        .agg(
+            pl.len().alias("games"),
+            pl.col("turns").cast(pl.Float64).mean().alias("turns"),
+            pl.col("turns").cast(pl.Float64).std().alias("turns_sd"),
+            pl.col("margin").mean().alias("margin"),
+            pl.col("margin").std().alias("margin_sd"),
+            (pl.col("winners") > 1).sum().alias("draws"),
+        )
+        .sort("variant")
+        .collect()
+    )
 
 
 def ref_lead(lf: pl.LazyFrame, ks: list[int]) -> pl.DataFrame:
@@ -93,15 +110,25 @@ def ref_lead(lf: pl.LazyFrame, ks: list[int]) -> pl.DataFrame:
     kept = [(~(pl.col(f"_lead{a}") & pl.col(f"_lead{b}")).any()).cast(pl.Int32) for a, b in itertools.pairwise(ks)]
     per_game = rows.group_by("variant", "game").agg(
         *(win.filter(pl.col(f"_lead{k}")).mean().alias(f"leader_wins_r{k}") for k in ks),
-        (pl.max_horizontal([pl.when(~pl.col(f"_lead{k}")).then(pl.lit(k)).otherwise(pl.lit(0)) for k in ks])
-         .filter(pl.col("rank") == 1).mean() + 1).alias("lead_from"),
+        (
+            pl.max_horizontal([pl.when(~pl.col(f"_lead{k}")).then(pl.lit(k)).otherwise(pl.lit(0)) for k in ks])
+            .filter(pl.col("rank") == 1)
+            .mean()
+            + 1
+        ).alias("lead_from"),
         pl.sum_horizontal(kept).alias("lead_changes"),
     )
     cols = [*(f"leader_wins_r{k}" for k in ks), "lead_from", "lead_changes"]
-    return (per_game.group_by("variant")
-            .agg(pl.len().alias("games"), *(pl.col(c).cast(pl.Float64).mean() for c in cols),
-                 *(pl.col(c).cast(pl.Float64).std().alias(f"{c}_sd") for c in cols))
-            .sort("variant").collect())
+    return (
+        per_game.group_by("variant")
+        .agg(
+            pl.len().alias("games"),
+            *(pl.col(c).cast(pl.Float64).mean() for c in cols),
+            *(pl.col(c).cast(pl.Float64).std().alias(f"{c}_sd") for c in cols),
+        )
+        .sort("variant")
+        .collect()
+    )
 
 
 # -- the comparisons ---------------------------------------------------------------------------------------
@@ -211,7 +238,7 @@ def test_merge_mean_aggs_equals_one_pass():
     rng = np.random.default_rng(3)
     df = pl.DataFrame({"g": rng.integers(0, 3, 500), "x": rng.normal(5, 2, 500)})
     whole = df.group_by("g").agg(*stats.mean_aggs("x")).sort("g")
-    parts = [df[i:i + 97].group_by("g").agg(*stats.mean_aggs("x")).sort("g") for i in range(0, 500, 97)]
+    parts = [df[i : i + 97].group_by("g").agg(*stats.mean_aggs("x")).sort("g") for i in range(0, 500, 97)]
     merged = stats.merge_mean_aggs(parts, ["g"], ["x"])
     assert_frame_equal(merged, whole, check_exact=False, rel_tol=1e-12, check_dtypes=False)
 
@@ -224,18 +251,27 @@ def test_card_differences_without_a_row_join(drop):
     base = random_rows(17, variants=1, games=200).drop("variant")
     names = ["control", "x_seat0", "x_seat1", "x_seat2", "x_seat3", "y_seat2"]
     rng = np.random.default_rng(17)
-    df = pl.concat([base.with_columns(pl.lit(v).alias("variant"),
-                                      pl.Series("win_share", rng.permutation(base["win_share"].to_numpy())),
-                                      pl.Series("score", rng.normal(50, 10, base.height)))
-                    for v in names])
+    df = pl.concat(
+        [
+            base.with_columns(
+                pl.lit(v).alias("variant"),
+                pl.Series("win_share", rng.permutation(base["win_share"].to_numpy())),
+                pl.Series("score", rng.normal(50, 10, base.height)),
+            )
+            for v in names
+        ]
+    )
     if drop:  # an unfinished run: game 5 of x_seat1 and game 7 of the control are missing
-        df = df.filter(~((pl.col("variant") == "x_seat1") & (pl.col("game") == 5))
-                       & ~((pl.col("variant") == "control") & (pl.col("game") == 7)))
+        df = df.filter(
+            ~((pl.col("variant") == "x_seat1") & (pl.col("game") == 5))
+            & ~((pl.col("variant") == "control") & (pl.col("game") == 7))
+        )
     design = cards.design_from_names(names)
     got = cards._collect_per_game(df.lazy(), design, "control").sort("label", "game")
     want = cards._paired_by_join(df.lazy(), design, "control").collect().sort("label", "game")
-    assert_frame_equal(got, want.select(got.columns), check_exact=False, rel_tol=1e-12, abs_tol=1e-12,
-                       check_dtypes=False)
+    assert_frame_equal(
+        got, want.select(got.columns), check_exact=False, rel_tol=1e-12, abs_tol=1e-12, check_dtypes=False
+    )
 
 
 def test_shift_winners_equals_a_window_median():
@@ -243,12 +279,18 @@ def test_shift_winners_equals_a_window_median():
     markers = [c for c in df.columns if c.startswith("marker_")]
     count = pl.sum_horizontal([(pl.col(c) <= 1).cast(pl.Int32) for c in markers]).alias("_count")
     w = pl.col("win_share")
-    ref = (df.with_columns(count).with_columns((pl.col("_count") > pl.col("_count").median().over("variant"))
-                                               .alias("_shift"))
-           .group_by("variant", "seat")
-           .agg(pl.col("_shift").sum().alias("games_turbulent"), pl.col("_count").median().alias("median"),
-                w.filter(pl.col("_shift")).mean().alias("t"), w.filter(~pl.col("_shift")).mean().alias("c"))
-           .sort("variant", "seat"))
+    ref = (
+        df.with_columns(count)
+        .with_columns((pl.col("_count") > pl.col("_count").median().over("variant")).alias("_shift"))
+        .group_by("variant", "seat")
+        .agg(
+            pl.col("_shift").sum().alias("games_turbulent"),
+            pl.col("_count").median().alias("median"),
+            w.filter(pl.col("_shift")).mean().alias("t"),
+            w.filter(~pl.col("_shift")).mean().alias("c"),
+        )
+        .sort("variant", "seat")
+    )
     got = A.shift_winners(df, min_games=1)
     assert got["games_turbulent"].to_list() == ref["games_turbulent"].to_list()
     assert np.allclose(got["median_collapsed_rounds"].to_numpy(), ref["median"].to_numpy())
@@ -260,10 +302,16 @@ def test_score_summary_from_counts_equals_direct_quantiles():
     df = random_rows(23)
     got = A.score_summary(df, by=("variant", "seat"))
     s = pl.col("score")
-    ref = df.group_by("variant", "seat").agg(
-        pl.len().alias("rows"), s.mean().alias("score"), s.std().alias("sd"),
-        *(s.quantile(q, interpolation="linear").alias(f"q{int(q * 100)}") for q in (0.1, 0.5, 0.9)),
-    ).sort("variant", "seat")
+    ref = (
+        df.group_by("variant", "seat")
+        .agg(
+            pl.len().alias("rows"),
+            s.mean().alias("score"),
+            s.std().alias("sd"),
+            *(s.quantile(q, interpolation="linear").alias(f"q{int(q * 100)}") for q in (0.1, 0.5, 0.9)),
+        )
+        .sort("variant", "seat")
+    )
     assert_frame_equal(got.select(ref.columns), ref, check_exact=False, rel_tol=1e-12, check_dtypes=False)
 
 
@@ -293,17 +341,32 @@ def test_distribution_one_scan_equals_direct(column, per_game, width):
     df = random_rows(13)
     got = A.distribution(df, column, width=width, per_game=per_game)
     rows = df.filter(pl.col("seat") == 0) if per_game else df
-    ref = rows.group_by("variant").agg(pl.col(column).mean().alias("mean"), pl.col(column).std().alias("sd"),
-                                       pl.col("game").n_unique().alias("games"), pl.len().alias("n")).sort("variant")
-    per_variant = got.group_by("variant").agg(pl.col("mean", "mean_lo", "mean_hi", "games").first(),
-                                              pl.col("count").sum()).sort("variant")
+    ref = (
+        rows.group_by("variant")
+        .agg(
+            pl.col(column).mean().alias("mean"),
+            pl.col(column).std().alias("sd"),
+            pl.col("game").n_unique().alias("games"),
+            pl.len().alias("n"),
+        )
+        .sort("variant")
+    )
+    per_variant = (
+        got.group_by("variant")
+        .agg(pl.col("mean", "mean_lo", "mean_hi", "games").first(), pl.col("count").sum())
+        .sort("variant")
+    )
     assert per_variant["count"].to_list() == ref["n"].to_list()
     assert per_variant["games"].to_list() == ref["games"].to_list()
     assert np.allclose(per_variant["mean"].to_numpy(), ref["mean"].to_numpy(), rtol=1e-12)
     half = (per_variant["mean_hi"] - per_variant["mean"]).to_numpy()
     assert np.allclose(half, stats.z_value(0.95) * ref["sd"].to_numpy() / np.sqrt(ref["n"].to_numpy()), rtol=1e-9)
-    direct = (rows.with_columns(((pl.col(column) / width).floor() * width).alias("bin"))
-              .group_by("variant", "bin").agg(pl.len().alias("count")).sort("variant", "bin"))
+    direct = (
+        rows.with_columns(((pl.col(column) / width).floor() * width).alias("bin"))
+        .group_by("variant", "bin")
+        .agg(pl.len().alias("count"))
+        .sort("variant", "bin")
+    )
     assert got.select("variant", "bin", "count").sort("variant", "bin").to_dicts() == direct.to_dicts()
     assert np.allclose(got.group_by("variant").agg(pl.col("fraction").sum())["fraction"].to_numpy(), 1.0)
 
@@ -372,13 +435,15 @@ def test_value_counts_equal_polars_value_counts():
 
     rng = np.random.default_rng(23)
     size = 5_000
-    df = pl.DataFrame({
-        "variant": rng.choice(["a", "b", "c"], size=size),
-        "small": rng.integers(-3, 9, size=size).astype(np.int32),
-        "wide": rng.integers(0, 1 << 40, size=size),  # too wide for a dense count
-        "nulls": pl.Series(rng.integers(0, 5, size=size)).set(pl.Series(rng.random(size) < 0.1), None),
-        "real": rng.random(size).round(1),
-    })
+    df = pl.DataFrame(
+        {
+            "variant": rng.choice(["a", "b", "c"], size=size),
+            "small": rng.integers(-3, 9, size=size).astype(np.int32),
+            "wide": rng.integers(0, 1 << 40, size=size),  # too wide for a dense count
+            "nulls": pl.Series(rng.integers(0, 5, size=size)).set(pl.Series(rng.random(size) < 0.1), None),
+            "real": rng.random(size).round(1),
+        }
+    )
     counts, rows = value_counts(df.lazy(), ["small", "wide", "nulls", "real"])
     assert rows == {v: int((df["variant"] == v).sum()) for v in ("a", "b", "c")}
     for v in ("a", "b", "c"):

@@ -58,14 +58,32 @@ def _card_rows(rng: np.random.Generator, labels: int, games: int, effect: float)
     w0 = (rng.random(total) < 0.25).astype(float)
     luck = rng.normal(0, 10, total)
     idx = np.arange(total)
-    frames = [pl.DataFrame({"variant": "control", "game": idx, "seat": 0, "bot": "a", "win_share": w0,
-                            "score": luck + rng.normal(0, 1, total)})]
+    frames = [
+        pl.DataFrame(
+            {
+                "variant": "control",
+                "game": idx,
+                "seat": 0,
+                "bot": "a",
+                "win_share": w0,
+                "score": luck + rng.normal(0, 1, total),
+            }
+        )
+    ]
     flip = (w0 == 0) & (rng.random(total) < effect)
     label = idx // games
-    frames.append(pl.DataFrame({
-        "variant": pl.Series([f"card{i}_seat0" for i in range(labels)])[label], "game": idx, "seat": 0,
-        "bot": "a", "win_share": np.where(flip, 1.0, w0), "score": luck + 2.0 + rng.normal(0, 1, total),
-    }))
+    frames.append(
+        pl.DataFrame(
+            {
+                "variant": pl.Series([f"card{i}_seat0" for i in range(labels)])[label],
+                "game": idx,
+                "seat": 0,
+                "bot": "a",
+                "win_share": np.where(flip, 1.0, w0),
+                "score": luck + 2.0 + rng.normal(0, 1, total),
+            }
+        )
+    )
     return pl.concat(frames)
 
 
@@ -128,11 +146,18 @@ def _sweep_rows(rng: np.random.Generator, games: int, offsets: list[int], a: flo
         p3 = 1 / (1 + math.exp(-(a + b * o)))
         win = (u < p3).astype(float)
         for seat in range(4):
-            frames.append(pl.DataFrame({
-                "variant": f"money{o}", "game": np.arange(games), "seat": seat, "bot": "a",
-                "win_share": win if seat == 3 else (1 - win) / 3,
-                "start_money": np.full(games, 6 + o if seat == 3 else 6),
-            }))
+            frames.append(
+                pl.DataFrame(
+                    {
+                        "variant": f"money{o}",
+                        "game": np.arange(games),
+                        "seat": seat,
+                        "bot": "a",
+                        "win_share": win if seat == 3 else (1 - win) / 3,
+                        "start_money": np.full(games, 6 + o if seat == 3 else 6),
+                    }
+                )
+            )
     return pl.concat(frames)
 
 
@@ -160,8 +185,9 @@ def test_compensation_fair_interval_covers_under_common_random_numbers():
         game = np.tile(np.arange(1500), len(xs))
         x = np.repeat(xs, 1500)
         w = (np.tile(u, len(xs)) < 1 / (1 + np.exp(-(a + b * x)))).astype(float)
-        fit = fit_logistic(xs, np.full(len(xs), 1500), np.array([w[x == v].sum() for v in xs]),
-                           cluster_meat(game, x, w), 1500, 0.25)
+        fit = fit_logistic(
+            xs, np.full(len(xs), 1500), np.array([w[x == v].sum() for v in xs]), cluster_meat(game, x, w), 1500, 0.25
+        )
         lo, hi = fit.fair_interval()
         hits += lo <= truth <= hi
     assert 0.92 <= hits / reps <= 0.98
@@ -176,8 +202,9 @@ def test_adaptive_search_reaches_the_width_and_finds_the_truth():
         return (rng.random(len(seeds)) < 1 / (1 + math.exp(-(a + b * offset)))).astype(float)
 
     config = MassiliaConfig.from_preset("rulebook")
-    result = search(None, config, "start_money", 3, ["trader"] * 4, width=0.6, max_games=200_000, batch=2000,
-                    seed=1, play=play)
+    result = search(
+        None, config, "start_money", 3, ["trader"] * 4, width=0.6, max_games=200_000, batch=2000, seed=1, play=play
+    )
     lo, hi = result.interval
     assert result.converged and hi - lo < 0.6
     assert lo - 0.1 <= truth <= hi + 0.1

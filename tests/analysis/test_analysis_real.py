@@ -15,8 +15,7 @@ from simlab.analysis import NoMarketError
 from simlab.cli import cli
 from simlab.report import charts
 
-MARKET_PREFIXES = ("price_", "marker_", "harbour_", "bag_", "round_bought_", "round_sold_", "sold_", "bought_",
-                   "sale_")
+MARKET_PREFIXES = ("price_", "marker_", "harbour_", "bag_", "round_bought_", "round_sold_", "sold_", "bought_", "sale_")
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +57,8 @@ def test_card_value(rows, real_folder):
     assert df["played_win_share"].drop_nulls().len() >= 1  # observational view joined where a card matches
     from_manifest = A.card_value(real_folder)  # design read from the manifest's configs
     assert from_manifest.sort("label")["win_share_diff"].to_list() == pytest.approx(
-        df.sort("label")["win_share_diff"].to_list())
+        df.sort("label")["win_share_diff"].to_list()
+    )
 
 
 def test_markets(rows):
@@ -153,9 +153,26 @@ def test_cli_markets_without_sales_says_so(real_folder, tmp_path):
 
 
 def test_cli_compensate_spends_few_games(real_folder):
-    result = CliRunner().invoke(cli, ["compensate", "massilia", "--seat", "3", "--bots", "trader,priest,trader,priest",
-                                      "--width", "0.5", "--max-games", "600", "--batch", "100", "--seed", "3"],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        [
+            "compensate",
+            "massilia",
+            "--seat",
+            "3",
+            "--bots",
+            "trader,priest,trader,priest",
+            "--width",
+            "0.5",
+            "--max-games",
+            "600",
+            "--batch",
+            "100",
+            "--seed",
+            "3",
+        ],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     assert re.search(r"fair start_money offset for seat 3: .*games spent", result.output)
     assert "600 games spent" in result.output or "converged" in result.output

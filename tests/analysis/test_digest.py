@@ -35,8 +35,9 @@ def _check_against_rows(folder: Path, digest: Digest) -> None:
     bots = digest.bots(variants)
     assert bots == A.frames.bots_label(rows)
 
-    seats = A.seat_advantage_from_partial(digest.partial("seats", variants), digest.partial("splits", variants),
-                                          bots=bots)
+    seats = A.seat_advantage_from_partial(
+        digest.partial("seats", variants), digest.partial("splits", variants), bots=bots
+    )
     _same(seats, A.seat_advantage(rows), ["variant", "seat"])
 
     summary, lead = A.game_metrics_from_partial(digest.partial("metrics", variants), bots=bots)
@@ -151,8 +152,9 @@ def test_paired_comparison_from_win_masks(real_folder: Path) -> None:
 def test_win_masks_refuse_shares_not_split_equally() -> None:
     from simlab.analysis.paired import win_masks
 
-    rows = pl.DataFrame({"variant": ["v"] * 4, "game": [0, 0, 1, 1], "seat": [0, 1, 0, 1],
-                         "win_share": [0.5, 0.5, 1.0, 0.0]})
+    rows = pl.DataFrame(
+        {"variant": ["v"] * 4, "game": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "win_share": [0.5, 0.5, 1.0, 0.0]}
+    )
     got = win_masks(rows)
     assert got is not None and got["masks"][0] == bytes([0b11, 0b01])
     assert win_masks(rows.with_columns(pl.Series("win_share", [0.7, 0.3, 1.0, 0.0]))) is None
@@ -186,8 +188,9 @@ def test_merging_digests_gives_the_same_bits_with_any_thread_pool(real_folder: P
     got = set()
     for threads in ("1", "4"):
         env = os.environ | {"POLARS_MAX_THREADS": threads}
-        out = subprocess.run([sys.executable, "-c", _MERGED_HASH, str(real_folder)], env=env, check=True,
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, "-c", _MERGED_HASH, str(real_folder)], env=env, check=True, capture_output=True, text=True
+        )
         got.add(out.stdout.strip())
     assert len(got) == 1
 
@@ -225,8 +228,9 @@ def test_simlab_digest_adds_what_the_workers_would_have_written(real_folder: Pat
     for path in sorted((folder / PARTS).glob("*.parquet")):  # as a folder from before digests
         table = pq.read_table(path)
         written[path.name] = table.schema.metadata[DIGEST_KEY]
-        pq.write_table(table.replace_schema_metadata(
-            {k: v for k, v in table.schema.metadata.items() if k != DIGEST_KEY}), path)
+        pq.write_table(
+            table.replace_schema_metadata({k: v for k, v in table.schema.metadata.items() if k != DIGEST_KEY}), path
+        )
     assert load_digest(folder) is None
     result = CliRunner().invoke(cli, ["digest", str(folder)], catch_exceptions=False)
     assert result.exit_code == 0 and "added to 10 of 10 file(s)" in result.output

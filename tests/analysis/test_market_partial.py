@@ -93,9 +93,12 @@ def test_merged_chunks_give_the_row_scan(rows: pl.DataFrame, series: tuple[str, 
     assert set(got.trajectories["series"]) == set(series)
     assert got.sale_yield is not None and got.sale_yield.height == 2
     # other settings of the finish
-    assert_same_summary(P.market_summary_from_partial(P.merge_market_partials(partials(rows, series)),
-                                                      level=0.9, min_games=500, bots=bots),
-                        P.market_summary(rows, level=0.9, min_games=500, series=series))
+    assert_same_summary(
+        P.market_summary_from_partial(
+            P.merge_market_partials(partials(rows, series)), level=0.9, min_games=500, bots=bots
+        ),
+        P.market_summary(rows, level=0.9, min_games=500, series=series),
+    )
 
 
 def test_a_whole_frame_is_its_own_partial(rows: pl.DataFrame) -> None:
@@ -158,8 +161,9 @@ def test_none_without_a_market_or_exact_sales(rows: pl.DataFrame) -> None:
     no_market = chunk.select("variant", "game", "seat", "bot", "win_share", "score")
     assert P.market_partial(no_market) is None
     assert P.market_partial(no_market.lazy()) is None
-    blanked = chunk.with_columns(pl.when(pl.col("seat") == 1).then(None).otherwise(pl.col("sale_money"))
-                                 .alias("sale_money"))
+    blanked = chunk.with_columns(
+        pl.when(pl.col("seat") == 1).then(None).otherwise(pl.col("sale_money")).alias("sale_money")
+    )
     assert P.market_partial(blanked) is None  # sale_yield would need its own scan
     assert P.market_summary(blanked).sale_yield is not None  # which market_summary still does
     no_sales = P.market_partial(chunk.drop("sale_money"))

@@ -25,8 +25,9 @@ from simlab.analysis.frames import NoMarketError
 COLOURS = ("pink", "orange", "purple")
 
 
-def market_rows(seed: int, games: dict[str, int], rounds: int = 5, nulls: bool = False,
-                sale_nulls: bool = False) -> pl.DataFrame:
+def market_rows(
+    seed: int, games: dict[str, int], rounds: int = 5, nulls: bool = False, sale_nulls: bool = False
+) -> pl.DataFrame:
     """Games with per-game markers and prices repeated on every seat's row, per-seat sales and split wins.
     Purple's marker never falls to 1 (no collapse: null first round); ``nulls`` blanks some markers and
     win shares, ``sale_nulls`` some sale money."""
@@ -35,9 +36,11 @@ def market_rows(seed: int, games: dict[str, int], rounds: int = 5, nulls: bool =
     out = []
     for variant, g in games.items():
         frame: dict[str, np.ndarray] = {
-            "variant": np.full(g * n, variant), "game": np.repeat(np.arange(g), n),
+            "variant": np.full(g * n, variant),
+            "game": np.repeat(np.arange(g), n),
             "seat": np.tile(np.arange(n), g).astype(np.int32),
-            "bot": np.tile(np.array(["trader", "priest"] * 2), g)}
+            "bot": np.tile(np.array(["trader", "priest"] * 2), g),
+        }
         final = rng.integers(0, 4, size=(g, n))
         winners = final == final.max(axis=1, keepdims=True)
         frame["win_share"] = (winners / winners.sum(axis=1, keepdims=True)).reshape(-1)
@@ -55,11 +58,14 @@ def market_rows(seed: int, games: dict[str, int], rounds: int = 5, nulls: bool =
     df = pl.concat(out)
     if nulls:
         blank = pl.Series(np.random.default_rng(seed + 1).random(df.height) < 0.05)
-        df = df.with_columns(pl.when(blank).then(None).otherwise(pl.col(c)).alias(c)
-                             for c in ("marker_pink_r2", "marker_orange_r4", "win_share"))
+        df = df.with_columns(
+            pl.when(blank).then(None).otherwise(pl.col(c)).alias(c)
+            for c in ("marker_pink_r2", "marker_orange_r4", "win_share")
+        )
     if sale_nulls:
-        df = df.with_columns(pl.when(pl.col("game") % 7 == 3).then(None).otherwise(pl.col("sale_money"))
-                             .alias("sale_money"))
+        df = df.with_columns(
+            pl.when(pl.col("game") % 7 == 3).then(None).otherwise(pl.col("sale_money")).alias("sale_money")
+        )
     return df
 
 
@@ -72,36 +78,56 @@ def reference_collapses(rows: pl.LazyFrame | pl.DataFrame, floor: int, level: fl
     aggs: list[pl.Expr] = [pl.len().alias("games")]
     for i, by_r in enumerate(markers.values()):
         rounds = sorted(by_r)
-        firsts.append(pl.min_horizontal([pl.when(pl.col(by_r[r]) <= floor).then(pl.lit(r)) for r in rounds])
-                      .alias(f"_first{i}"))
+        firsts.append(
+            pl.min_horizontal([pl.when(pl.col(by_r[r]) <= floor).then(pl.lit(r)) for r in rounds]).alias(f"_first{i}")
+        )
         first = pl.col(f"_first{i}")
-        recs.append(pl.any_horizontal([(first < r) & (pl.col(by_r[r]) > floor) for r in rounds]).fill_null(False)
-                    .alias(f"_rec{i}"))
-        aggs += [first.is_not_null().sum().alias(f"_collapsed{i}"),
-                 pl.col(f"_rec{i}").sum().alias(f"_recovered{i}"), first.mean().alias(f"_mean{i}")]
-    wide = (lf.filter(pl.col("seat") == 0).with_columns(firsts).with_columns(recs)
-            .group_by("variant").agg(aggs).collect())
+        recs.append(
+            pl.any_horizontal([(first < r) & (pl.col(by_r[r]) > floor) for r in rounds])
+            .fill_null(False)
+            .alias(f"_rec{i}")
+        )
+        aggs += [
+            first.is_not_null().sum().alias(f"_collapsed{i}"),
+            pl.col(f"_rec{i}").sum().alias(f"_recovered{i}"),
+            first.mean().alias(f"_mean{i}"),
+        ]
+    wide = (
+        lf.filter(pl.col("seat") == 0).with_columns(firsts).with_columns(recs).group_by("variant").agg(aggs).collect()
+    )
     return M._collapse_frame(wide, list(markers), level)
 
 
-def reference_shift_winners(rows: pl.LazyFrame | pl.DataFrame, floor: int, level: float,
-                            min_games: int) -> pl.DataFrame:
+def reference_shift_winners(
+    rows: pl.LazyFrame | pl.DataFrame, floor: int, level: float, min_games: int
+) -> pl.DataFrame:
     """Turbulence as a polars expression on every row (round ends with a marker at ``floor`` or below),
     then rows, non-null shares and the sums of w and w² per (variant, seat, turbulence)."""
     lf = M.require_market(rows)
     markers = [c for s, _i, _r, c in M._columns(lf.collect_schema().names()) if s == "marker"]
     count = pl.sum_horizontal([(pl.col(c) <= floor).cast(pl.Int32) for c in markers]).alias("_count")
     w = pl.col("win_share").cast(pl.Float64)
-    cells = (lf.select("variant", "seat", count, w.alias("_w"))
-             .group_by("variant", "seat", "_count")
-             .agg(pl.len().alias("count"), pl.col("_w").sum().alias("_sw"), (pl.col("_w") ** 2).sum().alias("_sq"),
-                  pl.col("_w").count().alias("_nw"))
-             .collect())
+    cells = (
+        lf.select("variant", "seat", count, w.alias("_w"))
+        .group_by("variant", "seat", "_count")
+        .agg(
+            pl.len().alias("count"),
+            pl.col("_w").sum().alias("_sw"),
+            (pl.col("_w") ** 2).sum().alias("_sq"),
+            pl.col("_w").count().alias("_nw"),
+        )
+        .collect()
+    )
     return M._shift_frame(cells, level, min_games)
 
 
-def assert_same(rows: pl.LazyFrame | pl.DataFrame, floor: int = 1, level: float = 0.95, min_games: int = 30,
-                series: tuple[str, ...] | None = None) -> P.MarketSummary:
+def assert_same(
+    rows: pl.LazyFrame | pl.DataFrame,
+    floor: int = 1,
+    level: float = 0.95,
+    min_games: int = 30,
+    series: tuple[str, ...] | None = None,
+) -> P.MarketSummary:
     """The one pass (all four, and the two alone) against the scans and references; returns the summary."""
     kw = {"series": series} if series is not None else {}
     got = P.market_summary(rows, level=level, floor=floor, min_games=min_games, **kw)
@@ -115,7 +141,8 @@ def assert_same(rows: pl.LazyFrame | pl.DataFrame, floor: int = 1, level: float 
     want = M.sale_yield(rows, level=level)
     assert got.sale_yield is not None
     assert got.sale_yield.select("variant", "rows", "cubes_per_seat").equals(
-        want.select("variant", "rows", "cubes_per_seat"))
+        want.select("variant", "rows", "cubes_per_seat")
+    )
     assert_frame_equal(got.sale_yield, want, check_exact=False, rel_tol=1e-12, abs_tol=0)
     shift = reference_shift_winners(rows, floor, level, min_games)
     exact = ["variant", "seat", "games_turbulent", "games_calm", "median_collapsed_rounds"]

@@ -34,6 +34,10 @@ def test_plain_python_equals_compiled(name: str) -> None:
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     out = subprocess.run(
         [sys.executable, "-c", SCRIPT, name, str(players), ",".join(specs), "21"],
-        env=env, capture_output=True, text=True, check=True, timeout=600,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
     )
     assert out.stdout.strip() == compiled

@@ -18,8 +18,10 @@ GOLDEN = Path(__file__).parent / "golden"
 
 @pytest.mark.parametrize(
     ("preset", "bots", "seed", "name"),
-    [(None, ["builder", "warrior"], 1234, "roma_seed1234.txt"),
-     ("bribe_disc", ["warrior", "random"], 99, "roma_bribe_disc_seed99.txt")],
+    [
+        (None, ["builder", "warrior"], 1234, "roma_seed1234.txt"),
+        ("bribe_disc", ["warrior", "random"], 99, "roma_bribe_disc_seed99.txt"),
+    ],
 )
 def test_golden_playthrough(preset, bots, seed, name) -> None:
     config = GAME.make_config(preset)

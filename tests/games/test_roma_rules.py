@@ -37,9 +37,33 @@ from simlab.core.errors import ConfigError, IllegalActionError
 from simlab.games.roma import data
 from simlab.games.roma import rules as R
 
-(SICARIUS, ARCHITECTUS, CONSILIARIUS, LEGAT, GLADIATOR, MERCATOR, CONSUL, LEGIONARIUS, NERO, PRAETORIANUS,
- SCAENICUS, HARUSPEX, SENATOR, VELITES, ESSEDUM, TRIBUNUS, CENTURIO, AESCULAPINUM, BASILICA, MACHINA, FORUM,
- MERCATUS, ONAGER, TEMPLUM, TURRIS) = range(25)
+(
+    SICARIUS,
+    ARCHITECTUS,
+    CONSILIARIUS,
+    LEGAT,
+    GLADIATOR,
+    MERCATOR,
+    CONSUL,
+    LEGIONARIUS,
+    NERO,
+    PRAETORIANUS,
+    SCAENICUS,
+    HARUSPEX,
+    SENATOR,
+    VELITES,
+    ESSEDUM,
+    TRIBUNUS,
+    CENTURIO,
+    AESCULAPINUM,
+    BASILICA,
+    MACHINA,
+    FORUM,
+    MERCATUS,
+    ONAGER,
+    TEMPLUM,
+    TURRIS,
+) = range(25)
 
 
 def vp(state) -> list[int]:
@@ -62,8 +86,10 @@ def test_card_table():
     assert len(data.CARDS) == 25 and sum(data.CARD_COPIES) == 52
     chars = sum(k for k, kind in zip(data.CARD_COPIES, data.CARD_KIND, strict=True) if kind == data.CHARACTER)
     assert chars == 32 and 52 - chars == 20
-    table = {name: (cost, d, k) for name, cost, d, k in zip(
-        data.CARDS, data.CARD_COST, data.CARD_DEFENCE, data.CARD_COPIES, strict=True)}
+    table = {
+        name: (cost, d, k)
+        for name, cost, d, k in zip(data.CARDS, data.CARD_COST, data.CARD_DEFENCE, data.CARD_COPIES, strict=True)
+    }
     assert table["Sicarius"] == (9, 2, 1) and table["Nero"] == (8, 9, 1) and table["Mercator"] == (7, 2, 1)
     assert table["Legionarius"] == (4, 5, 3) and table["Forum"] == (5, 5, 6) and table["Turris"] == (6, 6, 2)
     assert table["Essedum"] == (6, 3, 2) and data.CARD_KIND[ESSEDUM] == data.CHARACTER
@@ -331,12 +357,16 @@ def test_onager_example_battle():
 @pytest.mark.parametrize(
     ("turris", "essedum", "roll", "destroyed"),
     [
-        (0, 0, 4, False), (0, 0, 5, True),  # Legionarius defence 5
-        (1, 0, 5, False), (1, 0, 6, True),  # + 1 for a Turris
+        (0, 0, 4, False),
+        (0, 0, 5, True),  # Legionarius defence 5
+        (1, 0, 5, False),
+        (1, 0, 6, True),  # + 1 for a Turris
         (2, 0, 6, False),  # two Turris: 7, out of reach
-        (0, 1, 2, False), (0, 1, 3, True),  # − 2 for an Essedum
+        (0, 1, 2, False),
+        (0, 1, 3, True),  # − 2 for an Essedum
         (0, 2, 1, True),  # two Essedum activations: defence 1
-        (1, 1, 3, False), (1, 1, 4, True),  # Turris and Essedum
+        (1, 1, 3, False),
+        (1, 1, 4, True),  # Turris and Essedum
     ],
 )
 def test_battle_thresholds_with_modifiers(turris, essedum, roll, destroyed):
@@ -508,8 +538,12 @@ def test_legat_counts_the_bribe_space_in_the_variant():
     st = scenario(dice=(3, 2, 1), preset="bribe_disc", boards={0: {3: LEGAT}, 1: {d: FORUM for d in range(1, 7)}})
     play(st, act(3))
     assert vp(st) == [11, 10]
-    st = scenario(dice=(3, 2, 1), preset="bribe_disc", overrides={"bribe_counts_legat": False},
-                  boards={0: {3: LEGAT}, 1: {d: FORUM for d in range(1, 7)}})
+    st = scenario(
+        dice=(3, 2, 1),
+        preset="bribe_disc",
+        overrides={"bribe_counts_legat": False},
+        boards={0: {3: LEGAT}, 1: {d: FORUM for d in range(1, 7)}},
+    )
     assert act(3) not in legal(st)
 
 
@@ -550,8 +584,9 @@ def test_consul_changes_another_unused_die_by_one_within_1_to_6():
 
 
 def test_praetorianus_blocks_an_opposing_disc_for_their_next_turn():
-    st = scenario(dice=(5, 1, 1), boards={0: {5: PRAETORIANUS}, 1: {3: TRIBUNUS, 4: LEGAT}}, hands={1: [TRIBUNUS]},
-                  money=10)
+    st = scenario(
+        dice=(5, 1, 1), boards={0: {5: PRAETORIANUS}, 1: {3: TRIBUNUS, 4: LEGAT}}, hands={1: [TRIBUNUS]}, money=10
+    )
     play(st, act(5))
     assert legal(st) == {target(d) for d in range(1, 7)}
     play(st, target(3))
@@ -570,8 +605,12 @@ def test_praetorianus_and_the_bribe_space():
     st = scenario(dice=(5, 1, 1), preset="bribe_disc", boards={0: {5: PRAETORIANUS}})
     play(st, act(5))
     assert target(BRIBE_DISC) not in legal(st)
-    st = scenario(dice=(5, 1, 1), preset="bribe_disc", overrides={"praetorianus_blocks_bribe": True},
-                  boards={0: {5: PRAETORIANUS}})
+    st = scenario(
+        dice=(5, 1, 1),
+        preset="bribe_disc",
+        overrides={"praetorianus_blocks_bribe": True},
+        boards={0: {5: PRAETORIANUS}},
+    )
     play(st, act(5))
     assert target(BRIBE_DISC) in legal(st)
 
@@ -625,8 +664,12 @@ def test_forum_needs_two_dice_the_second_gives_vp():
 
 @pytest.mark.parametrize(
     ("cards", "each", "gain"),
-    [({2: BASILICA}, True, 6), ({2: BASILICA, 4: BASILICA}, True, 8), ({2: BASILICA, 4: BASILICA}, False, 6),
-     ({1: BASILICA}, True, 4)],
+    [
+        ({2: BASILICA}, True, 6),
+        ({2: BASILICA, 4: BASILICA}, True, 8),
+        ({2: BASILICA, 4: BASILICA}, False, 6),
+        ({1: BASILICA}, True, 4),
+    ],
 )
 def test_basilica_adds_two_per_adjacent_basilica(cards, each, gain):
     st = scenario(dice=(3, 4, 4), boards={0: {3: FORUM, **cards}}, overrides={"basilica_each": each})
@@ -703,8 +746,11 @@ def test_scaenicus_may_copy_another_scaenicus():
     assert legal(st) == {target(6)}
     play(st, target(6))
     assert vp(st) == [11, 9]
-    st = scenario(dice=(2, 1, 1), boards={0: {2: SCAENICUS, 4: SCAENICUS, 6: TRIBUNUS}},
-                  overrides={"scaenicus_copies_scaenicus": False})
+    st = scenario(
+        dice=(2, 1, 1),
+        boards={0: {2: SCAENICUS, 4: SCAENICUS, 6: TRIBUNUS}},
+        overrides={"scaenicus_copies_scaenicus": False},
+    )
     play(st, act(2))
     assert legal(st) == {target(6)}
 
@@ -866,8 +912,9 @@ def test_scaenicus_copying_gladiator_and_velites():
 
 
 def test_essedum_only_for_the_next_battle_when_so_configured():
-    st = scenario(dice=(2, 1, 1), boards={0: {2: ESSEDUM, 1: LEGIONARIUS}, 1: {1: FORUM}},
-                  overrides={"essedum_whole_turn": False})
+    st = scenario(
+        dice=(2, 1, 1), boards={0: {2: ESSEDUM, 1: LEGIONARIUS}, 1: {1: FORUM}}, overrides={"essedum_whole_turn": False}
+    )
     play(st, act(2))
     force_rolls(st, 2)
     play(st, act(1))  # defence 5 - 2 = 3 > 2: the attack fails and the Essedum is spent
@@ -903,8 +950,9 @@ def test_the_empty_disc_loss_refills_the_stockpile():
 
 
 def test_bribe_disc_legionarius_attacks_the_opposing_bribe_space():
-    st = scenario(dice=(2, 1, 1), preset="bribe_disc", money=5, boards={0: {BRIBE_DISC: LEGIONARIUS},
-                                                                       1: {BRIBE_DISC: TEMPLUM}})
+    st = scenario(
+        dice=(2, 1, 1), preset="bribe_disc", money=5, boards={0: {BRIBE_DISC: LEGIONARIUS}, 1: {BRIBE_DISC: TEMPLUM}}
+    )
     force_rolls(st, 2)
     play(st, bribe(2))
     assert board(st, 1) == {} and rec(st)["money"][0] == 3

@@ -22,10 +22,21 @@ from pathlib import Path
 from typing import Any
 
 FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-extensions", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
-    "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--window-size=1280,900",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-default-apps",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--remote-debugging-address=127.0.0.1",
+    "--remote-debugging-port=0",
+    "--window-size=1280,900",
 )
 
 
@@ -59,7 +70,8 @@ class Browser:
 
         self.proc = subprocess.Popen(
             [self.binary, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         port = self._wait_for_port()
         deadline = time.monotonic() + self.timeout
@@ -73,8 +85,7 @@ class Browser:
                 if time.monotonic() > deadline:
                     raise CDPError("chromium started but offers no page target") from None
                 time.sleep(0.2)
-        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=self.timeout,
-                                              suppress_origin=True)
+        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=self.timeout, suppress_origin=True)
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.send(f"{domain}.enable")
         return self
@@ -176,8 +187,10 @@ class Browser:
         """A PNG of the whole page (not only the window)."""
         self.send("Emulation.clearDeviceMetricsOverride")  # measure the page at the window's size
         height = int(self.evaluate("Math.ceil(document.documentElement.scrollHeight)"))
-        self.send("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": min(height, 16000), "deviceScaleFactor": 1, "mobile": False})
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": min(height, 16000), "deviceScaleFactor": 1, "mobile": False},
+        )
         data = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(base64.b64decode(data))

@@ -122,8 +122,11 @@ def test_card_run_has_every_section(cards_folder, tmp_path):
     assert ids == ["seats", "cards", "markets", "balance"]
     seats = next(s for s in report.sections if s.id == "seats")
     # the money variants form a sweep for seat 3 (the card variants are left out of the fit)
-    assert money_sweep({v["name"]: v["config"] for v in simlab.load_manifest(cards_folder)["variants"]},
-                       "control") == ["control", "money2_seat3", "money4_seat3"]
+    assert money_sweep({v["name"]: v["config"] for v in simlab.load_manifest(cards_folder)["variants"]}, "control") == [
+        "control",
+        "money2_seat3",
+        "money4_seat3",
+    ]
     assert any("would win 1/4 of the games with" in f.text for f in seats.findings)
     assert any(t.title.startswith("Win share by seat in all 5 variants") and t.collapsed for t in seats.tables)
     cards = next(s for s in report.sections if s.id == "cards")
@@ -138,8 +141,9 @@ def test_card_run_has_every_section(cards_folder, tmp_path):
 def test_quickstart_like_run_has_no_compensation():
     """The 2014 preset changes hand limit and markers too: its money must not be fitted as a sweep."""
     rules = {"start_money": [6, 6, 6, 6], "hand_limit": 4}
-    assert money_sweep({"rulebook": rules, "quined2014": {"start_money": [5, 6, 7, 8], "hand_limit": 3}},
-                       "rulebook") == []
+    assert (
+        money_sweep({"rulebook": rules, "quined2014": {"start_money": [5, 6, 7, 8], "hand_limit": 3}}, "rulebook") == []
+    )
     assert money_sweep({"a": rules, "b": {**rules, "start_money": [6, 6, 6, 9]}}, "a") == ["a", "b"]
 
 
@@ -157,11 +161,13 @@ def _tamper(folder: Path, dest: Path) -> Path:
     """A copy of a result folder whose variant, bot and descriptions are markup (as a hostile file could be)."""
     shutil.copytree(folder, dest)
     evil_variant = '<script>alert("v")</script>'
-    evil_bot = '<img src=x onerror=alert(1)>'
+    evil_bot = "<img src=x onerror=alert(1)>"
     for part in (dest / "parts").glob("*.parquet"):
         df = pl.read_parquet(part)
         df = df.with_columns(
-            pl.when(pl.col("variant") == "quined2014").then(pl.lit(evil_variant)).otherwise(pl.col("variant"))
+            pl.when(pl.col("variant") == "quined2014")
+            .then(pl.lit(evil_variant))
+            .otherwise(pl.col("variant"))
             .alias("variant"),
             pl.when(pl.col("bot") == "priest").then(pl.lit(evil_bot)).otherwise(pl.col("bot")).alias("bot"),
         )
@@ -249,6 +255,7 @@ def test_sweep_prices_seat_deficits(quick_folder, cards_folder, tmp_path):
     assert any(n.startswith("Sesterces: priced by the starting-money sweep") for n in seats.notes)
     assert report.reproduce[1][1].startswith("simlab run ") and f"--out {cards_folder}" in report.reproduce[1][1]
     assert report.reproduce[2][1].endswith(f"--sweep {cards_folder}")
-    result = CliRunner().invoke(cli, ["report", str(quick_folder), "--out", str(tmp_path / "r.html"),
-                                      "--sweep", str(quick_folder)])
+    result = CliRunner().invoke(
+        cli, ["report", str(quick_folder), "--out", str(tmp_path / "r.html"), "--sweep", str(quick_folder)]
+    )
     assert result.exit_code == 2 and "is not a starting-money sweep" in result.stderr

@@ -20,14 +20,22 @@ def _content(report: build.Report) -> list:
     out: list = [[f.text for f in report.headlines], report.not_covered]
     for s in report.sections:
         charts = [(c.title, c.caption, "" if s.id in FROM_ROWS else c.src) for c in s.charts]
-        out.append([s.id, [f.text for f in s.findings], [(t.title, t.header, t.rows, t.note) for t in s.tables],
-                    charts, s.notes])
+        out.append(
+            [
+                s.id,
+                [f.text for f in s.findings],
+                [(t.title, t.header, t.rows, t.note) for t in s.tables],
+                charts,
+                s.notes,
+            ]
+        )
     return out
 
 
 @pytest.mark.parametrize("fixture", ["quick_folder", "cards_folder", "roma_folder"])
-def test_report_from_digests_is_the_report_from_rows(request: pytest.FixtureRequest,
-                                                     monkeypatch: pytest.MonkeyPatch, fixture: str) -> None:
+def test_report_from_digests_is_the_report_from_rows(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, fixture: str
+) -> None:
     folder: Path = request.getfixturevalue(fixture)
     assert load_digest(folder) is not None  # the run's workers wrote them
     from_digests = build_report(folder)

@@ -32,7 +32,10 @@ preset = "quined2014"
 def simlab(*args: str) -> subprocess.Popen:
     """``simlab ARGS`` in a subprocess (its own session, so it can be stopped with everything it started)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "simlab.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "simlab.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
     )
 

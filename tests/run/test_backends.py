@@ -22,8 +22,9 @@ def test_unknown_backend_is_refused_before_touching_the_disk(write_scenario, tmp
 
 
 def test_address_needs_a_cluster_backend(write_scenario, tmp_path):
-    result = CliRunner().invoke(cli, ["run", str(write_scenario()), "--out", str(tmp_path / "o"),
-                                      "--address", "tcp://127.0.0.1:8786"])
+    result = CliRunner().invoke(
+        cli, ["run", str(write_scenario()), "--out", str(tmp_path / "o"), "--address", "tcp://127.0.0.1:8786"]
+    )
     assert result.exit_code == 2
     assert "error: --address needs --backend dask or --backend ray" in result.stderr
     assert not (tmp_path / "o").exists()
@@ -34,8 +35,10 @@ def test_a_missing_extra_says_what_to_install(write_scenario, tmp_path, monkeypa
     monkeypatch.setitem(sys.modules, module, None)  # import fails as if the extra were not installed
     result = CliRunner().invoke(cli, ["run", str(write_scenario()), "--out", str(tmp_path / "o"), "--backend", backend])
     assert result.exit_code == 2, result.output
-    assert f"error: --backend {backend} needs {module}, which is not installed: pip install 'simlab[{backend}]'" \
+    assert (
+        f"error: --backend {backend} needs {module}, which is not installed: pip install 'simlab[{backend}]'"
         in result.stderr
+    )
     assert "Traceback" not in result.output
 
 
@@ -53,8 +56,9 @@ def test_a_worker_with_another_version_refuses_the_chunk(write_scenario):
 
 
 def test_local_executor_runs_every_chunk_once(write_scenario):
-    sc = load_scenario(write_scenario(SMALL.replace("games = 60", "games = 8").replace("chunk_size = 25",
-                                                                                       "chunk_size = 3")))
+    sc = load_scenario(
+        write_scenario(SMALL.replace("games = 60", "games = 8").replace("chunk_size = 25", "chunk_size = 3"))
+    )
     tasks = _plan(sc, [], "x")
     with Executor("local", None, 2) as ex:
         got = sorted((r.chunk["variant"], r.chunk["start"], r.chunk["stop"]) for r in ex.run(tasks))
@@ -75,8 +79,11 @@ def test_chunks_time_their_stages(write_scenario, tmp_path):
 
 
 def test_bench_profile_says_where_the_time_goes():
-    result = CliRunner().invoke(cli, ["bench", "massilia", "-n", "6", "-p", "2", "--bots", "trader,priest",
-                                      "--profile", "--chunk-size", "3"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli,
+        ["bench", "massilia", "-n", "6", "-p", "2", "--bots", "trader,priest", "--profile", "--chunk-size", "3"],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "profile: 6 games in 2 chunk(s) through the runner's play_chunk" in out
@@ -93,8 +100,9 @@ def test_decision_kinds_cover_every_decision_of_the_sample():
     game = simlab.get_game("roma")
     config = game.make_config()
     kinds = decision_kinds(game, config, ["builder", "warrior"], [1, 2])
-    decisions = sum(int(game.decisions(game.play_batch(config, [s], game.make_bots(["builder", "warrior"], 2)))[0])
-                    for s in (1, 2))
+    decisions = sum(
+        int(game.decisions(game.play_batch(config, [s], game.make_bots(["builder", "warrior"], 2)))[0]) for s in (1, 2)
+    )
     assert sum(k.decisions for k in kinds) == decisions
     assert all(k.legal >= 0 and k.policy >= 0 and k.apply >= 0 for k in kinds)
     assert decision_kinds(game, config, ["builder", "warrior"], []) == []

@@ -29,8 +29,9 @@ class Cluster:
     def __init__(self, tmp: Path, workers: int = 2):
         self.procs: list[subprocess.Popen] = []
         info = tmp / "scheduler.json"
-        self.scheduler = self._start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                                     "--scheduler-file", str(info))
+        self.scheduler = self._start(
+            "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file", str(info)
+        )
         deadline = time.monotonic() + 60
         while not info.exists() or not info.read_text().strip():
             if time.monotonic() > deadline or self.scheduler.poll() is not None:
@@ -40,8 +41,18 @@ class Cluster:
         self.address = json.loads(info.read_text())["address"]
         # --no-nanny: the worker is the process we hold, so killing it kills a worker (no restart by a nanny)
         self.workers = [
-            self._start("worker", self.address, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1",
-                        "--no-dashboard", "--name", f"w{i}")
+            self._start(
+                "worker",
+                self.address,
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--host",
+                "127.0.0.1",
+                "--no-dashboard",
+                "--name",
+                f"w{i}",
+            )
             for i in range(workers)
         ]
         from distributed import Client
@@ -50,8 +61,9 @@ class Cluster:
             client.wait_for_workers(workers, timeout=60)
 
     def _start(self, *args: str) -> subprocess.Popen:
-        proc = subprocess.Popen([str(DASK), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [str(DASK), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         self.procs.append(proc)
         return proc
 

@@ -12,8 +12,19 @@ def test_rotated_bench_plays_the_runs_games():
     game = get_game("roma")
     config = game.make_config(players=2)
     lineup = ("builder", "warrior")
-    task = ChunkTask(game="roma", scenario="x", variant="v", config=config, lineup=lineup, rotate=True, start=0,
-                     stop=41, seeds=None, simlab_version=simlab.__version__, root_seed=0)
+    task = ChunkTask(
+        game="roma",
+        scenario="x",
+        variant="v",
+        config=config,
+        lineup=lineup,
+        rotate=True,
+        start=0,
+        stop=41,
+        seeds=None,
+        simlab_version=simlab.__version__,
+        root_seed=0,
+    )
     run_decisions = play_chunk(task).chunk["decisions"]
     for jobs in (1, 2):
         rotated = bench("roma", players=2, bots=list(lineup), games=41, jobs=jobs, rotate=True)

@@ -23,7 +23,7 @@ def test_string_column_equals_pa_array(values):
 def test_arrow_column_equals_pa_array(dtype):
     rng = np.random.default_rng(2)
     for size in (0, 1, 9, 1001):
-        x = (rng.integers(0, 2, size=size * 2) if dtype is np.bool_ else rng.integers(-50, 50, size=size * 2))
+        x = rng.integers(0, 2, size=size * 2) if dtype is np.bool_ else rng.integers(-50, 50, size=size * 2)
         x = x.astype(dtype)
         for arr in (x[:size], x[::2][:size]):  # contiguous and strided (a record field is strided)
             got = arrow_column(arr)

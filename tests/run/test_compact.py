@@ -71,13 +71,19 @@ def _no_file(records: list[dict]) -> list[dict]:
 def _check_chunk_files(folder: Path) -> None:
     """Every chunk the manifest and the scan list is named with the file that exists and holds its games."""
     manifest = json.loads((folder / "manifest.json").read_text())
+
     def where(chunks: list[dict]) -> list[tuple]:
         return sorted((c["variant"], c["start"], c["stop"], c["file"]) for c in chunks)
 
     assert manifest["chunks"] and where(manifest["chunks"]) == where(_records(folder))
     for chunk in [*manifest["chunks"], *_records(folder)]:
-        games = (pl.scan_parquet(folder / "parts" / chunk["file"])
-                 .filter(pl.col("variant") == chunk["variant"]).select("game").unique().collect())
+        games = (
+            pl.scan_parquet(folder / "parts" / chunk["file"])
+            .filter(pl.col("variant") == chunk["variant"])
+            .select("game")
+            .unique()
+            .collect()
+        )
         assert set(range(chunk["start"], chunk["stop"])) <= set(games["game"]), chunk
 
 
@@ -111,16 +117,20 @@ def test_compaction_keeps_rows_schema_and_chunk_records(original, folder):
 
 def test_games_per_file_and_compacting_again(original, folder):
     compact(folder, games_per_file=25)  # two parts of 10 games per file
-    assert _files(folder) == [f"{v}__{a:010d}-{a + 20:010d}.parquet" for v in ("quined2014", "rulebook")
-                              for a in (0, 20, 40)]
+    assert _files(folder) == [
+        f"{v}__{a:010d}-{a + 20:010d}.parquet" for v in ("quined2014", "rulebook") for a in (0, 20, 40)
+    ]
     assert rows(folder).equals(original[2])
     again = compact(folder, games_per_file=60)  # the 20-game files are under half of 60: merged again
     assert again.written == 2 and _files(folder)[0] == "quined2014__0000000000-0000000060.parquet"
     assert rows(folder).equals(original[2])
     assert _no_file(_records(folder)) == _no_file(original[4])
     _check_chunk_files(folder)
-    assert compact(folder, games_per_file=60).line().endswith("no run of consecutive parts to merge into files "
-                                                               "of up to 60 games)")
+    assert (
+        compact(folder, games_per_file=60)
+        .line()
+        .endswith("no run of consecutive parts to merge into files of up to 60 games)")
+    )
     assert len(json.loads((folder / "manifest.json").read_text())["compactions"]) == 2
 
 
@@ -187,7 +197,8 @@ def test_compaction_fixes_a_manifest_naming_parts_that_are_gone(original, folder
     assert {c["file"] for c in manifest["chunks"]} == set(_files(folder))
     assert [c | {"file": None} for c in manifest["chunks"]] == [c | {"file": None} for c in manifest_before["chunks"]]
     assert {k: v for k, v in manifest.items() if k not in ("chunks", "compactions")} == {
-        k: v for k, v in manifest_before.items() if k not in ("chunks", "compactions")}
+        k: v for k, v in manifest_before.items() if k not in ("chunks", "compactions")
+    }
     stale = manifest_before | {"compactions": manifest["compactions"]}
     (folder / "manifest.json").write_text(json.dumps(stale))
     assert compact(folder, games_per_file=1000).written == 0
@@ -203,8 +214,9 @@ HOLD_THE_LOCK = (
 
 
 def test_a_compaction_is_refused_while_another_process_holds_the_lock(original, folder):
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(folder)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_THE_LOCK, str(folder)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert holder.stdout.readline() == "locked\n"
         before = _state(folder)
@@ -250,8 +262,9 @@ def test_a_part_that_is_not_in_the_merged_file_still_overlaps(folder):
     stray = sorted(saved.glob("rulebook__*.parquet"))[0]
     table = pq.read_table(stray)
     record = json.loads(table.schema.metadata[META_KEY]) | {"seconds": 123.0}  # another run's part
-    pq.write_table(table.replace_schema_metadata({META_KEY: json.dumps(record).encode()}),
-                   folder / "parts" / stray.name)
+    pq.write_table(
+        table.replace_schema_metadata({META_KEY: json.dumps(record).encode()}), folder / "parts" / stray.name
+    )
     with pytest.raises(ResultFolderError, match="overlap"):
         _records(folder)
     assert stray.name in _files(folder)  # not deleted
@@ -296,8 +309,10 @@ def test_a_complete_run_compacts_itself_above_the_threshold(original, tmp_path):
     off = run_scenario(path, jobs=1, out=tmp_path / "off", progress=False, compact_threshold=5, compact=False)
     for folder in (below, off):
         assert len(_files(folder)) == 12
-        assert "compactions" not in json.loads((folder / "manifest.json").read_text()) or not json.loads(
-            (folder / "manifest.json").read_text())["compactions"]
+        assert (
+            "compactions" not in json.loads((folder / "manifest.json").read_text())
+            or not json.loads((folder / "manifest.json").read_text())["compactions"]
+        )
 
 
 def test_simlab_run_no_compact(original, tmp_path, monkeypatch):
@@ -338,8 +353,12 @@ LONG_RUN = SMALL.replace("games = 60", "games = 1500").replace("chunk_size = 25"
 def test_a_running_run_holds_the_lock(write_scenario, tmp_path):
     """A compaction (or a second run) during a run is refused: the run writes parts and the manifest."""
     path, out = write_scenario(LONG_RUN, name="long"), tmp_path / "running"
-    run = subprocess.Popen([sys.executable, "-m", "simlab.cli", "run", str(path), "--out", str(out), "-j", "1"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "simlab.cli", "run", str(path), "--out", str(out), "-j", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         while not (out / "parts").is_dir() or not list((out / "parts").glob("*.parquet")):
             assert run.poll() is None, run.communicate()

@@ -61,8 +61,17 @@ def test_failing_games_are_logged_and_the_run_goes_on(broken_games, write_scenar
     assert first["seed"] in broken_games and first["error"].startswith("ValueError: bot crashed on seed")
     assert first["bots"] == ["random", "random", "priest", "trader"]  # game 3: seat k gets lineup[(k - 3) % 4]
     assert shlex.split(first["replay"]) == [
-        "simlab", "play", "massilia", "--players", "4", "--bots", "random,random,priest,trader",
-        "--seed", str(first["seed"]), "--preset", "quined2014",
+        "simlab",
+        "play",
+        "massilia",
+        "--players",
+        "4",
+        "--bots",
+        "random,random,priest,trader",
+        "--seed",
+        str(first["seed"]),
+        "--preset",
+        "quined2014",
     ]
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["games_failed"] == 4 and manifest["games_done"] == 20

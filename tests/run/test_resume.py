@@ -17,8 +17,10 @@ from conftest import SMALL, rows
 from simlab.run.errors import ResultFolderError
 from simlab.run.runner import run_scenario
 
-KILL_SCENARIO = SMALL.replace("games = 60", "games = 1500").replace("chunk_size = 25", "chunk_size = 20").replace(
-    '["trader", "random", "random", "priest"]', '["random", "random", "random", "trader"]'
+KILL_SCENARIO = (
+    SMALL.replace("games = 60", "games = 1500")
+    .replace("chunk_size = 25", "chunk_size = 20")
+    .replace('["trader", "random", "random", "priest"]', '["random", "random", "random", "trader"]')
 )
 
 
@@ -34,7 +36,10 @@ AT_A_TERMINAL = (
 
 def _simlab(*args: str, **kwargs) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-c", AT_A_TERMINAL, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-c", AT_A_TERMINAL, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         **kwargs,
     )
 

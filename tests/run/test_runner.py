@@ -47,8 +47,22 @@ def test_rows_are_long_format_with_provenance(reference):
     path, _, df = reference
     sc = load_scenario(path)
     assert df.height == 2 * 60 * 4
-    head = ["scenario", "variant", "game", "seed", "seat", "bot", "lineup", "score", "rank", "win_share", "turns",
-            "rules_version", "config_hash", "simlab_version"]
+    head = [
+        "scenario",
+        "variant",
+        "game",
+        "seed",
+        "seat",
+        "bot",
+        "lineup",
+        "score",
+        "rank",
+        "win_share",
+        "turns",
+        "rules_version",
+        "config_hash",
+        "simlab_version",
+    ]
     assert df.columns[: len(head)] == head
     assert {"start_money", "final_money", "decisions"} <= set(df.columns), "the game's fact columns follow"
     assert df["scenario"].unique().to_list() == ["small"]

@@ -1,5 +1,4 @@
 """Scenario files: the shipped ones load, and every bad input names the file, key, expectation and value."""
-# ruff: noqa: E501  (the table of bad inputs reads best one case per line)
 
 from __future__ import annotations
 
@@ -61,8 +60,8 @@ def test_no_variants_means_one_default_variant():
 
 
 def test_base_set_applies_to_every_variant_and_variants_override_it():
-    text = SMALL.replace("[variants.rulebook]", 'set = { rounds = 5 }\n\n[variants.rulebook]')
-    text += '\n[variants.short]\nset = { rounds = 3 }\n'
+    text = SMALL.replace("[variants.rulebook]", "set = { rounds = 5 }\n\n[variants.rulebook]")
+    text += "\n[variants.short]\nset = { rounds = 3 }\n"
     sc = parse_scenario(text)
     assert sc.variant("rulebook").config.rounds == 5
     assert sc.variant("quined2014").config.rounds == 5
@@ -70,14 +69,15 @@ def test_base_set_applies_to_every_variant_and_variants_override_it():
 
 
 def test_replay_settings_list_only_changes_from_the_preset():
-    text = SMALL + '\n[variants.rich]\nset = { start_money = [9, 6, 6, 6], marker_drop_per_cube = false }\n'
+    text = SMALL + "\n[variants.rich]\nset = { start_money = [9, 6, 6, 6], marker_drop_per_cube = false }\n"
     sc = parse_scenario(text)
     from simlab import get_game
 
     game = get_game("massilia")
     assert replay_settings(game, sc.variant("quined2014")) == ("quined2014", {})
     assert replay_settings(game, sc.variant("rich")) == (
-        "rulebook", {"start_money": "9,6,6,6", "marker_drop_per_cube": "false"},
+        "rulebook",
+        {"start_money": "9,6,6,6", "marker_drop_per_cube": "false"},
     )
 
 
@@ -102,38 +102,116 @@ def _sub(old: str, new: str) -> str:
 
 
 BAD = {
-    "malformed toml": (_sub("players = 4", "players = = 4"), r"small\.toml: not valid TOML: line 3, column 11: invalid value"),
+    "malformed toml": (
+        _sub("players = 4", "players = = 4"),
+        r"small\.toml: not valid TOML: line 3, column 11: invalid value",
+    ),
     "unclosed array": (_sub('"priest"]', '"priest"'), r"small\.toml: not valid TOML: line \d+"),
     "unknown top key": (_sub("games = 60", "gmaes = 60"), r"unknown key 'gmaes'; expected one of: name,"),
     "missing games": (_sub("games = 60\n", ""), r"key 'games': expected a positive integer, found nothing"),
-    "negative games": (_sub("games = 60", "games = -5"), r"small\.toml: key 'games': expected a positive integer, found -5$"),
+    "negative games": (
+        _sub("games = 60", "games = -5"),
+        r"small\.toml: key 'games': expected a positive integer, found -5$",
+    ),
     "zero games": (_sub("games = 60", "games = 0"), r"key 'games': expected a positive integer, found 0"),
-    "games as text": (_sub("games = 60", 'games = "lots"'), r"key 'games': expected a positive integer, found \"lots\" \(a string\)"),
-    "games as float": (_sub("games = 60", "games = 6.5"), r"key 'games': expected a positive integer, found 6.5 \(a float\)"),
-    "games as bool": (_sub("games = 60", "games = true"), r"key 'games': expected a positive integer, found true \(a boolean\)"),
-    "zero chunk size": (_sub("chunk_size = 25", "chunk_size = 0"), r"key 'chunk_size': expected a positive integer, found 0"),
-    "negative seed": (_sub("seed = 42", "seed = -1"), r"key 'seed': expected a non-negative integer \(the root seed\), found -1"),
-    "unknown game": (_sub('game = "massilia"', 'game = "chess"'), r"key 'game': unknown game 'chess'; available: .*massilia"),
+    "games as text": (
+        _sub("games = 60", 'games = "lots"'),
+        r"key 'games': expected a positive integer, found \"lots\" \(a string\)",
+    ),
+    "games as float": (
+        _sub("games = 60", "games = 6.5"),
+        r"key 'games': expected a positive integer, found 6.5 \(a float\)",
+    ),
+    "games as bool": (
+        _sub("games = 60", "games = true"),
+        r"key 'games': expected a positive integer, found true \(a boolean\)",
+    ),
+    "zero chunk size": (
+        _sub("chunk_size = 25", "chunk_size = 0"),
+        r"key 'chunk_size': expected a positive integer, found 0",
+    ),
+    "negative seed": (
+        _sub("seed = 42", "seed = -1"),
+        r"key 'seed': expected a non-negative integer \(the root seed\), found -1",
+    ),
+    "unknown game": (
+        _sub('game = "massilia"', 'game = "chess"'),
+        r"key 'game': unknown game 'chess'; available: .*massilia",
+    ),
     "game not a string": (_sub('game = "massilia"', "game = 3"), r"key 'game': expected a game id"),
-    "too many players": (_sub("players = 4", "players = 5"), r"key 'players': expected an integer from 2 to 4 .*found 5"),
-    "players as text": (_sub("players = 4", 'players = "four"'), r"key 'players': expected an integer .*found \"four\""),
-    "unknown bot": (_sub('"random", "priest"]', '"random", "wizard"]'), r"key 'lineup\[3\]': unknown bot 'wizard' for game 'massilia'; available: random"),
-    "bad bot parameter": (_sub('"priest"]', '"priest:zeal=3"]'), r"key 'lineup\[3\]': bot 'priest' of 'massilia' has no parameter 'zeal'"),
+    "too many players": (
+        _sub("players = 4", "players = 5"),
+        r"key 'players': expected an integer from 2 to 4 .*found 5",
+    ),
+    "players as text": (
+        _sub("players = 4", 'players = "four"'),
+        r"key 'players': expected an integer .*found \"four\"",
+    ),
+    "unknown bot": (
+        _sub('"random", "priest"]', '"random", "wizard"]'),
+        r"key 'lineup\[3\]': unknown bot 'wizard' for game 'massilia'; available: random",
+    ),
+    "bad bot parameter": (
+        _sub('"priest"]', '"priest:zeal=3"]'),
+        r"key 'lineup\[3\]': bot 'priest' of 'massilia' has no parameter 'zeal'",
+    ),
     "bot not a string": (_sub('"priest"]', "7]"), r"key 'lineup\[3\]': expected a bot spec string, found 7"),
-    "lineup too short": (_sub(', "priest"]', "]"), r"key 'lineup': expected an array of 4 strings .*found \[\"trader\", \"random\", \"random\"\] \(an array\)"),
-    "bots and lineup": (_sub("lineup =", 'bots = ["random", "random", "random", "random"]\nlineup ='), r"exactly one of 'bots' .* or 'lineup' .*found both"),
-    "no bots": (_sub('lineup = ["trader", "random", "random", "priest"]\n', ""), r"exactly one of 'bots' .*found neither"),
-    "unknown preset": (_sub('preset = "quined2014"', 'preset = "deluxe"'), r"key 'variants.quined2014' \(variant 'quined2014'\): unknown preset 'deluxe'.*allowed: quined2014, rulebook"),
-    "unknown config key": (SMALL + "\n[variants.odd]\nset = { start_cash = 3 }\n", r"key 'variants.odd' \(variant 'odd'\): unknown config key\(s\) 'start_cash'"),
-    "config wrong type": (SMALL + '\n[variants.odd]\nset = { rounds = "many" }\n', r"key 'variants.odd' \(variant 'odd'\): config rounds: expected an integer, got 'many'"),
-    "config out of range": (SMALL + "\n[variants.odd]\nset = { rounds = 99 }\n", r"variant 'odd'\): rounds must be 1..12, got 99"),
-    "variant changes players": (SMALL + "\n[variants.three]\nset = { players = 3 }\n", r"key 'variants.three.set.players': variants cannot change the player count .*found players = 3"),
-    "base set changes players": (_sub("[variants.rulebook]", "set = { players = 3 }\n[variants.rulebook]"), r"key 'set.players'"),
-    "variant unknown key": (SMALL + '\n[variants.odd]\npreset = "rulebook"\nseed = 3\n', r"unknown key 'variants.odd.seed'; expected one of: description, preset, set"),
-    "variants not a table": (SMALL.split("[variants")[0] + "variants = 3\n", r"key 'variants': expected a table, found 3"),
-    "variant not a table": (SMALL.split("[variants")[0] + "variants = { a = 3 }\n", r"key 'variants.a': expected a table, found 3"),
-    "bad variant name": (SMALL + '\n[variants."a b"]\npreset = "rulebook"\n', r"key 'variants.a b': expected a variant name"),
-    "set not a table": (_sub('preset = "quined2014"', 'preset = "quined2014"\nset = 3'), r"key 'variants.quined2014.set': expected a table, found 3"),
+    "lineup too short": (
+        _sub(', "priest"]', "]"),
+        r"key 'lineup': expected an array of 4 strings .*found \[\"trader\", \"random\", \"random\"\] \(an array\)",
+    ),
+    "bots and lineup": (
+        _sub("lineup =", 'bots = ["random", "random", "random", "random"]\nlineup ='),
+        r"exactly one of 'bots' .* or 'lineup' .*found both",
+    ),
+    "no bots": (
+        _sub('lineup = ["trader", "random", "random", "priest"]\n', ""),
+        r"exactly one of 'bots' .*found neither",
+    ),
+    "unknown preset": (
+        _sub('preset = "quined2014"', 'preset = "deluxe"'),
+        r"key 'variants.quined2014' \(variant 'quined2014'\): unknown preset 'deluxe'.*allowed: quined2014, rulebook",
+    ),
+    "unknown config key": (
+        SMALL + "\n[variants.odd]\nset = { start_cash = 3 }\n",
+        r"key 'variants.odd' \(variant 'odd'\): unknown config key\(s\) 'start_cash'",
+    ),
+    "config wrong type": (
+        SMALL + '\n[variants.odd]\nset = { rounds = "many" }\n',
+        r"key 'variants.odd' \(variant 'odd'\): config rounds: expected an integer, got 'many'",
+    ),
+    "config out of range": (
+        SMALL + "\n[variants.odd]\nset = { rounds = 99 }\n",
+        r"variant 'odd'\): rounds must be 1..12, got 99",
+    ),
+    "variant changes players": (
+        SMALL + "\n[variants.three]\nset = { players = 3 }\n",
+        r"key 'variants.three.set.players': variants cannot change the player count .*found players = 3",
+    ),
+    "base set changes players": (
+        _sub("[variants.rulebook]", "set = { players = 3 }\n[variants.rulebook]"),
+        r"key 'set.players'",
+    ),
+    "variant unknown key": (
+        SMALL + '\n[variants.odd]\npreset = "rulebook"\nseed = 3\n',
+        r"unknown key 'variants.odd.seed'; expected one of: description, preset, set",
+    ),
+    "variants not a table": (
+        SMALL.split("[variants")[0] + "variants = 3\n",
+        r"key 'variants': expected a table, found 3",
+    ),
+    "variant not a table": (
+        SMALL.split("[variants")[0] + "variants = { a = 3 }\n",
+        r"key 'variants.a': expected a table, found 3",
+    ),
+    "bad variant name": (
+        SMALL + '\n[variants."a b"]\npreset = "rulebook"\n',
+        r"key 'variants.a b': expected a variant name",
+    ),
+    "set not a table": (
+        _sub('preset = "quined2014"', 'preset = "quined2014"\nset = 3'),
+        r"key 'variants.quined2014.set': expected a table, found 3",
+    ),
 }
 
 

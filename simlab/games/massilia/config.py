@@ -73,9 +73,7 @@ class MassiliaConfig(GameConfig):
     consul_move_cubes: int = knob(6, "rulebook", "most cubes moved onto a stall placed with the consul")
     tax_per_cube: int = knob(1, "rulebook", "consul tax in sesterces per cube on the stall")
     hand_limit: int = knob(4, "rulebook", "most deity cards in hand")
-    hand_limit_caps_keep: bool = knob(
-        True, "assumption", "a sacrifice keeps at most hand_limit minus cards in hand"
-    )
+    hand_limit_caps_keep: bool = knob(True, "assumption", "a sacrifice keeps at most hand_limit minus cards in hand")
     beige_per_card: int = knob(2, "rulebook", "beige cubes paid per kept deity card (or one coloured cube)")
     venus_returns: int = knob(2, "rulebook", "penalty tokens a Venus returns to the supply")
     stall_points: tuple[int, ...] = knob(
@@ -128,8 +126,10 @@ class MassiliaConfig(GameConfig):
             f"price_tiles must lie within price_min..price_max ({self.price_min}..{self.price_max})",
         )
         require(len(self.turn_tiles) >= n - 1, f"turn_tiles needs at least {n - 1} tiles for {n} players")
-        require(self.market_spaces % 4 == 0 and 8 <= self.market_spaces <= MAX_SPACES,
-                f"market_spaces must be a multiple of 4 between 8 and {MAX_SPACES}")
+        require(
+            self.market_spaces % 4 == 0 and 8 <= self.market_spaces <= MAX_SPACES,
+            f"market_spaces must be a multiple of 4 between 8 and {MAX_SPACES}",
+        )
         setup = self.setup_stalls_by_players[n - 2]
         corners = self.market_spaces - 4
         require(setup * n <= corners, f"{setup * n} setup stalls do not fit on {corners} corner spaces")
@@ -145,8 +145,17 @@ class MassiliaConfig(GameConfig):
         require(self.money_per_point >= 1, "money_per_point must be >= 1")
         require(self.marker_min <= self.marker_start <= self.marker_max, "marker_start must be within min..max")
         require(self.beige_per_card >= 1 and self.beige_price >= 1, "beige_per_card and beige_price must be >= 1")
-        for name in ("rounds", "tokens_per_player", "keep_die_cost", "consul_place_cost", "consul_move_cubes",
-                     "tax_per_cube", "hand_limit", "venus_returns", "token_penalty"):
+        for name in (
+            "rounds",
+            "tokens_per_player",
+            "keep_die_cost",
+            "consul_place_cost",
+            "consul_move_cubes",
+            "tax_per_cube",
+            "hand_limit",
+            "venus_returns",
+            "token_penalty",
+        ):
             require(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
         require(self.tax_per_cube >= 1, "tax_per_cube must be >= 1")
         require(

@@ -54,8 +54,12 @@ def describe_action(action: int) -> str:
     if R.A_MERCURE <= a < R.A_TAKE:
         x = a - R.A_MERCURE
         return f"play Mercure: {data.PRICE_LOCATIONS[x // 2]} price {'+1' if x % 2 else '-1'}"
-    for base, label in ((R.A_TAKE, "take die"), (R.A_EXTRA_TOKEN, "extra die for a token"),
-                        (R.A_EXTRA_JUNON, "extra die with Junon"), (R.A_TAKE_EXEC, "use die as rolled")):
+    for base, label in (
+        (R.A_TAKE, "take die"),
+        (R.A_EXTRA_TOKEN, "extra die for a token"),
+        (R.A_EXTRA_JUNON, "extra die with Junon"),
+        (R.A_TAKE_EXEC, "use die as rolled"),
+    ):
         if base <= a < base + 48:
             x = a - base
             return f"{label}: {_die(x // 24, (x % 24) // 6, x % 6 + 1)}"
@@ -125,9 +129,10 @@ class MassiliaState(State):
         s = self.record[0]
         n = int(s["n_players"])
         return [
-            "setup: prices " + _prices(s) + "; pawns " + ", ".join(
-                f"{data.PAWNS[i]}@{int(s['pawn'][i])}" for i in range(4)
-            ),
+            "setup: prices "
+            + _prices(s)
+            + "; pawns "
+            + ", ".join(f"{data.PAWNS[i]}@{int(s['pawn'][i])}" for i in range(4)),
             "  harbours " + _goods(s["harbour"]) + "; bag " + _goods(s["bag"]),
             "  money " + ", ".join(f"seat {p}: {int(s['money'][p])}" for p in range(n)),
         ]

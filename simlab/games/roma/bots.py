@@ -49,13 +49,63 @@ P_MONEY, P_CARD, P_EMPTY, P_ECON, P_ATTACK, P_DEFEND, P_DRAW, P_REROLL = range(8
 OTHER, ECON, ATTACK, DEFEND = 0, 1, 2, 3
 #: what kind of card each is, for the style weights (card order of data.CARDS)
 CARD_CLASS = np.array(
-    [ATTACK, OTHER, OTHER, ECON, ATTACK, ECON, OTHER, ATTACK, ATTACK, ATTACK, OTHER, OTHER, OTHER, ATTACK,
-     ATTACK, ECON, ATTACK, OTHER, ECON, OTHER, ECON, ECON, ATTACK, ECON, DEFEND]
+    [
+        ATTACK,
+        OTHER,
+        OTHER,
+        ECON,
+        ATTACK,
+        ECON,
+        OTHER,
+        ATTACK,
+        ATTACK,
+        ATTACK,
+        OTHER,
+        OTHER,
+        OTHER,
+        ATTACK,
+        ATTACK,
+        ECON,
+        ATTACK,
+        OTHER,
+        ECON,
+        OTHER,
+        ECON,
+        ECON,
+        ATTACK,
+        ECON,
+        DEFEND,
+    ]
 )
 #: rough worth of having the card on the board, in VP-equivalents (before style weights)
 CARD_BASE = np.array(
-    [1.5, 1.0, 0.3, 1.5, 1.5, 1.5, 1.0, 2.0, 2.0, 1.0, 1.5, 1.2, 1.0, 1.5, 1.0, 2.5, 2.5, 1.0, 0.8, 0.3,
-     3.0, 1.2, 1.5, 0.5, 1.5]
+    [
+        1.5,
+        1.0,
+        0.3,
+        1.5,
+        1.5,
+        1.5,
+        1.0,
+        2.0,
+        2.0,
+        1.0,
+        1.5,
+        1.2,
+        1.0,
+        1.5,
+        1.0,
+        2.5,
+        2.5,
+        1.0,
+        0.8,
+        0.3,
+        3.0,
+        1.2,
+        1.5,
+        0.5,
+        1.5,
+    ]
 )
 HIT = 0.42  # chance that at least one of three dice shows a given number
 WIN = 100.0
@@ -475,8 +525,11 @@ def score_action(s, c, p, a, prm):
         if a == R.A_DONE:
             return 0.0
         v = a - R.A_DIE + 1
-        return stock_gain(s, c, p, v + s.forum_vp[0] + s.forum_vp[1]) - stock_gain(
-            s, c, p, s.forum_vp[0] + s.forum_vp[1]) - v * prm[P_MONEY] * 0.5
+        return (
+            stock_gain(s, c, p, v + s.forum_vp[0] + s.forum_vp[1])
+            - stock_gain(s, c, p, s.forum_vp[0] + s.forum_vp[1])
+            - v * prm[P_MONEY] * 0.5
+        )
     if ph == R.PH_CENTURIO:
         if a == R.A_DONE:
             return 0.0

@@ -45,9 +45,7 @@ class RomaConfig(GameConfig):
     full_credit: bool = knob(
         True, "rulebook", "a payout the stockpile cannot cover is still credited in full (then the game ends)"
     )
-    max_turns: int = knob(
-        400, "assumption", "safety limit: the game ends after this many turns in all (0: no limit)"
-    )
+    max_turns: int = knob(400, "assumption", "safety limit: the game ends after this many turns in all (0: no limit)")
     # -- setup -------------------------------------------------------------------------------------
     hand_size: int = knob(4, "rulebook", "cards dealt to each player (the bribe-disc variant deals 5)")
     swap_size: int = knob(2, "rulebook", "cards each player passes face down to the other at setup")
@@ -103,23 +101,33 @@ class RomaConfig(GameConfig):
 
     def validate(self) -> None:
         require(self.players == 2, f"Roma is a two-player game: players must be 2, got {self.players}")
-        require(len(self.start_vp) >= 2 and all(v >= 1 for v in self.start_vp[:2]),
-                f"start_vp needs a positive value for each of 2 seats, got {self.start_vp}")
-        require(len(self.start_money) >= 2 and all(m >= 0 for m in self.start_money[:2]),
-                f"start_money needs a non-negative value for each of 2 seats, got {self.start_money}")
-        require(sum(self.start_vp[:2]) < self.total_vp <= MAX_VP,
-                f"total_vp must exceed the starting VP ({sum(self.start_vp[:2])}) so the stockpile is not empty, "
-                f"and be at most {MAX_VP}; got {self.total_vp}")
+        require(
+            len(self.start_vp) >= 2 and all(v >= 1 for v in self.start_vp[:2]),
+            f"start_vp needs a positive value for each of 2 seats, got {self.start_vp}",
+        )
+        require(
+            len(self.start_money) >= 2 and all(m >= 0 for m in self.start_money[:2]),
+            f"start_money needs a non-negative value for each of 2 seats, got {self.start_money}",
+        )
+        require(
+            sum(self.start_vp[:2]) < self.total_vp <= MAX_VP,
+            f"total_vp must exceed the starting VP ({sum(self.start_vp[:2])}) so the stockpile is not empty, "
+            f"and be at most {MAX_VP}; got {self.total_vp}",
+        )
         for name in ("card_copies", "card_cost", "card_defence"):
             values = getattr(self, name)
-            require(len(values) == 25 and all(v >= 0 for v in values),
-                    f"{name} needs 25 non-negative values (one per card: {', '.join(data.CARD_KEYS)})")
+            require(
+                len(values) == 25 and all(v >= 0 for v in values),
+                f"{name} needs 25 non-negative values (one per card: {', '.join(data.CARD_KEYS)})",
+            )
         deck = sum(self.card_copies)
         require(deck <= MAX_DECK, f"card_copies add up to {deck} cards; at most {MAX_DECK}")
         require(1 <= self.hand_size <= MAX_HAND_DEAL, f"hand_size must be 1..{MAX_HAND_DEAL}, got {self.hand_size}")
         require(0 <= self.swap_size <= self.hand_size, f"swap_size must be 0..hand_size, got {self.swap_size}")
-        require(self.hand_size <= self.spaces(),
-                f"all {self.hand_size} opening cards must fit on the {self.spaces()} spaces (one card per space)")
+        require(
+            self.hand_size <= self.spaces(),
+            f"all {self.hand_size} opening cards must fit on the {self.spaces()} spaces (one card per space)",
+        )
         require(2 * self.hand_size <= deck, f"the deck of {deck} cards cannot deal {self.hand_size} to each player")
         require(1 <= self.action_dice <= 6, f"action_dice must be 1..6, got {self.action_dice}")
         require(self.triple_reroll_limit >= -1, "triple_reroll_limit must be -1 (no limit) or >= 0")
@@ -128,6 +136,14 @@ class RomaConfig(GameConfig):
         require(self.mercator_price >= 1, "mercator_price must be >= 1")
         require(self.mercator_cap == -1 or self.mercator_cap >= 1, "mercator_cap must be -1 (no cap) or >= 1")
         require(1 <= self.consul_step <= 5, "consul_step must be 1..5")
-        for name in ("empty_disc_loss", "bribe_cost_per_pip", "turris_bonus", "essedum_reduction", "basilica_vp",
-                     "legat_vp", "tribunus_vp", "mercatus_vp"):
+        for name in (
+            "empty_disc_loss",
+            "bribe_cost_per_pip",
+            "turris_bonus",
+            "essedum_reduction",
+            "basilica_vp",
+            "legat_vp",
+            "tribunus_vp",
+            "mercatus_vp",
+        ):
             require(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")

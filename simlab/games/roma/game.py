@@ -42,7 +42,9 @@ def describe_action(action: int, phase: int | None = None) -> str:
     a = action
     if a == R.A_DONE:
         return {
-            R.PH_REROLL: "keep the triple", R.PH_FREELAY: "done laying", R.PH_TEMPLUM: "no Templum die",
+            R.PH_REROLL: "keep the triple",
+            R.PH_FREELAY: "done laying",
+            R.PH_TEMPLUM: "no Templum die",
             R.PH_CENTURIO: "add no die",
         }.get(phase if phase is not None else -1, "end turn")
     if a == R.A_YES:
@@ -50,7 +52,9 @@ def describe_action(action: int, phase: int | None = None) -> str:
     if R.A_LAY <= a < R.A_MONEY:
         x = a - R.A_LAY
         how = {
-            R.PH_OPENING: "place face down", R.PH_FREELAY: "lay free", R.PH_RELAY: "relay",
+            R.PH_OPENING: "place face down",
+            R.PH_FREELAY: "lay free",
+            R.PH_RELAY: "relay",
         }.get(phase if phase is not None else -1, "lay")
         return f"{how} {_card(x // 7)} on {data.SPACE_NAMES[x % 7]}"
     if R.A_MONEY <= a < R.A_DRAW:
@@ -99,7 +103,8 @@ class RomaState(State):
         return [
             f"setup: VP {int(s['vp'][0])}/{int(s['vp'][1])}, stockpile {int(s['stock'])}, "
             f"sestertii {int(s['money'][0])}/{int(s['money'][1])}",
-            "  hands: " + "; ".join(
+            "  hands: "
+            + "; ".join(
                 f"seat {p}: " + ", ".join(_card(t) for t in range(R.NCARDS) for _ in range(int(s["hand"][p, t])))
                 for p in range(2)
             ),
@@ -123,8 +128,10 @@ class RomaState(State):
             lines.append(f"    seat 1: {_board(a, 1, spaces)}")
             if lost:
                 lines.append(f"    phase 1: seat {p} returns {lost} VP for empty spaces")
-            lines.append(f"    VP {int(a['vp'][0])}/{int(a['vp'][1])}, stockpile {int(a['stock'])}, "
-                         f"sestertii {int(a['money'][0])}/{int(a['money'][1])}")
+            lines.append(
+                f"    VP {int(a['vp'][0])}/{int(a['vp'][1])}, stockpile {int(a['stock'])}, "
+                f"sestertii {int(a['money'][0])}/{int(a['money'][1])}"
+            )
         rerolled = int(b["phase"]) == R.PH_REROLL and action == R.A_YES
         if int(a["phase"]) in (R.PH_ACTION, R.PH_REROLL) and (new_turn or rerolled):
             dice = ", ".join(str(int(a["dice"][i])) for i in range(self.config.action_dice))

@@ -12,9 +12,7 @@ from simlab.games.roma import bots as B
 from simlab.games.roma import rules as R
 
 _HERE = Path(__file__).resolve().parent
-jitcache.refresh(
-    [_HERE / "kernel.py", _HERE / "bots.py", _HERE / "rules.py", _HERE.parents[1] / "core" / "rng.py"]
-)
+jitcache.refresh([_HERE / "kernel.py", _HERE / "bots.py", _HERE / "rules.py", _HERE.parents[1] / "core" / "rng.py"])
 
 
 @njit(cache=True)

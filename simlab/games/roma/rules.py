@@ -45,10 +45,23 @@ PH_SWAP, PH_OPENING, PH_REROLL, PH_ACTION, PH_DRAWKEEP, PH_TARGET, PH_FREELAY = 
 PH_RELAY, PH_MERCATOR, PH_CONSUL, PH_SCAENICUS, PH_HARUSPEX, PH_AESCULAPINUM = 7, 8, 9, 10, 11, 12
 PH_FORUM, PH_TEMPLUM, PH_CENTURIO, PH_OVER = 13, 14, 15, 16
 PHASE_NAMES = (
-    "pass a card", "opening placement", "reroll the triple", "action", "keep a drawn card", "choose target",
-    "lay free card", "relay card", "VP to buy", "Consul: change a die", "Scaenicus: copy a card",
-    "Haruspex: take a card", "Aesculapinum: take a card", "Forum: second die", "Templum: third die",
-    "Centurio: add a die", "game over",
+    "pass a card",
+    "opening placement",
+    "reroll the triple",
+    "action",
+    "keep a drawn card",
+    "choose target",
+    "lay free card",
+    "relay card",
+    "VP to buy",
+    "Consul: change a die",
+    "Scaenicus: copy a card",
+    "Haruspex: take a card",
+    "Aesculapinum: take a card",
+    "Forum: second die",
+    "Templum: third die",
+    "Centurio: add a die",
+    "game over",
 )
 
 # -- actions -----------------------------------------------------------------------------------
@@ -86,50 +99,109 @@ END_NONE, END_STOCKPILE, END_ZERO_VP, END_TURN_LIMIT = 0, 1, 2, 3
 STATE_DTYPE = np.dtype(
     [
         ("rng", np.uint64, (1,)),
-        ("phase", np.int32), ("cur", np.int32), ("active", np.int32), ("turns", np.int32),
-        ("decisions", np.int32), ("revealed", np.int32),
-        ("vp", np.int32, (2,)), ("money", np.int32, (2,)), ("stock", np.int32), ("minted", np.int32),
+        ("phase", np.int32),
+        ("cur", np.int32),
+        ("active", np.int32),
+        ("turns", np.int32),
+        ("decisions", np.int32),
+        ("revealed", np.int32),
+        ("vp", np.int32, (2,)),
+        ("money", np.int32, (2,)),
+        ("stock", np.int32),
+        ("minted", np.int32),
         ("board", np.int32, (2, SPACES)),
-        ("hand", np.int32, (2, NCARDS)), ("hand_n", np.int32, (2,)),
-        ("deck", np.int32, (MAX_DECK,)), ("deck_n", np.int32), ("discard", np.int32, (NCARDS,)),
-        ("pass_buf", np.int32, (2, NCARDS)), ("swap_left", np.int32),
-        ("dice", np.int32, (MAX_DICE,)), ("used", np.int32, (MAX_DICE,)), ("rerolls", np.int32),
-        ("blocked", np.int32, (2, SPACES)), ("essedum", np.int32, (2,)),
+        ("hand", np.int32, (2, NCARDS)),
+        ("hand_n", np.int32, (2,)),
+        ("deck", np.int32, (MAX_DECK,)),
+        ("deck_n", np.int32),
+        ("discard", np.int32, (NCARDS,)),
+        ("pass_buf", np.int32, (2, NCARDS)),
+        ("swap_left", np.int32),
+        ("dice", np.int32, (MAX_DICE,)),
+        ("used", np.int32, (MAX_DICE,)),
+        ("rerolls", np.int32),
+        ("blocked", np.int32, (2, SPACES)),
+        ("essedum", np.int32, (2,)),
         # the activation in progress
-        ("act_type", np.int32), ("act_disc", np.int32), ("act_card_disc", np.int32), ("scaen_mask", np.int32),
-        ("relay", np.int32, (NCARDS,)), ("relay_n", np.int32), ("relay_used", np.int32, (SPACES,)),
-        ("forum_disc", np.int32), ("forum_vp", np.int32, (3,)),
-        ("drawn", np.int32, (MAX_DRAW,)), ("drawn_n", np.int32),
-        ("battle_roll", np.int32), ("battle_target", np.int32), ("battle_def", np.int32),
+        ("act_type", np.int32),
+        ("act_disc", np.int32),
+        ("act_card_disc", np.int32),
+        ("scaen_mask", np.int32),
+        ("relay", np.int32, (NCARDS,)),
+        ("relay_n", np.int32),
+        ("relay_used", np.int32, (SPACES,)),
+        ("forum_disc", np.int32),
+        ("forum_vp", np.int32, (3,)),
+        ("drawn", np.int32, (MAX_DRAW,)),
+        ("drawn_n", np.int32),
+        ("battle_roll", np.int32),
+        ("battle_target", np.int32),
+        ("battle_def", np.int32),
         # the result
         ("end_reason", np.int32),
-        ("score", np.int32, (2,)), ("rank", np.int32, (2,)), ("share", np.float64, (2,)),
+        ("score", np.int32, (2,)),
+        ("rank", np.int32, (2,)),
+        ("share", np.float64, (2,)),
         # facts, per seat
-        ("f_start_money", np.int32, (2,)), ("f_start_vp", np.int32, (2,)),
-        ("f_vp", np.int32, (2, NSRC)), ("f_vp_lost_empty", np.int32, (2,)), ("f_vp_lost_taken", np.int32, (2,)),
-        ("f_laid", np.int32, (2, NCARDS)), ("f_act", np.int32, (2, NCARDS)), ("f_destroyed", np.int32, (2, NCARDS)),
-        ("f_returned", np.int32, (2,)), ("f_turns", np.int32, (2,)),
-        ("f_battles", np.int32, (2,)), ("f_battles_won", np.int32, (2,)),
-        ("f_money_taken", np.int32, (2,)), ("f_money_spent", np.int32, (2,)), ("f_draws", np.int32, (2,)),
-        ("f_rerolls", np.int32, (2,)), ("f_dice_unused", np.int32, (2,)),
+        ("f_start_money", np.int32, (2,)),
+        ("f_start_vp", np.int32, (2,)),
+        ("f_vp", np.int32, (2, NSRC)),
+        ("f_vp_lost_empty", np.int32, (2,)),
+        ("f_vp_lost_taken", np.int32, (2,)),
+        ("f_laid", np.int32, (2, NCARDS)),
+        ("f_act", np.int32, (2, NCARDS)),
+        ("f_destroyed", np.int32, (2, NCARDS)),
+        ("f_returned", np.int32, (2,)),
+        ("f_turns", np.int32, (2,)),
+        ("f_battles", np.int32, (2,)),
+        ("f_battles_won", np.int32, (2,)),
+        ("f_money_taken", np.int32, (2,)),
+        ("f_money_spent", np.int32, (2,)),
+        ("f_draws", np.int32, (2,)),
+        ("f_rerolls", np.int32, (2,)),
+        ("f_dice_unused", np.int32, (2,)),
     ],
     align=True,
 )
 
 CONFIG_DTYPE = np.dtype(
     [
-        ("spaces", np.int32), ("bribe", np.int32), ("total_vp", np.int32), ("start_vp", np.int32, (2,)),
-        ("start_money", np.int32, (2,)), ("full_credit", np.int32), ("max_turns", np.int32),
-        ("hand_size", np.int32), ("swap_size", np.int32), ("n_dice", np.int32),
-        ("copies", np.int32, (NCARDS,)), ("cost", np.int32, (NCARDS,)), ("defence", np.int32, (NCARDS,)),
-        ("empty_loss", np.int32), ("triple_reroll", np.int32), ("reroll_limit", np.int32),
-        ("bribe_pip_cost", np.int32), ("bribe_counts_empty", np.int32), ("bribe_counts_legat", np.int32),
-        ("bribe_adjacent", np.int32), ("praetorianus_bribe", np.int32),
-        ("battle_sides", np.int32), ("turris_bonus", np.int32), ("essedum_reduction", np.int32),
-        ("essedum_whole_turn", np.int32), ("basilica_vp", np.int32), ("basilica_each", np.int32),
-        ("legat_vp", np.int32), ("tribunus_vp", np.int32), ("mercator_price", np.int32), ("mercator_cap", np.int32),
-        ("mercatus_vp", np.int32), ("mercatus_from_opponent", np.int32), ("consul_step", np.int32),
-        ("scaen_scaen", np.int32), ("free_lay_self", np.int32),
+        ("spaces", np.int32),
+        ("bribe", np.int32),
+        ("total_vp", np.int32),
+        ("start_vp", np.int32, (2,)),
+        ("start_money", np.int32, (2,)),
+        ("full_credit", np.int32),
+        ("max_turns", np.int32),
+        ("hand_size", np.int32),
+        ("swap_size", np.int32),
+        ("n_dice", np.int32),
+        ("copies", np.int32, (NCARDS,)),
+        ("cost", np.int32, (NCARDS,)),
+        ("defence", np.int32, (NCARDS,)),
+        ("empty_loss", np.int32),
+        ("triple_reroll", np.int32),
+        ("reroll_limit", np.int32),
+        ("bribe_pip_cost", np.int32),
+        ("bribe_counts_empty", np.int32),
+        ("bribe_counts_legat", np.int32),
+        ("bribe_adjacent", np.int32),
+        ("praetorianus_bribe", np.int32),
+        ("battle_sides", np.int32),
+        ("turris_bonus", np.int32),
+        ("essedum_reduction", np.int32),
+        ("essedum_whole_turn", np.int32),
+        ("basilica_vp", np.int32),
+        ("basilica_each", np.int32),
+        ("legat_vp", np.int32),
+        ("tribunus_vp", np.int32),
+        ("mercator_price", np.int32),
+        ("mercator_cap", np.int32),
+        ("mercatus_vp", np.int32),
+        ("mercatus_from_opponent", np.int32),
+        ("consul_step", np.int32),
+        ("scaen_scaen", np.int32),
+        ("free_lay_self", np.int32),
     ],
     align=True,
 )
@@ -655,8 +727,12 @@ def legal(st, cf, buf):
             if c.bribe == 1:
                 t = s.board[p, BRIBE]
                 pay = v * c.bribe_pip_cost
-                if (t >= 0 and s.blocked[p, BRIBE] == 0 and s.money[p] >= pay
-                        and ability_ok(s, c, p, t, BRIBE, s.money[p] - pay, v, 0)):
+                if (
+                    t >= 0
+                    and s.blocked[p, BRIBE] == 0
+                    and s.money[p] >= pay
+                    and ability_ok(s, c, p, t, BRIBE, s.money[p] - pay, v, 0)
+                ):
                     buf[n] = A_BRIBE + v - 1
                     n += 1
     elif ph == PH_SWAP:
@@ -1007,8 +1083,7 @@ def perform(s, c, p, t, d):
     q = 1 - p
     s.act_type = t
     s.act_disc = d
-    if (t == SICARIUS or t == GLADIATOR or t == VELITES or t == NERO or t == ONAGER
-            or t == PRAETORIANUS):
+    if t == SICARIUS or t == GLADIATOR or t == VELITES or t == NERO or t == ONAGER or t == PRAETORIANUS:
         s.phase = PH_TARGET
     elif t == ARCHITECTUS or t == SENATOR:
         s.phase = PH_FREELAY
