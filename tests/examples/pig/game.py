@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, State
+
 from . import rules as R
 from .bots import HOLDER
 from .config import MAX_PLAYERS, PigConfig

@@ -10,6 +10,7 @@ from numba import njit
 from simlab.core.components import rank_and_share, roll
 from simlab.core.record import config_record as build_config_record
 from simlab.core.record import state_dtype
+
 from .config import MAX_PLAYERS, PigConfig
 
 PH_TURN, PH_OVER = 0, 1
