@@ -833,6 +833,23 @@ def test_venus_returns_up_to_two_tokens(held, left):
     assert st.current_player == 0 and st.decision_name() == "turn"  # a card is not the turn's action
 
 
+@pytest.mark.parametrize(("held", "returned", "left"), [(3, 1, 2), (2, 1, 1)])
+def test_venus_may_return_just_one_token(held, returned, left):
+    """Rules: a Venus returns *at most* 2 penalty tokens, so returning only one is offered too."""
+    st = scenario(temple=[(BROWN, 2)], hands={0: [R.VENUS]}, tokens={0: held})
+    assert R.A_VENUS_FEWER in legal(st) and R.A_VENUS_FEWER + 1 not in legal(st)
+    assert "return only 1 penalty token" in st.describe(R.A_VENUS_FEWER)
+    play(st, R.A_VENUS_FEWER)
+    s = rec(st)
+    assert s["tokens"][0] == left and s["supply"] == 40 - left and s["hand"][0, R.VENUS] == 0
+    assert returned == held - left
+
+
+def test_venus_with_one_token_offers_no_choice_of_how_many():
+    st = scenario(temple=[(BROWN, 2)], hands={0: [R.VENUS]}, tokens={0: 1})
+    assert R.A_VENUS in legal(st) and R.A_VENUS_FEWER not in legal(st)
+
+
 def test_venus_needs_a_token_to_return():
     st = scenario(temple=[(BROWN, 2)], hands={0: [R.VENUS]})
     assert R.A_VENUS not in legal(st)

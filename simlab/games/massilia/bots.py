@@ -473,8 +473,8 @@ def score_turn_action(s, c, p, a, prm, ctx):
         return pass_value(s, c, p, prm)
     if a == R.A_EXECUTE:
         return current_gain(s, c, p, prm, ctx)
-    if a == R.A_VENUS:
-        back = min(c.venus_returns, s.tokens[p])
+    if a == R.A_VENUS or R.A_VENUS_FEWER <= a < R.A_TAKE:
+        back = R.venus_back(s, c, p, a)
         return back * prm[P_TOKEN] - prm[P_CARD] * CARD_WISH[R.VENUS] + 0.5
     if a < R.A_TAKE:
         if s.phase != R.PH_BUILD:

@@ -16,6 +16,7 @@ from simlab.games.massilia import data
 MAX_PLAYERS = 4
 MAX_ROUNDS = 12
 MAX_SPACES = 32
+MAX_VENUS_RETURNS = 4  # action ids for returning fewer tokens have room for this many
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,7 +80,9 @@ class MassiliaConfig(GameConfig):
     hand_limit: int = knob(4, "rulebook", "most deity cards in hand")
     hand_limit_caps_keep: bool = knob(True, "assumption", "a sacrifice keeps at most hand_limit minus cards in hand")
     beige_per_card: int = knob(2, "rulebook", "beige cubes paid per kept deity card (or one coloured cube)")
-    venus_returns: int = knob(2, "rulebook", "penalty tokens a Venus returns to the supply")
+    venus_returns: int = knob(
+        2, "rulebook", "most penalty tokens a Venus returns to the supply (the player may return fewer)"
+    )
     stall_points: tuple[int, ...] = knob(
         (0, 0, 4, 9, 16, 25),
         "rulebook",
@@ -178,6 +181,10 @@ class MassiliaConfig(GameConfig):
         ):
             require(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
         require(self.tax_per_cube >= 1, "tax_per_cube must be >= 1")
+        require(
+            self.venus_returns <= MAX_VENUS_RETURNS,
+            f"venus_returns must be 0..{MAX_VENUS_RETURNS}, got {self.venus_returns}",
+        )
         require(-1 <= self.bonus_card_seat < n, f"bonus_card_seat must be -1 or a seat 0..{n - 1}")
         if self.bonus_card != "none" and self.bonus_card_seat >= 0:
             require(

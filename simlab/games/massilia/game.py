@@ -11,7 +11,7 @@ from simlab.games.massilia import rules as R
 from simlab.games.massilia.bots import PRIEST, TRADER
 from simlab.games.massilia.config import MassiliaConfig
 
-RULES_VERSION = "massilia-1.1"
+RULES_VERSION = "massilia-1.2"
 
 _BOTS = BotRegistry(
     "massilia",
@@ -48,7 +48,10 @@ def describe_action(action: int) -> str:
         return "yes"
     if a == R.A_VENUS:
         return "play Venus (return penalty tokens)"
-    if R.A_MERCURE <= a < R.A_TAKE:
+    if R.A_VENUS_FEWER <= a < R.A_TAKE:
+        k = a - R.A_VENUS_FEWER + 1
+        return f"play Venus (return only {k} penalty token{'s' if k > 1 else ''})"
+    if R.A_MERCURE <= a < R.A_VENUS_FEWER:
         x = a - R.A_MERCURE
         return f"play Mercure: {data.PRICE_LOCATIONS[x // 2]} price {'+1' if x % 2 else '-1'}"
     for base, label in (

@@ -33,7 +33,7 @@ from numba import njit
 from simlab.core.components import deck_from_counts, draw, draw_counts, rank_and_share, roll, shuffle
 from simlab.core.record import config_record as build_config_record
 from simlab.core.record import state_dtype
-from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MassiliaConfig
+from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MAX_VENUS_RETURNS, MassiliaConfig
 from simlab.games.massilia.data import CARDS as CARD_NAMES
 
 # -- phases (the decision at hand) --------------------------------------------------------------
@@ -63,6 +63,7 @@ PHASE_NAMES = (
 # -- actions -----------------------------------------------------------------------------------
 A_PASS, A_EXECUTE, A_NO, A_YES, A_VENUS = 0, 1, 2, 3, 4
 A_MERCURE = 5  # + location * 2 + up
+A_VENUS_FEWER = 13  # + k - 1: Venus returning only k tokens (k < MAX_VENUS_RETURNS: ids 13..15, below A_TAKE)
 A_TAKE = 16  # + source * 24 + colour * 6 + value - 1   (source 0 temple, 1 own kept dice)
 A_EXTRA_TOKEN = 64  # same layout as A_TAKE
 A_EXTRA_JUNON = 112  # same layout
@@ -89,6 +90,7 @@ JUPITER, JUNON, MINERVE, NEPTUNE, PHOEBUS, VENUS, MERCURE, MARS, PLUTON = 0, 1, 
 NCARDS = 9
 
 P, S, R = MAX_PLAYERS, MAX_SPACES, MAX_ROUNDS
+assert A_VENUS_FEWER + MAX_VENUS_RETURNS - 1 <= A_TAKE  # the fewer-token Venus ids fit below A_TAKE
 
 STATE_DTYPE = state_dtype(
     P,
@@ -874,8 +876,11 @@ def legal(st, cf, buf):
 def legal_cards_any_time(s, c, p, buf, n, check, room, payable, cards):
     """Venus and Mercure may be played at any point of one's own turn."""
     if s.hand[p, VENUS] > 0 and s.tokens[p] > 0:
-        buf[n] = A_VENUS
+        buf[n] = A_VENUS  # return as many as allowed ...
         n += 1
+        for k in range(1, min(c.venus_returns, s.tokens[p])):  # ... or fewer: "at most 2"
+            buf[n] = A_VENUS_FEWER + k - 1
+            n += 1
     if s.hand[p, MERCURE] > 0:
         for loc in range(4):
             for up in range(2):
@@ -1195,10 +1200,18 @@ def apply(st, cf, a):
 
 
 @njit(cache=True)
-def apply_any_time_card(s, c, p, a):
+def venus_back(s, c, p, a):
+    """Penalty tokens a Venus action returns: all it may (A_VENUS) or the k chosen (A_VENUS_FEWER + k - 1)."""
     if a == A_VENUS:
+        return min(c.venus_returns, s.tokens[p])
+    return a - A_VENUS_FEWER + 1
+
+
+@njit(cache=True)
+def apply_any_time_card(s, c, p, a):
+    if a == A_VENUS or A_VENUS_FEWER <= a < A_TAKE:
         play_card(s, p, VENUS)
-        back = min(c.venus_returns, s.tokens[p])
+        back = venus_back(s, c, p, a)
         s.tokens[p] -= back
         s.supply += back
     else:
