@@ -125,3 +125,24 @@ def _ahead(keys, q, p):
         if keys[q, k] != keys[p, k]:
             return keys[q, k] > keys[p, k]
     return False
+
+
+@njit(cache=True)
+def cards_left(deck_n, discard):
+    """Cards that can still be drawn: the deck's ``deck_n`` plus the discard pile (counts by kind)."""
+    n = deck_n
+    for t in range(discard.shape[0]):
+        n += discard[t]
+    return n
+
+
+@njit(cache=True)
+def current_player(st):
+    """The seat that decides next (``cur``; -1 once the game is over): the record contract's reading."""
+    return st[0].cur
+
+
+@njit(cache=True)
+def is_terminal(st):
+    """A game is over when nobody is to decide (``cur`` is -1; see simlab.core.record)."""
+    return st[0].cur < 0

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from simlab.core import jitcache, loop, rng
+from simlab.core import components, jitcache, loop, rng
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
 
 __all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "Kernel", "bind", "kernel_for"]
@@ -31,15 +31,18 @@ _CORE = Path(__file__).resolve().parent
 #: core modules whose compiled functions a game's rules inline: an edit to one recompiles every game
 SHARED_SOURCES = (_CORE / "rng.py", _CORE / "components.py", _CORE / "loop.py")
 #: the game's own names a loop template reads (module attributes of its rules)
-RULES_NAMES = ("init", "legal", "apply", "is_terminal", "current_player", "MAX_ACTIONS")
+RULES_NAMES = ("init", "legal", "apply", "MAX_ACTIONS")
+#: names a game's rules may define, read from the record contract otherwise (simlab.core.components)
+CONTRACT_DEFAULTS = {"current_player": components.current_player, "is_terminal": components.is_terminal}
 
 
 @dataclasses.dataclass(frozen=True)
 class Kernel:
     """The compiled functions of one game, gathered so the shared Python layer can call them.
 
-    ``init(st, cf, rng_state)``, ``legal(st, cf, buf) -> n``, ``apply(st, cf, action)``,
-    ``current_player(st)``, ``is_terminal(st)`` come from the game's rules; ``policy(kind, params, st, cf,
+    ``init(st, cf, rng_state)``, ``legal(st, cf, buf) -> n``, ``apply(st, cf, action)`` come from the
+    game's rules, ``current_player(st)`` and ``is_terminal(st)`` too if it defines them (else the record
+    contract's: ``cur``, and ``cur < 0``); ``policy(kind, params, st, cf,
     buf, n, bot_rng, seat) -> action`` and ``play_many(cf, rng_states, bot_states, kinds, params, out)``
     are the bound loop; ``config_record(config)`` builds the config record the functions read.
     """
@@ -83,6 +86,7 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
     own = [Path(p).resolve() for p in sources]
     jitcache.refresh(own + list(SHARED_SOURCES), cache_patterns(game, own), own[0].parent / "__pycache__")
     namespace: dict[str, Any] = {name: getattr(rules, name) for name in RULES_NAMES}
+    namespace.update({name: getattr(rules, name, default) for name, default in CONTRACT_DEFAULTS.items()})
     namespace.update(
         np=np,
         below=rng.below,
@@ -101,8 +105,8 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         init=rules.init,
         legal=rules.legal,
         apply=rules.apply,
-        current_player=rules.current_player,
-        is_terminal=rules.is_terminal,
+        current_player=namespace["current_player"],
+        is_terminal=namespace["is_terminal"],
         policy=policy,
         play_many=play_many,
     )

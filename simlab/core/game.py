@@ -9,6 +9,7 @@ long-format columns (one row per game and seat).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -100,7 +101,8 @@ class State:
         return str(action)
 
     def decision_name(self) -> str:
-        return "decision"
+        """The decision at hand, by the rules' ``PHASE_NAMES`` for the record's ``phase``."""
+        return self.game.phase_names[int(self.record[0]["phase"])]
 
     def determinize(self, player: int, rng: np.random.Generator) -> State:
         """A copy in which everything ``player`` cannot see is resampled consistently."""
@@ -125,7 +127,7 @@ class Game:
     """A registered game: its config class, kernel, bots and the shared driver code.
 
     ``rules_module`` names the module of the game's compiled rules (``init``, ``legal``, ``apply``,
-    ``current_player``, ``is_terminal``, ``STATE_DTYPE``, ``MAX_ACTIONS``, ``config_record``) and
+    ``STATE_DTYPE``, ``MAX_ACTIONS``, ``config_record``, ``PHASE_NAMES``) and
     ``policy`` its compiled heuristic bots (``"module:heuristic_policy"``); core binds them into the
     compiled game loop on first use (``simlab.core.engine``).
     """
@@ -139,6 +141,11 @@ class Game:
     max_players: ClassVar[int]
     rules_module: ClassVar[str]
     policy: ClassVar[str]
+
+    @property
+    def phase_names(self) -> tuple[str, ...]:
+        """Names of the decisions (``phase`` values), from the rules module's ``PHASE_NAMES``."""
+        return importlib.import_module(self.rules_module).PHASE_NAMES
 
     @property
     def kernel(self) -> Kernel:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core.components import cards_left
 from simlab.core.rng import uniform
 from simlab.games.massilia import rules as R
 
@@ -328,7 +329,7 @@ def fill_context(s, c, p, prm, ctx):
                 beige += s.cubes[sp, 3]
     ctx[C_ROOM] = room
     ctx[C_PAYABLE] = coloured + beige // c.beige_per_card
-    ctx[C_CARDS] = R.cards_available(s)
+    ctx[C_CARDS] = cards_left(s.deck_n, s.discard)
     ctx[C_TEMPLE] = R.eff_price(s, R.TEMPLE)
     for g in range(4):
         ctx[C_CUBE + g] = cube_value(s, c, g, prm)
@@ -544,7 +545,7 @@ def build_value(s, c, p, a, prm, ctx, total):
 
 @njit(cache=True)
 def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
-    """The best-scoring legal action; ties broken by the bot's own generator."""
+    """The trader's or priest's (by ``params``) best one-step action; ties broken by the bot's own stream."""
     s = st[0]
     c = cf[0]
     best = -1e18

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.components import deck_from_counts, draw, draw_counts, rank_and_share, roll, shuffle
+from simlab.core.components import cards_left, deck_from_counts, draw, draw_counts, rank_and_share, roll, shuffle
 from simlab.core.record import config_record as build_config_record
 from simlab.core.record import state_dtype
 from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MAX_VENUS_RETURNS, MassiliaConfig
@@ -371,14 +371,6 @@ def return_removed_cube(s, c, g):
 
 
 @njit(cache=True)
-def cards_available(s):
-    n = s.deck_n
-    for t in range(NCARDS):
-        n += s.discard[t]
-    return n
-
-
-@njit(cache=True)
 def play_card(s, p, t):
     s.hand[p, t] -= 1
     s.hand_n[p] -= 1
@@ -414,7 +406,7 @@ def buy_feasible_colour(s, c, p, g, v):
 def action_feasible(s, c, p, a, v):
     """Is die action ``a`` with total ``v`` possible for player p now?"""
     room, payable = room_and_payable(s, c, p)
-    return action_feasible_agg(s, c, p, a, v, room, payable, cards_available(s))
+    return action_feasible_agg(s, c, p, a, v, room, payable, cards_left(s.deck_n, s.discard))
 
 
 @njit(cache=True)
@@ -467,7 +459,7 @@ def min_reachable_value(s, budget):
 def feasible_soon(s, c, p):
     """Can the die use in progress still end in a legal action?"""
     room, payable = room_and_payable(s, c, p)
-    return feasible_soon_agg(s, c, p, room, payable, cards_available(s))
+    return feasible_soon_agg(s, c, p, room, payable, cards_left(s.deck_n, s.discard))
 
 
 @njit(cache=True)
@@ -770,7 +762,7 @@ def legal(st, cf, buf):
         buf[n] = A_PASS
         n += 1
         room, payable = room_and_payable(s, c, p)
-        cards = cards_available(s)
+        cards = cards_left(s.deck_n, s.discard)
         n = legal_cards_any_time(s, c, p, buf, n, False, room, payable, cards)
         # a fresh die use can change its action (to brown, always possible) with a token or a Jupiter:
         # then take_ok holds for every die
@@ -803,7 +795,7 @@ def legal(st, cf, buf):
                             n += 1
     elif ph == PH_BUILD:
         room, payable = room_and_payable(s, c, p)
-        n = legal_build(s, c, p, buf, n, room, payable, cards_available(s))
+        n = legal_build(s, c, p, buf, n, room, payable, cards_left(s.deck_n, s.discard))
     elif ph == PH_MOVE:
         for a in range(8):
             buf[n] = A_MOVE + a
@@ -1432,13 +1424,3 @@ def do_pass(s, c, p):
     for i in range(4):
         s.price_mod[i] = 0
     next_turn(s, c)
-
-
-@njit(cache=True)
-def current_player(st):
-    return st[0].cur
-
-
-@njit(cache=True)
-def is_terminal(st):
-    return st[0].phase == PH_OVER

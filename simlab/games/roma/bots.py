@@ -534,7 +534,7 @@ def score_action(s, c, p, a, prm):
 
 @njit(cache=True)
 def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
-    """The best-scoring legal action; ties broken by the bot's own generator."""
+    """The builder's or warrior's (by ``params``) best-valued action; ties broken by the bot's own stream."""
     s = st[0]
     c = cf[0]
     best = -1e18

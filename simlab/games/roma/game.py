@@ -91,9 +91,6 @@ class RomaState(State):
     def describe(self, action: int) -> str:
         return describe_action(action, int(self.record[0]["phase"]))
 
-    def decision_name(self) -> str:
-        return R.PHASE_NAMES[int(self.record[0]["phase"])]
-
     # -- transcript ------------------------------------------------------------------------------
     def narrate_start(self) -> list[str]:
         s = self.record[0]

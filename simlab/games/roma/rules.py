@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.components import deck_from_counts, draw, rank_and_share, roll, shuffle
+from simlab.core.components import cards_left, deck_from_counts, draw, rank_and_share, roll, shuffle
 from simlab.core.record import config_record as build_config_record
 from simlab.core.record import state_dtype
 from simlab.games.roma.config import MAX_DECK, RomaConfig
@@ -327,14 +327,6 @@ def value_seen_before(s, c, i):
         if s.used[j] == 0 and s.dice[j] == s.dice[i]:
             return True
     return False
-
-
-@njit(cache=True)
-def cards_available(s):
-    n = s.deck_n
-    for t in range(NCARDS):
-        n += s.discard[t]
-    return n
 
 
 @njit(cache=True)
@@ -630,11 +622,11 @@ def scaenicus_targets(s, c, p, origin, money, exclude_v, mask):
 
 
 # ==============================================================================================
-# legal actions
+# legal actions: what each decision (PH_*) offers
 # ==============================================================================================
 @njit(cache=True)
 def legal(st, cf, buf):
-    """Write the legal actions of the decision at hand into ``buf``; return how many."""
+    """The legal actions of the decision at hand (``phase``), written into ``buf``; returns how many."""
     s = st[0]
     c = cf[0]
     ph = s.phase
@@ -655,7 +647,7 @@ def legal(st, cf, buf):
             v = s.dice[i]
             buf[n] = A_MONEY + v - 1
             n += 1
-            if cards_available(s) > 0:
+            if cards_left(s.deck_n, s.discard) > 0:
                 buf[n] = A_DRAW + v - 1
                 n += 1
             d = v - 1
@@ -791,7 +783,7 @@ def legal(st, cf, buf):
 # ==============================================================================================
 @njit(cache=True)
 def apply(st, cf, a):
-    """Apply action ``a`` (assumed legal: the Python layer checks) and advance to the next decision."""
+    """Apply action ``a`` of the seat to decide (legal: the Python layer checks) and advance the turn."""
     s = st[0]
     c = cf[0]
     p = s.cur
@@ -1127,13 +1119,3 @@ def battle(s, c, p, e, centurio):
 def after_battle(s, c, p):
     if c.essedum_whole_turn == 0:
         s.essedum[1 - p] = 0
-
-
-@njit(cache=True)
-def current_player(st):
-    return st[0].cur
-
-
-@njit(cache=True)
-def is_terminal(st):
-    return st[0].phase == PH_OVER

@@ -14,9 +14,6 @@ class PigState(State):
     def describe(self, action: int) -> str:
         return "roll" if action == R.A_ROLL else "hold"
 
-    def decision_name(self) -> str:
-        return R.PHASE_NAMES[int(self.record[0]["phase"])]
-
 
 class PigGame(Game):
     """Pig: roll to add, a 1 loses the turn, first to 100 wins."""

@@ -108,13 +108,3 @@ def game_over(s, c):
     rank_and_share(keys, c.players, s.rank, s.share)
     s.phase = PH_OVER
     s.cur = -1
-
-
-@njit(cache=True)
-def current_player(st):
-    return st[0].cur
-
-
-@njit(cache=True)
-def is_terminal(st):
-    return st[0].phase == PH_OVER
