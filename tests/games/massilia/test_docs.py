@@ -5,7 +5,7 @@ from pathlib import Path
 from simlab import get_game
 from simlab.games.massilia.config import MassiliaConfig
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "games" / "massilia.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "games" / "massilia.md"
 
 
 def test_every_config_field_is_documented_with_its_provenance() -> None:

@@ -1,6 +1,6 @@
 """Scripted rule scenarios for Roma: one test (or more) per card ability and per rule of
 ``shared/rules/roma.md``, including the worked examples of the rulebook (the example turn, the Onager
-battle). Each test builds the situation (``roma_scenarios.scenario``), plays the actions a player would
+battle). Each test builds the situation (``scenarios.scenario``), plays the actions a player would
 take and checks the record. Comments cite the section of the rules page.
 """
 
@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from roma_scenarios import (
+
+from simlab.core.errors import ConfigError, IllegalActionError
+from simlab.games.roma import data
+from simlab.games.roma import rules as R
+
+from .scenarios import (
     BRIBE_DISC,
     DONE,
     YES,
@@ -32,10 +37,6 @@ from roma_scenarios import (
     scenario,
     target,
 )
-
-from simlab.core.errors import ConfigError, IllegalActionError
-from simlab.games.roma import data
-from simlab.games.roma import rules as R
 
 (
     SICARIUS,

@@ -1,6 +1,6 @@
 """Scripted rule scenarios for Massilia: one test (or more) per rule of ``shared/rules/massilia.md``.
 
-Each test builds the situation a rule talks about (``massilia_scenarios.scenario``), plays the actions
+Each test builds the situation a rule talks about (``scenarios.scenario``), plays the actions
 a player would take and checks the record. Comments cite the section of the rules page.
 """
 
@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from massilia_scenarios import (
+
+from simlab.core.errors import IllegalActionError
+from simlab.games.massilia import data
+from simlab.games.massilia import rules as R
+
+from .scenarios import (
     CCW,
     CONSUL,
     CW,
@@ -40,10 +45,6 @@ from massilia_scenarios import (
     stalls_of,
     take,
 )
-
-from simlab.core.errors import IllegalActionError
-from simlab.games.massilia import data
-from simlab.games.massilia import rules as R
 
 PINK, ORANGE, PURPLE, BEIGE = R.PINK, R.ORANGE, R.PURPLE, R.BEIGE
 GREY, BROWN, BLACK, BEIGE_DIE = R.GREY, R.BROWN, R.BLACK, R.BEIGE_DIE

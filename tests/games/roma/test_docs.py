@@ -8,7 +8,7 @@ from simlab.games.roma import data
 from simlab.games.roma.config import RomaConfig
 from simlab.games.roma.game import GAME
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "games" / "roma.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "games" / "roma.md"
 
 
 def test_every_config_field_is_documented_with_its_provenance() -> None:
