@@ -13,8 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from simlab.core.position import has_forcing
 from simlab.games.roma import rules as R
 from simlab.games.roma.game import GAME, RomaState
+from simlab.games.roma.position import force
 
 # -- action ids (discs 1..6, bribe space 7) ---------------------------------------------------
 DONE, YES = R.A_DONE, R.A_YES
@@ -88,7 +90,12 @@ def rng_for(*rolls: int, sides: int = 6) -> int:
 
 
 def force_rolls(state: RomaState, *rolls: int, sides: int = 6) -> None:
-    """The next chance draws (battle die, dice of a roll) come out as ``rolls``."""
+    """The next chance draws (battle die, dice of a roll) come out as ``rolls``: queued by value
+    (``simlab.games.roma.position.force``) where the record has the forced-outcome fields, else by
+    searching a generator state."""
+    if has_forcing(state.record):
+        force(state, *rolls)
+        return
     rec(state)["rng"][0] = np.uint64(rng_for(*rolls, sides=sides))
 
 
