@@ -1,6 +1,9 @@
 """The game's documentation stays complete: every config field and every fact column is described."""
 
+import re
 from pathlib import Path
+
+import numpy as np
 
 from simlab import get_game
 from simlab.games.massilia.config import MassiliaConfig
@@ -27,3 +30,20 @@ def test_every_fact_column_has_a_description() -> None:
     assert set(columns) == set(schema)
     assert all(len(v) == 3 for v in columns.values())
     assert state.current_player == 0
+
+
+def _position_examples() -> list[str]:
+    section = DOC.read_text().split("## Setting up a position", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, re.S)
+
+
+def test_the_position_examples_run(capsys) -> None:
+    """The "Setting up a position" examples run as printed (the forcing one once the record can force)."""
+    from simlab.core.position import has_forcing
+    from simlab.games.massilia import rules
+
+    first, *more = _position_examples()
+    exec(compile(first, f"{DOC.name} example", "exec"), {})
+    assert capsys.readouterr().out.startswith("turn ")
+    if has_forcing(np.zeros(1, dtype=rules.STATE_DTYPE)):
+        exec(compile(first + "\n" + "\n".join(more), f"{DOC.name} examples", "exec"), {})
