@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from simlab.core.errors import BotSpecError
+from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
 
 
 @runtime_checkable
@@ -30,16 +31,30 @@ class Bot(Protocol):
 
 @dataclasses.dataclass(frozen=True)
 class BotInfo:
-    """A registered bot: its short name, the factory ("module:attr"), defaults and a description."""
+    """A registered bot: its short name, the factory ("module:attr"), defaults and a description.
+
+    A compiled bot of the game's own (``kind`` set, no factory) is built by the registry itself: its
+    parameters, in the order of ``params``, are handed to the game's compiled ``heuristic_policy``.
+    """
 
     name: str
     factory: str
     doc: str
     params: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    kind: int | None = None
 
     def load(self) -> Any:
         module, _, attr = self.factory.partition(":")
         return getattr(importlib.import_module(module), attr)
+
+
+def heuristic(name: str, doc: str, params: Mapping[str, float]) -> BotInfo:
+    """One of the game's compiled heuristic bots: ``heuristic_policy`` with these default parameters."""
+    return BotInfo(name, "", doc, dict(params), KIND_HEURISTIC)
+
+
+#: every game's baseline, played by the compiled loop itself (simlab.core.loop)
+RANDOM = BotInfo("random", "", "uniformly random legal action", {}, KIND_RANDOM)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,7 +94,7 @@ class BotRegistry:
 
     def __init__(self, game: str, infos: Sequence[BotInfo]):
         self.game = game
-        self._infos = {info.name: info for info in infos}
+        self._infos = {RANDOM.name: RANDOM} | {info.name: info for info in infos}
         self._plugins_loaded = False
 
     def _load_plugins(self) -> None:
@@ -115,8 +130,11 @@ class BotRegistry:
             raise BotSpecError(
                 f"bot {parsed.name!r} of {self.game!r} has no parameter {unknown[0]!r}; allowed: {allowed}"
             )
-        factory = info.load()
-        return factory(name=str(parsed), **{**info.params, **parsed.params})
+        values = {**info.params, **parsed.params}
+        if info.kind is not None:
+            params = np.array([values[k] for k in info.params], dtype=np.float64)
+            return CompiledBot(str(parsed), info.kind, params, self.game)
+        return info.load()(name=str(parsed), **values)
 
 
 class CompiledBot:
@@ -127,15 +145,16 @@ class CompiledBot:
     generator state from the ``rng`` it is given, so it stays reproducible.
     """
 
-    def __init__(self, name: str, kind: int, params: np.ndarray, kernel: str):
+    def __init__(self, name: str, kind: int, params: np.ndarray, game: str):
         self.name = name
         self.kind = kind
         self.params = params
-        self.kernel = kernel  # "module:attr" of the game kernel, loaded on first use
+        self.game = game  # registered game id; its kernel is loaded on first use
 
     def act(self, state: Any, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
-        module, _, attr = self.kernel.partition(":")
-        kernel = getattr(importlib.import_module(module), attr)
+        from simlab.core.registry import get_game
+
+        kernel = get_game(self.game).kernel
         buf = np.zeros(kernel.max_actions, dtype=np.int32)
         legal = np.asarray(legal_actions, dtype=np.int32)
         buf[: len(legal)] = legal
@@ -146,3 +165,13 @@ class CompiledBot:
 
     def __repr__(self) -> str:
         return f"<bot {self.name}>"
+
+
+def stack_params(bots: Sequence[Any]) -> np.ndarray:
+    """The compiled bots' parameters as one (seats, k) matrix, shorter rows padded with zeros (random
+    has none), as the compiled loop reads them."""
+    width = max((len(b.params) for b in bots), default=0)
+    out = np.zeros((len(bots), width), dtype=np.float64)
+    for i, b in enumerate(bots):
+        out[i, : len(b.params)] = b.params
+    return out

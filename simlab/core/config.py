@@ -20,11 +20,18 @@ from simlab.core.errors import ConfigError
 SOURCES = ("rulebook", "derived", "assumption", "placeholder")
 
 
-def knob(default: Any, source: str, doc: str) -> Any:
-    """Declare a config field with its default, provenance and description."""
+def knob(default: Any, source: str, doc: str, *, record: str | None = "", choices: tuple[Any, ...] = ()) -> Any:
+    """Declare a config field with its default, provenance and description.
+
+    ``record`` says where the compiled rules read it (``simlab.core.record.config_record``): "" the
+    config-record field of the same name, a string another field's name, None a value the game's
+    ``derive`` hook computes from it. ``choices`` lists the allowed values of a knob that takes one of a
+    few names (checked on creation).
+    """
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
-    return dataclasses.field(default=default, metadata={"source": source, "doc": doc})
+    metadata = {"source": source, "doc": doc, "record": record, "choices": tuple(choices)}
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,13 +40,18 @@ class GameConfig:
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     DEFAULT_PRESET: ClassVar[str] = "default"
+    #: knobs the compiled rules never read (used only in Python), each with the reason
+    PYTHON_ONLY: ClassVar[Mapping[str, str]] = {}
     players: int = knob(4, "rulebook", "number of players")
 
     def __post_init__(self) -> None:
         hints = get_type_hints(type(self))
         for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            object.__setattr__(self, f.name, _coerce(f.name, value, hints[f.name]))
+            value = _coerce(f.name, getattr(self, f.name), hints[f.name])
+            choices = f.metadata.get("choices", ())
+            if choices and value not in choices:
+                raise ConfigError(f"config {f.name} must be one of {', '.join(map(str, choices))}, got {value!r}")
+            object.__setattr__(self, f.name, value)
         self.validate()
 
     # -- hooks ---------------------------------------------------------------------------------

@@ -14,8 +14,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from simlab.core.bots import BotRegistry
+from simlab.core.bots import BotRegistry, stack_params
 from simlab.core.config import GameConfig
+from simlab.core.engine import Kernel, kernel_for
 from simlab.core.errors import ConfigError, IllegalActionError
 from simlab.core.rng import seed_to_state, seeds_to_states
 
@@ -36,19 +37,6 @@ class Outcome:
     @property
     def winners(self) -> list[int]:
         return [seat for seat, rank in enumerate(self.ranks) if rank == 1]
-
-
-class Kernel:
-    """The compiled functions of one game, gathered so the shared Python layer can call them.
-
-    Attributes are numba functions: ``init(st, cf, rng_state)``, ``legal(st, cf, buf) -> n``,
-    ``apply(st, cf, action)``, ``current_player(st)``, ``is_terminal(st)``, ``policy(kind, params, st,
-    cf, buf, n, bot_rng, seat) -> action`` and ``play_many(cf, rng_states, bot_states, kinds, params,
-    out)``; plus ``state_dtype``, ``max_actions`` and ``config_record(config)``.
-    """
-
-    state_dtype: np.dtype
-    max_actions: int
 
 
 class State:
@@ -134,7 +122,13 @@ class State:
 
 
 class Game:
-    """A registered game: its config class, kernel, bots and the shared driver code."""
+    """A registered game: its config class, kernel, bots and the shared driver code.
+
+    ``rules_module`` names the module of the game's compiled rules (``init``, ``legal``, ``apply``,
+    ``current_player``, ``is_terminal``, ``STATE_DTYPE``, ``MAX_ACTIONS``, ``config_record``) and
+    ``policy`` its compiled heuristic bots (``"module:heuristic_policy"``); core binds them into the
+    compiled game loop on first use (``simlab.core.engine``).
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -143,10 +137,13 @@ class Game:
     state_class: ClassVar[type[State]] = State
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    rules_module: ClassVar[str]
+    policy: ClassVar[str]
 
     @property
-    def kernel(self) -> Any:
-        raise NotImplementedError
+    def kernel(self) -> Kernel:
+        """The game's compiled functions and loop, bound once per process."""
+        return kernel_for(self.name, self.rules_module, self.policy)
 
     @property
     def bots(self) -> BotRegistry:
@@ -228,7 +225,7 @@ class Game:
             rng = seeds_to_states(words, CHANCE_STREAM)
             bot_rng = np.stack([seeds_to_states(words, BOT_STREAM_BASE + p) for p in range(config.players)], axis=1)
             kinds = np.array([b.kind for b in bots], dtype=np.int64)
-            params = np.stack([b.params for b in bots]).astype(np.float64)
+            params = stack_params(bots)
             kernel.play_many(cfg, rng, bot_rng, kinds, params, out)
         else:
             for i, seed in enumerate(seeds):

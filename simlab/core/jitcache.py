@@ -1,38 +1,43 @@
 """Keep numba's on-disk cache honest when compiled code spans several modules.
 
-numba keys a cached function on its own source file only. A compiled game loop inlines the rules and
-the bots, so editing ``rules.py`` alone would leave the loop's cached machine code stale and silently
-wrong. ``refresh(sources)`` hashes every source a compiled entry point depends on and, when the hash
-changed since the cache was written, deletes the cache files of those modules before numba loads them.
+numba keys a cached function on its own source file only. A game's compiled loop inlines its rules and
+bots (and the shared rng and components), so editing ``rules.py`` alone would leave the loop's cached
+machine code stale and silently wrong. ``refresh(sources, patterns, stamp_dir)`` hashes every source the
+game's compiled code depends on and, when the hash changed since the cache was written, deletes the
+game's cache files (``patterns``) before numba loads them.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 
 STAMP = "simlab-jit-sources.sha256"
 
 
-def refresh(sources: list[Path]) -> bool:
-    """Drop stale numba cache files of ``sources``; returns True if anything was dropped."""
+def sources_hash(sources: Sequence[Path]) -> str:
+    """One hash of the names and contents of ``sources`` (order-independent)."""
     digest = hashlib.sha256()
     for path in sorted(sources):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
-    stamp_dir = sources[0].parent / "__pycache__"
+    return digest.hexdigest()
+
+
+def refresh(sources: Sequence[Path], patterns: Sequence[tuple[Path, str]], stamp_dir: Path) -> bool:
+    """Drop the cache files matching ``patterns`` ((folder, glob) pairs) if ``sources`` changed since
+    the stamp in ``stamp_dir`` was written; returns True if anything was dropped."""
     stamp = stamp_dir / STAMP
-    current = digest.hexdigest()
+    current = sources_hash(sources)
     try:
         if stamp.exists() and stamp.read_text() == current:
             return False
         dropped = False
-        for path in sources:
-            cache_dir = path.parent / "__pycache__"
-            for pattern in (f"{path.stem}.*.nbi", f"{path.stem}.*.nbc"):
-                for cached in cache_dir.glob(pattern):
-                    cached.unlink(missing_ok=True)
-                    dropped = True
+        for folder, pattern in patterns:
+            for cached in folder.glob(pattern):
+                cached.unlink(missing_ok=True)
+                dropped = True
         stamp_dir.mkdir(exist_ok=True)
         stamp.write_text(current)
         return dropped

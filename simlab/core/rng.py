@@ -70,8 +70,11 @@ def next_u64(state: np.ndarray, idx: int) -> np.uint64:
 
 
 @njit(cache=True)
-def randint(state: np.ndarray, idx: int, n: int) -> int:
-    """Uniform integer in [0, n) from the generator at ``state[idx]`` (n >= 1; bias < 2**-32)."""
+def below(state: np.ndarray, idx: int, n: int) -> int:
+    """A uniform integer below ``n`` (in [0, n), n >= 1; bias < 2**-32) from the generator at ``state[idx]``.
+
+    Named for what it returns: unlike numpy's ``randint(low, high)``, the first two arguments say which
+    generator to advance, not a range."""
     r = next_u64(state, idx) >> _S32
     return int((r * np.uint64(n)) >> _S32)
 

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from simlab.core.bots import stack_params
 from simlab.core.config import GameConfig
 from simlab.core.registry import get_game
 from simlab.run.backends import Executor
@@ -203,7 +204,7 @@ def decision_kinds(game: Any, config: GameConfig, specs: Sequence[str], seeds: S
 
     cf = kernel.config_record(config)
     bot_kinds = np.array([b.kind for b in bots], dtype=np.int64)
-    params = np.stack([b.params for b in bots]).astype(np.float64)
+    params = stack_params(bots)
     buf = np.zeros(kernel.max_actions, dtype=np.int32)
     out = []
     for name, recs in states.items():

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from simlab.core.rng import randint, seed_to_state, seeds_to_states
+from simlab.core.rng import below, seed_to_state, seeds_to_states
 
 
 def test_scalar_and_vector_stream_states_agree() -> None:
@@ -18,9 +18,9 @@ def test_streams_and_seeds_give_distinct_states() -> None:
     assert len(states) == 1000
 
 
-def test_randint_is_uniform() -> None:
+def test_below_is_uniform() -> None:
     state = np.array([seed_to_state(7)], dtype=np.uint64)
-    counts = np.bincount([randint(state, 0, 6) for _ in range(60_000)], minlength=6)
+    counts = np.bincount([below(state, 0, 6) for _ in range(60_000)], minlength=6)
     expected = 10_000
     chi2 = ((counts - expected) ** 2 / expected).sum()
     assert chi2 < 20.5  # 99.9% quantile of chi-square with 5 degrees of freedom

@@ -19,12 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.bots import CompiledBot
-from simlab.core.rng import randint, uniform
+from simlab.core.rng import uniform
 from simlab.games.massilia import rules as R
-
-KIND_RANDOM = 0
-KIND_HEURISTIC = 1
 
 PARAM_NAMES = (
     "money_value",  # points per sesterce held (end scoring gives 1/3; money also buys actions)
@@ -59,11 +55,6 @@ W_SIZE = W_TAKE + 24
 
 #: how much each style wants a deity card of each type (multiplies card_value)
 CARD_WISH = np.array([1.3, 0.9, 0.9, 0.8, 1.0, 1.0, 0.7, 0.8, 0.9])
-
-
-@njit(cache=True)
-def random_policy(buf, n, bot_rng, seat):
-    return buf[randint(bot_rng, seat, n)]
 
 
 # ==============================================================================================
@@ -610,23 +601,3 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
             best = val
             arg = a
     return arg
-
-
-KERNEL_PATH = "simlab.games.massilia.kernel:KERNEL"
-
-
-def random_bot(name: str = "random") -> CompiledBot:
-    return CompiledBot(name, KIND_RANDOM, np.zeros(N_PARAMS), KERNEL_PATH)
-
-
-def _heuristic(name: str, values: dict[str, float]) -> CompiledBot:
-    params = np.array([values[k] for k in PARAM_NAMES], dtype=np.float64)
-    return CompiledBot(name, KIND_HEURISTIC, params, KERNEL_PATH)
-
-
-def trader_bot(name: str = "trader", **params: float) -> CompiledBot:
-    return _heuristic(name, {**TRADER, **params})
-
-
-def priest_bot(name: str = "priest", **params: float) -> CompiledBot:
-    return _heuristic(name, {**PRIEST, **params})

@@ -42,7 +42,7 @@ class MassiliaConfig(GameConfig):
     )
     harbour_start: tuple[int, ...] = knob((6, 6, 6, 10), "rulebook", "cubes in each harbour at setup (same order)")
     refill_by_players: tuple[int, ...] = knob(
-        (8, 10, 12), "rulebook", "cubes drawn from the bag in phase 1 for 2, 3 and 4 players"
+        (8, 10, 12), "rulebook", "cubes drawn from the bag in phase 1 for 2, 3 and 4 players", record=None
     )
     card_copies: tuple[int, ...] = knob(
         data.CARD_COPIES, "rulebook", "deity cards by type (" + ", ".join(data.CARDS) + ")"
@@ -51,7 +51,9 @@ class MassiliaConfig(GameConfig):
     beige_price: int = knob(1, "assumption", "printed price of a beige cube (the rulebook lists only 4 tiles)")
     price_min: int = knob(1, "rulebook", "lowest price a Mercure may set")
     price_max: int = knob(3, "rulebook", "highest price a Mercure may set")
-    turn_tiles: tuple[int, ...] = knob((2, 3, 4), "rulebook", "turn-order tiles; the lowest players-1 are used")
+    turn_tiles: tuple[int, ...] = knob(
+        (2, 3, 4), "rulebook", "turn-order tiles; the lowest players-1 are used", record=None
+    )
     tokens_per_player: int = knob(10, "rulebook", "penalty tokens in the common supply per player")
     marker_start: int = knob(2, "rulebook", "starting position of each score marker")
     marker_min: int = knob(1, "rulebook", "lowest score-marker position")
@@ -65,9 +67,11 @@ class MassiliaConfig(GameConfig):
     stalls_per_player: int = knob(6, "rulebook", "stall tiles per player")
     stall_capacity: int = knob(6, "rulebook", "most cubes a stall may hold")
     setup_stalls_by_players: tuple[int, ...] = knob(
-        (2, 1, 1), "rulebook", "stalls each player places at setup for 2, 3 and 4 players"
+        (2, 1, 1), "rulebook", "stalls each player places at setup for 2, 3 and 4 players", record=None
     )
-    setup_cubes_per_stall: int = knob(3, "rulebook", "cubes drawn from the bag onto each setup stall")
+    setup_cubes_per_stall: int = knob(
+        3, "rulebook", "cubes drawn from the bag onto each setup stall", record="setup_cubes"
+    )
     keep_die_cost: int = knob(2, "rulebook", "sesterces per rolled die kept")
     consul_place_cost: int = knob(5, "rulebook", "sesterces to place a stall where the consul stops")
     consul_move_cubes: int = knob(6, "rulebook", "most cubes moved onto a stall placed with the consul")
@@ -77,7 +81,10 @@ class MassiliaConfig(GameConfig):
     beige_per_card: int = knob(2, "rulebook", "beige cubes paid per kept deity card (or one coloured cube)")
     venus_returns: int = knob(2, "rulebook", "penalty tokens a Venus returns to the supply")
     stall_points: tuple[int, ...] = knob(
-        (0, 0, 4, 9, 16, 25), "rulebook", "end points for 0, 1, 2, … stalls on the market (last entry caps)"
+        (0, 0, 4, 9, 16, 25),
+        "rulebook",
+        "end points for 0, 1, 2, … stalls on the market (last entry caps)",
+        record=None,
     )
     money_per_point: int = knob(
         3, "assumption", "sesterces per end point (the Hungarian line lost its digit; 1 per 3 per play reports)"
@@ -87,15 +94,28 @@ class MassiliaConfig(GameConfig):
         True, "assumption", "beige cubes discarded for cards or taxed go to the bag (False: to the harbour)"
     )
     kept_dice_to_screen_on_pass: bool = knob(
-        True, "assumption", "kept dice unused at a pass go behind the screen (False: to the temple)"
+        True,
+        "assumption",
+        "kept dice unused at a pass go behind the screen (False: to the temple)",
+        record="kept_to_screen",
     )
-    fame_must_buy_full: bool = knob(True, "assumption", "the fame action must buy the die's whole value")
-    market_spaces: int = knob(16, "assumption", "stall spaces around the market (4 sides; middle space per side)")
-    random_pawn_start: bool = knob(True, "rulebook", "characters start on the middle spaces in random order")
+    fame_must_buy_full: bool = knob(
+        True, "assumption", "the fame action must buy the die's whole value", record="fame_full"
+    )
+    market_spaces: int = knob(
+        16, "assumption", "stall spaces around the market (4 sides; middle space per side)", record=None
+    )
+    random_pawn_start: bool = knob(
+        True, "rulebook", "characters start on the middle spaces in random order", record="random_pawns"
+    )
     bonus_card: str = knob(
-        "none", "derived", "experiment knob: a deity card (by name) dealt from the deck to bonus_card_seat at setup"
+        "none",
+        "derived",
+        "experiment knob: a deity card (by name) dealt from the deck to bonus_card_seat at setup",
+        record=None,
+        choices=("none", *data.CARDS),
     )
-    bonus_card_seat: int = knob(-1, "derived", "seat that receives bonus_card (-1: nobody)")
+    bonus_card_seat: int = knob(-1, "derived", "seat that receives bonus_card (-1: nobody)", record=None)
 
     def validate(self) -> None:
         n = self.players
@@ -158,10 +178,6 @@ class MassiliaConfig(GameConfig):
         ):
             require(getattr(self, name) >= 0, f"{name} must be >= 0, got {getattr(self, name)}")
         require(self.tax_per_cube >= 1, "tax_per_cube must be >= 1")
-        require(
-            self.bonus_card == "none" or self.bonus_card in data.CARDS,
-            f"bonus_card must be 'none' or one of {', '.join(data.CARDS)}, got {self.bonus_card!r}",
-        )
         require(-1 <= self.bonus_card_seat < n, f"bonus_card_seat must be -1 or a seat 0..{n - 1}")
         if self.bonus_card != "none" and self.bonus_card_seat >= 0:
             require(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.core.bots import BotInfo, BotRegistry
+from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, SeatColumns, State
 from simlab.games.massilia import data
 from simlab.games.massilia import rules as R
@@ -16,16 +16,13 @@ RULES_VERSION = "massilia-1.1"
 _BOTS = BotRegistry(
     "massilia",
     [
-        BotInfo("random", "simlab.games.massilia.bots:random_bot", "uniformly random legal action"),
-        BotInfo(
+        heuristic(
             "trader",
-            "simlab.games.massilia.bots:trader_bot",
             "sells goods to customers: buys the colours its stalls can sell, walks customers to them",
             TRADER,
         ),
-        BotInfo(
+        heuristic(
             "priest",
-            "simlab.games.massilia.bots:priest_bot",
             "fame and temple player: buys fame when the temple is cheap, prays for cards, uses them",
             PRIEST,
         ),
@@ -225,13 +222,9 @@ class MassiliaGame(Game):
     config_class = MassiliaConfig
     state_class = MassiliaState
     min_players = 2
+    rules_module = "simlab.games.massilia.rules"
+    policy = "simlab.games.massilia.bots:heuristic_policy"
     max_players = 4
-
-    @property
-    def kernel(self):
-        from simlab.games.massilia.kernel import KERNEL
-
-        return KERNEL
 
     @property
     def bots(self) -> BotRegistry:

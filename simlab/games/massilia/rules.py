@@ -30,7 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.rng import randint
+from simlab.core.components import deck_from_counts, draw, draw_counts, rank_and_share, roll, shuffle
+from simlab.core.record import config_record as build_config_record
+from simlab.core.record import state_dtype
 from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MassiliaConfig
 from simlab.games.massilia.data import CARDS as CARD_NAMES
 
@@ -88,13 +90,11 @@ NCARDS = 9
 
 P, S, R = MAX_PLAYERS, MAX_SPACES, MAX_ROUNDS
 
-STATE_DTYPE = np.dtype(
+STATE_DTYPE = state_dtype(
+    P,
     [
-        ("rng", np.uint64, (1,)),
         ("n_players", np.int32),
         ("round_no", np.int32),
-        ("phase", np.int32),
-        ("cur", np.int32),
         ("active", np.int32),
         ("order", np.int32, (P,)),
         ("order_pos", np.int32),
@@ -148,11 +148,6 @@ STATE_DTYPE = np.dtype(
         ("tax_left", np.int32),
         ("moved_cubes", np.int32),
         ("pay_owed", np.int32),
-        ("turns", np.int32),
-        ("decisions", np.int32),
-        ("score", np.int32, (P,)),
-        ("rank", np.int32, (P,)),
-        ("share", np.float64, (P,)),
         # facts: per seat
         ("f_start_money", np.int32, (P,)),
         ("f_money_r", np.int32, (P, R)),
@@ -182,7 +177,6 @@ STATE_DTYPE = np.dtype(
         ("f_round_bought", np.int32, (R, 4)),
         ("f_round_sold", np.int32, (R, 4)),
     ],
-    align=True,
 )
 
 CONFIG_DTYPE = np.dtype(
@@ -236,49 +230,27 @@ CONFIG_DTYPE = np.dtype(
 
 
 def config_record(config: MassiliaConfig) -> np.ndarray:
-    """The config as the record the compiled functions read."""
-    cf = np.zeros(1, dtype=CONFIG_DTYPE)
-    c = cf[0]
+    """The config as the record the compiled functions read (one-to-one knobs copied by core)."""
+    return build_config_record(config, CONFIG_DTYPE, _derive_config)
+
+
+def _derive_config(config: MassiliaConfig, c: np.void) -> None:
+    """The record fields computed from knobs declared ``record=None``."""
     n = config.players
-    c["players"], c["rounds"] = n, config.rounds
-    c["start_money"][:n] = config.start_money[:n]
-    c["cubes_total"][:] = config.cubes_total
-    c["harbour_start"][:] = config.harbour_start
     c["refill"] = config.refill_by_players[n - 2]
-    c["card_copies"][:] = config.card_copies
-    c["price_tiles"][:] = config.price_tiles
-    c["beige_price"] = config.beige_price
-    c["price_min"], c["price_max"] = config.price_min, config.price_max
-    tiles = sorted(config.turn_tiles)[: n - 1]
-    c["turn_tiles"][: n - 1] = tiles
-    c["tokens_per_player"] = config.tokens_per_player
-    c["marker_start"], c["marker_min"], c["marker_max"] = config.marker_start, config.marker_min, config.marker_max
-    c["marker_drop_per_cube"] = config.marker_drop_per_cube
-    c["marker_drop_counts_beige"] = config.marker_drop_counts_beige
-    c["stalls_per_player"], c["stall_capacity"] = config.stalls_per_player, config.stall_capacity
+    c["turn_tiles"][: n - 1] = sorted(config.turn_tiles)[: n - 1]
     c["setup_stalls"] = config.setup_stalls_by_players[n - 2]
-    c["setup_cubes"] = config.setup_cubes_per_stall
-    c["keep_die_cost"], c["consul_place_cost"] = config.keep_die_cost, config.consul_place_cost
-    c["consul_move_cubes"], c["tax_per_cube"] = config.consul_move_cubes, config.tax_per_cube
-    c["hand_limit"], c["hand_limit_caps_keep"] = config.hand_limit, config.hand_limit_caps_keep
-    c["beige_per_card"], c["venus_returns"] = config.beige_per_card, config.venus_returns
     points = list(config.stall_points)[:16]
     c["stall_points"][: len(points)] = points
     c["n_stall_points"] = len(points)
-    c["money_per_point"], c["token_penalty"] = config.money_per_point, config.token_penalty
-    c["removed_beige_to_bag"] = config.removed_beige_to_bag
-    c["kept_to_screen"] = config.kept_dice_to_screen_on_pass
-    c["fame_full"] = config.fame_must_buy_full
     spaces = config.market_spaces
     side = spaces // 4
     c["spaces"] = spaces
     c["middles"][:] = [k * side + side // 2 for k in range(4)]
     for sp in range(spaces):
         c["is_corner"][sp] = 0 if sp in c["middles"] else 1
-    c["random_pawns"] = config.random_pawn_start
     c["bonus_card"] = -1 if config.bonus_card == "none" else CARD_NAMES.index(config.bonus_card)
     c["bonus_seat"] = config.bonus_card_seat if c["bonus_card"] >= 0 else -1
-    return cf.view(np.recarray)  # attribute access also without the JIT (NUMBA_DISABLE_JIT=1)
 
 
 # ==============================================================================================
@@ -384,16 +356,7 @@ def score_of(s, c, p):
 @njit(cache=True)
 def draw_cube(s):
     """Draw one random cube from the bag; returns its colour or -1 if the bag is empty."""
-    total = s.bag[0] + s.bag[1] + s.bag[2] + s.bag[3]
-    if total == 0:
-        return -1
-    r = randint(s.rng, 0, total)
-    for g in range(4):
-        if r < s.bag[g]:
-            s.bag[g] -= 1
-            return g
-        r -= s.bag[g]
-    return -1
+    return draw_counts(s, s.bag)
 
 
 @njit(cache=True)
@@ -403,22 +366,6 @@ def return_removed_cube(s, c, g):
         s.harbour[BEIGE] += 1
     else:
         s.bag[g] += 1
-
-
-@njit(cache=True)
-def shuffle_discard_into_deck(s):
-    n = 0
-    for t in range(NCARDS):
-        for _ in range(s.discard[t]):
-            s.deck[n] = t
-            n += 1
-        s.discard[t] = 0
-    for i in range(n - 1, 0, -1):
-        j = randint(s.rng, 0, i + 1)
-        tmp = s.deck[i]
-        s.deck[i] = s.deck[j]
-        s.deck[j] = tmp
-    s.deck_n = n
 
 
 @njit(cache=True)
@@ -565,17 +512,8 @@ def init(st, cf, rng):
     for g in range(4):
         s.harbour[g] = c.harbour_start[g]
         s.bag[g] = c.cubes_total[g] - c.harbour_start[g]
-    k = 0
-    for t in range(NCARDS):
-        for _ in range(c.card_copies[t]):
-            s.deck[k] = t
-            k += 1
-    s.deck_n = k
-    for i in range(k - 1, 0, -1):
-        j = randint(s.rng, 0, i + 1)
-        tmp = s.deck[i]
-        s.deck[i] = s.deck[j]
-        s.deck[j] = tmp
+    s.deck_n = deck_from_counts(s.deck, 0, c.card_copies)
+    shuffle(s, s.deck, s.deck_n)
     if c.bonus_seat >= 0:
         deal_bonus_card(s, c.bonus_seat, c.bonus_card)
     for sp in range(S):
@@ -584,19 +522,11 @@ def init(st, cf, rng):
     for i in range(4):
         s.pawn[i] = c.middles[i]
     if c.random_pawns == 1:
-        for i in range(3, 0, -1):
-            j = randint(s.rng, 0, i + 1)
-            tmp = s.pawn[i]
-            s.pawn[i] = s.pawn[j]
-            s.pawn[j] = tmp
+        shuffle(s, s.pawn, 4)
     # price tiles at random on temple and the three harbours
     for i in range(4):
         s.price[i] = c.price_tiles[i]
-    for i in range(3, 0, -1):
-        j = randint(s.rng, 0, i + 1)
-        tmp = s.price[i]
-        s.price[i] = s.price[j]
-        s.price[j] = tmp
+    shuffle(s, s.price, 4)
     for g in range(3):
         s.marker[g] = c.marker_start
     s.supply = c.tokens_per_player * n
@@ -668,7 +598,7 @@ def start_round(s, c):
             n += s.temple[d, v]
             s.temple[d, v] = 0
         for _ in range(n):
-            s.temple[d, randint(s.rng, 0, 6)] += 1
+            s.temple[d, roll(s, 6) - 1] += 1
     s.order_pos = 0
     begin_roll(s, c)
 
@@ -702,7 +632,7 @@ def next_roll_colour(s, c):
     for d in range(4):
         for _ in range(s.roll_count[d]):
             s.rolled_col[s.rolled_n] = d
-            s.rolled_val[s.rolled_n] = randint(s.rng, 0, 6) + 1
+            s.rolled_val[s.rolled_n] = roll(s, 6)
             s.rolled_n += 1
         s.screen[p, d] -= s.roll_count[d]
     if s.rolled_n == 0:
@@ -791,38 +721,18 @@ def end_round(s, c):
 
 @njit(cache=True)
 def final_scoring(s, c):
+    """Score every seat; ties break on stalls, then sesterces, then fewer penalty tokens (rules 'End')."""
     n = c.players
+    keys = np.empty((n, 4), np.int64)
     for p in range(n):
         s.score[p] = score_of(s, c, p)
-    winners = 0
-    for p in range(n):
-        better = 0
-        for q in range(n):
-            if q == p:
-                continue
-            if beats(s, c, q, p):
-                better += 1
-        s.rank[p] = 1 + better
-        if better == 0:
-            winners += 1
-    for p in range(n):
-        s.share[p] = 1.0 / winners if s.rank[p] == 1 else 0.0
+        keys[p, 0] = s.score[p]
+        keys[p, 1] = stall_count(s, c, p)
+        keys[p, 2] = s.money[p]
+        keys[p, 3] = -s.tokens[p]
+    rank_and_share(keys, n, s.rank, s.share)
     s.phase = PH_OVER
     s.cur = -1
-
-
-@njit(cache=True)
-def beats(s, c, q, p):
-    """Does q finish ahead of p? Score, then stalls, then sesterces, then fewer tokens."""
-    if s.score[q] != s.score[p]:
-        return s.score[q] > s.score[p]
-    sq = stall_count(s, c, q)
-    sp = stall_count(s, c, p)
-    if sq != sp:
-        return sq > sp
-    if s.money[q] != s.money[p]:
-        return s.money[q] > s.money[p]
-    return s.tokens[q] < s.tokens[p]
 
 
 # ==============================================================================================
@@ -1357,12 +1267,10 @@ def sacrifice(s, c, p, v):
     """Grey: draw v cards (reshuffling the discard pile when the deck runs out), then keep/discard."""
     s.drawn_n = 0
     for _ in range(v):
-        if s.deck_n == 0:
-            shuffle_discard_into_deck(s)
-            if s.deck_n == 0:
-                break
-        s.deck_n -= 1
-        t = s.deck[s.deck_n]
+        t, left = draw(s, s.deck, s.deck_n, s.discard)
+        s.deck_n = left
+        if t < 0:
+            break
         s.drawn[s.drawn_n] = t
         s.drawn_n += 1
         s.f_drawn[p, t] += 1

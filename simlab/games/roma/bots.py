@@ -22,12 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.bots import CompiledBot
-from simlab.core.rng import randint, uniform
+from simlab.core.rng import uniform
 from simlab.games.roma import rules as R
-
-KIND_RANDOM = 0
-KIND_HEURISTIC = 1
 
 PARAM_NAMES = (
     "money_value",  # VP-equivalents per sestertius
@@ -109,11 +105,6 @@ CARD_BASE = np.array(
 )
 HIT = 0.42  # chance that at least one of three dice shows a given number
 WIN = 100.0
-
-
-@njit(cache=True)
-def random_policy(buf, n, bot_rng, seat):
-    return buf[randint(bot_rng, seat, n)]
 
 
 # ==============================================================================================
@@ -555,23 +546,3 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
             best = val
             arg = a
     return arg
-
-
-KERNEL_PATH = "simlab.games.roma.kernel:KERNEL"
-
-
-def random_bot(name: str = "random") -> CompiledBot:
-    return CompiledBot(name, KIND_RANDOM, np.zeros(N_PARAMS), KERNEL_PATH)
-
-
-def _heuristic(name: str, values: dict[str, float]) -> CompiledBot:
-    params = np.array([values[k] for k in PARAM_NAMES], dtype=np.float64)
-    return CompiledBot(name, KIND_HEURISTIC, params, KERNEL_PATH)
-
-
-def builder_bot(name: str = "builder", **params: float) -> CompiledBot:
-    return _heuristic(name, {**BUILDER, **params})
-
-
-def warrior_bot(name: str = "warrior", **params: float) -> CompiledBot:
-    return _heuristic(name, {**WARRIOR, **params})

@@ -27,6 +27,7 @@ def _names(values: tuple[int, ...]) -> str:
 class RomaConfig(GameConfig):
     """Every number of Roma's rules page (see each field's provenance and description)."""
 
+    PYTHON_ONLY: ClassVar[dict[str, str]] = {"players": "always 2 (validated); the rules are written for two seats"}
     PRESETS: ClassVar[dict[str, dict[str, object]]] = {
         "original": {},
         "bribe_disc": {"bribe_disc": True, "hand_size": 5},
@@ -49,34 +50,48 @@ class RomaConfig(GameConfig):
     # -- setup -------------------------------------------------------------------------------------
     hand_size: int = knob(4, "rulebook", "cards dealt to each player (the bribe-disc variant deals 5)")
     swap_size: int = knob(2, "rulebook", "cards each player passes face down to the other at setup")
-    bribe_disc: bool = knob(False, "rulebook", "Arena: Roma II's bribe disc as a 7th card space (preset bribe_disc)")
-    action_dice: int = knob(3, "rulebook", "action dice per player")
+    bribe_disc: bool = knob(
+        False, "rulebook", "Arena: Roma II's bribe disc as a 7th card space (preset bribe_disc)", record="bribe"
+    )
+    action_dice: int = knob(3, "rulebook", "action dice per player", record="n_dice")
     # -- deck ----------------------------------------------------------------------------------------
     card_copies: tuple[int, ...] = knob(
-        data.CARD_COPIES, "rulebook", "copies of each card (" + _names(data.CARD_COPIES) + ")"
+        data.CARD_COPIES, "rulebook", "copies of each card (" + _names(data.CARD_COPIES) + ")", record="copies"
     )
-    card_cost: tuple[int, ...] = knob(data.CARD_COST, "rulebook", "cost in sestertii of each card (same order)")
-    card_defence: tuple[int, ...] = knob(data.CARD_DEFENCE, "rulebook", "defence of each card (same order)")
+    card_cost: tuple[int, ...] = knob(
+        data.CARD_COST, "rulebook", "cost in sestertii of each card (same order)", record="cost"
+    )
+    card_defence: tuple[int, ...] = knob(
+        data.CARD_DEFENCE, "rulebook", "defence of each card (same order)", record="defence"
+    )
     # -- phases 1 and 2 --------------------------------------------------------------------------------
     empty_disc_loss: int = knob(
-        1, "rulebook", "VP returned to the stockpile per own empty space at the start of a turn"
+        1, "rulebook", "VP returned to the stockpile per own empty space at the start of a turn", record="empty_loss"
     )
     triple_reroll: bool = knob(True, "rulebook", "a player who rolls a triple may reroll all three dice")
-    triple_reroll_limit: int = knob(-1, "assumption", "most triple rerolls in one turn (-1: as long as triples come)")
+    triple_reroll_limit: int = knob(
+        -1, "assumption", "most triple rerolls in one turn (-1: as long as triples come)", record="reroll_limit"
+    )
     # -- bribe disc ------------------------------------------------------------------------------------
     bribe_cost_per_pip: int = knob(
-        1, "rulebook", "sestertii paid per pip of the die that activates the bribe-disc card"
+        1, "rulebook", "sestertii paid per pip of the die that activates the bribe-disc card", record="bribe_pip_cost"
     )
     bribe_counts_empty: bool = knob(True, "rulebook", "an empty bribe space costs VP in phase 1 like an empty disc")
     bribe_counts_legat: bool = knob(True, "rulebook", "Legat counts the opponent's empty bribe space")
     bribe_adjacent_disc6: bool = knob(
-        True, "assumption", "the bribe space lies next to disc 6 (Forum, Basilica and Templum adjacency)"
+        True,
+        "assumption",
+        "the bribe space lies next to disc 6 (Forum, Basilica and Templum adjacency)",
+        record="bribe_adjacent",
     )
     praetorianus_blocks_bribe: bool = knob(
-        False, "assumption", "Praetorianus may block the opponent's bribe space too (rules: not specified)"
+        False,
+        "assumption",
+        "Praetorianus may block the opponent's bribe space too (rules: not specified)",
+        record="praetorianus_bribe",
     )
     # -- card abilities ----------------------------------------------------------------------------------
-    battle_die_sides: int = knob(6, "rulebook", "sides of the battle die")
+    battle_die_sides: int = knob(6, "rulebook", "sides of the battle die", record="battle_sides")
     turris_bonus: int = knob(1, "rulebook", "defence each face-up Turris adds to each of the owner's other cards")
     essedum_reduction: int = knob(2, "rulebook", "defence each Essedum activation takes from every opposing card")
     essedum_whole_turn: bool = knob(
@@ -93,8 +108,12 @@ class RomaConfig(GameConfig):
         True, "assumption", "Mercatus takes its VP from the opponent (HU, SUITE); False: from the stockpile"
     )
     consul_step: int = knob(1, "rulebook", "how far Consul changes a die (up or down, staying within 1..6)")
-    scaenicus_copies_scaenicus: bool = knob(True, "assumption", "Scaenicus may copy another Scaenicus (SUITE)")
-    free_lay_covers_self: bool = knob(True, "rulebook", "Senator and Architectus may cover themselves (HU)")
+    scaenicus_copies_scaenicus: bool = knob(
+        True, "assumption", "Scaenicus may copy another Scaenicus (SUITE)", record="scaen_scaen"
+    )
+    free_lay_covers_self: bool = knob(
+        True, "rulebook", "Senator and Architectus may cover themselves (HU)", record="free_lay_self"
+    )
 
     def spaces(self) -> int:
         return data.MAX_SPACES if self.bribe_disc else data.DICE_DISCS

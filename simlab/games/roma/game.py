@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.core.bots import BotInfo, BotRegistry
+from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, SeatColumns, State
 from simlab.games.roma import data
 from simlab.games.roma import rules as R
@@ -16,16 +16,13 @@ RULES_VERSION = "roma-1.1"
 _BOTS = BotRegistry(
     "roma",
     [
-        BotInfo("random", "simlab.games.roma.bots:random_bot", "uniformly random legal action"),
-        BotInfo(
+        heuristic(
             "builder",
-            "simlab.games.roma.bots:builder_bot",
             "economy: covers every disc, Forums beside Basilica/Templum, VP from Forum, Legat, Tribunus",
             BUILDER,
         ),
-        BotInfo(
+        heuristic(
             "warrior",
-            "simlab.games.roma.bots:warrior_bot",
             "aggressive: battle cards, Sicarius/Nero/Gladiator, Essedum before attacks, Praetorianus",
             WARRIOR,
         ),
@@ -212,13 +209,9 @@ class RomaGame(Game):
     config_class = RomaConfig
     state_class = RomaState
     min_players = 2
+    rules_module = "simlab.games.roma.rules"
+    policy = "simlab.games.roma.bots:heuristic_policy"
     max_players = 2
-
-    @property
-    def kernel(self):
-        from simlab.games.roma.kernel import KERNEL
-
-        return KERNEL
 
     @property
     def bots(self) -> BotRegistry:

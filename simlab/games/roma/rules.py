@@ -37,7 +37,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.rng import randint
+from simlab.core.components import deck_from_counts, draw, rank_and_share, roll, shuffle
+from simlab.core.record import config_record as build_config_record
+from simlab.core.record import state_dtype
 from simlab.games.roma.config import MAX_DECK, RomaConfig
 
 # -- phases (the decision at hand) --------------------------------------------------------------
@@ -96,14 +98,10 @@ SRC_FORUM, SRC_BASILICA, SRC_TEMPLUM, SRC_LEGAT, SRC_TRIBUNUS, SRC_MERCATOR, SRC
 NSRC = 7
 END_NONE, END_STOCKPILE, END_ZERO_VP, END_TURN_LIMIT = 0, 1, 2, 3
 
-STATE_DTYPE = np.dtype(
+STATE_DTYPE = state_dtype(
+    2,
     [
-        ("rng", np.uint64, (1,)),
-        ("phase", np.int32),
-        ("cur", np.int32),
         ("active", np.int32),
-        ("turns", np.int32),
-        ("decisions", np.int32),
         ("revealed", np.int32),
         ("vp", np.int32, (2,)),
         ("money", np.int32, (2,)),
@@ -139,9 +137,6 @@ STATE_DTYPE = np.dtype(
         ("battle_def", np.int32),
         # the result
         ("end_reason", np.int32),
-        ("score", np.int32, (2,)),
-        ("rank", np.int32, (2,)),
-        ("share", np.float64, (2,)),
         # facts, per seat
         ("f_start_money", np.int32, (2,)),
         ("f_start_vp", np.int32, (2,)),
@@ -161,7 +156,6 @@ STATE_DTYPE = np.dtype(
         ("f_rerolls", np.int32, (2,)),
         ("f_dice_unused", np.int32, (2,)),
     ],
-    align=True,
 )
 
 CONFIG_DTYPE = np.dtype(
@@ -208,36 +202,13 @@ CONFIG_DTYPE = np.dtype(
 
 
 def config_record(config: RomaConfig) -> np.ndarray:
-    """The config as the record the compiled functions read."""
-    cf = np.zeros(1, dtype=CONFIG_DTYPE)
-    c = cf[0]
+    """The config as the record the compiled functions read (one-to-one knobs copied by core)."""
+    return build_config_record(config, CONFIG_DTYPE, _derive_config)
+
+
+def _derive_config(config: RomaConfig, c: np.void) -> None:
+    """The record fields computed from knobs: the card spaces in play follow ``bribe_disc``."""
     c["spaces"] = config.spaces()
-    c["bribe"] = config.bribe_disc
-    c["total_vp"] = config.total_vp
-    c["start_vp"][:] = config.start_vp[:2]
-    c["start_money"][:] = config.start_money[:2]
-    c["full_credit"] = config.full_credit
-    c["max_turns"] = config.max_turns
-    c["hand_size"], c["swap_size"], c["n_dice"] = config.hand_size, config.swap_size, config.action_dice
-    c["copies"][:] = config.card_copies
-    c["cost"][:] = config.card_cost
-    c["defence"][:] = config.card_defence
-    c["empty_loss"] = config.empty_disc_loss
-    c["triple_reroll"], c["reroll_limit"] = config.triple_reroll, config.triple_reroll_limit
-    c["bribe_pip_cost"] = config.bribe_cost_per_pip
-    c["bribe_counts_empty"], c["bribe_counts_legat"] = config.bribe_counts_empty, config.bribe_counts_legat
-    c["bribe_adjacent"] = config.bribe_adjacent_disc6
-    c["praetorianus_bribe"] = config.praetorianus_blocks_bribe
-    c["battle_sides"], c["turris_bonus"] = config.battle_die_sides, config.turris_bonus
-    c["essedum_reduction"], c["essedum_whole_turn"] = config.essedum_reduction, config.essedum_whole_turn
-    c["basilica_vp"], c["basilica_each"] = config.basilica_vp, config.basilica_each
-    c["legat_vp"], c["tribunus_vp"] = config.legat_vp, config.tribunus_vp
-    c["mercator_price"], c["mercator_cap"] = config.mercator_price, config.mercator_cap
-    c["mercatus_vp"], c["mercatus_from_opponent"] = config.mercatus_vp, config.mercatus_from_opponent
-    c["consul_step"] = config.consul_step
-    c["scaen_scaen"] = config.scaenicus_copies_scaenicus
-    c["free_lay_self"] = config.free_lay_covers_self
-    return cf.view(np.recarray)  # attribute access also without the JIT (NUMBA_DISABLE_JIT=1)
 
 
 # ==============================================================================================
@@ -368,35 +339,15 @@ def cards_available(s):
 
 @njit(cache=True)
 def shuffle_deck(s):
-    for i in range(s.deck_n - 1, 0, -1):
-        j = randint(s.rng, 0, i + 1)
-        tmp = s.deck[i]
-        s.deck[i] = s.deck[j]
-        s.deck[j] = tmp
-
-
-@njit(cache=True)
-def reshuffle_discard(s):
-    """The discard pile becomes the new draw pile (shuffled) when the draw pile runs out."""
-    n = s.deck_n
-    for t in range(NCARDS):
-        for _ in range(s.discard[t]):
-            s.deck[n] = t
-            n += 1
-        s.discard[t] = 0
-    s.deck_n = n
-    shuffle_deck(s)
+    shuffle(s, s.deck, s.deck_n)
 
 
 @njit(cache=True)
 def draw_card(s):
-    """The top card of the draw pile (reshuffling the discard pile first if needed); -1 if none left."""
-    if s.deck_n == 0:
-        reshuffle_discard(s)
-        if s.deck_n == 0:
-            return -1
-    s.deck_n -= 1
-    return s.deck[s.deck_n]
+    """The top card of the draw pile (the discard pile shuffled in when it is empty); -1 if none left."""
+    t, left = draw(s, s.deck, s.deck_n, s.discard)
+    s.deck_n = left
+    return t
 
 
 @njit(cache=True)
@@ -486,20 +437,13 @@ def take_vp(s, c, p, amount, src):
 
 @njit(cache=True)
 def game_over(s, c, reason):
+    """More VP wins; equal VP is a draw (rules §6)."""
     s.end_reason = reason
+    keys = np.empty((2, 1), np.int64)
     for p in range(2):
         s.score[p] = s.vp[p]
-    if s.vp[0] == s.vp[1]:
-        s.rank[0] = 1
-        s.rank[1] = 1
-        s.share[0] = 0.5
-        s.share[1] = 0.5
-    else:
-        w = 0 if s.vp[0] > s.vp[1] else 1
-        s.rank[w] = 1
-        s.rank[1 - w] = 2
-        s.share[w] = 1.0
-        s.share[1 - w] = 0.0
+        keys[p, 0] = s.vp[p]
+    rank_and_share(keys, 2, s.rank, s.share)
     s.phase = PH_OVER
     s.cur = -1
 
@@ -513,12 +457,7 @@ def init(st, cf, rng):
     s = st[0]
     c = cf[0]
     s.rng[0] = rng[0]
-    k = 0
-    for t in range(NCARDS):
-        for _ in range(c.copies[t]):
-            s.deck[k] = t
-            k += 1
-    s.deck_n = k
+    s.deck_n = deck_from_counts(s.deck, 0, c.copies)
     shuffle_deck(s)
     for p in range(2):
         for d in range(SPACES):
@@ -561,15 +500,15 @@ def start_turn(s, c, p):
     if check_end(s, c):
         return
     s.rerolls = 0
-    roll(s, c)
+    roll_action_dice(s, c)
 
 
 @njit(cache=True)
-def roll(s, c):
+def roll_action_dice(s, c):
     for i in range(MAX_DICE):
         s.used[i] = 1
     for i in range(c.n_dice):
-        s.dice[i] = randint(s.rng, 0, 6) + 1
+        s.dice[i] = roll(s, 6)
         s.used[i] = 0
     triple = c.n_dice >= 2
     for i in range(1, c.n_dice):
@@ -893,7 +832,7 @@ def apply(st, cf, a):
         if a == A_YES:
             s.rerolls += 1
             s.f_rerolls[p] += 1
-            roll(s, c)
+            roll_action_dice(s, c)
         else:
             s.phase = PH_ACTION
     elif ph == PH_DRAWKEEP:
@@ -1168,7 +1107,7 @@ def apply_target(s, c, p, e):
 def battle(s, c, p, e, centurio):
     """The active player attacks q's card on space e with one roll of the battle die."""
     q = 1 - p
-    r = randint(s.rng, 0, c.battle_sides) + 1
+    r = roll(s, c.battle_sides)
     s.battle_roll = r
     s.battle_target = e
     s.f_battles[p] += 1

@@ -1,0 +1,127 @@
+"""Compiled components every game needs: shuffles, decks from counts, draws with reshuffle, dice, ranking.
+
+Each takes the state record ``s`` (for its chance generator ``s.rng`` and the forced outcomes of
+``simlab.core.record``) and the arrays it works on, so one function serves every game and every pile of a
+game. The order in which they consume the chance stream is part of every game's results: a change here
+changes every game's dice (bump the games' ``rules_version``).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simlab.core.rng import below
+
+
+@njit(cache=True)
+def _forced(s):
+    """The next forced outcome, or -1 when none is fixed (see ``simlab.core.record.force_chance``)."""
+    if s.forced_i < s.forced_n:
+        v = s.forced[s.forced_i]
+        s.forced_i += 1
+        return v
+    return -1
+
+
+@njit(cache=True)
+def shuffle(s, items, n):
+    """Shuffle ``items[:n]`` in place (Fisher–Yates, from the last item down)."""
+    for i in range(n - 1, 0, -1):
+        j = below(s.rng, 0, i + 1)
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp
+
+
+@njit(cache=True)
+def deck_from_counts(items, start, counts):
+    """Write ``counts[t]`` copies of each kind t, in kind order, into ``items`` from ``start``; the new end."""
+    k = start
+    for t in range(counts.shape[0]):
+        for _ in range(counts[t]):
+            items[k] = t
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def discard_into_deck(s, deck, n, discard):
+    """The discard pile (counts by kind, emptied) goes under the deck's ``n`` cards and all are shuffled."""
+    m = deck_from_counts(deck, n, discard)
+    for t in range(discard.shape[0]):
+        discard[t] = 0
+    shuffle(s, deck, m)
+    return m
+
+
+@njit(cache=True)
+def draw(s, deck, n, discard):
+    """The top card of a deck of ``n`` cards (the discard pile shuffled in first when it is empty).
+
+    Returns (card, new deck size); card is -1 when deck and discard pile are both empty.
+    """
+    if n == 0:
+        n = discard_into_deck(s, deck, 0, discard)
+        if n == 0:
+            return -1, 0
+    return deck[n - 1], n - 1
+
+
+@njit(cache=True)
+def roll(s, sides):
+    """One die of ``sides`` faces: 1..sides (a forced face if one is fixed)."""
+    v = _forced(s)
+    if v >= 0:
+        return v
+    return below(s.rng, 0, sides) + 1
+
+
+@njit(cache=True)
+def draw_counts(s, counts):
+    """Draw one item at random from a bag of ``counts[k]`` items of each kind k; its kind, or -1 if empty.
+
+    Each item is equally likely (kinds in proportion to their counts); a forced kind is taken if the bag
+    holds one.
+    """
+    total = 0
+    for k in range(counts.shape[0]):
+        total += counts[k]
+    if total == 0:
+        return -1
+    v = _forced(s)
+    if v >= 0 and counts[v] > 0:
+        counts[v] -= 1
+        return v
+    r = below(s.rng, 0, total)
+    for k in range(counts.shape[0]):
+        if r < counts[k]:
+            counts[k] -= 1
+            return k
+        r -= counts[k]
+    return -1
+
+
+@njit(cache=True)
+def rank_and_share(keys, n, rank, share):
+    """Ranks and win shares of ``n`` seats from their tie-break keys (``keys[p]``: higher is better,
+    compared left to right): rank 1 + the number of seats strictly ahead; the seats ranked 1 split the win.
+    """
+    winners = 0
+    for p in range(n):
+        ahead = 0
+        for q in range(n):
+            if q != p and _ahead(keys, q, p):
+                ahead += 1
+        rank[p] = 1 + ahead
+        if ahead == 0:
+            winners += 1
+    for p in range(n):
+        share[p] = 1.0 / winners if rank[p] == 1 else 0.0
+
+
+@njit(cache=True)
+def _ahead(keys, q, p):
+    for k in range(keys.shape[1]):
+        if keys[q, k] != keys[p, k]:
+            return keys[q, k] > keys[p, k]
+    return False

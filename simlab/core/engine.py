@@ -1,0 +1,122 @@
+"""Bind a game's compiled functions into the compiled game loop, once per game and process.
+
+``bind`` copies each template of ``simlab.core.loop`` as a new function whose globals are the game's
+rules and heuristic policy and whose name is ``<game>.<template>``, and compiles it with numba's on-disk
+cache. The copies share the template's code object, so numba files each game's loop under its own name
+next to ``loop.py`` and finds it again in every fresh process and joblib worker.
+
+numba checks a cached function against its own source file only; a loop inlines the game's rules and
+bots, so :func:`simlab.core.jitcache.refresh` drops the game's cached code whenever one of its compiled
+sources (or the shared rng and components) changed since it was written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import types
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from simlab.core import jitcache, loop, rng
+from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
+
+__all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "Kernel", "bind", "kernel_for"]
+
+_CORE = Path(__file__).resolve().parent
+#: core modules whose compiled functions a game's rules inline: an edit to one recompiles every game
+SHARED_SOURCES = (_CORE / "rng.py", _CORE / "components.py", _CORE / "loop.py")
+#: the game's own names a loop template reads (module attributes of its rules)
+RULES_NAMES = ("init", "legal", "apply", "is_terminal", "current_player", "MAX_ACTIONS")
+
+
+@dataclasses.dataclass(frozen=True)
+class Kernel:
+    """The compiled functions of one game, gathered so the shared Python layer can call them.
+
+    ``init(st, cf, rng_state)``, ``legal(st, cf, buf) -> n``, ``apply(st, cf, action)``,
+    ``current_player(st)``, ``is_terminal(st)`` come from the game's rules; ``policy(kind, params, st, cf,
+    buf, n, bot_rng, seat) -> action`` and ``play_many(cf, rng_states, bot_states, kinds, params, out)``
+    are the bound loop; ``config_record(config)`` builds the config record the functions read.
+    """
+
+    name: str
+    state_dtype: np.dtype
+    max_actions: int
+    config_record: Callable[[Any], np.ndarray]
+    init: Callable
+    legal: Callable
+    apply: Callable
+    current_player: Callable
+    is_terminal: Callable
+    policy: Callable
+    play_many: Callable
+
+
+def _copy(template: types.FunctionType, namespace: dict[str, Any], game: str) -> Any:
+    qualname = f"{game}.{template.__name__}"
+    fn = types.FunctionType(template.__code__, namespace, qualname, template.__defaults__)
+    fn.__qualname__ = qualname
+    fn.__module__ = template.__module__
+    fn.__doc__ = template.__doc__
+    namespace[template.__name__] = compiled = njit(cache=True)(fn)
+    return compiled
+
+
+def cache_patterns(game: str, sources: Sequence[Path]) -> list[tuple[Path, str]]:
+    """Where numba caches the game's compiled code: its own modules and its copies of the loop."""
+    patterns = [(path.parent / "__pycache__", f"{path.stem}.*.nb[ic]") for path in sources]
+    patterns.append((_CORE / "__pycache__", f"loop.{game}.*.nb[ic]"))
+    return patterns
+
+
+def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources: Sequence[Path]) -> Kernel:
+    """The compiled loop of ``game`` over ``rules`` and ``heuristic_policy``.
+
+    ``sources`` are the game's files whose compiled functions the loop inlines (its rules and bots); a
+    change to any of them, or to :data:`SHARED_SOURCES`, drops the game's cached machine code first.
+    """
+    own = [Path(p).resolve() for p in sources]
+    jitcache.refresh(own + list(SHARED_SOURCES), cache_patterns(game, own), own[0].parent / "__pycache__")
+    namespace: dict[str, Any] = {name: getattr(rules, name) for name in RULES_NAMES}
+    namespace.update(
+        np=np,
+        below=rng.below,
+        heuristic_policy=heuristic_policy,
+        KIND_RANDOM=KIND_RANDOM,
+        __builtins__=__builtins__,
+    )
+    policy = _copy(loop.policy, namespace, game)
+    _copy(loop.play_one, namespace, game)
+    play_many = _copy(loop.play_many, namespace, game)
+    return Kernel(
+        name=game,
+        state_dtype=rules.STATE_DTYPE,
+        max_actions=rules.MAX_ACTIONS,
+        config_record=rules.config_record,
+        init=rules.init,
+        legal=rules.legal,
+        apply=rules.apply,
+        current_player=rules.current_player,
+        is_terminal=rules.is_terminal,
+        policy=policy,
+        play_many=play_many,
+    )
+
+
+_BOUND: dict[str, Kernel] = {}
+
+
+def kernel_for(game: str, rules_module: str, policy_target: str) -> Kernel:
+    """The game's kernel, bound on first use in this process (``policy_target`` is "module:attr")."""
+    if game not in _BOUND:
+        rules = importlib.import_module(rules_module)
+        module, _, attr = policy_target.partition(":")
+        bots = importlib.import_module(module)
+        sources = [Path(rules.__file__), Path(bots.__file__)]
+        _BOUND[game] = bind(game, rules, getattr(bots, attr), sources)
+    return _BOUND[game]

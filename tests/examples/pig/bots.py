@@ -1,0 +1,19 @@
+"""Pig's compiled bot: hold once the turn's total reaches ``hold_at`` (or the points still needed)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from . import rules as R
+
+PARAM_NAMES = ("hold_at",)
+HOLDER = {"hold_at": 20.0}  # the classic "hold at 20" strategy
+
+
+@njit(cache=True)
+def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
+    s = st[0]
+    need = cf[0].target - s.banked[seat]
+    if s.turn_total >= params[0] or s.turn_total >= need:
+        return R.A_HOLD
+    return R.A_ROLL
