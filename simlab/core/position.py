@@ -7,9 +7,10 @@ what it is given, rebalances what it is not given so every component total still
 position page says which), validates the result with errors that name the field (``PositionError``), and
 finally runs the game's own invariants (``simlab.core.checks``) on it.
 
-It also fixes the next chance outcomes by value: ``force(state, values)`` queues values in the record's
-core fields ``forced`` / ``forced_n`` / ``forced_i``; the compiled components ``roll`` and ``draw_counts``
-return them, in order, before they use the chance stream again.
+It also fixes the next chance outcomes by value: ``force(state, values)`` queues values (after any still
+pending; at most ``simlab.core.record.MAX_FORCED``) in the record's core fields ``forced`` / ``forced_n`` /
+``forced_i``; the compiled components ``roll`` and ``draw_counts`` (``simlab.core.components``) return
+them, in order, before they use the chance stream again.
 """
 
 from __future__ import annotations
@@ -21,9 +22,6 @@ import numpy as np
 
 from simlab.core.checks import checks_for
 from simlab.core.errors import PositionError
-
-#: capacity of the record's ``forced`` queue (core record contract)
-FORCED_CAPACITY = 16
 
 
 def _norm(name: str) -> str:

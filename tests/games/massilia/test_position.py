@@ -8,17 +8,13 @@ import pytest
 
 from simlab.core.checks import checks_for
 from simlab.core.errors import PositionError
-from simlab.core.position import forced_pending, has_forcing
+from simlab.core.position import forced_pending
 from simlab.games.massilia import rules as R
 from simlab.games.massilia.game import GAME
 from simlab.games.massilia.position import force, position
 
 from .scenarios import count, pass_all
 
-needs_forcing = pytest.mark.skipif(
-    not has_forcing(np.zeros(1, dtype=R.STATE_DTYPE)),
-    reason="the state record has no forced-outcome fields yet (core record contract: forced, forced_n, forced_i)",
-)
 ONE_EACH = {0: (0, []), 4: (1, []), 8: (2, []), 12: (3, [])}
 PRICES = {"temple": 2, "purple": 2, "orange": 1, "pink": 3}
 
@@ -139,7 +135,7 @@ def test_each_validation_error_names_its_field(description, field):
         position(4, **description)
 
 
-def test_force_without_the_forced_fields_says_so_or_queues_values():
+def test_force_validates_its_values_and_queues_them_in_order():
     st = position(2, stalls={0: (0, []), 12: (1, [])})
     with pytest.raises(PositionError, match=r"^dice die face: 7 is more than the 6 allowed"):
         force(st, dice=[7])
@@ -147,15 +143,13 @@ def test_force_without_the_forced_fields_says_so_or_queues_values():
         force(st, cubes=["red"])
     with pytest.raises(PositionError, match=r"^force: unknown outcome kind 'battle'; allowed: dice, cubes"):
         force(st, battle=3)
-    if not has_forcing(st.record):
-        with pytest.raises(PositionError, match=r"^force: this engine's state record has no forced-outcome"):
-            force(st, dice=[3])
-    else:
-        force(st, cubes=["pink"], dice=[3, 5])
-        assert forced_pending(st) == [R.PINK, 3, 5]  # in the order written
+    with pytest.raises(PositionError, match=r"^cubes: no beige cube left in the bag to draw"):
+        force(st, cubes=["beige"])
+    force(st, cubes=["pink"], dice=[3, 5])
+    force(st, "orange", 6)
+    assert forced_pending(st) == [R.PINK, 3, 5, R.ORANGE, 6]  # in the order written
 
 
-@needs_forcing
 def test_forced_refill_cubes_and_temple_dice_at_the_start_of_a_round():
     """Phase 1 of round 2 draws 8 cubes for the harbours (2 players), then the temple dice are rolled in
     colour order (grey, brown, black, beige): both come out as forced."""
@@ -176,7 +170,6 @@ def test_forced_refill_cubes_and_temple_dice_at_the_start_of_a_round():
     assert forced_pending(st) == []
 
 
-@needs_forcing
 def test_forced_dice_of_a_players_roll():
     """Seat 0 rolls its two grey dice openly: they show the forced 2 and 6."""
     st = position(

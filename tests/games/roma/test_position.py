@@ -9,17 +9,13 @@ import pytest
 
 from simlab.core.checks import checks_for
 from simlab.core.errors import PositionError
-from simlab.core.position import forced_pending, has_forcing
+from simlab.core.position import forced_pending
 from simlab.games.roma import rules as R
 from simlab.games.roma.game import GAME
 from simlab.games.roma.position import force, position
 
 from .scenarios import DONE, YES, act, target
 
-needs_forcing = pytest.mark.skipif(
-    not has_forcing(np.zeros(1, dtype=R.STATE_DTYPE)),
-    reason="the state record has no forced-outcome fields yet (core record contract: forced, forced_n, forced_i)",
-)
 FORUM, LEGAT, ONAGER, MERCATUS, NERO, TURRIS = 20, 3, 22, 21, 8, 24
 
 
@@ -107,15 +103,10 @@ def test_force_validates_its_values_and_queues_them_in_order():
         force(st, battle=7)
     with pytest.raises(PositionError, match=r"^force: unknown outcome kind 'cubes'; allowed: dice, battle"):
         force(st, cubes=[1])
-    if not has_forcing(st.record):
-        with pytest.raises(PositionError, match=r"^force: this engine's state record has no forced-outcome"):
-            force(st, battle=4)
-    else:
-        force(st, battle=4, dice=[2, 2, 2])
-        assert forced_pending(st) == [4, 2, 2, 2]  # in the order written
+    force(st, battle=4, dice=[2, 2, 2])
+    assert forced_pending(st) == [4, 2, 2, 2]  # in the order written
 
 
-@needs_forcing
 def test_the_onager_example_with_a_forced_battle_die():
     """HU example: a 3 activates the Onager, which attacks an opposing building; the battle die shows 4,
     the building's defence is only 3: it is defeated and discarded."""
@@ -128,7 +119,6 @@ def test_the_onager_example_with_a_forced_battle_die():
     assert s["discard"][MERCATUS] >= 1 and forced_pending(st) == []
 
 
-@needs_forcing
 def test_a_forced_triple_is_offered_a_reroll():
     full = {1: "Forum", 2: "Forum", 3: "Forum", 4: "Turris", 5: "Basilica", 6: "Templum"}
     st = position(1, boards={0: full, 1: full}, hands={0: [], 1: []})
