@@ -22,3 +22,8 @@ class BotSpecError(SimlabError, ValueError):
 
 class IllegalActionError(SimlabError, ValueError):
     """An action that is not in ``legal_actions()`` for the decision at hand; the state is unchanged."""
+
+
+class PositionError(SimlabError, ValueError):
+    """A position description (``simlab.core.position``) names an unknown thing, breaks a component total
+    or asks for an impossible count; the message names the field and what is allowed."""

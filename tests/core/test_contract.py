@@ -5,219 +5,27 @@ clone leaves the original byte-identical), illegal actions refused without side 
 (same seed and bots: same history and record; ``play_batch`` equals ``play``), outcomes, hidden
 information (``determinize``) and bots that do not peek at what their seat cannot see.
 
-Game-specific checks plug in through the hook tables below (``INVARIANTS``, ``HIDDEN``); a game
-without an entry still gets every generic check.
+Game-specific checks come from the game itself: its ``checks`` module (``simlab/games/<game>/checks.py``,
+found by ``simlab.core.checks.checks_for``) supplies the invariants and what a seat may not see; a game
+without one still gets every generic check.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import cycle, islice
 
 import numpy as np
 import pytest
 
 from simlab import available_games, get_game
+from simlab.core.checks import checks_for
 from simlab.core.errors import IllegalActionError
 
 GAMES = available_games()
 
 
-# ==============================================================================================
-# game-specific hooks
-# ==============================================================================================
-def massilia_invariants(s: np.void, config) -> None:
-    """Component conservation and rule bounds of Massilia on one state record."""
-    from simlab.games.massilia import rules as R
-
-    n = config.players
-    ph = int(s["phase"])
-    # 55 cubes by colour: bag, harbours, stalls (and cubes bought but not yet placed)
-    cubes = s["bag"] + s["harbour"] + s["cubes"].sum(0)
-    if ph == R.PH_PLACE:
-        cubes = cubes + s["place_left"]
-    assert cubes.tolist() == list(config.cubes_total), f"cubes {cubes.tolist()}"
-    assert (s["cubes"].sum(1) <= config.stall_capacity).all(), "a stall holds more than its capacity"
-    assert ((s["cubes"].sum(1) == 0) | (s["stall_owner"] >= 0)).all(), "cubes on a space without a stall"
-    # 55 deity cards by type: deck, discard pile, hands (and cards drawn, not yet kept or discarded)
-    cards = np.bincount(s["deck"][: int(s["deck_n"])], minlength=R.NCARDS) + s["discard"] + s["hand"][:n].sum(0)
-    if ph == R.PH_KEEPCARD:
-        cards = cards + np.bincount(s["drawn"][int(s["drawn_i"]) : int(s["drawn_n"])], minlength=R.NCARDS)
-    assert cards.tolist() == list(config.card_copies), f"cards {cards.tolist()}"
-    assert s["hand"][:n].sum(1).tolist() == s["hand_n"][:n].tolist(), "hand_n out of step"
-    assert (s["hand_n"][:n] <= config.hand_limit).all(), "hand limit exceeded"
-    # penalty tokens
-    assert int(s["supply"]) + int(s["tokens"][:n].sum()) == config.tokens_per_player * n
-    assert s["supply"] >= 0 and (s["tokens"][:n] >= 0).all()
-    # dice by colour: temple, kept, screens, dice of the action being built, rolled dice being decided
-    dice = s["temple"].sum(1) + s["kept"][:n].sum((0, 2)) + s["screen"][:n].sum(0)
-    dice = dice + np.bincount(s["act_col"][: int(s["act_n"])], minlength=4)
-    if ph == R.PH_KEEP:
-        dice = dice + np.bincount(s["rolled_col"][int(s["rolled_i"]) : int(s["rolled_n"])], minlength=4)
-    assert dice.tolist() == [n + 1] * 4, f"dice {dice.tolist()}"
-    for field in ("temple", "kept", "screen", "money", "fame", "cubes", "bag", "harbour", "reserve", "discard"):
-        assert (s[field] >= 0).all(), f"negative {field}"
-    # stalls: on the market or in reserve; nobody loses their last stall
-    for p in range(n):
-        on_market = int((s["stall_owner"] == p).sum())
-        assert on_market + int(s["reserve"][p]) == config.stalls_per_player
-        if ph != R.PH_SETUP:
-            assert on_market >= 1, f"seat {p} lost its last stall"
-    # bounds of the board
-    assert ((s["marker"] >= config.marker_min) & (s["marker"] <= config.marker_max)).all()
-    price = s["price"] + s["price_mod"]
-    assert ((price >= config.price_min) & (price <= config.price_max)).all()
-    assert sorted(s["price"].tolist()) == sorted(config.price_tiles)
-    assert ((s["pawn"] >= 0) & (s["pawn"] < config.market_spaces)).all()
-    assert 1 <= s["round_no"] <= config.rounds
-    if ph == R.PH_OVER:
-        assert s["cur"] == -1
-        massilia_final(s, config)
-    else:
-        assert 0 <= s["cur"] < n
-
-
-def massilia_final(s: np.void, config) -> None:
-    """Final scoring: fame + stall points + sesterces / 3 - 2 per token; ranks and shares follow."""
-    n = config.players
-    pts = config.stall_points
-    for p in range(n):
-        stalls = int((s["stall_owner"] == p).sum())
-        expected = (
-            int(s["fame"][p])
-            + pts[min(stalls, len(pts) - 1)]
-            + int(s["money"][p]) // config.money_per_point
-            - config.token_penalty * int(s["tokens"][p])
-        )
-        assert s["score"][p] == expected
-
-
-def massilia_hidden(orig, det, player: int) -> None:
-    """determinize keeps the player's hand, every hand size and all public information."""
-    a, b = orig.record[0], det.record[0]
-    n = orig.config.players
-    assert (a["hand"][player] == b["hand"][player]).all()
-    assert (a["hand_n"] == b["hand_n"]).all()
-    assert (b["hand"][:n].sum(1) == b["hand_n"][:n]).all()
-    dn = int(a["deck_n"])
-    assert dn == b["deck_n"]
-    others = [q for q in range(n) if q != player]
-    pool_a = np.bincount(a["deck"][:dn], minlength=9) + a["hand"][others].sum(0)
-    pool_b = np.bincount(b["deck"][:dn], minlength=9) + b["hand"][others].sum(0)
-    assert (pool_a == pool_b).all(), "unseen cards changed"
-    for field in a.dtype.names:
-        if field in ("hand", "deck"):
-            continue
-        assert np.array_equal(a[field], b[field]), f"determinize changed public field {field}"
-
-
-def massilia_unseen_differs(orig, det, player: int) -> bool:
-    a, b = orig.record[0], det.record[0]
-    others = [q for q in range(orig.config.players) if q != player]
-    return not (np.array_equal(a["hand"][others], b["hand"][others]) and np.array_equal(a["deck"], b["deck"]))
-
-
-def roma_invariants(s: np.void, config) -> None:
-    """Component conservation and rule bounds of Roma on one state record."""
-    from simlab.games.roma import rules as R
-
-    ph = int(s["phase"])
-    # 52 cards by type: draw pile, discard pile, hands, both sides, cards being passed, drawn or relayed
-    cards = (
-        np.bincount(s["deck"][: int(s["deck_n"])], minlength=R.NCARDS)
-        + s["discard"]
-        + s["hand"].sum(0)
-        + s["pass_buf"].sum(0)
-        + np.bincount(s["board"][s["board"] >= 0], minlength=R.NCARDS)
-    )
-    if ph == R.PH_DRAWKEEP:
-        cards = cards + np.bincount(s["drawn"][: int(s["drawn_n"])], minlength=R.NCARDS)
-    if ph == R.PH_RELAY:
-        cards = cards + s["relay"]
-    assert cards.tolist() == list(config.card_copies), f"cards {cards.tolist()}"
-    assert s["hand"].sum(1).tolist() == s["hand_n"].tolist(), "hand_n out of step"
-    # 36 VP: players and stockpile (plus what an empty stockpile credited in full at the very end)
-    assert int(s["vp"].sum()) + int(s["stock"]) == config.total_vp + int(s["minted"]), "VP not conserved"
-    assert int(s["minted"]) == 0 or ph == R.PH_OVER, "VP minted before the end"
-    for field in ("vp", "money", "hand", "discard", "pass_buf", "relay", "essedum", "blocked", "stock", "minted"):
-        assert (s[field] >= 0).all(), f"negative {field}"
-    assert ((s["board"] >= -1) & (s["board"] < R.NCARDS)).all()
-    if not config.bribe_disc:
-        assert (s["board"][:, R.BRIBE] == -1).all(), "a card on the bribe space without the variant"
-    n_dice = config.action_dice
-    assert ((s["dice"][:n_dice] >= 1) & (s["dice"][:n_dice] <= 6)).all() or ph in (R.PH_SWAP, R.PH_OPENING, R.PH_OVER)
-    assert s["f_vp"].sum() + s["f_start_vp"].sum() - s["f_vp_lost_empty"].sum() - s["f_vp_lost_taken"].sum() == (
-        s["vp"].sum()
-    ), "VP by source do not add up"
-    if ph == R.PH_OVER:
-        assert s["cur"] == -1 and s["end_reason"] > 0
-        roma_final(s, config)
-    else:
-        assert 0 <= s["cur"] < 2 and s["end_reason"] == 0
-        assert (s["vp"] > 0).all() and s["stock"] > 0, "the game should have ended"
-        assert (s["rank"] == 0).all()
-
-
-def roma_final(s: np.void, config) -> None:
-    """The score is the final VP; more VP wins, a tie is a draw."""
-    assert s["score"].tolist() == s["vp"].tolist()
-    a, b = int(s["vp"][0]), int(s["vp"][1])
-    shares = [0.5, 0.5] if a == b else ([1.0, 0.0] if a > b else [0.0, 1.0])
-    assert s["share"].tolist() == shares
-    reason = int(s["end_reason"])
-    if reason == 1:
-        assert s["stock"] == 0
-    elif reason == 2:
-        assert (s["vp"] == 0).any()
-    else:
-        assert config.max_turns > 0 and s["turns"] == config.max_turns
-
-
-def roma_hidden(orig, det, player: int) -> None:
-    """determinize keeps the player's hand, hand sizes, occupied spaces and all public information."""
-    a, b = orig.record[0], det.record[0]
-    q = 1 - player
-    assert (a["hand"][player] == b["hand"][player]).all()
-    assert (a["hand_n"] == b["hand_n"]).all() and (b["hand"].sum(1) == b["hand_n"]).all()
-    assert (a["pass_buf"][player] == b["pass_buf"][player]).all()
-    assert a["deck_n"] == b["deck_n"]
-    assert ((a["board"] >= 0) == (b["board"] >= 0)).all()
-    hidden = ["hand", "deck", "pass_buf"]
-    if int(a["revealed"]) == 0:
-        hidden.append("board")
-        assert (a["board"][player] == b["board"][player]).all()
-    dn = int(a["deck_n"])
-
-    def unseen(s):
-        pool = np.bincount(s["deck"][:dn], minlength=25) + s["hand"][q] + s["pass_buf"][q]
-        if int(a["revealed"]) == 0:
-            pool = pool + np.bincount(s["board"][q][s["board"][q] >= 0], minlength=25)
-        return pool
-
-    assert (unseen(a) == unseen(b)).all(), "unseen cards changed"
-    for field in a.dtype.names:
-        if field not in hidden:
-            assert np.array_equal(a[field], b[field]), f"determinize changed public field {field}"
-
-
-def roma_unseen_differs(orig, det, player: int) -> bool:
-    a, b = orig.record[0], det.record[0]
-    q = 1 - player
-    return not (np.array_equal(a["hand"][q], b["hand"][q]) and np.array_equal(a["deck"], b["deck"]))
-
-
-INVARIANTS: dict[str, Callable[[np.void, object], None]] = {
-    "massilia": massilia_invariants,
-    "roma": roma_invariants,
-}
-HIDDEN: dict[str, tuple[Callable, Callable]] = {
-    "massilia": (massilia_hidden, massilia_unseen_differs),
-    "roma": (roma_hidden, roma_unseen_differs),
-}
-
-
 def check(game, state) -> None:
-    INVARIANTS.get(game.name, lambda s, c: None)(state.record[0], state.config)
+    checks_for(game).invariants(state.record[0], state.config)
 
 
 # ==============================================================================================
@@ -308,9 +116,10 @@ def test_play_batch_final_states(game):
         bots = game.make_bots(lineup, n)
         seeds = list(range(10_000 * (i + 1), 10_000 * (i + 1) + 3000 // len(counts)))
         records = game.play_batch(config, seeds, bots)
+        invariants = checks_for(game).invariants
         outcomes = game.outcome(records, config)
         for rec, out in zip(records, outcomes, strict=True):
-            INVARIANTS.get(game.name, lambda s, c: None)(rec, config)
+            invariants(rec, config)
             assert game.kernel.is_terminal(rec.reshape(1))
             assert sum(out.win_shares) == pytest.approx(1.0)
             best = max(out.scores)
@@ -421,7 +230,7 @@ def test_python_bots_replay_identically(game):
 # hidden information
 # ==============================================================================================
 def test_determinize_resamples_only_what_the_player_cannot_see(game, states):
-    keep, differs = HIDDEN.get(game.name, (lambda o, d, p: None, lambda o, d, p: True))
+    checks = checks_for(game)
     rng = np.random.default_rng(3)
     resampled = 0
     for state in states:
@@ -432,8 +241,13 @@ def test_determinize_resamples_only_what_the_player_cannot_see(game, states):
             det = state.determinize(player, rng)
             assert state.record.tobytes() == before, "determinize changed the original"
             assert det.current_player == player
-            keep(state, det, player)
-            changed |= differs(state, det, player)
+            a, b = state.record[0], det.record[0]
+            hidden = set(checks.hidden_fields(a, player))
+            for field in a.dtype.names:
+                if field not in hidden:
+                    assert np.array_equal(a[field], b[field]), f"determinize changed public field {field}"
+            checks.determinized(state, det, player)
+            changed |= checks.resampled(state, det, player)
         # the copy is a full state: it plays on
         det.apply(det.legal_actions()[0])
         resampled += changed

@@ -1,14 +1,21 @@
 """Scripted rule scenarios for Roma: one test (or more) per card ability and per rule of
 ``shared/rules/roma.md``, including the worked examples of the rulebook (the example turn, the Onager
-battle). Each test builds the situation (``roma_scenarios.scenario``), plays the actions a player would
-take and checks the record. Comments cite the section of the rules page.
+battle). Each test builds the situation (``scenarios.scenario``; the rulebook's worked examples with the
+position builder ``simlab.games.roma.position``), plays the actions a player would take and checks the
+record. Comments cite the section of the rules page.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from roma_scenarios import (
+
+from simlab.core.errors import ConfigError, IllegalActionError
+from simlab.games.roma import data
+from simlab.games.roma import rules as R
+from simlab.games.roma.position import position
+
+from .scenarios import (
     BRIBE_DISC,
     DONE,
     YES,
@@ -32,10 +39,6 @@ from roma_scenarios import (
     scenario,
     target,
 )
-
-from simlab.core.errors import ConfigError, IllegalActionError
-from simlab.games.roma import data
-from simlab.games.roma import rules as R
 
 (
     SICARIUS,
@@ -271,7 +274,7 @@ def test_money_disc_gives_the_pips_and_a_die_is_used_once():
 
 def test_card_disc_draws_the_pips_keeps_one_discards_the_rest_face_up():
     # HU example: a 4 on the card disc draws 4 cards, one is kept
-    st = scenario(dice=(4, 1, 1), deck=[LEGAT, FORUM, NERO, FORUM])
+    st = position(dice=[4, 1, 1], hands={0: []}, deck=["Legat", "Forum", "Nero", "Forum"])
     discard = rec(st)["discard"].copy()
     play(st, draw(4))
     assert st.decision_name() == "keep a drawn card" and legal(st) == {card(LEGAT), card(FORUM), card(NERO)}
@@ -315,13 +318,16 @@ def test_rulebook_example_turn():
     """HU/EN-RB example turn: Stefan returns 1 VP (one empty disc), rolls 3, 4 and 6; the 3 draws 3
     cards, he keeps a Legat; the 6 takes 6 sestertii; he lays the Legat (5) on disc 4; the 4 activates
     it: 2 VP, for the opponent's two empty discs."""
-    st = scenario(
-        1,
+    st = position(
+        1,  # the opponent ends its turn; Stefan is seat 0
         boards={
-            0: {1: FORUM, 2: TURRIS, 3: MACHINA, 5: CONSUL, 6: NERO},
-            1: {1: FORUM, 2: SENATOR, 3: MERCATUS, 4: ESSEDUM},
+            0: {1: "Forum", 2: "Turris", 3: "Machina", 5: "Consul", 6: "Nero"},
+            1: {1: "Forum", 2: "Senator", 3: "Mercatus", 4: "Essedum"},
         },
-        deck=[FORUM, LEGAT, TEMPLUM],
+        hands={0: [], 1: []},
+        deck=["Forum", "Legat", "Templum"],
+        money=0,
+        vp=10,
     )
     force_rolls(st, 3, 4, 6)
     play(st, DONE)
@@ -343,7 +349,7 @@ def test_rulebook_example_turn():
 def test_onager_example_battle():
     """HU example: a 3 activates the Onager, which attacks an opposing building; the battle die shows 4,
     the building's defence is only 3: it is defeated and discarded."""
-    st = scenario(dice=(3, 1, 1), boards={0: {3: ONAGER}, 1: {1: MERCATUS, 3: FORUM, 6: LEGAT}})
+    st = position(dice=[3, 1, 1], boards={0: {3: "Onager"}, 1: {1: "Mercatus", 3: "Forum", 6: "Legat"}})
     play(st, act(3))
     assert st.decision_name() == "choose target" and legal(st) == {target(1), target(3)}  # buildings, any disc
     force_rolls(st, 4)
@@ -646,7 +652,7 @@ def test_aesculapinum_takes_a_character_from_the_discard_pile():
 
 def test_aesculapinum_costs_five():
     # HU example: laying the Aesculapinum costs 5 sestertii
-    st = scenario(hands={0: [AESCULAPINUM]}, money=5)
+    st = position(hands={0: ["Aesculapinum"]}, money=5, dice=[1, 2, 3])
     play(st, lay(AESCULAPINUM, 1))
     assert rec(st)["money"][0] == 0
 

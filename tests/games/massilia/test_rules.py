@@ -1,6 +1,7 @@
 """Scripted rule scenarios for Massilia: one test (or more) per rule of ``shared/rules/massilia.md``.
 
-Each test builds the situation a rule talks about (``massilia_scenarios.scenario``), plays the actions
+Each test builds the situation a rule talks about (``scenarios.scenario``; the rulebook's worked examples
+with the position builder ``simlab.games.massilia.position``), plays the actions
 a player would take and checks the record. Comments cite the section of the rules page.
 """
 
@@ -8,7 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from massilia_scenarios import (
+
+from simlab.core.errors import IllegalActionError
+from simlab.games.massilia import data
+from simlab.games.massilia import rules as R
+from simlab.games.massilia.position import position
+
+from .scenarios import (
     CCW,
     CONSUL,
     CW,
@@ -40,10 +47,6 @@ from massilia_scenarios import (
     stalls_of,
     take,
 )
-
-from simlab.core.errors import IllegalActionError
-from simlab.games.massilia import data
-from simlab.games.massilia import rules as R
 
 PINK, ORANGE, PURPLE, BEIGE = R.PINK, R.ORANGE, R.PURPLE, R.BEIGE
 GREY, BROWN, BLACK, BEIGE_DIE = R.GREY, R.BROWN, R.BLACK, R.BEIGE_DIE
@@ -1061,12 +1064,20 @@ def test_shared_win_among_three_of_four():
 # ==============================================================================================
 # The rulebook's worked examples
 # ==============================================================================================
+# Each is set up with the position builder (``simlab.games.massilia.position``) as the rulebook tells
+# it: 2 players, seat 1's stall far off on space 12, price tiles temple 2, purple 2, orange 1, pink 3
+# unless the example says otherwise.
+PRICES = {"temple": 2, "purple": 2, "orange": 1, "pink": 3}
+FAR = {12: (1, [])}  # seat 1's stall, out of every example's way
+
+
 def test_example_1_beige_5_with_neptune_buys_2_purple_and_2_beige():
-    st = scenario(
-        stalls={0: (0, (0, 0, 0, 0))},
-        temple=[(BEIGE_DIE, 5)],
-        hands={0: [R.NEPTUNE]},
-        prices=(2, 2, 1, 3),  # purple harbour tile 2
+    st = position(
+        2,
+        stalls={0: (0, []), **FAR},
+        temple=[("beige", 5)],
+        hands={0: ["neptune"]},
+        prices=PRICES,  # purple harbour tile 2
         money=10,
     )
     play(st, take(BEIGE_DIE, 5), mod_card(0, False))
@@ -1078,7 +1089,14 @@ def test_example_1_beige_5_with_neptune_buys_2_purple_and_2_beige():
 
 
 def test_example_2_brown_4_with_a_token_moves_the_purple_customer_3():
-    st = scenario(stalls={3: (0, (0, 0, 1, 0))}, temple=[(BROWN, 4)], pawns=(2, 6, 10, 0), money=5)
+    st = position(
+        2,
+        stalls={3: (0, ["purple"]), **FAR},
+        temple=[("brown", 4)],
+        pawns={"consul": 2, "pink customer": 6, "orange customer": 10, "purple customer": 0},
+        prices=PRICES,
+        money=5,
+    )
     play(st, take(BROWN, 4), mod_token(0, False), EXECUTE, move(PURPLE_CUSTOMER, CW))
     s = rec(st)
     assert s["tokens"][0] == 1 and s["pawn"][PURPLE_CUSTOMER] == 3
@@ -1086,12 +1104,13 @@ def test_example_2_brown_4_with_a_token_moves_the_purple_customer_3():
 
 
 def test_example_3_brown_3_with_minerve_and_a_token_sells_2_purple():
-    st = scenario(
-        stalls={7: (0, (0, 0, 2, 0))},
-        temple=[(BROWN, 3)],
-        hands={0: [R.MINERVE]},
-        pawns=(2, 10, 14, 6),
-        prices=(2, 1, 3, 2),
+    st = position(
+        2,
+        stalls={7: (0, {"purple": 2}), **FAR},
+        temple=[("brown", 3)],
+        hands={0: ["minerve"]},
+        pawns={"consul": 2, "pink customer": 10, "orange customer": 14, "purple customer": 6},
+        prices={"temple": 2, "purple": 1, "orange": 3, "pink": 2},
         money=0,
     )
     play(st, take(BROWN, 3), mod_card(0, False), mod_token(0, False))
@@ -1103,19 +1122,26 @@ def test_example_3_brown_3_with_minerve_and_a_token_sells_2_purple():
 
 
 def test_example_4_consul_at_an_empty_space():
-    st = scenario(stalls={0: (0, (2, 0, 0, 0))}, temple=[(BROWN, 1)], pawns=(2, 6, 10, 14), money=5)
+    st = position(
+        2,
+        stalls={0: (0, {"pink": 2}), **FAR},
+        temple=[("brown", 1)],
+        pawns={"consul": 2, "pink customer": 6, "orange customer": 10, "purple customer": 14},
+        money=5,
+    )
     play(st, take(BROWN, 1), EXECUTE, move(CONSUL, CW), YES, cube(0, PINK), NO)
     s = rec(st)
     assert s["stall_owner"][3] == 0 and s["money"][0] == 0 and s["cubes"][3].tolist() == [1, 0, 0, 0]
 
 
 def test_example_5_jupiter_minerve_and_mercure_in_one_turn():
-    st = scenario(
-        stalls={9: (0, (0, 1, 0, 0))},
-        temple=[(GREY, 4)],
-        hands={0: [R.JUPITER, R.MINERVE, R.MERCURE]},
-        pawns=(2, 6, 6, 14),
-        prices=(2, 1, 3, 2),
+    st = position(
+        2,
+        stalls={9: (0, ["orange"]), **FAR},
+        temple=[("grey", 4)],
+        hands={0: ["jupiter", "minerve", "mercure"]},
+        pawns={"consul": 2, "pink customer": 6, "orange customer": 6, "purple customer": 14},
+        prices={"temple": 2, "purple": 1, "orange": 3, "pink": 2},
         money=0,
     )
     play(st, take(GREY, 4), change_jupiter(BROWN), mod_card(0, False), mercure(LOC_TEMPLE, True), EXECUTE)
@@ -1127,7 +1153,14 @@ def test_example_5_jupiter_minerve_and_mercure_in_one_turn():
 
 
 def test_example_6_black_die_for_the_move_action_minerve_yes_phoebus_no():
-    st = scenario(temple=[(BLACK, 3)], hands={0: [R.MINERVE, R.PHOEBUS]}, money=20)
+    st = position(
+        2,
+        stalls={0: (0, []), **FAR},
+        temple=[("black", 3)],
+        hands={0: ["minerve", "phoebus"]},
+        pawns={"consul": 2, "pink customer": 6, "orange customer": 10, "purple customer": 14},
+        money=20,
+    )
     play(st, take(BLACK, 3))
     assert mod_cards(st)  # as a fame action, Phoebus may modify it
     play(st, change_token(BROWN))

@@ -15,6 +15,7 @@ import numpy as np
 
 from simlab.games.roma import rules as R
 from simlab.games.roma.game import GAME, RomaState
+from simlab.games.roma.position import force
 
 # -- action ids (discs 1..6, bribe space 7) ---------------------------------------------------
 DONE, YES = R.A_DONE, R.A_YES
@@ -62,34 +63,10 @@ def count(k: int) -> int:
 
 
 # -- chance ----------------------------------------------------------------------------------------
-_M64 = (1 << 64) - 1
-
-
-def _next(x: int) -> tuple[int, int]:
-    x ^= x >> 12
-    x ^= (x << 25) & _M64
-    x ^= x >> 27
-    return x, (x * 0x2545F4914F6CDD1D) & _M64
-
-
-def rng_for(*rolls: int, sides: int = 6) -> int:
-    """A generator state whose next draws give these die rolls (1..sides), e.g. a battle roll."""
-    for start in range(1, 1_000_000):
-        x = start
-        ok = True
-        for want in rolls:
-            x, r = _next(x)
-            if ((r >> 32) * sides >> 32) + 1 != want:
-                ok = False
-                break
-        if ok:
-            return start
-    raise AssertionError(f"no generator state found for rolls {rolls}")
-
-
-def force_rolls(state: RomaState, *rolls: int, sides: int = 6) -> None:
-    """The next chance draws (battle die, dice of a roll) come out as ``rolls``."""
-    rec(state)["rng"][0] = np.uint64(rng_for(*rolls, sides=sides))
+def force_rolls(state: RomaState, *rolls: int) -> None:
+    """The next chance outcomes (battle die, dice of a roll) come out as ``rolls``, in order
+    (``simlab.games.roma.position.force``)."""
+    force(state, *rolls)
 
 
 # -- states ----------------------------------------------------------------------------------------

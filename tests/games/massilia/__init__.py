@@ -1,0 +1,1 @@
+"""Massilia game tests."""

@@ -1,0 +1,1 @@
+"""Roma game tests."""
