@@ -13,6 +13,7 @@ sources (or the shared rng and components) changed since it was written.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import types
 from collections.abc import Callable, Sequence
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from simlab.core import components, jitcache, loop, rng
+from simlab.core import components, jitcache, loop, record, rng
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
 
 __all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "Kernel", "bind", "kernel_for"]
@@ -44,7 +45,8 @@ class Kernel:
     game's rules, ``current_player(st)`` and ``is_terminal(st)`` too if it defines them (else the record
     contract's: ``cur``, and ``cur < 0``); ``policy(kind, params, st, cf,
     buf, n, bot_rng, seat) -> action`` and ``play_many(cf, rng_states, bot_states, kinds, params, out)``
-    are the bound loop; ``config_record(config)`` builds the config record the functions read.
+    are the bound loop; ``config_record(config)`` builds the config record the functions read (the rules'
+    ``CONFIG_DTYPE``, filled by ``simlab.core.record.config_record`` and the rules' ``derive_config``).
     """
 
     name: str
@@ -94,6 +96,7 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         KIND_RANDOM=KIND_RANDOM,
         __builtins__=__builtins__,
     )
+    derive = getattr(rules, "derive_config", None)
     policy = _copy(loop.policy, namespace, game)
     _copy(loop.play_one, namespace, game)
     play_many = _copy(loop.play_many, namespace, game)
@@ -101,7 +104,7 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         name=game,
         state_dtype=rules.STATE_DTYPE,
         max_actions=rules.MAX_ACTIONS,
-        config_record=rules.config_record,
+        config_record=functools.partial(record.config_record, dtype=rules.CONFIG_DTYPE, derive=derive),
         init=rules.init,
         legal=rules.legal,
         apply=rules.apply,

@@ -127,7 +127,7 @@ class Game:
     """A registered game: its config class, kernel, bots and the shared driver code.
 
     ``rules_module`` names the module of the game's compiled rules (``init``, ``legal``, ``apply``,
-    ``STATE_DTYPE``, ``MAX_ACTIONS``, ``config_record``, ``PHASE_NAMES``) and
+    ``STATE_DTYPE``, ``CONFIG_DTYPE`` and optionally ``derive_config``, ``MAX_ACTIONS``, ``PHASE_NAMES``) and
     ``policy`` its compiled heuristic bots (``"module:heuristic_policy"``); core binds them into the
     compiled game loop on first use (``simlab.core.engine``).
     """
@@ -215,6 +215,7 @@ class Game:
                 action = int(kernel.policy(bot.kind, bot.params, state.record, state.cfg, buf, n, bot_rng, seat))
             else:  # a Python bot sees its seat's view: what it cannot see is resampled
                 view = state.determinize(seat, view_rngs[seat])
+                view.record[0]["forced_n"] = 0  # outcomes a test fixed in advance are not the bot's to see
                 action = int(bot.act(view, buf[:n].tolist(), py_rngs[seat]))
             if on_action is not None:
                 on_action(state, action)

@@ -56,8 +56,26 @@ def core_fields(max_players: int, score_dtype: type = np.int32) -> list[tuple]:
 
 
 def state_dtype(max_players: int, fields: list[tuple], score_dtype: type = np.int32) -> np.dtype:
-    """A game's state dtype: the core fields, then the game's own ``fields``."""
-    return np.dtype(core_fields(max_players, score_dtype) + fields, align=True)
+    """A game's state dtype: the core fields, then the game's own ``fields``, aligned.
+
+    Where alignment leaves a gap between fields (or at the end), an explicit ``_pad<i>`` byte field fills
+    it: numpy does not copy a structured array's padding bytes, so without these a copy of a record (a
+    ``clone()``) could differ from it byte for byte while every field is equal.
+    """
+    aligned = np.dtype(core_fields(max_players, score_dtype) + fields, align=True)
+    layout: list[tuple] = []
+    end = 0
+    for name in sorted(aligned.names, key=lambda n: aligned.fields[n][1]):
+        sub, offset = aligned.fields[name][:2]
+        if offset > end:
+            layout.append((f"_pad{len(layout)}", np.uint8, (offset - end,)))
+        layout.append((name, sub))
+        end = offset + sub.itemsize
+    if aligned.itemsize > end:
+        layout.append((f"_pad{len(layout)}", np.uint8, (aligned.itemsize - end,)))
+    padded = np.dtype(layout, align=True)
+    assert padded.itemsize == aligned.itemsize
+    return padded
 
 
 def record_field(f: dataclasses.Field) -> str | None:

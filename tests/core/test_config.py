@@ -10,7 +10,6 @@ import pytest
 from simlab import get_game
 from simlab.core.config import SOURCES, parse_overrides
 from simlab.core.errors import ConfigError
-from simlab.games.massilia import rules as R
 from simlab.games.massilia.config import MassiliaConfig
 
 GAME = get_game("massilia")
@@ -165,7 +164,7 @@ def test_every_field_states_its_provenance():
     ("players", "refill", "tiles", "setup"), [(2, 8, [2], 2), (3, 10, [2, 3], 1), (4, 12, [2, 3, 4], 1)]
 )
 def test_config_record_follows_the_player_count(players, refill, tiles, setup):
-    cf = R.config_record(make(players=players))[0]
+    cf = GAME.kernel.config_record(make(players=players))[0]
     assert cf["refill"] == refill and cf["setup_stalls"] == setup
     assert cf["turn_tiles"][: players - 1].tolist() == tiles and cf["turn_tiles"][players - 1 :].sum() == 0
     assert sorted(cf["middles"].tolist()) == [2, 6, 10, 14]

@@ -53,10 +53,13 @@ def random_playout(game, config, seed, on_state=None):
     return state
 
 
-def sampled_states(game, n_games, every, seed0=1000):
-    """Clones of every ``every``-th decision of a few random games (all configs in turn)."""
+def sampled_states(game, n_games, every, seed0=1000, min_states=800):
+    """Clones of every ``every``-th decision of a few random games (all configs in turn); a game with short
+    games plays more of them, until it has ``min_states`` states."""
     out = []
-    for i, config in enumerate(islice(cycle(configs(game)), n_games)):
+    for i, config in enumerate(cycle(configs(game))):
+        if i >= n_games and len(out) >= min_states:
+            break
         k = 0
 
         def grab(state):
@@ -69,8 +72,13 @@ def sampled_states(game, n_games, every, seed0=1000):
     return out
 
 
-@pytest.fixture(scope="module", params=GAMES)
+@pytest.fixture(scope="module", params=[*GAMES, "pig"])
 def game(request):
+    """Every registered game, and the example game Pig (tests/examples/pig: a new game on the kit alone)."""
+    if request.param == "pig":
+        from tests.examples.pig.game import GAME
+
+        return GAME
     return get_game(request.param)
 
 
@@ -262,7 +270,10 @@ def test_compiled_bots_ignore_what_their_seat_cannot_see(game):
     buf = np.zeros(kernel.max_actions, dtype=np.int32)
     rng = np.random.default_rng(11)
     checked = 0
-    for i, config in enumerate(islice(cycle(configs(game)), 4)):  # cycled: a 2-player game has fewer configs
+    # cycled: a 2-player game has fewer configs; a game of short games plays more of them
+    for i, config in enumerate(islice(cycle(configs(game)), 40)):
+        if i >= 4 and checked > 500:
+            break
         n = config.players
         lineup = list(islice(cycle(compiled[i % len(compiled) :] + compiled), n))
         bots = game.make_bots(lineup, n)

@@ -31,7 +31,6 @@ import numpy as np
 from numba import njit
 
 from simlab.core.components import cards_left, deck_from_counts, draw, draw_counts, rank_and_share, roll, shuffle
-from simlab.core.record import config_record as build_config_record
 from simlab.core.record import state_dtype
 from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MAX_VENUS_RETURNS, MassiliaConfig
 from simlab.games.massilia.data import CARDS as CARD_NAMES
@@ -231,13 +230,8 @@ CONFIG_DTYPE = np.dtype(
 )
 
 
-def config_record(config: MassiliaConfig) -> np.ndarray:
-    """The config as the record the compiled functions read (one-to-one knobs copied by core)."""
-    return build_config_record(config, CONFIG_DTYPE, _derive_config)
-
-
-def _derive_config(config: MassiliaConfig, c: np.void) -> None:
-    """The record fields computed from knobs declared ``record=None``."""
+def derive_config(config: MassiliaConfig, c: np.void) -> None:
+    """The config-record fields computed from knobs declared ``record=None`` (core copies the others)."""
     n = config.players
     c["refill"] = config.refill_by_players[n - 2]
     c["turn_tiles"][: n - 1] = sorted(config.turn_tiles)[: n - 1]

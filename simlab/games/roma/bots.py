@@ -535,10 +535,10 @@ def score_action(s, c, p, a, prm):
 @njit(cache=True)
 def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     """The builder's or warrior's (by ``params``) best-valued action; ties broken by the bot's own stream."""
-    s = st[0]
-    c = cf[0]
     best = -1e18
     arg = buf[0]
+    s = st[0]
+    c = cf[0]
     for i in range(n):
         a = buf[i]
         val = score_action(s, c, seat, a, params) + 1e-6 * uniform(bot_rng, seat)

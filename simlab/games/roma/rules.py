@@ -38,7 +38,6 @@ import numpy as np
 from numba import njit
 
 from simlab.core.components import cards_left, deck_from_counts, draw, rank_and_share, roll, shuffle
-from simlab.core.record import config_record as build_config_record
 from simlab.core.record import state_dtype
 from simlab.games.roma.config import MAX_DECK, RomaConfig
 
@@ -201,13 +200,8 @@ CONFIG_DTYPE = np.dtype(
 )
 
 
-def config_record(config: RomaConfig) -> np.ndarray:
-    """The config as the record the compiled functions read (one-to-one knobs copied by core)."""
-    return build_config_record(config, CONFIG_DTYPE, _derive_config)
-
-
-def _derive_config(config: RomaConfig, c: np.void) -> None:
-    """The record fields computed from knobs: the card spaces in play follow ``bribe_disc``."""
+def derive_config(config: RomaConfig, c: np.void) -> None:
+    """The config-record field computed from a knob: the card spaces in play follow ``bribe_disc``."""
     c["spaces"] = config.spaces()
 
 

@@ -14,6 +14,10 @@ class PigState(State):
     def describe(self, action: int) -> str:
         return "roll" if action == R.A_ROLL else "hold"
 
+    def determinize(self, player: int, rng) -> PigState:
+        """Pig hides nothing: every seat sees the whole state, so the view is a copy."""
+        return self.clone()
+
 
 class PigGame(Game):
     """Pig: roll to add, a 1 loses the turn, first to 100 wins."""

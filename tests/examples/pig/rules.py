@@ -8,10 +8,9 @@ import numpy as np
 from numba import njit
 
 from simlab.core.components import rank_and_share, roll
-from simlab.core.record import config_record as build_config_record
 from simlab.core.record import state_dtype
 
-from .config import MAX_PLAYERS, PigConfig
+from .config import MAX_PLAYERS
 
 PH_TURN, PH_OVER = 0, 1
 PHASE_NAMES = ("roll or hold", "game over")
@@ -40,11 +39,6 @@ CONFIG_DTYPE = np.dtype(
     ],
     align=True,
 )
-
-
-def config_record(config: PigConfig) -> np.ndarray:
-    """Every knob is one-to-one, so core copies them all."""
-    return build_config_record(config, CONFIG_DTYPE)
 
 
 @njit(cache=True)

@@ -53,7 +53,7 @@ def test_tables_match_direct_evaluation() -> None:
         for seed in range(6):
             game.play(config, seed, made, on_action=record)
         st = np.array(states, dtype=R.STATE_DTYPE).view(np.recarray)
-        cf = R.config_record(config)
+        cf = game.kernel.config_record(config)
         for prm in (made[0].params, made[1].params, np.array([1.0, 0.0, 3.0, 2.5, 0.5, 2.0, 1.5, 0.0])):
             bad, checked = _mismatches(st, np.array(seats, dtype=np.int64), cf, prm)
             assert checked > 1000
