@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 import simlab
-from simlab.core.errors import SimlabError
+from simlab.core.errors import NotAvailableError, SimlabError
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -42,6 +42,9 @@ class SimlabGroup(click.Group):
             return super().invoke(ctx)
         except RunInterrupted as exc:
             raise UserError(str(exc), EXIT_INTERRUPTED) from None
+        except NotAvailableError as exc:  # the game does not declare what the analysis needs: not an error
+            click.echo(str(exc))
+            return None
         except SimlabError as exc:
             raise UserError(str(exc)) from None
 

@@ -163,8 +163,8 @@ def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame) -> list[str]:
             r["variant"],
             _num(r["money_per_cube"], ".3f"),
             _ci(r["money_per_cube_lo"], r["money_per_cube_hi"], lambda x: _num(x, ".3f")),
-            _num(r["fame_per_cube"], ".3f"),
-            _ci(r["fame_per_cube_lo"], r["fame_per_cube_hi"], lambda x: _num(x, ".3f")),
+            _num(r["points_per_cube"], ".3f"),
+            _ci(r["points_per_cube_lo"], r["points_per_cube_hi"], lambda x: _num(x, ".3f")),
             _num(r["cubes_per_seat"], ".1f"),
         ]
         for r in yields.iter_rows(named=True)

@@ -22,3 +22,8 @@ class BotSpecError(SimlabError, ValueError):
 
 class IllegalActionError(SimlabError, ValueError):
     """An action that is not in ``legal_actions()`` for the decision at hand; the state is unchanged."""
+
+
+class NotAvailableError(SimlabError):
+    """An analysis the game does not declare (a fact role, an intervention): "not available for this game".
+    Expected, not a failure: the CLI prints the message and exits 0; a report lists it as not covered."""

@@ -856,7 +856,7 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
         for r in yields.iter_rows(named=True):
             prefix = f"In {r['variant']}, a" if many else "A"
             money = F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=2)
-            fame = F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=2)
+            fame = F.est_ci(r["points_per_cube"], r["points_per_cube_lo"], r["points_per_cube_hi"], places=2)
             sec.findings.append(
                 Finding(
                     f"{prefix} cube sold brings {money} sesterces and {fame}"
@@ -873,7 +873,7 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
                     [
                         r["variant"],
                         F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=3),
-                        F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=3),
+                        F.est_ci(r["points_per_cube"], r["points_per_cube_lo"], r["points_per_cube_hi"], places=3),
                         F.num(r["cubes_per_seat"], 1),
                     ]
                     for r in yields.iter_rows(named=True)
