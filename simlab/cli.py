@@ -443,14 +443,16 @@ def compensation(folder: str, seat: int | None, chart: str | None) -> None:
     and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval.
     """
     from simlab.analysis import compensation as fit
+    from simlab.analysis.frames import roles
     from simlab.analysis.text import compensation_text
 
     comp = fit(folder, seat=seat)
-    _echo(compensation_text(comp))
+    units = roles(folder).units
+    _echo(compensation_text(comp, units))
     if chart:
         from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.compensation_curve(comp), chart)}")
+        click.echo(f"chart: {charts.save(charts.compensation_curve(comp, units=units), chart)}")
 
 
 @cli.command()
@@ -460,7 +462,7 @@ def compensation(folder: str, seat: int | None, chart: str | None) -> None:
     "--sweep",
     type=click.Path(file_okay=False),
     metavar="FOLDER",
-    help="Price sesterces with this starting-money sweep (when the scenario has no money variants).",
+    help="Price cards in money with this starting-money sweep (when the scenario has no money variants).",
 )
 @click.option(
     "--adjust",
@@ -474,11 +476,12 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml).
 
     Per card: the change in the granted seat's win share and score against the control on the same game
-    seeds (paired 95% intervals, adjusted p-values), in sesterces when the run has money<m>_seat<k>
+    seeds (paired 95% intervals, adjusted p-values), in the game's money when the run has money<m>_seat<k>
     variants (or --sweep is given), beside the correlational played-vs-not view.
     """
     from simlab.analysis import MoneyRate, card_value
     from simlab.analysis import compensation as fit
+    from simlab.analysis.frames import roles
     from simlab.analysis.text import cards_text
 
     money = None
@@ -486,11 +489,12 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
         r = fit(sweep).fit.row(0, named=True)
         money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}")
     df = card_value(folder, control=control, money=money, adjust=adjust)
-    _echo(cards_text(df))
+    units = roles(folder).units
+    _echo(cards_text(df, units))
     if chart:
         from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.card_value_forest(df), chart)}")
+        click.echo(f"chart: {charts.save(charts.card_value_forest(df, units=units), chart)}")
 
 
 @cli.command()
@@ -505,23 +509,31 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
 @chart_option
 def markets(folder: str, series: str, base: str | None, chart: str | None) -> None:
-    """Market shifts in FOLDER: demand-marker collapses and recoveries, money and fame per cube sold.
+    """Market shifts in FOLDER: demand collapses and recoveries, money and points per unit sold.
 
-    A game without market columns answers "this game has no market" (exit code 2).
+    A game that declares no market answers "not available for this game" with the missing roles (exit 0).
     """
     from simlab.analysis import compare_variants, market_summary, sale_yield
+    from simlab.analysis.frames import roles
     from simlab.analysis.text import compare_text, markets_text
 
     summary = market_summary(folder, series=(series,))  # one pass over the market columns
+    missing = None
     if summary.sale_yield is None:
-        sale_yield(folder)  # raises NoMarketError saying what is missing
-    _echo(markets_text(summary.collapses, summary.sale_yield))
+        try:
+            sale_yield(folder)  # raises NotAvailableError saying which roles are missing
+        except NotAvailableError as exc:
+            missing = str(exc)
+    units = roles(folder).units
+    _echo(markets_text(summary.collapses, summary.sale_yield, units))
+    if missing:
+        click.echo(missing)
     if base:
         _echo(compare_text(compare_variants(folder, base)))
     if chart:
         from simlab.report import charts
 
-        fig = charts.market_trajectories(summary.trajectories, series)
+        fig = charts.market_trajectories(summary.trajectories, series, units=units)
         click.echo(f"chart: {charts.save(fig, chart)}")
 
 

@@ -48,7 +48,10 @@ def as_lazy(results: Results) -> pl.LazyFrame:
         from simlab.run.store import load_manifest, load_results
 
         lf = load_results(results)
-        manifest = load_manifest(results)
+        try:
+            manifest = load_manifest(results)
+        except SimlabError:  # bare Parquet parts without a manifest: roles come from the column names
+            return lf
         remember(lf, roles=roles_from_manifest(manifest, names(lf)))
         return lf
     raise AnalysisError(f"expected a result folder or a polars frame of result rows, got {type(results).__name__}")

@@ -69,6 +69,9 @@ from typing import Any
 
 import numpy as np
 
+#: the conventional knob of a money intervention (a per-seat tuple of starting money)
+MONEY_KNOB = "start_money"
+
 #: roles the shipped analyses read (the rest of the vocabulary is descriptive)
 MARKET_ROLES = ("market.price", "market.demand", "market.bought", "market.sale", "market.supply")
 
