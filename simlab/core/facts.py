@@ -431,7 +431,9 @@ def item_axis(entry: Mapping[str, Any]) -> str | None:
 
 
 def not_available(what: str, kind: str, missing: Sequence[str], game: str | None = None) -> str:
-    """The one wording of "not available for this game"."""
+    """The one wording of "not available for this game" (``kind``: role, or e.g. "money intervention")."""
     who = f"game {game!r}" if game else "this game"
+    if kind != "role":
+        return f"{what} is not available for this game: {who} declares no {kind}"
     plural = "s" if len(missing) > 1 else ""
     return f"{what} is not available for this game: {who} declares no {kind}{plural} {', '.join(missing)}"

@@ -417,6 +417,10 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
             f"{F.est_ci(m.rate, m.rate - z * m.se, m.rate + z * m.se, 100, places=2)} points of win share; a seat's "
             "fair compensation ≈ (fair share − its win share) / that rate, Fieller interval."
         )
+    elif not ctx.roles.has("money.start") or ctx.money_knob() is None:
+        missing = ctx.roles.missing("money.start") or ["(money)"]
+        kind = "role" if ctx.roles.missing("money.start") else "money intervention"
+        sec.notes.append(f"No compensation fit: {not_available('compensation', kind, missing, ctx.roles.game)}.")
     else:
         sec.notes.append(
             "No compensation fit: it needs variants that differ only in starting money (a sweep such as "
@@ -709,6 +713,8 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
         "Card value: not in these results (it needs an intervention run with a 'control' variant and "
         "<card>_seat<k> variants, such as scenarios/card_value.toml)."
     )
+    if ctx.roles.intervention("card") is None:
+        return None, f"Card value: {not_available('card value', 'card intervention', [], ctx.roles.game)}."
     if control not in ctx.configs:
         return None, reason
     try:

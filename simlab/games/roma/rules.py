@@ -202,6 +202,8 @@ CONFIG_DTYPE = np.dtype(
         ("consul_step", np.int32),
         ("scaen_scaen", np.int32),
         ("free_lay_self", np.int32),
+        ("bonus_card", np.int32),  # experiment knob: card type put into bonus_seat's opening hand (-1: none)
+        ("bonus_seat", np.int32),
     ],
     align=True,
 )
@@ -237,6 +239,7 @@ def config_record(config: RomaConfig) -> np.ndarray:
     c["consul_step"] = config.consul_step
     c["scaen_scaen"] = config.scaenicus_copies_scaenicus
     c["free_lay_self"] = config.free_lay_covers_self
+    c["bonus_card"], c["bonus_seat"] = config.bonus()
     return cf.view(np.recarray)  # attribute access also without the JIT (NUMBA_DISABLE_JIT=1)
 
 
@@ -520,6 +523,8 @@ def init(st, cf, rng):
             k += 1
     s.deck_n = k
     shuffle_deck(s)
+    if c.bonus_card >= 0:  # experiment knob: the topmost copy of the card goes to the seat before the deal
+        deal_bonus_card(s, c.bonus_seat, c.bonus_card)
     for p in range(2):
         for d in range(SPACES):
             s.board[p, d] = -1
@@ -541,6 +546,20 @@ def init(st, cf, rng):
         s.swap_left = c.swap_size
     else:
         s.phase = PH_OPENING
+
+
+@njit(cache=True)
+def deal_bonus_card(s, p, t):
+    """Experiment knob: move the topmost copy of card type t from the shuffled deck into p's hand."""
+    i = s.deck_n - 1
+    while i >= 0 and s.deck[i] != t:
+        i -= 1
+    if i < 0:  # no copy in the deck (validation rules this out: card_copies of t > 0)
+        return
+    s.deck_n -= 1
+    for j in range(i, s.deck_n):  # the rest keeps its order, so the deal matches the control's
+        s.deck[j] = s.deck[j + 1]
+    to_hand(s, p, t)
 
 
 @njit(cache=True)
