@@ -567,7 +567,11 @@ def balance(folder: str, outcome: str, chart: str | None) -> None:
 @click.argument("game")
 @config_options
 @bots_option
-@click.option("--knob", default="start_money", show_default=True, help="Per-seat config knob to offset.")
+@click.option(
+    "--knob",
+    default=None,
+    help="Per-seat config knob to offset (default: the game's declared money intervention, e.g. start_money).",
+)
 @click.option("--seat", "-k", type=int, required=True, help="Seat to compensate.")
 @click.option(
     "--width",
@@ -603,7 +607,7 @@ def compensate(
     preset: str | None,
     settings: tuple[str, ...],
     bots: str | None,
-    knob: str,
+    knob: str | None,
     seat: int,
     width: float,
     max_games: int,
@@ -624,6 +628,10 @@ def compensate(
 
     specs = split_bots(bots)
     g = simlab.get_game(game)
+    if knob is None:
+        from simlab.analysis.adaptive import money_knob
+
+        knob = money_knob(g)
     config = _config(g, players, preset, settings, len(specs))
     lineup = seat_specs(g, specs, config.players)
     click.echo(

@@ -20,11 +20,15 @@ from simlab.core.errors import ConfigError
 SOURCES = ("rulebook", "derived", "assumption", "placeholder")
 
 
-def knob(default: Any, source: str, doc: str) -> Any:
-    """Declare a config field with its default, provenance and description."""
+def knob(default: Any, source: str, doc: str, *, hash_default: bool = True) -> Any:
+    """Declare a config field with its default, provenance and description.
+
+    ``hash_default=False`` leaves the field out of the config hash while it holds its default: a knob added
+    to a released game that way changes no existing config hash (result folders, golden transcripts)."""
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
-    return dataclasses.field(default=default, metadata={"source": source, "doc": doc})
+    meta = {"source": source, "doc": doc} | ({} if hash_default else {"hash_default": False})
+    return dataclasses.field(default=default, metadata=meta)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,8 +85,14 @@ class GameConfig:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def config_hash(self) -> str:
-        """A stable 16-hex-digit hash of the class name and every field value."""
-        text = json.dumps([type(self).__name__, self.as_dict()], sort_keys=True, default=list)
+        """A stable 16-hex-digit hash of the class name and every field value (a field declared with
+        ``hash_default=False`` only when it differs from its default)."""
+        values = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.metadata.get("hash_default", True) or getattr(self, f.name) != f.default
+        }
+        text = json.dumps([type(self).__name__, values], sort_keys=True, default=list)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     @classmethod

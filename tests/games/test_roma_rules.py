@@ -128,6 +128,12 @@ def test_bonus_card_goes_into_the_seats_opening_hand(seat):
             assert (s["hand"] == control["hand"] + extra).all()
 
 
+def test_bonus_card_knobs_leave_existing_config_hashes_alone():
+    """hash_default=False: the knobs enter the config hash only when set (golden transcripts, old folders)."""
+    assert config().config_hash() == "b2daf38e11dc2ddc"  # the hash before the knobs existed
+    assert config(None, bonus_card="forum", bonus_card_seat=0).config_hash() != config().config_hash()
+
+
 def test_bonus_card_is_validated():
     with pytest.raises(ConfigError, match="bonus_card must be 'none' or one of"):
         config(None, **{"bonus_card": "jupiter", "bonus_card_seat": 0})

@@ -100,8 +100,9 @@ class RomaConfig(GameConfig):
         "none",
         "assumption",
         "experiment knob: a card (by key, e.g. forum) put into bonus_card_seat's opening hand as an extra card",
+        hash_default=False,  # added in simlab's facts release: existing Roma config hashes stay
     )
-    bonus_card_seat: int = knob(-1, "assumption", "seat that receives bonus_card (-1: nobody)")
+    bonus_card_seat: int = knob(-1, "assumption", "seat that receives bonus_card (-1: nobody)", hash_default=False)
 
     def bonus(self) -> tuple[int, int]:
         """(card type, seat) of the bonus card, or (-1, -1) when none is dealt."""
