@@ -7,7 +7,6 @@ Analyses accept a result folder path, a polars LazyFrame or a DataFrame, so a no
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,17 +143,6 @@ def require_intervention(r: Roles, what: str, kind: str) -> dict[str, Any]:
     if found is None:
         raise NotAvailableError(not_available(what, f"{kind} intervention", [f"({kind})"], r.game))
     return found
-
-
-def by_round(columns: list[str], pattern: str) -> dict[int, str]:
-    """Columns matching ``pattern`` (a regex with one ``(\\d+)`` round group), keyed by round."""
-    rx = re.compile(pattern)
-    out = {}
-    for c in columns:
-        m = rx.fullmatch(c)
-        if m:
-            out[int(m.group(1))] = c
-    return dict(sorted(out.items()))
 
 
 #: facts about a LazyFrame's rows (players, game range, bots), by its serialized plan: every scan of a

@@ -25,7 +25,7 @@ import numpy as np
 import polars as pl
 from numba import njit
 
-from simlab.analysis.frames import Results, as_lazy, bots_label, names
+from simlab.analysis.frames import Results, as_lazy, bots_label, names, roles
 from simlab.analysis.markets import (
     SERIES,
     YIELDS,
@@ -44,6 +44,7 @@ from simlab.analysis.markets import (
     sale_yield,
 )
 from simlab.analysis.moments import group_sums
+from simlab.core.facts import Roles
 
 #: rows (of all seats) per batch of ``market_summary``: each holds every market column, so fewer rows than
 #: ``COUNT_BATCH`` keep the decoded batches in flight small
@@ -94,7 +95,7 @@ def market_summary(
     ``sale_yield`` from its own scan. Finished from the pass's partial, as a digest's is.
     """
     lf = require_market(results)
-    acc = _pass(lf, _summary_pass(names(lf), floor, series))
+    acc = _pass(lf, _summary_pass(names(lf), floor, series, roles(lf)))
     summary = market_summary_from_partial(acc.frames(), level, min_games, bots_label(lf))
     if acc.sold and not acc.yields.exact:
         summary = replace(summary, sale_yield=sale_yield(lf, level=level))
@@ -173,7 +174,7 @@ def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> p
     Wilson intervals. Read from the seat-0 rows (one per game), every colour in one pass.
     """
     lf = require_market(results)
-    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf)), [], floor, shift=False))
+    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf), roles(lf)), [], floor, shift=False))
     return _collapses_of(acc.frames(), level)
 
 
@@ -187,15 +188,15 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
     under ``min_games`` games give no difference (null) rather than a falsely precise one.
     """
     lf = require_market(results)
-    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf)), [], floor, collapses=False))
+    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf), roles(lf)), [], floor, collapses=False))
     return _shift_of(acc.frames()["shift"], level, min_games)
 
 
-def _summary_pass(cols: list[str], floor: int, series: tuple[str, ...]) -> _MarketPass:
+def _summary_pass(cols: list[str], floor: int, series: tuple[str, ...], r: Roles | None = None) -> _MarketPass:
     """The accumulators of ``market_summary``'s pass over rows of these columns (not yet fed)."""
-    sold = _sold_in(cols)
-    traj = [t for t in _columns(cols) if t[0] in series]
-    return _MarketPass(traj, _marker_rounds(cols), sold, floor, income=_income_in(cols) if sold else None)
+    sold = _sold_in(cols, r)
+    traj = [t for t in _columns(cols, r) if t[0] in series]
+    return _MarketPass(traj, _marker_rounds(cols, r), sold, floor, income=_income_in(cols, r) if sold else None)
 
 
 def _pass(lf: pl.LazyFrame, acc: _MarketPass) -> _MarketPass:

@@ -72,9 +72,10 @@ def require_market(results: Results) -> pl.LazyFrame:
     return lf
 
 
-def _columns(cols: list[str] | Roles) -> list[tuple[str, str, int, str]]:
-    """(series, item, round, column) for every market column present."""
-    r = _roles(cols)
+def _columns(cols: list[str] | Roles, r: Roles | None = None) -> list[tuple[str, str, int, str]]:
+    """(series, item, round, column) for every market column present (roles ``r``, else matched from the
+    column names)."""
+    r = r or _roles(cols)
     present = set(cols) if isinstance(cols, list | tuple) else None
     return [
         (series, str(item_of(e)), int(e["at"]["round"]), e["column"])
@@ -92,7 +93,7 @@ def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
     (``value_counts``): the columns hold small integers, so the counts are tiny, and the mean, sd and exact
     quantiles all follow from them — no sort of every round's values, no frame of all games in memory."""
     lf = require_market(results)
-    cols = _columns(names(lf))
+    cols = _columns(names(lf), roles(lf))
     counts, games = value_counts(lf.filter(pl.col("seat") == 0), [c for *_x, c in cols])
     return _trajectory_frame(counts, games, cols, level, bots_label(lf))
 
@@ -328,10 +329,10 @@ def counted_quantiles(counts: list[dict], column: str, qs: tuple[float, ...]) ->
     return _quantiles(np.array([v for v, _ in pairs]), np.array([c for _, c in pairs], dtype=np.int64), qs)
 
 
-def _marker_rounds(cols: list[str]) -> dict[str, dict[int, str]]:
-    """Demand-marker columns by colour and round."""
+def _marker_rounds(cols: list[str], r: Roles | None = None) -> dict[str, dict[int, str]]:
+    """Demand columns (role ``market.demand``) by item and round."""
     markers: dict[str, dict[int, str]] = {}
-    for series, item, rnd, c in _columns(cols):
+    for series, item, rnd, c in _columns(cols, r):
         if series == "marker":
             markers.setdefault(item, {})[rnd] = c
     return markers
@@ -373,9 +374,9 @@ def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.
 def _sale_columns(results: pl.LazyFrame) -> list[str]:
     """The per-seat units-sold columns, or NoMarketError if the game records no sales."""
     cols = names(results)
-    sold = _sold_in(cols)
+    r = roles(results)
+    sold = _sold_in(cols, r)
     if not sold:
-        r = _roles(cols)
         missing = [role for role in SALES if not [c for c in r.columns(role) if c in cols]]
         raise NoMarketError(
             "this game records no sales per seat: " + not_available("the yield per unit sold", "role", missing, r.game)
@@ -383,17 +384,17 @@ def _sale_columns(results: pl.LazyFrame) -> list[str]:
     return sold
 
 
-def _sold_in(cols: list[str]) -> list[str]:
+def _sold_in(cols: list[str], r: Roles | None = None) -> list[str]:
     """The per-seat units-sold columns (role ``market.seat_sold``) among ``cols``, or none if the money and
     points earned from sales (``market.income``, ``market.income_points``) are not there too."""
-    r = _roles(cols)
+    r = r or _roles(cols)
     sold = [c for c in r.columns("market.seat_sold") if c in cols]
-    return sold if sold and _income_in(cols) else []
+    return sold if sold and _income_in(cols, r) else []
 
 
-def _income_in(cols: list[str]) -> tuple[str, str] | None:
+def _income_in(cols: list[str], r: Roles | None = None) -> tuple[str, str] | None:
     """The (money, points) earned-from-sales columns among ``cols``, or None."""
-    r = _roles(cols)
+    r = r or _roles(cols)
     money, points = r.column("market.income"), r.column("market.income_points")
     return (money, points) if money in cols and points in cols else None
 
@@ -405,7 +406,7 @@ def sale_yield(results: Results, by: tuple[str, ...] = ("variant",), level: floa
     cubes = pl.sum_horizontal([pl.col(c) for c in sold]).cast(pl.Float64).alias("_cubes")
     rows = lf.with_columns(cubes)
     aggs = [pl.len().alias("rows"), pl.col("_cubes").mean().alias("cubes_per_seat")]
-    for y, c in zip(YIELDS, _income_in(names(lf)) or (), strict=True):
+    for y, c in zip(YIELDS, _income_in(names(lf), roles(lf)) or (), strict=True):
         v = pl.col(c).cast(pl.Float64)
         aggs += [v.mean().alias(f"{y}__my"), v.var().alias(f"{y}__vy"), pl.cov(v, "_cubes").alias(f"{y}__cv")]
     aggs += [pl.col("_cubes").mean().alias("__mx"), pl.col("_cubes").var().alias("__vx")]

@@ -352,18 +352,23 @@ def _pattern_regex(fact: Fact) -> re.Pattern[str]:
                 parts.append(rf"(?P<{name}>\d+)")
             else:
                 labels = _all_labels(fact, name)
-                alt = "|".join(re.escape(str(x)) for x in sorted(labels, key=lambda s: -len(str(s))))
+                alt = (
+                    "|".join(re.escape(str(x)) for x in sorted(labels, key=lambda s: -len(str(s))))
+                    if labels is not None
+                    else r"[A-Za-z0-9]+(?:_[A-Za-z0-9]+)*?"  # labels that depend on the config
+                )
                 parts.append(f"(?P<{name}>{alt})")
     return re.compile("".join(parts))
 
 
-def _all_labels(fact: Fact, name: str) -> list[Any]:
+def _all_labels(fact: Fact, name: str) -> list[Any] | None:
+    """The labels a placeholder can take whatever the config, or None if they depend on it."""
     for axis in fact.axes:
         if axis.name == name and not callable(axis.labels):
             return list(axis.labels)
         if name in axis.aliases and not callable(axis.aliases[name]):
             return list(axis.aliases[name])
-    return [r"[a-z0-9_]+"]
+    return None
 
 
 class NotAvailable(Exception):

@@ -83,3 +83,66 @@ def test_roma_roles() -> None:
     assert roles.by_item("card.played")["forum"] == "laid_forum"
     assert roles.units.points == "VP" and roles.units.money_plural == "sestertii"
     assert {i["kind"] for i in roles.interventions} == {"card", "money", "points"}
+
+
+def test_a_token_stack_market_uses_the_same_roles(tmp_path) -> None:
+    """A Merchant-of-Venus-like market (per culture and round the top demand token low/active/high, the
+    price it sets, units sold, realised prices; per seat who sold) declared with the same roles runs through
+    the same market analyses."""
+    from types import SimpleNamespace
+
+    import polars as pl
+
+    from simlab import analysis as A
+    from simlab.analysis.frames import remember
+    from simlab.core.facts import Axis, Fact, FactSet, Units, rounds_axis
+
+    culture = Axis("culture", ("qossuth", "whynom", "eeepeeep"))
+    rnd = rounds_axis()
+    facts = FactSet(
+        [
+            Fact(
+                "token_{culture}_r{round}", "token", "top token at {culture}", "market.demand", "game", (rnd, culture)
+            ),
+            Fact("price_{culture}_r{round}", "price", "price level", "market.price", "game", (rnd, culture)),
+            Fact("sold_{culture}_r{round}", "sold", "units sold", "market.sale", "game", (rnd, culture)),
+            Fact("sold_at_{culture}", "seat_sold", "units the seat sold", "market.seat_sold", "seat", (culture,)),
+            Fact("sales_money", "income", "credits from sales", "market.income", "seat", (), unit="money"),
+            Fact("sales_fame", "fame", "fame from sales", "market.income_points", "seat", (), unit="points"),
+        ],
+        Units("credit", "credits", "credits", "fame point", "fame points", "fame"),
+    )
+    config = SimpleNamespace(players=2, rounds=4)
+    rng = np.random.default_rng(1)
+    games = 60
+    records = {
+        "token": rng.integers(0, 3, size=(games, 4, 3)),
+        "price": rng.integers(1, 4, size=(games, 4, 3)),
+        "sold": rng.integers(0, 3, size=(games, 4, 3)),
+        "seat_sold": rng.integers(0, 5, size=(games, 2, 3)),
+        "income": rng.integers(0, 90, size=(games, 2)),
+        "fame": rng.integers(0, 4, size=(games, 2)),
+    }
+    cols = facts.columns(records, config)
+    share = rng.random(games)
+    rows = pl.DataFrame(
+        {
+            "variant": ["a"] * (2 * games),
+            "game": np.repeat(np.arange(games), 2),
+            "seat": np.tile(np.arange(2), games),
+            "bot": ["x"] * (2 * games),
+            "win_share": np.stack([share, 1 - share], 1).reshape(-1),
+            **cols,
+        }
+    )
+    rows.write_parquet(tmp_path / "rows.parquet")
+    lf = pl.scan_parquet(tmp_path / "rows.parquet")
+    remember(lf, roles=Roles(facts.manifest(config), "venus-like"))
+    assert A.has_market(lf)
+    summary = A.market_summary(lf, floor=0)
+    assert set(summary.trajectories["series"]) == {"price", "marker", "sold"}
+    assert set(summary.collapses["colour"]) == {"qossuth", "whynom", "eeepeeep"}
+    want = (rows.filter(pl.col("seat") == 0).select(pl.min_horizontal(pl.col("^token_qossuth_r.*$")) == 0)).mean()
+    got = summary.collapses.filter(pl.col("colour") == "qossuth")["collapse_rate"][0]
+    assert got == pytest.approx(want.item())
+    assert summary.sale_yield is not None and summary.sale_yield["rows"][0] == 2 * games
