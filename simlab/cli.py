@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 import simlab
-from simlab.core.errors import SimlabError
+from simlab.core.errors import NotAvailableError, SimlabError
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -42,6 +42,9 @@ class SimlabGroup(click.Group):
             return super().invoke(ctx)
         except RunInterrupted as exc:
             raise UserError(str(exc), EXIT_INTERRUPTED) from None
+        except NotAvailableError as exc:  # the game does not declare what the analysis needs: not an error
+            click.echo(str(exc))
+            return None
         except SimlabError as exc:
             raise UserError(str(exc)) from None
 
@@ -440,14 +443,16 @@ def compensation(folder: str, seat: int | None, chart: str | None) -> None:
     and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval.
     """
     from simlab.analysis import compensation as fit
+    from simlab.analysis.frames import roles
     from simlab.analysis.text import compensation_text
 
     comp = fit(folder, seat=seat)
-    _echo(compensation_text(comp))
+    units = roles(folder).units
+    _echo(compensation_text(comp, units))
     if chart:
         from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.compensation_curve(comp), chart)}")
+        click.echo(f"chart: {charts.save(charts.compensation_curve(comp, units=units), chart)}")
 
 
 @cli.command()
@@ -457,7 +462,7 @@ def compensation(folder: str, seat: int | None, chart: str | None) -> None:
     "--sweep",
     type=click.Path(file_okay=False),
     metavar="FOLDER",
-    help="Price sesterces with this starting-money sweep (when the scenario has no money variants).",
+    help="Price cards in money with this starting-money sweep (when the scenario has no money variants).",
 )
 @click.option(
     "--adjust",
@@ -471,11 +476,12 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml).
 
     Per card: the change in the granted seat's win share and score against the control on the same game
-    seeds (paired 95% intervals, adjusted p-values), in sesterces when the run has money<m>_seat<k>
+    seeds (paired 95% intervals, adjusted p-values), in the game's money when the run has money<m>_seat<k>
     variants (or --sweep is given), beside the correlational played-vs-not view.
     """
     from simlab.analysis import MoneyRate, card_value
     from simlab.analysis import compensation as fit
+    from simlab.analysis.frames import roles
     from simlab.analysis.text import cards_text
 
     money = None
@@ -483,11 +489,12 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
         r = fit(sweep).fit.row(0, named=True)
         money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}")
     df = card_value(folder, control=control, money=money, adjust=adjust)
-    _echo(cards_text(df))
+    units = roles(folder).units
+    _echo(cards_text(df, units))
     if chart:
         from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.card_value_forest(df), chart)}")
+        click.echo(f"chart: {charts.save(charts.card_value_forest(df, units=units), chart)}")
 
 
 @cli.command()
@@ -502,23 +509,31 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
 @chart_option
 def markets(folder: str, series: str, base: str | None, chart: str | None) -> None:
-    """Market shifts in FOLDER: demand-marker collapses and recoveries, money and fame per cube sold.
+    """Market shifts in FOLDER: demand collapses and recoveries, money and points per unit sold.
 
-    A game without market columns answers "this game has no market" (exit code 2).
+    A game that declares no market answers "not available for this game" with the missing roles (exit 0).
     """
     from simlab.analysis import compare_variants, market_summary, sale_yield
+    from simlab.analysis.frames import roles
     from simlab.analysis.text import compare_text, markets_text
 
     summary = market_summary(folder, series=(series,))  # one pass over the market columns
+    missing = None
     if summary.sale_yield is None:
-        sale_yield(folder)  # raises NoMarketError saying what is missing
-    _echo(markets_text(summary.collapses, summary.sale_yield))
+        try:
+            sale_yield(folder)  # raises NotAvailableError saying which roles are missing
+        except NotAvailableError as exc:
+            missing = str(exc)
+    units = roles(folder).units
+    _echo(markets_text(summary.collapses, summary.sale_yield, units))
+    if missing:
+        click.echo(missing)
     if base:
         _echo(compare_text(compare_variants(folder, base)))
     if chart:
         from simlab.report import charts
 
-        fig = charts.market_trajectories(summary.trajectories, series)
+        fig = charts.market_trajectories(summary.trajectories, series, units=units)
         click.echo(f"chart: {charts.save(fig, chart)}")
 
 
@@ -552,7 +567,11 @@ def balance(folder: str, outcome: str, chart: str | None) -> None:
 @click.argument("game")
 @config_options
 @bots_option
-@click.option("--knob", default="start_money", show_default=True, help="Per-seat config knob to offset.")
+@click.option(
+    "--knob",
+    default=None,
+    help="Per-seat config knob to offset (default: the game's declared money intervention, e.g. start_money).",
+)
 @click.option("--seat", "-k", type=int, required=True, help="Seat to compensate.")
 @click.option(
     "--width",
@@ -588,7 +607,7 @@ def compensate(
     preset: str | None,
     settings: tuple[str, ...],
     bots: str | None,
-    knob: str,
+    knob: str | None,
     seat: int,
     width: float,
     max_games: int,
@@ -609,6 +628,10 @@ def compensate(
 
     specs = split_bots(bots)
     g = simlab.get_game(game)
+    if knob is None:
+        from simlab.analysis.adaptive import money_knob
+
+        knob = money_knob(g)
     config = _config(g, players, preset, settings, len(specs))
     lineup = seat_specs(g, specs, config.players)
     click.echo(

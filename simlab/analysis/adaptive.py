@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from simlab.analysis.compensation import LogisticFit, cluster_meat, fit_logistic
-from simlab.analysis.frames import AnalysisError
+from simlab.analysis.frames import AnalysisError, NotAvailableError
+from simlab.core.facts import not_available
 from simlab.run.scenario import rotated_lineup
 
 
@@ -68,6 +69,15 @@ class SearchResult:
         return (self.steps[-1].lo, self.steps[-1].hi) if self.steps else (-math.inf, math.inf)
 
 
+def money_knob(game: Any) -> str:
+    """The knob of the game's declared money intervention, or NotAvailableError if it declares none."""
+    facts = game.facts
+    found = next((i for i in (facts.interventions if facts is not None else ()) if i.kind == "money"), None)
+    if found is None:
+        raise NotAvailableError(not_available("compensate", "money intervention", [], game.name) + "; pass --knob")
+    return found.knob
+
+
 def knob_base(config: Any, knob: str, seat: int) -> tuple[Any, ...]:
     """The preset's per-seat tuple for ``knob``; refuse knobs that are not per-seat tuples."""
     if not hasattr(config, knob):
@@ -76,7 +86,7 @@ def knob_base(config: Any, knob: str, seat: int) -> tuple[Any, ...]:
     if not isinstance(value, tuple) or len(value) < config.players:
         raise AnalysisError(
             f"knob {knob!r} is not a per-seat value (found {value!r}); compensate adds the offset to one "
-            "seat's entry of a per-seat tuple such as start_money"
+            "seat's entry of a per-seat tuple such as the starting money"
         )
     if not 0 <= seat < config.players:
         raise AnalysisError(f"--seat must be 0..{config.players - 1}, got {seat}")

@@ -1,4 +1,4 @@
-"""Card value: what is one extra card of a kind worth, in win share, in points and in sesterces?
+"""Card value: what is one extra card of a kind worth, in win share, in points and in the game's money?
 
 The causal answer comes from an intervention design (scenarios/card_value.toml): variant ``<card>_seat<k>``
 deals seat k one extra card at setup, variant ``control`` deals nothing, and every variant plays the same
@@ -7,9 +7,12 @@ the card's effect in that game; averaging over the seat variants (the card goes 
 over games gives the value with a paired interval. Testing nine cards at once, the p-values are adjusted
 (Holm by default, family-wise error; ``adjust="bh"`` for Benjamini–Hochberg false discovery rate).
 
-Variants ``money<m>_seat<k>`` (seat k gets m extra sesterces) in the same design price a sesterce on the
-same seeds; otherwise a money slope from a starting-money sweep (``compensation``) can be passed. Both give
-"one card is worth about k sesterces" with a Fieller interval.
+Variants ``money<m>_seat<k>`` (seat k gets m extra units of starting money) in the same design price a
+unit of money on the same seeds; otherwise a money slope from a starting-money sweep (``compensation``) can
+be passed. Both give "one card is worth about k" (in the game's money, column ``money``) with a Fieller
+interval. Which knobs deal the card and set the money is the game's declared interventions (``card`` and
+``money``, see ``simlab.core.facts``); a game without a card intervention gets "not available for this
+game". The played cards of the observational view are the columns of role ``card.played``.
 
 The observational view (win share of seats that played the card at least once against those that did
 not) is shown beside it and labelled correlational: a player who draws many cards, or is already winning,
@@ -27,7 +30,16 @@ import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, Results, as_lazy, bots_label, names, require
+from simlab.analysis.frames import (
+    AnalysisError,
+    Results,
+    as_lazy,
+    bots_label,
+    names,
+    require,
+    require_intervention,
+    roles,
+)
 
 VARIANT_RE = re.compile(r"^(?P<label>.+)_seat(?P<seat>\d+)$")
 MONEY_RE = re.compile(r"^money(?P<amount>\d+)$")
@@ -35,7 +47,7 @@ MONEY_RE = re.compile(r"^money(?P<amount>\d+)$")
 
 @dataclasses.dataclass(frozen=True)
 class MoneyRate:
-    """Win share gained per extra sesterce (and its standard error), e.g. from a compensation fit."""
+    """Win share gained per extra unit of money (and its standard error), e.g. from a compensation fit."""
 
     rate: float
     se: float
@@ -55,25 +67,32 @@ def design_from_names(variants: list[str], control: str = "control") -> pl.DataF
 def design_from_manifest(folder: str | Path, control: str = "control") -> pl.DataFrame:
     """The intervention of each variant, read from the configs in a result folder's manifest.
 
-    A variant whose config deals a bonus card is ``<card>`` for its bonus seat; one that only raises one
-    seat's starting money over the control's is ``money<m>``.
+    A variant whose config deals a component through the game's ``card`` intervention is ``<card>`` for
+    its seat; one that only raises one seat's starting money (the ``money`` intervention's knob) over the
+    control's is ``money<m>``. NotAvailableError if the game declares no card intervention.
     """
     from simlab.run.store import load_manifest
 
-    variants = {v["name"]: v["config"] for v in load_manifest(folder)["variants"]}
+    manifest = load_manifest(folder)
+    r = roles(folder)
+    card = require_intervention(r, "card value", "card")
+    money = r.intervention("money") or {}
+    variants = {v["name"]: v["config"] for v in manifest["variants"]}
     if control not in variants:
         raise AnalysisError(f"{folder}: no control variant {control!r}")
     base = variants[control]
+    knob, seat_knob, none = card["knob"], card.get("seat_knob"), card.get("none", "none")
+    money_knob = money.get("knob")
     rows = []
     for name, cfg in variants.items():
         if name == control:
             continue
-        if cfg.get("bonus_card", "none") != "none" and cfg.get("bonus_card_seat", -1) >= 0:
-            rows.append({"variant": name, "label": cfg["bonus_card"], "seat": int(cfg["bonus_card_seat"])})
+        if cfg.get(knob, none) != none and (seat_knob is None or cfg.get(seat_knob, -1) >= 0):
+            rows.append({"variant": name, "label": str(cfg[knob]), "seat": int(cfg.get(seat_knob, 0))})
             continue
         diff = [
             (k, a - b)
-            for k, (a, b) in enumerate(zip(cfg.get("start_money", ()), base.get("start_money", ()), strict=False))
+            for k, (a, b) in enumerate(zip(cfg.get(money_knob, ()), base.get(money_knob, ()), strict=False))
             if a != b
         ]
         if len(diff) == 1 and diff[0][1] > 0:
@@ -93,7 +112,7 @@ def card_value(
     """Per intervention (card, or ``money<m>``): the granted seat's change in win share and score.
 
     Columns: label, kind (card/money), games, seats, win_share_diff (+ _lo/_hi), p, p_adjusted (over the
-    cards only), score_diff (+ _lo/_hi), sesterces (+ _lo/_hi; null without a money price), and the
+    cards only), score_diff (+ _lo/_hi), money (+ _lo/_hi; null without a money price), and the
     correlational view ``played_win_share``/``not_played_win_share``/``played_diff`` (+ _lo/_hi).
     ``paired=False`` ignores the pairing (a Welch interval), only to show how much the pairing buys.
     """
@@ -124,7 +143,7 @@ def card_value(
     p_adj = np.full(len(p), np.nan)
     p_adj[is_card] = stats.adjust(p[is_card], adjust)
     out = out.with_columns(pl.Series("p_adjusted", p_adj), pl.lit(adjust).alias("adjustment"))
-    out = _in_sesterces(out, per_game, money, level)
+    out = _in_money(out, per_game, money, level)
     obs = observational(lf, control, level)
     if obs is not None:
         out = out.join(obs, on="label", how="left")
@@ -276,8 +295,8 @@ def _summarise(per_game: pl.LazyFrame, level: float, paired: bool) -> pl.DataFra
     return out.with_columns(pl.Series("p", p)).drop(pl.selectors.starts_with("_"))
 
 
-def _in_sesterces(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | None, level: float) -> pl.DataFrame:
-    """Convert win-share changes to sesterces: paired money variants first, else an external rate."""
+def _in_money(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | None, level: float) -> pl.DataFrame:
+    """Convert win-share changes to money: paired money variants first, else an external rate."""
     labels = out["label"].to_list()
     money_labels = [lab for lab in labels if MONEY_RE.match(lab)]
     values: dict[str, tuple[float, float, float]] = {}
@@ -304,7 +323,7 @@ def _in_sesterces(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | 
             g = r["n"]
             if g < 2:
                 continue
-            # sesterces x solves (mm/amount)·x − mc = 0
+            # money x solves (mm/amount)·x − mc = 0
             b = r["mm"] / amount
             vbb = r["vm"] / g / amount**2
             est = r["mc"] / b if b else math.nan
@@ -321,9 +340,9 @@ def _in_sesterces(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | 
             values[r["label"]] = (est, lo, hi)
     cols = [values.get(lab, (None, None, None)) for lab in labels]
     return out.with_columns(
-        pl.Series("sesterces", [c[0] for c in cols], dtype=pl.Float64),
-        pl.Series("sesterces_lo", [c[1] for c in cols], dtype=pl.Float64),
-        pl.Series("sesterces_hi", [c[2] for c in cols], dtype=pl.Float64),
+        pl.Series("money", [c[0] for c in cols], dtype=pl.Float64),
+        pl.Series("money_lo", [c[1] for c in cols], dtype=pl.Float64),
+        pl.Series("money_hi", [c[2] for c in cols], dtype=pl.Float64),
         pl.lit(source, dtype=pl.String).alias("money_source"),
     )
 
@@ -331,18 +350,21 @@ def _in_sesterces(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | 
 def observational(results: Results, variant: str | None = "control", level: float = 0.95) -> pl.DataFrame | None:
     """CORRELATIONAL: win share of seats that played a card at least once vs seats that never did.
 
-    Read from ``played_<card>`` columns in ``variant`` (all rows if None). Not a card's value: players who
-    are ahead, or draw more cards, also play more of them. Returns None if there are no such columns.
+    Read from the columns of role ``card.played`` in ``variant`` (all rows if None). Not a card's value:
+    players who are ahead, or draw more cards, also play more of them. Returns None if there are no such
+    columns.
     """
     lf = as_lazy(results)
-    cards = [c.removeprefix("played_") for c in names(lf) if c.startswith("played_")]
+    present = set(names(lf))
+    played_col = {c: col for c, col in roles(results).by_item("card.played").items() if col in present}
+    cards = list(played_col)
     if not cards:
         return None
     if variant is not None:
         lf = lf.filter(pl.col("variant") == variant)
     aggs = []
     for c in cards:
-        played = pl.col(f"played_{c}") > 0
+        played = pl.col(played_col[c]) > 0
         w = pl.col("win_share")
         aggs += [
             played.sum().alias(f"{c}__n1"),

@@ -7,8 +7,10 @@ crosses 1/N, with a Fieller interval from a sandwich covariance clustered by gam
 with the same seed at every offset, so its outcomes are correlated and must not count as independent.
 
 The offset of a seat is its starting money minus the mean starting money of the other seats, so a seat
-with 8 sesterces against 6, 6, 6 has offset +2. The slope at offset 0 is the exchange rate between
-sesterces and win share that ``cards`` uses to price a card.
+with 8 against 6, 6, 6 has offset +2. The slope at offset 0 is the exchange rate between the game's money
+and win share that ``cards`` uses to price a card. The starting money is the column of role
+``money.start``; a game that declares no such role, or no money intervention, gets "not available for this
+game" (``NotAvailableError``).
 """
 
 from __future__ import annotations
@@ -16,12 +18,21 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from simlab.analysis import stats
-from simlab.analysis.frames import AnalysisError, Results, as_lazy, players, require
+from simlab.analysis.frames import (
+    AnalysisError,
+    Results,
+    as_lazy,
+    players,
+    require,
+    require_intervention,
+    require_roles,
+)
 
 Meat = Callable[[float, float], np.ndarray]
 
@@ -133,11 +144,21 @@ class Compensation:
         )
 
 
-def offsets(lf: pl.LazyFrame, n: int) -> pl.LazyFrame:
-    """Rows with ``offset``: the seat's starting money minus the mean of the other seats' in that game."""
-    total = pl.col("start_money").sum().over("variant", "game")
-    others = (total - pl.col("start_money")) / (n - 1)
-    return lf.with_columns((pl.col("start_money") - others).alias("offset"), others.alias("others_money"))
+def offsets(lf: pl.LazyFrame, n: int, money: str | None = None) -> pl.LazyFrame:
+    """Rows with ``offset``: the seat's starting money (the column of role ``money.start``, or ``money``)
+    minus the mean of the other seats' in that game."""
+    money = money or money_column(lf)
+    total = pl.col(money).sum().over("variant", "game")
+    others = (total - pl.col(money)) / (n - 1)
+    return lf.with_columns((pl.col(money) - others).alias("offset"), others.alias("others_money"))
+
+
+def money_column(results: Results) -> str:
+    """The starting-money column (role ``money.start``), or NotAvailableError if the game declares no
+    starting money or no money intervention (an offset of one seat's starting money)."""
+    r = require_roles(results, "compensation", "money.start")
+    require_intervention(r, "compensation", "money")
+    return str(r.column("money.start"))
 
 
 def compensation(results: Results, seat: int | None = None, level: float = 0.95, grid: int = 61) -> Compensation:
@@ -146,9 +167,10 @@ def compensation(results: Results, seat: int | None = None, level: float = 0.95,
     ``seat`` restricts the fit to one seat. The fair offset makes the seat's expected win share 1/N.
     """
     lf = as_lazy(results)
-    require(lf, ("variant", "game", "seat", "win_share", "start_money"), "compensation")
+    money = money_column(results if isinstance(results, str | Path) else lf)
+    require(lf, ("variant", "game", "seat", "win_share", money), "compensation")
     n = players(lf)
-    rows = offsets(lf, n)
+    rows = offsets(lf, n, money)
     if seat is not None:
         rows = rows.filter(pl.col("seat") == seat)
     points = (
@@ -158,7 +180,7 @@ def compensation(results: Results, seat: int | None = None, level: float = 0.95,
             pl.col("win_share").sum().alias("_s"),
             *stats.mean_aggs("win_share"),
             pl.col("others_money").mean().alias("others_money"),
-            pl.col("start_money").mean().alias("_money"),
+            pl.col(money).mean().alias("_money"),
         )
         .sort("seat", "offset")
         .collect()

@@ -7,7 +7,6 @@ Analyses accept a result folder path, a polars LazyFrame or a DataFrame, so a no
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simlab.core.errors import NotAvailableError as _NotAvailable
 from simlab.core.errors import SimlabError
+from simlab.core.facts import NotAvailable, Roles, not_available
 
 Results = str | Path | pl.LazyFrame | pl.DataFrame
 
@@ -27,8 +28,13 @@ class AnalysisError(SimlabError):
     """An analysis cannot answer for these rows (a needed column is missing, too few games...)."""
 
 
-class NoMarketError(AnalysisError):
-    """The game has no market columns (prices, demand markers, cubes bought and sold)."""
+class NotAvailableError(AnalysisError, _NotAvailable):
+    """The game does not declare what an analysis needs (a role, an intervention): the analysis is "not
+    available for this game". Expected, not a failure: the CLI prints it and exits 0, a report says it."""
+
+
+class NoMarketError(NotAvailableError):
+    """The game declares no market (no ``market.price`` and ``market.demand`` roles)."""
 
 
 def as_lazy(results: Results) -> pl.LazyFrame:
@@ -38,9 +44,15 @@ def as_lazy(results: Results) -> pl.LazyFrame:
     if isinstance(results, pl.DataFrame):
         return results.lazy()
     if isinstance(results, str | Path):
-        from simlab.run.store import load_results
+        from simlab.run.store import load_manifest, load_results
 
-        return load_results(results)
+        lf = load_results(results)
+        try:
+            manifest = load_manifest(results)
+        except SimlabError:  # bare Parquet parts without a manifest: roles come from the column names
+            return lf
+        remember(lf, roles=roles_from_manifest(manifest, names(lf)))
+        return lf
     raise AnalysisError(f"expected a result folder or a polars frame of result rows, got {type(results).__name__}")
 
 
@@ -57,15 +69,80 @@ def require(lf: pl.LazyFrame | pl.DataFrame, columns: tuple[str, ...] | list[str
         raise AnalysisError(f"{what} needs the column(s) {', '.join(missing)}, which these results do not have")
 
 
-def by_round(columns: list[str], pattern: str) -> dict[int, str]:
-    """Columns matching ``pattern`` (a regex with one ``(\\d+)`` round group), keyed by round."""
-    rx = re.compile(pattern)
-    out = {}
-    for c in columns:
-        m = rx.fullmatch(c)
-        if m:
-            out[int(m.group(1))] = c
-    return dict(sorted(out.items()))
+def roles_from_manifest(manifest: dict[str, Any], columns: list[str] | None = None) -> Roles:
+    """The roles of a result folder: its manifest's role map, or for a folder written before role maps
+    existed, its columns matched against its game's declarations."""
+    game = manifest.get("game")
+    if manifest.get("facts", {}).get("roles") is not None:
+        return Roles(manifest["facts"], game)
+    from simlab.core.registry import get_game
+
+    try:
+        facts = get_game(game).facts if game else None
+    except SimlabError:
+        facts = None
+    if facts is None or columns is None:
+        return Roles({}, game)
+    return Roles(facts.manifest_for(columns), game)
+
+
+def roles(results: Results) -> Roles:
+    """The roles of these rows: remembered from their folder's manifest, else matched from their column
+    names against the declarations of the registered games (the game matching most columns)."""
+    if isinstance(results, str | Path):
+        results = as_lazy(results)
+    lf = results
+    if isinstance(lf, pl.LazyFrame):
+        known = _known(lf).get("roles")
+        if known is not None:
+            return known
+    return _roles_for_columns(tuple(names(lf)))
+
+
+_ROLES_BY_COLUMNS: dict[tuple[str, ...], Roles] = {}
+
+
+def _roles_for_columns(columns: tuple[str, ...]) -> Roles:
+    if columns in _ROLES_BY_COLUMNS:
+        return _ROLES_BY_COLUMNS[columns]
+    from simlab.core.registry import available_games, get_game
+
+    best: tuple[int, str | None, dict[str, Any]] = (0, None, {})
+    for name in available_games():
+        try:
+            facts = get_game(name).facts
+        except Exception:  # a plug-in that does not load here
+            continue
+        if facts is None:
+            continue
+        m = facts.manifest_for(columns)
+        count = sum(len(v) for v in m["roles"].values())
+        if count > best[0]:
+            best = (count, name, m)
+    out = Roles(best[2], best[1])
+    if len(_ROLES_BY_COLUMNS) > 64:
+        _ROLES_BY_COLUMNS.clear()
+    _ROLES_BY_COLUMNS[columns] = out
+    return out
+
+
+def require_roles(results: Results, what: str, *needed: str, error: type = NotAvailableError) -> Roles:
+    """The roles of these rows, or ``error`` ("<what> is not available for this game: ... declares no
+    role ...") if one of ``needed`` is not declared."""
+    r = roles(results)
+    try:
+        r.require(what, *needed)
+    except NotAvailable as exc:
+        raise error(str(exc)) from None
+    return r
+
+
+def require_intervention(r: Roles, what: str, kind: str) -> dict[str, Any]:
+    """The game's intervention of ``kind`` (card, money, points), or NotAvailableError."""
+    found = r.intervention(kind)
+    if found is None:
+        raise NotAvailableError(not_available(what, f"{kind} intervention", [f"({kind})"], r.game))
+    return found
 
 
 #: facts about a LazyFrame's rows (players, game range, bots), by its serialized plan: every scan of a

@@ -25,11 +25,13 @@ import numpy as np
 import polars as pl
 from numba import njit
 
-from simlab.analysis.frames import Results, as_lazy, bots_label, names
+from simlab.analysis.frames import Results, as_lazy, bots_label, names, roles
 from simlab.analysis.markets import (
     SERIES,
+    YIELDS,
     _collapse_frame,
     _columns,
+    _income_in,
     _marker_rounds,
     _market_columns_in,
     _shift_frame,
@@ -42,6 +44,7 @@ from simlab.analysis.markets import (
     sale_yield,
 )
 from simlab.analysis.moments import group_sums
+from simlab.core.facts import Roles
 
 #: rows (of all seats) per batch of ``market_summary``: each holds every market column, so fewer rows than
 #: ``COUNT_BATCH`` keep the decoded batches in flight small
@@ -92,7 +95,7 @@ def market_summary(
     ``sale_yield`` from its own scan. Finished from the pass's partial, as a digest's is.
     """
     lf = require_market(results)
-    acc = _pass(lf, _summary_pass(names(lf), floor, series))
+    acc = _pass(lf, _summary_pass(names(lf), floor, series, roles(lf)))
     summary = market_summary_from_partial(acc.frames(), level, min_games, bots_label(lf))
     if acc.sold and not acc.yields.exact:
         summary = replace(summary, sale_yield=sale_yield(lf, level=level))
@@ -171,7 +174,7 @@ def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> p
     Wilson intervals. Read from the seat-0 rows (one per game), every colour in one pass.
     """
     lf = require_market(results)
-    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf)), [], floor, shift=False))
+    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf), roles(lf)), [], floor, shift=False))
     return _collapses_of(acc.frames(), level)
 
 
@@ -185,13 +188,15 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
     under ``min_games`` games give no difference (null) rather than a falsely precise one.
     """
     lf = require_market(results)
-    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf)), [], floor, collapses=False))
+    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf), roles(lf)), [], floor, collapses=False))
     return _shift_of(acc.frames()["shift"], level, min_games)
 
 
-def _summary_pass(cols: list[str], floor: int, series: tuple[str, ...]) -> _MarketPass:
+def _summary_pass(cols: list[str], floor: int, series: tuple[str, ...], r: Roles | None = None) -> _MarketPass:
     """The accumulators of ``market_summary``'s pass over rows of these columns (not yet fed)."""
-    return _MarketPass([t for t in _columns(cols) if t[0] in series], _marker_rounds(cols), _sold_in(cols), floor)
+    sold = _sold_in(cols, r)
+    traj = [t for t in _columns(cols, r) if t[0] in series]
+    return _MarketPass(traj, _marker_rounds(cols, r), sold, floor, income=_income_in(cols, r) if sold else None)
 
 
 def _pass(lf: pl.LazyFrame, acc: _MarketPass) -> _MarketPass:
@@ -271,7 +276,7 @@ def _yields_of(sums: pl.DataFrame, level: float) -> pl.DataFrame:
             "variant": pl.String,
             "rows": pl.UInt32,
             "cubes_per_seat": pl.Float64,
-            **{f"{y}__{k}": pl.Float64 for y in ("sale_money", "sale_fame") for k in ("my", "vy", "cv")},
+            **{f"{y}__{k}": pl.Float64 for y in YIELDS for k in ("my", "vy", "cv")},
             "__mx": pl.Float64,
             "__vx": pl.Float64,
         },
@@ -297,12 +302,14 @@ class _MarketPass:
         floor: int,
         collapses: bool = True,
         shift: bool = True,
+        income: tuple[str, str] | None = None,
     ) -> None:
         self.traj, self.sold = traj, sold
+        self.income = list(income or ())
         self.markers = markers if collapses else {}
         marker_cols = [c for by_r in markers.values() for c in by_r.values()]
         self.counter = _ValueCounter([c for *_x, c in traj])
-        self.collapses, self.yields = _Collapses(self.markers, floor), _Yields(sold)
+        self.collapses, self.yields = _Collapses(self.markers, floor), _Yields(sold, self.income)
         self.shift = _Shift(marker_cols if shift else [], floor)
         # the game-level columns, read from seat 0
         self.game_columns = list(
@@ -311,7 +318,7 @@ class _MarketPass:
 
     def wanted(self) -> list[str]:
         """The columns the pass reads."""
-        sales = [*self.sold, "sale_money", "sale_fame"] if self.sold else []
+        sales = [*self.sold, *self.income] if self.sold else []
         shift = ["win_share", *self.shift.markers] if self.shift.markers else []
         return list(dict.fromkeys(["variant", "seat", *self.game_columns, *shift, *sales]))
 
@@ -465,14 +472,15 @@ class _Yields:
     Σf², Σfx), from which ``sale_yield``'s moments follow rounded once. ``exact`` turns False at the first
     batch whose sales columns are not null-free integers (the caller then scans with ``sale_yield``)."""
 
-    def __init__(self, sold: list[str]) -> None:
+    def __init__(self, sold: list[str], income: list[str]) -> None:
         self.sold = sold
+        self.income = income  # the money and points earned from sales
         self.exact = True
         self.sums: dict[str, np.ndarray] = {}
 
     def add(self, batch: pl.DataFrame, names_: list[str], code: np.ndarray) -> None:
         """Add one batch's sums (run on a pool thread: the compiled loop releases the GIL)."""
-        cols = [*self.sold, "sale_money", "sale_fame"]
+        cols = [*self.sold, *self.income]
         if not self.exact or any(not batch[c].dtype.is_integer() or batch[c].null_count() for c in cols):
             self.exact = False
             return
@@ -482,8 +490,8 @@ class _Yields:
         got = _yield_sums(
             code,
             x,
-            batch["sale_money"].to_numpy().astype(np.int64, copy=False),
-            batch["sale_fame"].to_numpy().astype(np.int64, copy=False),
+            batch[self.income[0]].to_numpy().astype(np.int64, copy=False),
+            batch[self.income[1]].to_numpy().astype(np.int64, copy=False),
             len(names_),
         )
         for i, v in enumerate(names_):
@@ -508,7 +516,7 @@ def _yield_moments(s: list[int]) -> dict[str, float | int | None]:
         return (n * sab - sa * sb) / (n * (n - 1)) if n > 1 else None
 
     out: dict[str, float | int | None] = {"rows": n, "cubes_per_seat": sx / n}
-    for y, (sy, syy, sxy) in (("sale_money", s[3:6]), ("sale_fame", s[6:9])):
+    for y, (sy, syy, sxy) in ((YIELDS[0], s[3:6]), (YIELDS[1], s[6:9])):
         out |= {f"{y}__my": sy / n, f"{y}__vy": cov(sy, sy, syy), f"{y}__cv": cov(sx, sy, sxy)}
     return out | {"__mx": sx / n, "__vx": cov(sx, sx, sxx)}
 

@@ -1,9 +1,11 @@
 """Market shifts: how prices, demand markers and goods flows move round by round, and who gains.
 
-Needs a game with market fact columns (Massilia: ``price_<location>_rK``, ``marker_<colour>_rK``,
-``harbour_/bag_/round_bought_/round_sold_<colour>_rK`` per game, ``sale_money``/``sale_fame``/``sold_<colour>``
-per seat). For a game without them every function raises ``NoMarketError`` with the reason, so a report
-can say "this game has no market" instead of crashing. Game-level columns repeat on every seat's row, so
+Needs a game that declares a market (see ``simlab.core.facts``): the per-game, per-item, per-round roles
+``market.price`` and ``market.demand`` (and ``market.bought``, ``market.sale``, ``market.supply`` for more
+series), ``market.seat_sold`` with ``market.income`` and ``market.income_points`` per seat for the yield per
+unit sold. Columns are found by role, never by name. For a game without them every function raises
+``NoMarketError``: "not available for this game", naming the missing roles, so a report or the CLI can say
+so instead of crashing. Game-level columns repeat on every seat's row, so
 they are read from seat 0 only (one row per game).
 """
 
@@ -12,64 +14,75 @@ from __future__ import annotations
 import math
 import os
 from concurrent.futures import Executor, ThreadPoolExecutor
-from functools import lru_cache, partial
+from functools import partial
 
 import numpy as np
 import polars as pl
 from numba import njit
 
 from simlab.analysis import stats
-from simlab.analysis.frames import NoMarketError, Results, as_lazy, bots_label, by_round, names
+from simlab.analysis.frames import NoMarketError, Results, _roles_for_columns, as_lazy, bots_label, names, roles
+from simlab.core.facts import Roles, item_of, not_available
 
-#: series of the trajectories: (name, column regex with item and round groups)
+#: series of the trajectories: (name, the fact role whose per-round, per-item columns they read)
 SERIES = (
-    ("price", r"price_(?P<item>[a-z]+)_r(\d+)"),
-    ("marker", r"marker_(?P<item>[a-z]+)_r(\d+)"),
-    ("bought", r"round_bought_(?P<item>[a-z]+)_r(\d+)"),
-    ("sold", r"round_sold_(?P<item>[a-z]+)_r(\d+)"),
-    ("harbour", r"harbour_(?P<item>[a-z]+)_r(\d+)"),
+    ("price", "market.price"),
+    ("marker", "market.demand"),
+    ("bought", "market.bought"),
+    ("sold", "market.sale"),
+    ("harbour", "market.supply"),
 )
+#: the roles without which there is no market to analyse
+MARKET = ("market.price", "market.demand")
+#: the roles of the yield per unit sold
+SALES = ("market.seat_sold", "market.income", "market.income_points")
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+#: the yields per unit sold: money and points earned from sales (internal moment names)
+YIELDS = ("income", "income_points")
 
 
 def has_market(results: Results) -> bool:
-    """True if the rows carry per-round price and demand-marker columns."""
-    return _market_columns_in(names(as_lazy(results)))
+    """True if the game declares a market (roles ``market.price`` and ``market.demand``)."""
+    return _roles(results).has(*MARKET)
 
 
-def _market_columns_in(cols: list[str]) -> bool:
-    return any(c.startswith("price_") for c in cols) and any(c.startswith("marker_") for c in cols)
+def _market_columns_in(cols: list[str] | Roles) -> bool:
+    return _roles(cols).has(*MARKET)
+
+
+def _roles(x: Results | list[str] | Roles) -> Roles:
+    """Roles given, or of a list of column names (matched against the declarations), or of results."""
+    if isinstance(x, Roles):
+        return x
+    if isinstance(x, list | tuple):
+        return _roles_for_columns(tuple(x))
+    return roles(x)
+
+
+def no_market_message(r: Roles) -> str:
+    return "this game has no market: " + not_available("market analysis", "role", r.missing(*MARKET), r.game)
 
 
 def require_market(results: Results) -> pl.LazyFrame:
-    """The rows as a LazyFrame, or NoMarketError saying why there is nothing to analyse."""
+    """The rows as a LazyFrame, or NoMarketError ("not available for this game", naming the missing roles)."""
     lf = as_lazy(results)
-    if not has_market(lf):
-        raise NoMarketError(
-            "this game has no market: its results carry no per-round price_* and marker_* columns, so there "
-            "are no market shifts to analyse"
-        )
+    r = roles(lf)
+    if not r.has(*MARKET):
+        raise NoMarketError(no_market_message(r))
     return lf
 
 
-def _columns(cols: list[str]) -> list[tuple[str, str, int, str]]:
-    """(series, item, round, column) for every market column present."""
-    return list(_columns_of(tuple(cols)))
-
-
-@lru_cache(maxsize=64)
-def _columns_of(cols: tuple[str, ...]) -> tuple[tuple[str, str, int, str], ...]:
-    """``_columns``, remembered per schema (a worker asks for every chunk of the same columns)."""
-    import re
-
-    out = []
-    for series, pattern in SERIES:
-        rx = re.compile(pattern)
-        for c in cols:
-            m = rx.fullmatch(c)
-            if m and not (series == "harbour" and c.startswith("round_")):
-                out.append((series, m.group("item"), int(m.group(2)), c))
-    return tuple(out)
+def _columns(cols: list[str] | Roles, r: Roles | None = None) -> list[tuple[str, str, int, str]]:
+    """(series, item, round, column) for every market column present (roles ``r``, else matched from the
+    column names)."""
+    r = r or _roles(cols)
+    present = set(cols) if isinstance(cols, list | tuple) else None
+    return [
+        (series, str(item_of(e)), int(e["at"]["round"]), e["column"])
+        for series, role in SERIES
+        for e in r.entries(role)
+        if "round" in e["at"] and (present is None or e["column"] in present)
+    ]
 
 
 def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
@@ -80,7 +93,7 @@ def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
     (``value_counts``): the columns hold small integers, so the counts are tiny, and the mean, sd and exact
     quantiles all follow from them — no sort of every round's values, no frame of all games in memory."""
     lf = require_market(results)
-    cols = _columns(names(lf))
+    cols = _columns(names(lf), roles(lf))
     counts, games = value_counts(lf.filter(pl.col("seat") == 0), [c for *_x, c in cols])
     return _trajectory_frame(counts, games, cols, level, bots_label(lf))
 
@@ -316,10 +329,10 @@ def counted_quantiles(counts: list[dict], column: str, qs: tuple[float, ...]) ->
     return _quantiles(np.array([v for v, _ in pairs]), np.array([c for _, c in pairs], dtype=np.int64), qs)
 
 
-def _marker_rounds(cols: list[str]) -> dict[str, dict[int, str]]:
-    """Demand-marker columns by colour and round."""
+def _marker_rounds(cols: list[str], r: Roles | None = None) -> dict[str, dict[int, str]]:
+    """Demand columns (role ``market.demand``) by item and round."""
     markers: dict[str, dict[int, str]] = {}
-    for series, item, rnd, c in _columns(cols):
+    for series, item, rnd, c in _columns(cols, r):
         if series == "marker":
             markers.setdefault(item, {})[rnd] = c
     return markers
@@ -359,17 +372,31 @@ def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.
 
 
 def _sale_columns(results: pl.LazyFrame) -> list[str]:
-    """The per-seat ``sold_<colour>`` columns, or NoMarketError if the game records no sales."""
-    sold = _sold_in(names(results))
+    """The per-seat units-sold columns, or NoMarketError if the game records no sales."""
+    cols = names(results)
+    r = roles(results)
+    sold = _sold_in(cols, r)
     if not sold:
-        raise NoMarketError("this game records no sales per seat (sold_<colour>, sale_money columns)")
+        missing = [role for role in SALES if not [c for c in r.columns(role) if c in cols]]
+        raise NoMarketError(
+            "this game records no sales per seat: " + not_available("the yield per unit sold", "role", missing, r.game)
+        )
     return sold
 
 
-def _sold_in(cols: list[str]) -> list[str]:
-    """The ``sold_<colour>`` columns among ``cols``, or none if there is no ``sale_money`` either."""
-    sold = [c for c in cols if c.startswith("sold_")]
-    return sold if sold and "sale_money" in cols else []
+def _sold_in(cols: list[str], r: Roles | None = None) -> list[str]:
+    """The per-seat units-sold columns (role ``market.seat_sold``) among ``cols``, or none if the money and
+    points earned from sales (``market.income``, ``market.income_points``) are not there too."""
+    r = r or _roles(cols)
+    sold = [c for c in r.columns("market.seat_sold") if c in cols]
+    return sold if sold and _income_in(cols, r) else []
+
+
+def _income_in(cols: list[str], r: Roles | None = None) -> tuple[str, str] | None:
+    """The (money, points) earned-from-sales columns among ``cols``, or None."""
+    r = r or _roles(cols)
+    money, points = r.column("market.income"), r.column("market.income_points")
+    return (money, points) if money in cols and points in cols else None
 
 
 def sale_yield(results: Results, by: tuple[str, ...] = ("variant",), level: float = 0.95) -> pl.DataFrame:
@@ -379,8 +406,8 @@ def sale_yield(results: Results, by: tuple[str, ...] = ("variant",), level: floa
     cubes = pl.sum_horizontal([pl.col(c) for c in sold]).cast(pl.Float64).alias("_cubes")
     rows = lf.with_columns(cubes)
     aggs = [pl.len().alias("rows"), pl.col("_cubes").mean().alias("cubes_per_seat")]
-    for y in ("sale_money", "sale_fame"):
-        v = pl.col(y).cast(pl.Float64)
+    for y, c in zip(YIELDS, _income_in(names(lf), roles(lf)) or (), strict=True):
+        v = pl.col(c).cast(pl.Float64)
         aggs += [v.mean().alias(f"{y}__my"), v.var().alias(f"{y}__vy"), pl.cov(v, "_cubes").alias(f"{y}__cv")]
     aggs += [pl.col("_cubes").mean().alias("__mx"), pl.col("_cubes").var().alias("__vx")]
     return _yield_frame(rows.group_by(*by).agg(aggs).sort(*by).collect(), by, level)
@@ -391,7 +418,7 @@ def _yield_frame(df: pl.DataFrame, by: tuple[str, ...], level: float) -> pl.Data
     ``<y>__my/__vy/__cv``, ``__mx``, ``__vx``), shared by ``sale_yield`` and ``market_summary``."""
     z = stats.z_value(level)
     out = df.select(*by, "rows", "cubes_per_seat")
-    for y, name in (("sale_money", "money_per_cube"), ("sale_fame", "fame_per_cube")):
+    for y, name in zip(YIELDS, ("money_per_cube", "points_per_cube"), strict=True):
         ratio = pl.col(f"{y}__my") / pl.col("__mx")
         var = pl.col(f"{y}__vy") - 2 * ratio * pl.col(f"{y}__cv") + ratio**2 * pl.col("__vx")
         se = (var / pl.col("rows")).sqrt() / pl.col("__mx")
@@ -468,6 +495,9 @@ def _shift_frame(cells: pl.DataFrame, level: float, min_games: int) -> pl.DataFr
     )
 
 
-def round_columns(results: Results, prefix: str) -> dict[int, str]:
-    """Per-round columns ``<prefix>_rK`` by round (e.g. ``price_temple``)."""
-    return by_round(names(as_lazy(results)), rf"{prefix}_r(\d+)")
+def round_columns(results: Results, role: str, item: str | None = None) -> dict[int, str]:
+    """A per-round role's columns by round (of one market ``item`` for a role with items)."""
+    r = roles(results)
+    return dict(
+        sorted((int(e["at"]["round"]), e["column"]) for e in r.entries(role) if item is None or str(item_of(e)) == item)
+    )

@@ -1,8 +1,8 @@
 """General balance metrics of any game: length, margin, draws, decisiveness, lead changes, luck.
 
 Every figure comes per variant with its interval and game count. Decisiveness and lead changes read the
-per-round score columns ``score_rK`` (the score if the game ended after round K); a game without them
-gets an AnalysisError naming the missing columns.
+columns of role ``score.round`` (the score if the game ended after round K); a game that declares no such
+role gets "not available for this game" (``NotAvailableError``).
 """
 
 from __future__ import annotations
@@ -16,18 +16,18 @@ from numba import njit
 
 from simlab.analysis import stats
 from simlab.analysis.frames import (
-    AnalysisError,
     GameMajor,
     Results,
     as_lazy,
     bots_label,
-    by_round,
     game_batches,
     game_major,
     games_per_variant,
     names,
     players,
     require,
+    require_roles,
+    roles,
 )
 from simlab.analysis.markets import _quantiles
 from simlab.analysis.moments import coded_moments, combine_moments, group_moments, group_sums
@@ -128,7 +128,7 @@ def game_metrics_partial(results: Results, lead: bool = True) -> pl.DataFrame:
     lf0 = as_lazy(results)
     source = results if isinstance(results, pl.DataFrame) else lf0  # a DataFrame's columns need no schema
     require(source, ("variant", "game", "seat", "score", "rank", "turns"), "balance_summary (and lead_metrics)")
-    rounds = by_round(names(source), r"score_r(\d+)") if lead else {}
+    rounds = score_rounds(source) if lead else {}
     if in_memory and (layout := game_major(results)) is not None:
         fast = _game_metrics_in_order(layout, rounds)
         if fast is not None:
@@ -489,11 +489,17 @@ def lead_metrics(results: Results, level: float = 0.95) -> pl.DataFrame:
     the memory.
     """
     lf0 = as_lazy(results)
-    if not by_round(names(lf0), r"score_r(\d+)"):
-        raise AnalysisError("lead_metrics needs per-round scores (score_r1, score_r2, ... columns)")
+    if not score_rounds(lf0):
+        require_roles(lf0, "lead_metrics (decisiveness, lead changes)", "score.round")
     lead = game_metrics(lf0, level)[1]
     assert lead is not None  # per-round scores exist
     return lead
+
+
+def score_rounds(results: pl.LazyFrame | pl.DataFrame) -> dict[int, str]:
+    """The per-round score columns (role ``score.round``) present in the rows, by round."""
+    present = set(names(results))
+    return {k: c for k, c in roles(results).by_round("score.round").items() if c in present}
 
 
 def _lead_exprs(ks: list[int], n: int) -> list[pl.Expr]:

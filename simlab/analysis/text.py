@@ -11,6 +11,8 @@ from typing import Any
 
 import polars as pl
 
+from simlab.core.facts import GENERIC_UNITS, Units
+
 
 def _pct(x: Any) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 100:.1f}"
@@ -88,14 +90,14 @@ def compare_text(df: pl.DataFrame, metric: str = "win share") -> list[str]:
     ]
 
 
-def compensation_text(comp: Any) -> list[str]:
+def compensation_text(comp: Any, units: Units = GENERIC_UNITS) -> list[str]:
     lines = []
     for r in comp.fit.iter_rows(named=True):
         lines.append(
-            f"seat {r['seat']}: fair offset {_num(r['fair_offset'], '+.2f')} sesterces "
+            f"seat {r['seat']}: fair offset {_num(r['fair_offset'], '+.2f')} {units.money_plural} "
             f"{_ci(r['fair_lo'], r['fair_hi'], lambda x: _num(x, '+.2f'))} (starting money "
             f"{_num(r['fair_money'])} against {_num(r['others_money'])}); win share at offset 0: "
-            f"{_pct(r['share_at_0'])}%; one sesterce is worth {r['rate'] * 100:.2f} "
+            f"{_pct(r['share_at_0'])}%; one {units.money} is worth {r['rate'] * 100:.2f} "
             f"{_ci(r['rate_lo'], r['rate_hi'], lambda x: f'{x * 100:.2f}')} win-share points; "
             f"{r['games']:,} seat-games over {r['offsets']} offsets"
         )
@@ -103,11 +105,11 @@ def compensation_text(comp: Any) -> list[str]:
     return lines
 
 
-def cards_text(df: pl.DataFrame) -> list[str]:
-    has_money = "sesterces" in df.columns and df["sesterces"].drop_nulls().len() > 0
+def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
+    has_money = "money" in df.columns and df["money"].drop_nulls().len() > 0
     header = ["", "games x seats", "win pts", "95% CI", "p (adj)", "score", "95% CI"]
     if has_money:
-        header += ["sesterces", "95% CI"]
+        header += [units.money_label, "95% CI"]
     if "played_diff" in df.columns:
         header += ["played-vs-not*"]
     rows = []
@@ -122,7 +124,7 @@ def cards_text(df: pl.DataFrame) -> list[str]:
             _ci(r["score_diff_lo"], r["score_diff_hi"], lambda x: f"{x:+.2f}"),
         ]
         if has_money:
-            row += [_num(r["sesterces"], "+.2f"), _ci(r["sesterces_lo"], r["sesterces_hi"], lambda x: _num(x, "+.2f"))]
+            row += [_num(r["money"], "+.2f"), _ci(r["money_lo"], r["money_hi"], lambda x: _num(x, "+.2f"))]
         if "played_diff" in df.columns:
             row += [f"{r['played_diff'] * 100:+.1f}" if r.get("played_diff") is not None else "-"]
         rows.append(row)
@@ -131,7 +133,8 @@ def cards_text(df: pl.DataFrame) -> list[str]:
     lines.append(f"p (adj): {adj}-adjusted over the cards.")
     if has_money:
         lines.append(
-            f"sesterces: win-share change / win share per sesterce ({df['money_source'][0]}), Fieller interval."
+            f"{units.money_label}: win-share change / win share per {units.money} ({df['money_source'][0]}), "
+            "Fieller interval."
         )
     if "played_diff" in df.columns:
         lines.append(
@@ -141,7 +144,7 @@ def cards_text(df: pl.DataFrame) -> list[str]:
     return lines
 
 
-def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame) -> list[str]:
+def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame | None, units: Units = GENERIC_UNITS) -> list[str]:
     rows = [
         [
             f"{r['variant']} {r['colour']}",
@@ -155,23 +158,25 @@ def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame) -> list[str]:
         for r in collapses.iter_rows(named=True)
     ]
     lines = [
-        "demand markers falling to 1 (collapse) and climbing back (recovery), Wilson intervals:",
+        "demand falling to the floor (collapse) and climbing back (recovery), Wilson intervals:",
         *("  " + s for s in table(["", "games", "collapse %", "95% CI", "recover %", "95% CI", "first round"], rows)),
     ]
+    if yields is None:
+        return lines
     rows = [
         [
             r["variant"],
             _num(r["money_per_cube"], ".3f"),
             _ci(r["money_per_cube_lo"], r["money_per_cube_hi"], lambda x: _num(x, ".3f")),
-            _num(r["fame_per_cube"], ".3f"),
-            _ci(r["fame_per_cube_lo"], r["fame_per_cube_hi"], lambda x: _num(x, ".3f")),
+            _num(r["points_per_cube"], ".3f"),
+            _ci(r["points_per_cube_lo"], r["points_per_cube_hi"], lambda x: _num(x, ".3f")),
             _num(r["cubes_per_seat"], ".1f"),
         ]
         for r in yields.iter_rows(named=True)
     ]
     lines += [
-        "realised per cube sold (ratio of totals, delta-method intervals):",
-        *("  " + s for s in table(["", "money", "95% CI", "fame", "95% CI", "cubes/seat"], rows)),
+        "realised per unit sold (ratio of totals, delta-method intervals):",
+        *("  " + s for s in table(["", units.money_label, "95% CI", units.points_label, "95% CI", "units/seat"], rows)),
     ]
     return lines
 

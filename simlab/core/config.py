@@ -20,18 +20,30 @@ from simlab.core.errors import ConfigError
 SOURCES = ("rulebook", "derived", "assumption", "placeholder")
 
 
-def knob(default: Any, source: str, doc: str, *, record: str | None = "", choices: tuple[Any, ...] = ()) -> Any:
+def knob(
+    default: Any,
+    source: str,
+    doc: str,
+    *,
+    record: str | None = "",
+    choices: tuple[Any, ...] = (),
+    hash_default: bool = True,
+) -> Any:
     """Declare a config field with its default, provenance and description.
 
     ``record`` says where the compiled rules read it (``simlab.core.record.config_record``): "" the
     config-record field of the same name, a string another field's name, None a value the game's
-    ``derive`` hook computes from it. ``choices`` lists the allowed values of a knob that takes one of a
-    few names (checked on creation).
+    ``derive_config`` computes from it. ``choices`` lists the values a knob naming one of a few things may
+    take (for listings and the knob contract test; the config's ``validate`` checks them).
+    ``hash_default=False`` leaves the field out of the config hash while it holds its default: a knob added
+    to a released game that way changes no existing config hash (result folders, golden transcripts).
     """
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
-    metadata = {"source": source, "doc": doc, "record": record, "choices": tuple(choices)}
-    return dataclasses.field(default=default, metadata=metadata)
+    meta = {"source": source, "doc": doc, "record": record, "choices": tuple(choices)}
+    if not hash_default:
+        meta["hash_default"] = False
+    return dataclasses.field(default=default, metadata=meta)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,11 +59,8 @@ class GameConfig:
     def __post_init__(self) -> None:
         hints = get_type_hints(type(self))
         for f in dataclasses.fields(self):
-            value = _coerce(f.name, getattr(self, f.name), hints[f.name])
-            choices = f.metadata.get("choices", ())
-            if choices and value not in choices:
-                raise ConfigError(f"config {f.name} must be one of {', '.join(map(str, choices))}, got {value!r}")
-            object.__setattr__(self, f.name, value)
+            value = getattr(self, f.name)
+            object.__setattr__(self, f.name, _coerce(f.name, value, hints[f.name]))
         self.validate()
 
     # -- hooks ---------------------------------------------------------------------------------
@@ -93,8 +102,14 @@ class GameConfig:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def config_hash(self) -> str:
-        """A stable 16-hex-digit hash of the class name and every field value."""
-        text = json.dumps([type(self).__name__, self.as_dict()], sort_keys=True, default=list)
+        """A stable 16-hex-digit hash of the class name and every field value (a field declared with
+        ``hash_default=False`` only when it differs from its default)."""
+        values = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.metadata.get("hash_default", True) or getattr(self, f.name) != f.default
+        }
+        text = json.dumps([type(self).__name__, values], sort_keys=True, default=list)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     @classmethod

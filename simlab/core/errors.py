@@ -27,3 +27,13 @@ class IllegalActionError(SimlabError, ValueError):
 class PositionError(SimlabError, ValueError):
     """A position description (``simlab.core.position``) names an unknown thing, breaks a component total
     or asks for an impossible count; the message names the field and what is allowed."""
+
+
+class NotAvailableError(SimlabError):
+    """An analysis the game does not declare (a fact role, an intervention): "not available for this game".
+    Expected, not a failure: the CLI prints the message and exits 0; a report lists it as not covered; a
+    notebook shows the message alone, without a traceback."""
+
+    def _render_traceback_(self) -> list[str]:
+        """IPython/Jupyter show this instead of a traceback."""
+        return [str(self)]

@@ -255,13 +255,26 @@ class Game:
             for rec in records
         ]
 
+    @property
+    def facts(self) -> Any:
+        """The game's fact declarations (a ``simlab.core.facts.FactSet``), or None for a game without."""
+        return None
+
     def fact_columns(self, records: np.ndarray, config: GameConfig) -> dict[str, np.ndarray]:
         """Per (game, seat) fact columns, flattened game-major: row = game * players + seat."""
-        raise NotImplementedError
+        if self.facts is None:
+            raise NotImplementedError(f"{self.name} declares no facts")
+        return self.facts.columns(records, config)
 
-    def fact_schema(self) -> dict[str, str]:
-        """Column name -> description of every fact column."""
-        raise NotImplementedError
+    def fact_schema(self, config: GameConfig | None = None) -> dict[str, str]:
+        """Column name -> description of every fact column under ``config`` (default: the default config)."""
+        if self.facts is None:
+            raise NotImplementedError(f"{self.name} declares no facts")
+        return self.facts.schema(config if config is not None else self.make_config())
+
+    def fact_manifest(self, config: GameConfig) -> dict[str, Any]:
+        """The role map, units and interventions of the facts under ``config`` (written into manifests)."""
+        return self.facts.manifest(config) if self.facts is not None else {"roles": {}}
 
     def result_columns(self, records: np.ndarray, config: GameConfig) -> dict[str, np.ndarray]:
         """score (float64), rank (int32), win_share (float64) and turns (int32) per (game, seat)."""

@@ -29,9 +29,18 @@ import simlab
 from simlab import analysis as A
 from simlab.analysis import stats
 from simlab.analysis.digest import BIN_WIDTH, Digest, load_digest
-from simlab.analysis.frames import AnalysisError, bots_label, remember, remembered_bots
+from simlab.analysis.frames import (
+    AnalysisError,
+    NotAvailableError,
+    bots_label,
+    remember,
+    remembered_bots,
+    roles_from_manifest,
+)
 from simlab.analysis.market_pass import market_summary, market_summary_from_partial
+from simlab.analysis.markets import MARKET, no_market_message
 from simlab.analysis.metrics import merge_histogram
+from simlab.core.facts import MONEY_KNOB, Roles, Units, not_available
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.embed import svg_data_uri
@@ -135,19 +144,31 @@ class Context:
     sweep: Path | None = None
     _money: Any = None
     digest: Digest | None = None  # the chunks' analysis partials: merged instead of scanning the rows
+    roles: Roles = dataclasses.field(default_factory=lambda: Roles({}))  # the facts' roles, units, interventions
+
+    @property
+    def units(self) -> Units:
+        """The game's words for its money and points."""
+        return self.roles.units
+
+    def money_knob(self) -> str | None:
+        """The config knob of the game's money intervention (None without one)."""
+        found = self.roles.intervention("money")
+        return found["knob"] if found else None
 
     def money(self) -> Any:
-        """Win share per sesterce from ``--sweep`` (a MoneyRate), or None without one."""
+        """Win share per unit of money from ``--sweep`` (a MoneyRate), or None without one."""
         if self.sweep is None:
             return None
         if self._money is None:
             manifest = simlab.load_manifest(self.sweep)
             configs = {v["name"]: v["config"] for v in manifest["variants"]}
-            subset = money_sweep(configs, _base_variant(manifest, configs))
+            knob = self.money_knob() or MONEY_KNOB
+            subset = money_sweep(configs, _base_variant(manifest, configs), knob)
             if not subset:
                 raise AnalysisError(
                     f"{self.sweep} is not a starting-money sweep: no variants differ from its base "
-                    "in start_money alone (see scenarios/starting_money_sweep.toml)"
+                    f"in {knob} alone (see scenarios/starting_money_sweep.toml)"
                 )
             rows = simlab.load_results(self.sweep).filter(pl.col("variant").is_in(subset))
             r = A.compensation(rows, level=self.level).fit.row(0, named=True)
@@ -215,7 +236,7 @@ def build_report(
 
     ``out`` is where the report will be written, for the ``simlab report`` command it shows. ``sweep`` is a
     starting-money sweep (another result folder) whose exchange rate prices seat deficits and cards in
-    sesterces when the folder itself has no money variants. ``progress`` gets a line as each section is done
+    the game's money when the folder itself has no money variants. ``progress`` gets a line as each section is done
     (its time, or that the results do not support it): a report of millions of games takes a while.
     """
     t0 = time.perf_counter()
@@ -276,6 +297,7 @@ def _context(folder: Path, level: float) -> Context:
     names = list(configs)
     focus = names if len(names) <= MAX_FOCUS else [base]
     ctx = Context(folder, manifest, rows, level, base, focus, configs, digest=load_digest(folder))
+    ctx.roles = roles_from_manifest(manifest, rows.collect_schema().names())
     # what the manifest already says, so that no analysis scans thousands of part files to learn it: the
     # seats, and a game range that covers every game (batches of games only need to cover them all)
     done = ctx.games
@@ -352,7 +374,7 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         fair = fair_by_seat if v == ctx.base else {}
         if comp is None and ctx.money() is not None:
             fair = _priced_deficits(d, ctx.money(), ctx.level)
-        sec.findings += _seat_findings(v, d, fair, many, ctx.level)
+        sec.findings += _seat_findings(v, d, fair, many, ctx.level, ctx.units)
     fig = charts.seat_win_shares(seats, level=ctx.level)
     sec.charts.append(
         _chart(
@@ -390,10 +412,15 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         m = ctx.money()
         z = stats.z_value(ctx.level)
         sec.notes.append(
-            f"Sesterces: priced by the {m.source}: one sesterce of starting money is worth "
+            f"{ctx.units.money_label.capitalize()}: priced by the {m.source}: one {ctx.units.money} of starting "
+            "money is worth "
             f"{F.est_ci(m.rate, m.rate - z * m.se, m.rate + z * m.se, 100, places=2)} points of win share; a seat's "
             "fair compensation ≈ (fair share − its win share) / that rate, Fieller interval."
         )
+    elif not ctx.roles.has("money.start") or ctx.money_knob() is None:
+        missing = ctx.roles.missing("money.start") or ["(money)"]
+        kind = "role" if ctx.roles.missing("money.start") else "money intervention"
+        sec.notes.append(f"No compensation fit: {not_available('compensation', kind, missing, ctx.roles.game)}.")
     else:
         sec.notes.append(
             "No compensation fit: it needs variants that differ only in starting money (a sweep such as "
@@ -432,7 +459,7 @@ def _ordered(df: pl.DataFrame, variants: list[str]) -> pl.DataFrame:
 
 
 def _seat_findings(
-    variant: str, d: pl.DataFrame, fair: dict[int, dict[str, Any]], many: bool, level: float
+    variant: str, d: pl.DataFrame, fair: dict[int, dict[str, Any]], many: bool, level: float, units: Units
 ) -> list[Finding]:
     r0 = d.row(0, named=True)
     share = r0["fair_share"]
@@ -456,7 +483,7 @@ def _seat_findings(
         f = fair.get(r["seat"])
         if f is not None and not F.missing(f["fair_offset"]):
             text += (
-                f"; fair compensation ≈ {F.num(f['fair_offset'], 1, sign=True)} sesterces "
+                f"; fair compensation ≈ {F.num(f['fair_offset'], 1, sign=True)} {units.money_plural} "
                 f"{F.ci(f['fair_lo'], f['fair_hi'], places=1, sign=True)}{f.get('how', '')}"
             )
         out.append(Finding(text + ".", "warn"))
@@ -499,7 +526,7 @@ def _seat_findings(
 
 
 def _priced_deficits(d: pl.DataFrame, money: Any, level: float) -> dict[int, dict[str, Any]]:
-    """Per seat: the sesterces x with ``share + rate·x = 1/N``, priced by another run's exchange rate.
+    """Per seat: the money x with ``share + rate·x = 1/N``, priced by another run's exchange rate.
 
     The two estimates come from independent runs, so Fieller's interval uses no covariance; the rate is the
     swept seat's slope at offset 0, an approximation for the other seats (docs/analysis.md).
@@ -586,26 +613,29 @@ def _compare_table(cmp: pl.DataFrame, base: str) -> Table:
     )
 
 
-def money_sweep(configs: dict[str, dict[str, Any]], base: str) -> list[str]:
+def money_sweep(configs: dict[str, dict[str, Any]], base: str, knob: str | None = MONEY_KNOB) -> list[str]:
     """Variants that differ from the base only in starting money (the base included), if any money varies.
 
-    A compensation fit is honest only on such variants: a preset that also changes other rules (the 2014
-    edition's hand limit) would credit those changes to the money.
+    ``knob``: the game's money-intervention knob (None: the game has none). A compensation fit is honest
+    only on such variants: a preset that also changes other rules (a hand limit) would credit those changes
+    to the money.
     """
     ref = configs[base]
-    if "start_money" not in ref:
+    if knob is None or knob not in ref:
         return []
     same = [
         v
         for v, cfg in configs.items()
-        if {k: x for k, x in cfg.items() if k != "start_money"} == {k: x for k, x in ref.items() if k != "start_money"}
+        if {k: x for k, x in cfg.items() if k != knob} == {k: x for k, x in ref.items() if k != knob}
     ]
-    moneys = {tuple(configs[v]["start_money"]) for v in same}
+    moneys = {tuple(configs[v][knob]) for v in same}
     return same if len(same) >= 2 and len(moneys) >= 2 else []
 
 
 def _compensation(ctx: Context) -> Any:
-    sweep = money_sweep(ctx.configs, ctx.base)
+    if not ctx.roles.has("money.start"):
+        return None
+    sweep = money_sweep(ctx.configs, ctx.base, ctx.money_knob())
     if not sweep:
         return None
     rows = ctx.rows if len(sweep) == len(ctx.variants) else ctx.rows.filter(pl.col("variant").is_in(sweep))
@@ -622,9 +652,9 @@ def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
         fair = F.ci(r["fair_lo"], r["fair_hi"], places=1, sign=True)
         text = (
             f"{seat_name(r['seat']).capitalize()} would win 1/{comp.players} of the games with "
-            f"{F.num(r['fair_offset'], 1, sign=True)} sesterces {fair}"
+            f"{F.num(r['fair_offset'], 1, sign=True)} {ctx.units.money_plural} {fair}"
             f" against the others' mean (starting money {F.num(r['fair_money'], 1)} against "
-            f"{F.num(r['others_money'], 1)}); one sesterce is worth {F.num(r['rate'] * 100, 2)} "
+            f"{F.num(r['others_money'], 1)}); one {ctx.units.money} is worth {F.num(r['rate'] * 100, 2)} "
             f"{F.ci(r['rate_lo'], r['rate_hi'], 100, 2)} points of win share "
             f"(n={F.count(r['games'])} seat-games over {r['offsets']} offsets)."
         )
@@ -649,10 +679,10 @@ def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
                 "seat",
                 "seat-games",
                 "offsets",
-                "fair offset (sesterces)",
+                f"fair offset ({ctx.units.money_label})",
                 "fair money",
                 "win share at offset 0",
-                "points of win share per sesterce",
+                f"points of win share per {ctx.units.money}",
             ],
             rows,
             note="Offset = the seat's starting money minus the other seats' mean. " + comp.caption + ".",
@@ -660,7 +690,7 @@ def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
     )
     sweep = money_sweep(ctx.configs, ctx.base)
     for k in comp.fit["seat"].to_list()[:MAX_COMPENSATION_CHARTS]:
-        fig = charts.compensation_curve(comp, seat=k)
+        fig = charts.compensation_curve(comp, seat=k, units=ctx.units)
         sec.charts.append(
             _chart(
                 fig,
@@ -683,9 +713,14 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
         "Card value: not in these results (it needs an intervention run with a 'control' variant and "
         "<card>_seat<k> variants, such as scenarios/card_value.toml)."
     )
+    if ctx.roles.intervention("card") is None:
+        return None, f"Card value: {not_available('card value', 'card intervention', [], ctx.roles.game)}."
     if control not in ctx.configs:
         return None, reason
-    design = A.design_from_manifest(ctx.folder, control)
+    try:
+        design = A.design_from_manifest(ctx.folder, control)
+    except NotAvailableError as exc:
+        return None, f"Card value: {exc}."
     if design.is_empty() or design.filter(~pl.col("label").str.starts_with("money")).is_empty():
         return None, reason
     has_money = not design.filter(pl.col("label").str.starts_with("money")).is_empty()
@@ -695,7 +730,8 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
     sec = Section(
         "cards",
         "Card value",
-        "What is one extra card of a kind worth to the seat that gets it, in win share, points and sesterces?",
+        "What is one extra card of a kind worth to the seat that gets it, in win share, points and "
+        f"{ctx.units.money_plural}?",
     )
     cards = df.filter(pl.col("kind") == "card").sort("win_share_diff", descending=True)
     alpha = 1 - ctx.level
@@ -705,10 +741,10 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
         if cards.height < 2 and word == "Least valuable":
             break
         money = ""
-        if not F.missing(r.get("sesterces")):
+        if not F.missing(r.get("money")):
             money = (
-                f", ≈ {F.num(r['sesterces'], 1, sign=True)} sesterces "
-                f"{F.ci(r['sesterces_lo'], r['sesterces_hi'], places=1, sign=True)}"
+                f", ≈ {F.num(r['money'], 1, sign=True)} {ctx.units.money_plural} "
+                f"{F.ci(r['money_lo'], r['money_hi'], places=1, sign=True)}"
             )
         sec.findings.append(
             Finding(
@@ -726,7 +762,7 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
             "info",
         )
     )
-    fig = charts.card_value_forest(df, level=ctx.level)
+    fig = charts.card_value_forest(df, level=ctx.level, units=ctx.units)
     variants = [control, *design["variant"].to_list()]
     sec.charts.append(
         _chart(
@@ -752,7 +788,7 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
                 F.est_ci(r["win_share_diff"], r["win_share_diff_lo"], r["win_share_diff_hi"], 100, 2, True),
                 F.p_value(r["p_adjusted"]) if r["kind"] == "card" else "–",
                 F.est_ci(r["score_diff"], r["score_diff_lo"], r["score_diff_hi"], places=2, sign=True),
-                F.est_ci(r["sesterces"], r["sesterces_lo"], r["sesterces_hi"], places=1, sign=True),
+                F.est_ci(r["money"], r["money_lo"], r["money_hi"], places=1, sign=True),
                 F.points(r.get("played_diff")),
             ]
         )
@@ -768,12 +804,13 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
                 "win share (points)",
                 f"p ({adj})",
                 "score (points)",
-                "sesterces",
+                ctx.units.money_label,
                 "played vs not*",
             ],
             rows,
             note=(
-                f"Paired with the control on the same game seeds ({stats.PAIRED_METHOD}). Sesterces: "
+                f"Paired with the control on the same game seeds ({stats.PAIRED_METHOD}). "
+                f"{ctx.units.money_label.capitalize()}: "
                 + (f"priced by the {source}, Fieller interval. " if source else "no money variants to price them. ")
                 + "* Correlational: win share of seats that played the card at least once minus those that never "
                 "did, in the control games — players who are ahead play more cards, so this is not a value."
@@ -788,12 +825,12 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
 # -- markets ---------------------------------------------------------------------------------------------
 def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     rows = ctx.focus_rows()
-    if not A.has_market(rows):
-        return None, "Markets: this game has no market (its results carry no per-round price and demand columns)."
+    if not ctx.roles.has(*MARKET):
+        return None, f"Markets: {no_market_message(ctx.roles)}."
     sec = Section(
         "markets",
         "Markets",
-        "How do prices and demand markers move round by round, how often does a colour's demand "
+        "How do prices and demand move round by round, how often does an item's demand "
         "collapse, and who does well when the market shifts?",
     )
     # one pass over the rows for the four analyses (market columns repeat on every seat's row, so
@@ -807,12 +844,12 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     traj = markets.trajectories.filter(pl.col("variant").is_in(ctx.focus))
     games = _games_label(traj["games"].to_list())
     for series, title, method in (
-        ("marker", "Demand markers by round", stats.MEAN_METHOD),
+        ("marker", "Demand by round", stats.MEAN_METHOD),
         ("price", "Prices by round", stats.MEAN_METHOD),
     ):
         if traj.filter(pl.col("series") == series).is_empty():
             continue
-        fig = charts.market_trajectories(traj, series, level=ctx.level)
+        fig = charts.market_trajectories(traj, series, level=ctx.level, units=ctx.units)
         sec.charts.append(_chart(fig, title, ctx.caption(title, games, _bots(traj), method, ctx.focus)))
     coll = _ordered_by(markets.collapses, ctx.focus)
     many = len(ctx.focus) > 1
@@ -827,16 +864,16 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
         )
         sec.findings.append(
             Finding(
-                f"{prefix} {r['colour']} demand marker falls to 1 in "
+                f"{prefix} demand for {r['colour']} falls to the floor in "
                 f"{F.pct_ci(r['collapse_rate'], r['collapse_rate_lo'], r['collapse_rate_hi'])} of games"
-                f"{recover} (n={F.count(r['games'])}; the most of any colour).",
+                f"{recover} (n={F.count(r['games'])}; the most of any item).",
                 "info",
             )
         )
     sec.tables.append(
         Table(
-            "Demand markers falling to 1 (collapse) and climbing back (recovery)",
-            ["variant", "colour", "games", "collapse %", "recover % (of collapses)", "first collapse round"],
+            "Demand falling to the floor (collapse) and climbing back (recovery)",
+            ["variant", "item", "games", "collapse %", "recover % (of collapses)", "first collapse round"],
             [
                 [
                     r["variant"],
@@ -856,24 +893,29 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
         for r in yields.iter_rows(named=True):
             prefix = f"In {r['variant']}, a" if many else "A"
             money = F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=2)
-            fame = F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=2)
+            points = F.est_ci(r["points_per_cube"], r["points_per_cube_lo"], r["points_per_cube_hi"], places=2)
             sec.findings.append(
                 Finding(
-                    f"{prefix} cube sold brings {money} sesterces and {fame}"
-                    f" fame; a seat sells {F.num(r['cubes_per_seat'], 1)} cubes a game.",
+                    f"{prefix} unit sold brings {money} {ctx.units.money_plural} and {points}"
+                    f" {ctx.units.points_plural}; a seat sells {F.num(r['cubes_per_seat'], 1)} units a game.",
                     "info",
                     headline=False,
                 )
             )
         sec.tables.append(
             Table(
-                "Realised money and fame per cube sold",
-                ["variant", "money per cube", "fame per cube", "cubes sold per seat"],
+                f"Realised {ctx.units.money_plural} and {ctx.units.points_plural} per unit sold",
+                [
+                    "variant",
+                    f"{ctx.units.money_label} per unit",
+                    f"{ctx.units.points_label} per unit",
+                    "units sold per seat",
+                ],
                 [
                     [
                         r["variant"],
                         F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=3),
-                        F.est_ci(r["fame_per_cube"], r["fame_per_cube_lo"], r["fame_per_cube_hi"], places=3),
+                        F.est_ci(r["points_per_cube"], r["points_per_cube_lo"], r["points_per_cube_hi"], places=3),
                         F.num(r["cubes_per_seat"], 1),
                     ]
                     for r in yields.iter_rows(named=True)
@@ -906,7 +948,7 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
                 ]
                 for r in shift.iter_rows(named=True)
             ],
-            note="Turbulent: more round ends with a demand marker at 1 than the variant's median game. Correlational "
+            note="Turbulent: more round ends with a demand at the floor than the variant's median game. Correlational "
             "(Welch interval): it says which seat does well when the market shifts hard, not that the shift "
             "caused it; compare variants that change the market on the same seeds for that.",
             collapsed=True,
@@ -972,8 +1014,9 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
     )
     if lead is None:
         sec.notes.append(
-            "No decisiveness figures: lead_metrics needs per-round scores (score_r1, score_r2, ... "
-            "columns), which these results do not have."
+            "No decisiveness figures: "
+            + not_available("lead_metrics", "role", ctx.roles.missing("score.round") or ["score.round"], ctx.roles.game)
+            + " (per-round scores)."
         )
     else:
         _add_lead(ctx, sec, _ordered_by(lead, ctx.focus), many)
@@ -1260,7 +1303,7 @@ def _reproduce(ctx: Context, out: str | Path | None) -> tuple[list[tuple[str, st
     commands = [("the same games, into the same folder (resumes if it is there)", shlex.join(run))]
     if ctx.sweep is not None:
         sweep_run, sweep_notes = _run_command(simlab.load_manifest(ctx.sweep), ctx.sweep)
-        commands.append(("the starting-money sweep that prices sesterces", shlex.join(sweep_run)))
+        commands.append((f"the starting-money sweep that prices {ctx.units.money_plural}", shlex.join(sweep_run)))
         notes += [n.replace("shown below", "in the sweep's manifest") for n in sweep_notes]
     report = ["simlab", "report", str(ctx.folder)] + (["--out", str(out)] if out is not None else [])
     if ctx.sweep is not None:

@@ -21,9 +21,11 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from simlab.core.facts import GENERIC_UNITS, Units
+
 STYLE = "whitegrid"
 PALETTE = "colorblind"
-#: Massilia's goods colours (and price locations) drawn in their own colours
+#: market items named after a colour (goods, price locations) drawn in that colour
 ITEM_COLOURS = {"pink": "#e377c2", "orange": "#ff7f0e", "purple": "#9467bd", "beige": "#c8ad7f", "temple": "#555555"}
 
 
@@ -108,7 +110,9 @@ def seat_win_shares(data: pl.DataFrame, ax: Axes | None = None, level: float = 0
     return fig
 
 
-def compensation_curve(data: Any, ax: Axes | None = None, seat: int | None = None) -> Figure:
+def compensation_curve(
+    data: Any, ax: Axes | None = None, seat: int | None = None, units: Units = GENERIC_UNITS
+) -> Figure:
     """Win share against starting-money offset: observed points, the fitted curve and band, the fair point.
 
     ``data``: ``simlab.analysis.compensation(...)`` (a Compensation). ``seat`` picks one of its seats.
@@ -140,9 +144,9 @@ def compensation_curve(data: Any, ax: Axes | None = None, seat: int | None = Non
         color=c_fair,
         capsize=5,
         markersize=7,
-        label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] sesterces",
+        label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] {units.money_plural}",
     )
-    ax.set_xlabel(f"seat {k} starting money minus the others' mean (sesterces)")
+    ax.set_xlabel(f"seat {k} starting money minus the others' mean ({units.money_label})")
     ax.set_ylabel(f"seat {k} win share (%)")
     ax.set_title(f"Compensating seat {k} with starting money")
     ax.legend(fontsize=8, loc="best")
@@ -150,9 +154,11 @@ def compensation_curve(data: Any, ax: Axes | None = None, seat: int | None = Non
     return fig
 
 
-def card_value_forest(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95) -> Figure:
+def card_value_forest(
+    data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95, units: Units = GENERIC_UNITS
+) -> Figure:
     """Forest plot of card values: change in the granted seat's win share (bottom axis, points) and the
-    same in sesterces (top axis, when a money price is in the data); adjusted significance marked.
+    same in the game's money (top axis, when a money price is in the data); adjusted significance marked.
 
     ``data``: ``simlab.analysis.card_value(...)``.
     """
@@ -188,18 +194,18 @@ def card_value_forest(data: pl.DataFrame, ax: Axes | None = None, level: float =
     ax.set_yticks(y, labels)
     ax.set_xlabel("change in the granted seat's win share (percentage points)")
     ax.set_title("Value of one extra card at setup", pad=12)
-    if "sesterces" in d.columns and d["sesterces"].drop_nulls().len():
-        ratio = d.filter(pl.col("sesterces").is_not_null() & (pl.col("sesterces").abs() > 1e-9))
-        per_point = float((ratio["win_share_diff"] * 100 / ratio["sesterces"]).median())  # points per sesterce
+    if "money" in d.columns and d["money"].drop_nulls().len():
+        ratio = d.filter(pl.col("money").is_not_null() & (pl.col("money").abs() > 1e-9))
+        per_point = float((ratio["win_share_diff"] * 100 / ratio["money"]).median())  # points per unit of money
         if per_point > 0:
             top = ax.secondary_xaxis("top", functions=(lambda v: v / per_point, lambda s: s * per_point))
-            top.set_xlabel("value in sesterces (priced as in the caption)")
+            top.set_xlabel(f"value in {units.money_plural} (priced as in the caption)")
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8, loc="center right")
     adj = _first(d, "adjustment", "holm")
     source = _first(d, "money_source", None)
     note = f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards" + (
-        f"; sesterces priced by {source}" if source else ""
+        f"; {units.money_plural} priced by {source}" if source else ""
     )
     _caption(ax, caption(d, "Paired with a control on the same game seeds", level) + " " + note + ".")
     return fig
@@ -212,6 +218,7 @@ def market_trajectories(
     variant: str | None = None,
     stat: str | None = None,
     level: float = 0.95,
+    units: Units = GENERIC_UNITS,
 ) -> Figure:
     """One market series by round (price by location, marker/bought/sold/harbour by colour), per item.
 
@@ -242,15 +249,15 @@ def market_trajectories(
             ax.plot(
                 e["round"], e[mid], color=col, marker="o", markersize=4, linestyle=styles[j % len(styles)], label=label
             )
-    units = {
-        "price": "price (sesterces)",
-        "marker": "demand marker (fame per cube)",
-        "bought": "cubes bought in the round",
-        "sold": "cubes sold in the round",
-        "harbour": "cubes in the harbour",
+    ylabel = {
+        "price": f"price ({units.money_plural})",
+        "marker": "demand level",
+        "bought": "units bought in the round",
+        "sold": "units sold in the round",
+        "harbour": "units on offer",
     }
     ax.set_xlabel("round")
-    ax.set_ylabel(units.get(series, series))
+    ax.set_ylabel(ylabel.get(series, series))
     ax.set_title(f"Market: {series} by round" + (f" ({variants[0]})" if len(variants) == 1 else ""))
     ax.legend(fontsize=7, loc="best", ncol=2)
     what = (

@@ -51,7 +51,7 @@ def write_report(
 ) -> Path:
     """Build the report of a result folder and write it to ``out`` (default ``reports/<folder>.html``).
 
-    ``sweep``: a starting-money sweep folder that prices seat deficits and cards in sesterces. ``progress``:
+    ``sweep``: a starting-money sweep folder that prices seat deficits and cards in the game's money. ``progress``:
     called with a line as each section is done.
 
     The file is written through a temporary name and renamed, so a half-written report never replaces a

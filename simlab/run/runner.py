@@ -253,6 +253,14 @@ class _Run:
             self.session_seconds = time.perf_counter() - self.session_start
             self.manifest("running")
 
+    def fact_manifest(self, game: Any) -> dict[str, Any]:
+        """The facts' role map (merged over the variants' configs), units and interventions, once per run."""
+        if getattr(self, "_facts", None) is None:
+            from simlab.core.facts import merge_manifests
+
+            self._facts = merge_manifests([game.fact_manifest(v.config) for v in self.sc.variants])
+        return self._facts
+
     def manifest(self, status: str) -> None:
         self.last_write = time.perf_counter()
         sc = self.sc
@@ -301,6 +309,9 @@ class _Run:
                 "identity_hash": self.digest,
                 "game": sc.game,
                 "rules_version": sc.rules_version,
+                # the fact columns' roles (role -> columns with their axis labels), the game's units and its
+                # interventions: what the analyses ask for instead of parsing column names
+                "facts": self.fact_manifest(game),
                 "simlab_version": simlab.__version__,
                 "versions": _versions(),
                 "players": sc.players,

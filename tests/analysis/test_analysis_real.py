@@ -130,14 +130,16 @@ def test_cli_analysis_commands(real_folder, command, tmp_path):
     assert re.search(r"\[[-+]?\d", result.output)  # intervals are printed
 
 
-def test_cli_no_market_is_a_plain_error(no_market, tmp_path):
+def test_cli_no_market_is_not_available(no_market, tmp_path):
+    """A game without a market: "not available for this game", naming the missing roles; not an error."""
     folder = tmp_path / "nomarket"
     (folder / "parts").mkdir(parents=True)
     no_market.collect().write_parquet(folder / "parts" / "all.parquet")
     result = CliRunner().invoke(cli, ["markets", str(folder)])
-    assert result.exit_code == 2
-    assert "error: this game has no market" in result.output
-    assert "Traceback" not in result.output
+    assert result.exit_code == 0
+    assert result.output.startswith("this game has no market: market analysis is not available for this game")
+    assert "market.price" in result.output and "market.demand" in result.output
+    assert "Traceback" not in result.output and "error:" not in result.output
 
 
 def test_cli_markets_without_sales_says_so(real_folder, tmp_path):
@@ -147,9 +149,11 @@ def test_cli_markets_without_sales_says_so(real_folder, tmp_path):
     rows = A.as_lazy(real_folder).collect()
     rows.drop([c for c in rows.columns if c.startswith("sold_")]).write_parquet(folder / "parts" / "all.parquet")
     result = CliRunner().invoke(cli, ["markets", str(folder)])
-    assert result.exit_code == 2
-    assert "error: this game records no sales per seat" in result.output
-    assert "Traceback" not in result.output
+    assert result.exit_code == 0
+    assert "collapse %" in result.output  # the collapses are still shown
+    assert "this game records no sales per seat: the yield per unit sold is not available" in result.output
+    assert "market.seat_sold" in result.output
+    assert "Traceback" not in result.output and "error:" not in result.output
 
 
 def test_cli_compensate_spends_few_games(real_folder):

@@ -100,3 +100,13 @@ def quick_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def roma_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _run(tmp_path_factory, "roma", ROMA)
+
+
+@pytest.fixture(scope="session")
+def roma_cards_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """scenarios/roma_card_value.toml, 40 games per variant (53 variants)."""
+    import simlab
+
+    base = tmp_path_factory.mktemp("roma_cards")
+    scenario = Path(__file__).resolve().parents[2] / "scenarios" / "roma_card_value.toml"
+    return simlab.run_scenario(scenario, games=40, jobs=1, out=base / "results", progress=False)

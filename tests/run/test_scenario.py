@@ -21,7 +21,7 @@ def test_scenario_error_is_a_simlab_error():
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
 def test_shipped_scenarios_load(path):
     sc = load_scenario(path)
-    assert sc.game == "massilia" and sc.games > 0 and sc.variants
+    assert sc.game == ("roma" if path.stem.startswith("roma_") else "massilia") and sc.games > 0 and sc.variants
     assert sc.rotate, "shipped scenarios rotate their lineup so bot strength is not read as seat advantage"
 
 
@@ -36,6 +36,13 @@ def test_shipped_scenarios_cover_the_questions():
     from simlab.games.massilia.data import CARDS
 
     assert {v.config.bonus_card for v in cards.variants} == {"none", *CARDS}
+    roma = load_scenario(Path(SCENARIOS[0]).parent / "roma_card_value.toml")
+    from simlab.games.roma.data import CARD_KEYS
+
+    assert {(v.config.bonus_card, v.config.bonus_card_seat) for v in roma.variants} >= {
+        (k, s) for k in CARD_KEYS for s in (0, 1)
+    }
+    assert {v.config.start_money for v in roma.variants} == {(0, 0), (3, 0), (0, 3)}
 
 
 def test_small_scenario_fields(write_scenario):

@@ -185,6 +185,10 @@ class MassiliaConfig(GameConfig):
             self.venus_returns <= MAX_VENUS_RETURNS,
             f"venus_returns must be 0..{MAX_VENUS_RETURNS}, got {self.venus_returns}",
         )
+        require(
+            self.bonus_card == "none" or self.bonus_card in data.CARDS,
+            f"bonus_card must be 'none' or one of {', '.join(data.CARDS)}, got {self.bonus_card!r}",
+        )
         require(-1 <= self.bonus_card_seat < n, f"bonus_card_seat must be -1 or a seat 0..{n - 1}")
         if self.bonus_card != "none" and self.bonus_card_seat >= 0:
             require(

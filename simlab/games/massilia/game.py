@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.core.bots import BotRegistry, heuristic
-from simlab.core.game import Game, SeatColumns, State
+from simlab.core.game import Game, State
 from simlab.games.massilia import data
 from simlab.games.massilia import rules as R
 from simlab.games.massilia.bots import PRIEST, TRADER
@@ -230,95 +230,11 @@ class MassiliaGame(Game):
     def bots(self) -> BotRegistry:
         return _BOTS
 
-    def fact_columns(self, records: np.ndarray, config: MassiliaConfig) -> dict[str, np.ndarray]:
-        n = config.players
-        rounds = config.rounds
-        cols = SeatColumns(config.players)
-        seat, game = cols.seat, cols.game
+    @property
+    def facts(self):
+        from simlab.games.massilia.facts import FACTS
 
-        seat("start_money", records["f_start_money"])
-        seat("final_money", records["money"])
-        seat("final_fame", records["fame"])
-        seat("final_tokens", records["tokens"])
-        seat("final_stalls", (records["stall_owner"][:, None, :] == np.arange(n)[None, :, None]).sum(2))
-        seat("tokens_taken", records["f_tokens_taken"])
-        seat("sale_money", records["f_sale_money"])
-        seat("sale_fame", records["f_sale_fame"])
-        seat("fame_bought", records["f_fame_bought"])
-        seat("tax_paid", records["f_taxed"])
-        seat("stalls_closed", records["f_closed"])
-        seat("pass_money", records["f_pass_money"])
-        for r in range(rounds):
-            seat(f"money_r{r + 1}", records["f_money_r"][:, :, r])
-            seat(f"fame_r{r + 1}", records["f_fame_r"][:, :, r])
-            seat(f"stalls_r{r + 1}", records["f_stalls_r"][:, :, r])
-            seat(f"score_r{r + 1}", records["f_score_r"][:, :, r])
-        for t, card in enumerate(data.CARDS):
-            seat(f"drawn_{card}", records["f_drawn"][:, :, t])
-            seat(f"kept_{card}", records["f_kept"][:, :, t])
-            seat(f"played_{card}", records["f_played"][:, :, t])
-            seat(f"first_round_{card}", records["f_first_played"][:, :, t])
-        for g, goods in enumerate(data.GOODS):
-            seat(f"bought_{goods}", records["f_bought"][:, :, g])
-            seat(f"sold_{goods}", records["f_sold"][:, :, g])
-        for d, action in enumerate(data.DIE_ACTIONS):
-            seat(f"dice_{data.DICE[d]}_used", records["f_dice_used"][:, :, d])
-            seat(f"actions_{action}", records["f_actions"][:, :, d])
-        for r in range(rounds):
-            for i, loc in enumerate(data.PRICE_LOCATIONS):
-                game(f"price_{loc}_r{r + 1}", records["f_price_r"][:, r, i])
-            for g in range(3):
-                game(f"marker_{data.GOODS[g]}_r{r + 1}", records["f_marker_r"][:, r, g])
-            for g, goods in enumerate(data.GOODS):
-                game(f"harbour_{goods}_r{r + 1}", records["f_harbour_r"][:, r, g])
-                game(f"bag_{goods}_r{r + 1}", records["f_bag_r"][:, r, g])
-                game(f"round_bought_{goods}_r{r + 1}", records["f_round_bought"][:, r, g])
-                game(f"round_sold_{goods}_r{r + 1}", records["f_round_sold"][:, r, g])
-        game("decisions", records["decisions"])
-        return cols.columns
-
-    def fact_schema(self, rounds: int = 7) -> dict[str, str]:
-        doc = {
-            "start_money": "sesterces the seat started with",
-            "final_money": "sesterces held at the end",
-            "final_fame": "fame at the end (before end scoring)",
-            "final_tokens": "penalty tokens held at the end",
-            "final_stalls": "stalls on the market at the end",
-            "tokens_taken": "penalty tokens taken during the game",
-            "sale_money": "sesterces earned from customers",
-            "sale_fame": "fame earned from customers",
-            "fame_bought": "fame bought with the black (fame) action",
-            "tax_paid": "sesterces paid as consul tax",
-            "stalls_closed": "own stalls closed by the consul",
-            "pass_money": "sesterces from turn-order tiles",
-            "decisions": "decisions taken in the game (all seats)",
-        }
-        for r in range(1, rounds + 1):
-            doc[f"money_r{r}"] = f"sesterces at the end of round {r}"
-            doc[f"fame_r{r}"] = f"fame at the end of round {r}"
-            doc[f"stalls_r{r}"] = f"stalls on the market at the end of round {r}"
-            doc[f"score_r{r}"] = f"score if the game ended after round {r}"
-            for loc in data.PRICE_LOCATIONS:
-                doc[f"price_{loc}_r{r}"] = f"price tile value at the {loc} in round {r}"
-            for goods in data.GOODS[:3]:
-                doc[f"marker_{goods}_r{r}"] = f"{goods} score marker (fame per cube sold) at the end of round {r}"
-            for goods in data.GOODS:
-                doc[f"harbour_{goods}_r{r}"] = f"{goods} cubes in the harbour after the refill of round {r}"
-                doc[f"bag_{goods}_r{r}"] = f"{goods} cubes in the bag after the refill of round {r}"
-                doc[f"round_bought_{goods}_r{r}"] = f"{goods} cubes bought by all players in round {r}"
-                doc[f"round_sold_{goods}_r{r}"] = f"{goods} cubes sold to customers by all players in round {r}"
-        for card in data.CARDS:
-            doc[f"drawn_{card}"] = f"{card} cards drawn"
-            doc[f"kept_{card}"] = f"{card} cards kept"
-            doc[f"played_{card}"] = f"{card} cards played"
-            doc[f"first_round_{card}"] = f"round in which the first {card} was played (0 = never)"
-        for goods in data.GOODS:
-            doc[f"bought_{goods}"] = f"{goods} cubes bought"
-            doc[f"sold_{goods}"] = f"{goods} cubes sold to customers"
-        for d, action in enumerate(data.DIE_ACTIONS):
-            doc[f"dice_{data.DICE[d]}_used"] = f"{data.DICE[d]} dice used in actions"
-            doc[f"actions_{action}"] = f"{action} actions performed"
-        return doc
+        return FACTS
 
 
 GAME = MassiliaGame()

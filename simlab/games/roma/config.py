@@ -114,6 +114,24 @@ class RomaConfig(GameConfig):
     free_lay_covers_self: bool = knob(
         True, "rulebook", "Senator and Architectus may cover themselves (HU)", record="free_lay_self"
     )
+    # -- experiment knobs ----------------------------------------------------------------------------------
+    bonus_card: str = knob(
+        "none",
+        "assumption",
+        "experiment knob: a card (by key, e.g. forum) put into bonus_card_seat's opening hand as an extra card",
+        record=None,
+        choices=("none", *data.CARD_KEYS),
+        hash_default=False,  # added in simlab's facts release: existing Roma config hashes stay
+    )
+    bonus_card_seat: int = knob(
+        -1, "assumption", "seat that receives bonus_card (-1: nobody)", record=None, hash_default=False
+    )
+
+    def bonus(self) -> tuple[int, int]:
+        """(card type, seat) of the bonus card, or (-1, -1) when none is dealt."""
+        if self.bonus_card == "none" or self.bonus_card_seat < 0:
+            return -1, -1
+        return data.CARD_KEYS.index(self.bonus_card), self.bonus_card_seat
 
     def spaces(self) -> int:
         return data.MAX_SPACES if self.bribe_disc else data.DICE_DISCS
@@ -144,8 +162,19 @@ class RomaConfig(GameConfig):
         require(1 <= self.hand_size <= MAX_HAND_DEAL, f"hand_size must be 1..{MAX_HAND_DEAL}, got {self.hand_size}")
         require(0 <= self.swap_size <= self.hand_size, f"swap_size must be 0..hand_size, got {self.swap_size}")
         require(
-            self.hand_size <= self.spaces(),
-            f"all {self.hand_size} opening cards must fit on the {self.spaces()} spaces (one card per space)",
+            self.bonus_card == "none" or self.bonus_card in data.CARD_KEYS,
+            f"bonus_card must be 'none' or one of {', '.join(data.CARD_KEYS)}, got {self.bonus_card!r}",
+        )
+        require(
+            -1 <= self.bonus_card_seat < 2, f"bonus_card_seat must be -1 or a seat 0..1, got {self.bonus_card_seat}"
+        )
+        bonus_type, _seat = self.bonus()
+        if bonus_type >= 0:
+            require(self.card_copies[bonus_type] > 0, f"bonus_card {self.bonus_card!r} has no copies in card_copies")
+        opening = self.hand_size + (1 if bonus_type >= 0 else 0)
+        require(
+            opening <= self.spaces(),
+            f"all {opening} opening cards must fit on the {self.spaces()} spaces (one card per space)",
         )
         require(2 * self.hand_size <= deck, f"the deck of {deck} cards cannot deal {self.hand_size} to each player")
         require(1 <= self.action_dice <= 6, f"action_dice must be 1..6, got {self.action_dice}")

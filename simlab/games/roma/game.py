@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.core.bots import BotRegistry, heuristic
-from simlab.core.game import Game, SeatColumns, State
+from simlab.core.game import Game, State
 from simlab.games.roma import data
 from simlab.games.roma import rules as R
 from simlab.games.roma.bots import BUILDER, WARRIOR
@@ -214,79 +214,11 @@ class RomaGame(Game):
     def bots(self) -> BotRegistry:
         return _BOTS
 
-    def fact_columns(self, records: np.ndarray, config: RomaConfig) -> dict[str, np.ndarray]:
-        """Per (game, seat) fact columns, game-major (row = game * 2 + seat); see ``fact_schema``."""
-        cols = SeatColumns(config.players)
-        seat, game = cols.seat, cols.game
+    @property
+    def facts(self):
+        from simlab.games.roma.facts import FACTS
 
-        seat("start_money", records["f_start_money"])
-        seat("start_vp", records["f_start_vp"])
-        seat("final_vp", records["vp"])
-        seat("final_money", records["money"])
-        seat("turns_taken", records["f_turns"])
-        for i, src in enumerate(data.VP_SOURCES):
-            seat(f"vp_{src}", records["f_vp"][:, :, i])
-        seat("vp_lost_empty_discs", records["f_vp_lost_empty"])
-        seat("vp_lost_to_opponent", records["f_vp_lost_taken"])
-        seat("money_taken", records["f_money_taken"])
-        seat("money_spent", records["f_money_spent"])
-        seat("draws", records["f_draws"])
-        seat("rerolls", records["f_rerolls"])
-        seat("dice_unused", records["f_dice_unused"])
-        seat("battles", records["f_battles"])
-        seat("battles_won", records["f_battles_won"])
-        seat("cards_returned_to_hand", records["f_returned"])
-        seat("final_cards_on_board", (records["board"] >= 0).sum(2))
-        seat("final_hand", records["hand_n"])
-        for t, key in enumerate(data.CARD_KEYS):
-            seat(f"laid_{key}", records["f_laid"][:, :, t])
-            seat(f"activated_{key}", records["f_act"][:, :, t])
-            seat(f"destroyed_{key}", records["f_destroyed"][:, :, t])
-        game("game_turns", records["turns"])
-        game("end_reason", records["end_reason"])
-        game("final_stockpile", records["stock"])
-        game("vp_minted", records["minted"])
-        game("decisions", records["decisions"])
-        return cols.columns
-
-    def fact_schema(self) -> dict[str, str]:
-        """Column name -> description of every fact column (all int32)."""
-        doc = {
-            "start_money": "sestertii the seat started with",
-            "start_vp": "VP the seat started with",
-            "final_vp": "VP at the end (the score)",
-            "final_money": "sestertii held at the end",
-            "turns_taken": "turns the seat took (phase 1 reached)",
-            "vp_forum": "VP from Forum activations (the second die's pips)",
-            "vp_basilica": "VP from Basilicas next to activated Forums",
-            "vp_templum": "VP from Templum dice next to activated Forums",
-            "vp_legat": "VP from Legat activations",
-            "vp_tribunus_plebis": "VP taken from the opponent with Tribunus Plebis",
-            "vp_mercator": "VP bought from the opponent with Mercator",
-            "vp_mercatus": "VP gained with Mercatus (taken from the opponent by default)",
-            "vp_lost_empty_discs": "VP returned to the stockpile for empty spaces (phase 1)",
-            "vp_lost_to_opponent": "VP the opponent took (Tribunus Plebis, Mercator, Mercatus)",
-            "money_taken": "sestertii taken with dice on the money disc",
-            "money_spent": "sestertii paid: cards laid, bribe-disc activations, Mercator",
-            "draws": "dice put on the card disc",
-            "rerolls": "triples rerolled",
-            "dice_unused": "action dice left unused at the end of the seat's turns",
-            "battles": "battles the seat started (battle die rolls)",
-            "battles_won": "battles won (target destroyed, Centurio's added die included)",
-            "cards_returned_to_hand": "own cards the opponent's Gladiator sent back to hand",
-            "final_cards_on_board": "cards on the seat's spaces at the end",
-            "final_hand": "cards in hand at the end",
-            "game_turns": "turns in the game (both seats)",
-            "end_reason": "why the game ended: 1 stockpile empty, 2 a player at 0 VP, 3 turn limit (max_turns)",
-            "final_stockpile": "VP left in the stockpile at the end",
-            "vp_minted": "VP credited beyond what the stockpile held (full credit at the end)",
-            "decisions": "decisions taken in the game (both seats)",
-        }
-        for name, key in zip(data.CARDS, data.CARD_KEYS, strict=True):
-            doc[f"laid_{key}"] = f"{name} cards laid from hand (opening, paid, or free via Senator/Architectus)"
-            doc[f"activated_{key}"] = f"{name} activations with a die"
-            doc[f"destroyed_{key}"] = f"own {name} cards destroyed by the opponent (battle, Sicarius, Nero)"
-        return doc
+        return FACTS
 
 
 GAME = RomaGame()

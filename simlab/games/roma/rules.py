@@ -195,14 +195,17 @@ CONFIG_DTYPE = np.dtype(
         ("consul_step", np.int32),
         ("scaen_scaen", np.int32),
         ("free_lay_self", np.int32),
+        ("bonus_card", np.int32),  # experiment knob: card type put into bonus_seat's opening hand (-1: none)
+        ("bonus_seat", np.int32),
     ],
     align=True,
 )
 
 
 def derive_config(config: RomaConfig, c: np.void) -> None:
-    """The config-record field computed from a knob: the card spaces in play follow ``bribe_disc``."""
+    """Config-record fields computed from knobs: the card spaces in play follow ``bribe_disc``; the bonus card."""
     c["spaces"] = config.spaces()
+    c["bonus_card"], c["bonus_seat"] = config.bonus()
 
 
 # ==============================================================================================
@@ -445,6 +448,8 @@ def init(st, cf, rng):
     s.rng[0] = rng[0]
     s.deck_n = deck_from_counts(s.deck, 0, c.copies)
     shuffle_deck(s)
+    if c.bonus_card >= 0:  # experiment knob: the topmost copy of the card goes to the seat before the deal
+        deal_bonus_card(s, c.bonus_seat, c.bonus_card)
     for p in range(2):
         for d in range(SPACES):
             s.board[p, d] = -1
@@ -466,6 +471,20 @@ def init(st, cf, rng):
         s.swap_left = c.swap_size
     else:
         s.phase = PH_OPENING
+
+
+@njit(cache=True)
+def deal_bonus_card(s, p, t):
+    """Experiment knob: move the topmost copy of card type t from the shuffled deck into p's hand."""
+    i = s.deck_n - 1
+    while i >= 0 and s.deck[i] != t:
+        i -= 1
+    if i < 0:  # no copy in the deck (validation rules this out: card_copies of t > 0)
+        return
+    s.deck_n -= 1
+    for j in range(i, s.deck_n):  # the rest keeps its order, so the deal matches the control's
+        s.deck[j] = s.deck[j + 1]
+    to_hand(s, p, t)
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ def test_every_fact_column_has_a_description() -> None:
     bots = game.make_bots(["random"] * 3, 3)
     records = game.play_batch(config, [3], bots)
     columns = game.fact_columns(records, config)
-    schema = game.fact_schema(config.rounds)
+    schema = game.fact_schema(config)
     assert set(columns) == set(schema)
     assert all(len(v) == 3 for v in columns.values())
     assert state.current_player == 0

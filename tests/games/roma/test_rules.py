@@ -24,6 +24,7 @@ from .scenarios import (
     board,
     bribe,
     card,
+    config,
     consul,
     count,
     die,
@@ -110,6 +111,39 @@ def test_setup_deals_four_each_with_36_vp():
     assert s["vp"].tolist() == [10, 10] and s["stock"] == 16 and s["money"].tolist() == [0, 0]
     assert (s["board"] == -1).all()
     assert_conserved(st)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_bonus_card_goes_into_the_seats_opening_hand(seat):
+    """The card intervention: seat k's opening hand holds one more card, a Mercator (one copy in the game),
+    taken from the deck before the deal; everything else is dealt as in the control game."""
+    for seed in (3, 4, 5, 6):
+        control = rec(new_state(seed=seed))
+        st = new_state(seed=seed, bonus_card="mercator", bonus_card_seat=seat)
+        s = rec(st)
+        assert s["hand"][seat, MERCATOR] == 1 and s["hand"][1 - seat, MERCATOR] == 0
+        assert s["hand_n"][seat] == 5 and s["hand_n"][1 - seat] == 4 and s["deck_n"] == 43
+        assert MERCATOR not in s["deck"][: s["deck_n"]].tolist()
+        assert_conserved(st)
+        if control["hand"][:, MERCATOR].sum() == 0:  # the Mercator was not dealt: the same hands plus it
+            extra = np.zeros_like(control["hand"])
+            extra[seat, MERCATOR] = 1
+            assert (s["hand"] == control["hand"] + extra).all()
+
+
+def test_bonus_card_knobs_leave_existing_config_hashes_alone():
+    """hash_default=False: the knobs enter the config hash only when set (golden transcripts, old folders)."""
+    assert config().config_hash() == "b2daf38e11dc2ddc"  # the hash before the knobs existed
+    assert config(None, bonus_card="forum", bonus_card_seat=0).config_hash() != config().config_hash()
+
+
+def test_bonus_card_is_validated():
+    with pytest.raises(ConfigError, match="bonus_card must be 'none' or one of"):
+        config(None, **{"bonus_card": "jupiter", "bonus_card_seat": 0})
+    with pytest.raises(ConfigError, match=r"bonus_card_seat must be -1 or a seat 0\.\.1"):
+        config(None, **{"bonus_card": "forum", "bonus_card_seat": 2})
+    with pytest.raises(ConfigError, match="opening cards must fit"):
+        config(None, **{"bonus_card": "forum", "bonus_card_seat": 0, "hand_size": 6})
 
 
 def test_two_cards_pass_face_down_both_ways():
