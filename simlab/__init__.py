@@ -14,7 +14,9 @@ from simlab.core.errors import SimlabError
 from simlab.core.registry import available_games, get_game
 
 if TYPE_CHECKING:
-    from simlab.run import load_manifest, load_results, load_scenario, run_scenario
+    from pathlib import Path
+
+    from simlab.run import load_manifest, load_results, load_scenario
 
 __version__ = "0.1.0"
 
@@ -29,7 +31,17 @@ __all__ = [
     "run_scenario",
 ]
 
-_RUNNER = ("run_scenario", "load_results", "load_manifest", "load_scenario")
+_RUNNER = ("load_results", "load_manifest", "load_scenario")
+
+
+def run_scenario(scenario: Any, **options: Any) -> Path:
+    """Play a scenario into a result folder (``simlab.run.runner.run_scenario``, whose options it takes),
+    handing the run simlab's per-chunk digests so that reports of millions of games build fast."""
+    from simlab.analysis.digest import TARGET
+    from simlab.run.runner import run_scenario as run
+
+    options.setdefault("summaries", TARGET)
+    return run(scenario, **options)
 
 
 def __getattr__(name: str) -> Any:

@@ -194,7 +194,7 @@ def run(
     far; --resume finishes the run. Load the results with simlab.load_results(folder). On a cluster
     (--backend dask|ray --address ...), every worker needs the same simlab installed: docs/scaling.md.
     """
-    from simlab.run.runner import run_scenario
+    from simlab import run_scenario
     from simlab.run.store import load_manifest
     from simlab.run.summary import summary_lines
 
@@ -289,6 +289,7 @@ def bench(
         rotate=rotate,
     )
     if show_profile:
+        from simlab.analysis.digest import TARGET
         from simlab.run.profile import profile
         from simlab.run.seeds import game_seeds
 
@@ -299,6 +300,7 @@ def bench(
             game_seeds(0, 0, games),
             jobs=jobs,
             chunk_size=chunk_size,
+            summaries=TARGET,
         )
         _echo(p.lines())
     click.echo(f"{r.game}: {r.players} players, preset {r.preset}, config {r.config_hash}")
@@ -367,10 +369,11 @@ def compact(results_dir: str, games_per_file: int | None) -> None:
     """
     import sys
 
+    from simlab.analysis.digest import TARGET
     from simlab.run.compact import GAMES_PER_FILE
     from simlab.run.compact import compact as compact_folder
 
-    summary = compact_folder(results_dir, games_per_file or GAMES_PER_FILE, log=sys.stderr)
+    summary = compact_folder(results_dir, games_per_file or GAMES_PER_FILE, log=sys.stderr, summaries=TARGET)
     click.echo(summary.line())
 
 
@@ -385,7 +388,7 @@ def digest(results_dir: str) -> None:
     """
     import sys
 
-    from simlab.run.backfill import add_digests
+    from simlab.analysis.backfill import add_digests
 
     click.echo(add_digests(results_dir, log=sys.stderr).line())
 

@@ -71,7 +71,7 @@ class SearchResult:
 
 def money_knob(game: Any) -> str:
     """The knob of the game's declared money intervention, or NotAvailableError if it declares none."""
-    facts = game.facts
+    facts = game.fact_set
     found = next((i for i in (facts.interventions if facts is not None else ()) if i.kind == "money"), None)
     if found is None:
         raise NotAvailableError(not_available("compensate", "money intervention", [], game.name) + "; pass --knob")

@@ -261,3 +261,21 @@ __all__ = [
     "load_digest",
     "merge_partials",
 ]
+
+
+class Digests:
+    """simlab's per-chunk summaries hook (``simlab.run.summaries``): ``simlab.run_scenario`` and the CLI hand
+    its name, :data:`TARGET`, to every run, whose workers and compactions load it by that name."""
+
+    def of_chunk(self, table: Any, variant: str, start: int, stop: int) -> bytes:
+        rows = pl.from_arrow(table)
+        assert isinstance(rows, pl.DataFrame)
+        return encode(variant, start, stop, chunk_partials(rows))
+
+    def combine(self, blobs: list[bytes]) -> bytes | None:
+        return combine(blobs)
+
+
+DIGESTS = Digests()
+#: the hook's "module:attr", what a run is handed
+TARGET = f"{__name__}:DIGESTS"

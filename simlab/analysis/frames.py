@@ -78,7 +78,7 @@ def roles_from_manifest(manifest: dict[str, Any], columns: list[str] | None = No
     from simlab.core.registry import get_game
 
     try:
-        facts = get_game(game).facts if game else None
+        facts = get_game(game).fact_set if game else None
     except SimlabError:
         facts = None
     if facts is None or columns is None:
@@ -110,7 +110,7 @@ def _roles_for_columns(columns: tuple[str, ...]) -> Roles:
     best: tuple[int, str | None, dict[str, Any]] = (0, None, {})
     for name in available_games():
         try:
-            facts = get_game(name).facts
+            facts = get_game(name).fact_set
         except Exception:  # a plug-in that does not load here
             continue
         if facts is None:

@@ -31,11 +31,12 @@ decision changes with the hidden fields peeks at them.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Callable, Collection
 from typing import Any
 
 import numpy as np
+
+from simlab.core.game import companion_module, companion_name
 
 
 def _no_invariants(s: np.void, config: Any) -> None:
@@ -70,21 +71,14 @@ _HOOKS = ("invariants", "hidden_fields", "determinized", "resampled")
 
 def checks_module_name(game: Any) -> str:
     """``game.checks_module`` if the game names one, else ``checks`` next to the game's module."""
-    explicit = getattr(game, "checks_module", None)
-    if explicit:
-        return str(explicit)
-    package = type(game).__module__.rpartition(".")[0]
-    return f"{package}.checks" if package else "checks"
+    return companion_name(game, "checks")
 
 
 def checks_for(game: Any) -> GameChecks:
-    """The checks a game ships (see the module docstring); defaults where it ships none."""
-    name = checks_module_name(game)
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name and not name.startswith(f"{exc.name}."):
-            raise  # the checks module exists but imports something missing: a real error
+    """The checks a game ships (see the module docstring); defaults where it ships none. A checks module
+    that exists but imports something missing is a real error, raised."""
+    module = companion_module(game, "checks")
+    if module is None:
         return GameChecks(module=None)
     hooks = {hook: getattr(module, hook) for hook in _HOOKS if hasattr(module, hook)}
-    return GameChecks(module=name, **hooks)
+    return GameChecks(module=module.__name__, **hooks)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -256,25 +257,28 @@ class Game:
         ]
 
     @property
-    def facts(self) -> Any:
-        """The game's fact declarations (a ``simlab.core.facts.FactSet``), or None for a game without."""
-        return None
+    def fact_set(self) -> Any:
+        """The game's fact declarations (a ``simlab.core.facts.FactSet``: ``FACTS`` of its ``facts`` module, see
+        :func:`companion_module`), or None for a game that declares none. A state's ``facts()`` are their
+        values for one game."""
+        module = companion_module(self, "facts")
+        return getattr(module, "FACTS", None) if module is not None else None
 
     def fact_columns(self, records: np.ndarray, config: GameConfig) -> dict[str, np.ndarray]:
         """Per (game, seat) fact columns, flattened game-major: row = game * players + seat."""
-        if self.facts is None:
+        if self.fact_set is None:
             raise NotImplementedError(f"{self.name} declares no facts")
-        return self.facts.columns(records, config)
+        return self.fact_set.columns(records, config)
 
     def fact_schema(self, config: GameConfig | None = None) -> dict[str, str]:
         """Column name -> description of every fact column under ``config`` (default: the default config)."""
-        if self.facts is None:
+        if self.fact_set is None:
             raise NotImplementedError(f"{self.name} declares no facts")
-        return self.facts.schema(config if config is not None else self.make_config())
+        return self.fact_set.schema(config if config is not None else self.make_config())
 
     def fact_manifest(self, config: GameConfig) -> dict[str, Any]:
         """The role map, units and interventions of the facts under ``config`` (written into manifests)."""
-        return self.facts.manifest(config) if self.facts is not None else {"roles": {}}
+        return self.fact_set.manifest(config) if self.fact_set is not None else {"roles": {}}
 
     def result_columns(self, records: np.ndarray, config: GameConfig) -> dict[str, np.ndarray]:
         """score (float64), rank (int32), win_share (float64) and turns (int32) per (game, seat)."""
@@ -304,3 +308,25 @@ class SeatColumns:
     def game(self, name: str, values: np.ndarray, dtype: type = np.int32) -> None:
         """A per-game field ``values[game]``: repeated on each seat's row."""
         self.columns[name] = np.repeat(values.astype(dtype), self.players)
+
+
+def companion_name(game: Any, kind: str) -> str:
+    """The name of a game's ``kind`` companion module (see :func:`companion_module`)."""
+    explicit = getattr(game, f"{kind}_module", None)
+    if explicit:
+        return str(explicit)
+    package = type(game).__module__.rpartition(".")[0]
+    return f"{package}.{kind}" if package else kind
+
+
+def companion_module(game: Any, kind: str) -> ModuleType | None:
+    """A module a game ships beside its ``game.py`` (``facts``, ``checks``): the one its class names in
+    ``<kind>_module`` (a plug-in laid out otherwise), else ``<kind>`` in the game's own package; None if
+    there is none. A companion that exists but fails to import raises: that is a real error."""
+    name = companion_name(game, kind)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name and not name.startswith(f"{exc.name}."):
+            raise
+        return None

@@ -25,6 +25,7 @@ import pyarrow as pa
 
 from simlab.core.config import GameConfig
 from simlab.core.registry import get_game
+from simlab.run import summaries
 from simlab.run.errors import WorkerMismatch
 from simlab.run.scenario import rotated_lineup
 from simlab.run.seeds import game_seeds
@@ -56,6 +57,7 @@ class ChunkTask:
     root_seed: int = 0
     rules_version: str = ""  # the main process's; a worker with another engine refuses the chunk
     spool: str = ""  # parts/ of the result folder: the worker writes the part there itself (see SpooledChunk)
+    summaries: str = ""  # "module:attr" of the run's per-chunk summaries hook (simlab.run.summaries); "": none
 
     def seeded(self) -> ChunkTask:
         """This task with its game seeds, derived in the parent from (root seed, game index) only."""
@@ -256,20 +258,16 @@ def _check_versions(task: ChunkTask, game: Any) -> None:
 
 
 def chunk_digest(table: pa.Table, task: ChunkTask) -> tuple[bytes | None, str]:
-    """The analysis partials of a chunk's rows (``simlab.analysis.digest``), which let a report of millions of
-    games merge a few KB per chunk instead of scanning its rows; or no digest and why.
+    """The chunk's summary by the run's hook (``task.summaries``, see ``simlab.run.summaries``), which lets a
+    report of millions of games merge a few KB per chunk instead of scanning its rows; or none and why.
 
     A digest only speeds reports up, so an error in it (a plug-in game's columns an analysis trips on) must
     not lose the chunk's games: the part is written without one, its record says why, the run warns at its
-    end, and reports scan the rows."""
-    import polars as pl
-
-    from simlab.analysis import digest
-
+    end, and reports scan the rows. A run handed no hook writes none, and says nothing."""
+    if not task.summaries:
+        return None, ""
     try:
-        rows = pl.from_arrow(table)
-        assert isinstance(rows, pl.DataFrame)
-        return digest.encode(task.variant, task.start, task.stop, digest.chunk_partials(rows)), ""
+        return summaries.load(task.summaries).of_chunk(table, task.variant, task.start, task.stop), ""
     except Exception as exc:  # recorded in the chunk record and reported by the runner, not raised
         return None, f"{type(exc).__name__}: {exc}"
 

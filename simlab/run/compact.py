@@ -49,6 +49,7 @@ from simlab.run.store import (
     part_name,
     read_manifest,
 )
+from simlab.run.summaries import load as load_summaries
 
 #: games per compacted file: 1M rows at 4 players, ~70 MB for the card-value scenario (see docs/scaling.md)
 GAMES_PER_FILE = 250_000
@@ -113,7 +114,12 @@ def _size(n: int) -> str:
 
 
 def compact(
-    folder: str | Path, games_per_file: int = GAMES_PER_FILE, *, log: IO[str] | None = None, locked: bool = False
+    folder: str | Path,
+    games_per_file: int = GAMES_PER_FILE,
+    *,
+    log: IO[str] | None = None,
+    locked: bool = False,
+    summaries: str = "",
 ) -> CompactSummary:
     """Merge the consecutive part files of each variant in result ``folder`` into files of ~``games_per_file`` games.
 
@@ -121,7 +127,9 @@ def compact(
     file now holding the chunk, which the manifest's ``chunks`` list names too). Records the compaction in
     the manifest's ``compactions`` list. ``log`` gets one line per file written. Refuses (ResultFolderError)
     a folder whose lock another process holds (a compaction or a run). ``locked``: the caller already holds
-    the lock (a run compacting its own folder at its end).
+    the lock (a run compacting its own folder at its end). ``summaries`` is the per-chunk summaries hook
+    (``simlab.run.summaries``) that merges the parts' digests into the compacted file's; without one the
+    compacted files carry none (reports then scan their rows).
     """
     path = Path(folder)
     if isinstance(games_per_file, bool) or not isinstance(games_per_file, int) or games_per_file < 1:
@@ -134,25 +142,25 @@ def compact(
         raise ResultFolderError(f"{path} holds no results yet (no {PARTS} folder)")
     summary = CompactSummary(path, games_per_file)
     with contextlib.nullcontext() if locked else folder_lock(path, "simlab compact"):
-        _compact(store, summary, log)
+        _compact(store, summary, log, summaries)
     return summary
 
 
-def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None) -> None:
+def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None, summaries: str) -> None:
     """The compaction itself, under the folder's lock; fills ``summary`` and records it in the manifest."""
     t0 = time.perf_counter()
     # under the lock: as the last holder left it; nobody else writes it until this compaction ends
     manifest = read_manifest(store.path)
-    digest = manifest.get("identity_hash") or identity_hash(manifest.get("identity", {}))
+    identity_key = manifest.get("identity_hash") or identity_hash(manifest.get("identity", {}))
     store.remove_temporaries(only_dead=True)
     before = sorted(store.parts.glob("*.parquet"))
     summary.files_before = len(before)
     summary.bytes_before = sum(p.stat().st_size for p in before)
-    files = store.part_files(digest)  # deletes leftovers of a killed compaction
+    files = store.part_files(identity_key)  # deletes leftovers of a killed compaction
     summary.leftovers = len(before) - len(files)
     holder = {id(f): f.path.name for f in files}  # the file that holds each file's chunks after compaction
     for group in plan(files, summary.games_per_file):
-        name = merge(store, group)
+        name = merge(store, group, summaries)
         holder.update((id(f), name) for f in group)
         summary.merged += len(group)
         summary.written += 1
@@ -227,17 +235,15 @@ def plan(files: list[PartFile], games_per_file: int) -> list[list[PartFile]]:
     return groups
 
 
-def _combined_digest(digests: list[bytes | None]) -> bytes | None:
-    """The merged file's digest: its parts' analysis partials merged (none if one part has none, in which case
-    the analyses, which are not needed to merge rows, are not even imported)."""
-    if any(d is None for d in digests):
+def _combined_digest(digests: list[bytes | None], summaries: str) -> bytes | None:
+    """The merged file's digest: its parts' digests merged by the hook (none if one part has none or no hook
+    was handed, in which case the hook, not needed to merge rows, is not even loaded)."""
+    if not summaries or any(d is None for d in digests):
         return None
-    from simlab.analysis.digest import combine
-
-    return combine(digests)
+    return load_summaries(summaries).combine(digests)
 
 
-def merge(store: ResultFolder, group: list[PartFile]) -> str:
+def merge(store: ResultFolder, group: list[PartFile], summaries: str = "") -> str:
     """Write the files of ``group`` as one compacted file (atomically), then delete them; return its name."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -249,7 +255,7 @@ def merge(store: ResultFolder, group: list[PartFile]) -> str:
         raise ResultFolderError(f"{target} already exists and overlaps the parts it would merge; --resume first")
     records = [r for f in group for r in f.records]
     meta = {FILE_KEY: COMPACTED_FILE, CHUNKS_KEY: json.dumps(records).encode()}
-    partials = _combined_digest([f.digest for f in group])
+    partials = _combined_digest([f.digest for f in group], summaries)
     if partials is not None:
         meta[DIGEST_KEY] = partials
     schema = first.schema.with_metadata(meta)

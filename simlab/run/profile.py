@@ -130,8 +130,10 @@ def profile(
     chunk_size: int = 1000,
     sample_games: int = 20,
     root_seed: int = 0,
+    summaries: str = "",
 ) -> Profile:
-    """Play ``seeds`` through the runner's chunks and replay ``sample_games`` of them decision by decision."""
+    """Play ``seeds`` through the runner's chunks (their digests by the ``summaries`` hook, as a run hands it)
+    and replay ``sample_games`` of them decision by decision."""
     import simlab
 
     game = get_game(game_name)
@@ -150,6 +152,7 @@ def profile(
             root_seed=root_seed,
             simlab_version=simlab.__version__,
             rules_version=game.rules_version,
+            summaries=summaries,
         )
         for a in range(0, games, chunk_size)
     ]

@@ -46,6 +46,7 @@ def run_scenario(
     address: str | None = None,
     compact: bool = True,
     compact_threshold: int | None = None,
+    summaries: str = "",
 ) -> Path:
     """Play a scenario into a result folder and return the folder's path.
 
@@ -57,7 +58,9 @@ def run_scenario(
     a local one of ``jobs`` workers); the rows are the same on every backend (see ``simlab.run.backends``).
     A complete run whose folder holds more than ``compact_threshold`` part files (default
     ``compact.AUTO_THRESHOLD``) merges them into few large files (see ``simlab.run.compact``) unless ``compact``
-    is false; the rows read back are the same.
+    is false; the rows read back are the same. ``summaries`` ("module:attr", see ``simlab.run.summaries``) is
+    the hook whose per-chunk digests each part carries; ``simlab.run_scenario`` hands simlab's own, this
+    function none by default.
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     log = stream if stream is not None else sys.stderr
@@ -66,7 +69,7 @@ def run_scenario(
     executor = Executor(backend, address, n_jobs)  # checks the backend's name and address
     sc.with_options(games=games, chunk_size=chunk_size)  # check the options before touching the disk
     identity = sc.identity()
-    digest = identity_hash(identity)
+    identity_key = identity_hash(identity)
     # while the run holds the folder's lock, a second run or a compaction of this folder is refused
     with ResultFolder.open_for_run(folder_path, identity, resume) as (folder, previous):
         if previous:  # a resumed run keeps its game count and chunk size unless told otherwise
@@ -74,11 +77,12 @@ def run_scenario(
             chunk_size = chunk_size if chunk_size is not None else previous.get("chunk_size")
         sc = sc.with_options(games=games, chunk_size=chunk_size)
 
-        chunks = folder.scan_parts(digest)
+        chunks = folder.scan_parts(identity_key)
         failures = [f for c in chunks for f in c["failures"]]
         # local workers write their parts into the folder themselves (see SpooledChunk); remote ones cannot
-        tasks = _plan(sc, chunks, digest, spool=str(folder.parts) if backend == "local" else "")
-        run = _Run(sc, folder, digest, chunks, failures, previous, n_jobs, folder_path, backend, address)
+        spool = str(folder.parts) if backend == "local" else ""
+        tasks = _plan(sc, chunks, identity_key, spool=spool, summaries=summaries)
+        run = _Run(sc, folder, identity_key, chunks, failures, previous, n_jobs, folder_path, backend, address)
         if not tasks:
             run.manifest("complete")
             if progress:
@@ -90,11 +94,11 @@ def run_scenario(
                 run.manifest("running")
                 _play(sc, tasks, chunks, run, executor, fail_fast, log if progress else None)
         if compact:
-            _auto_compact(folder, compact_threshold, log if progress else None)
+            _auto_compact(folder, compact_threshold, log if progress else None, summaries)
     return folder_path
 
 
-def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | None) -> None:
+def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | None, summaries: str) -> None:
     """Merge the parts of a complete run when there are more than ``threshold`` of them."""
     from simlab.run.compact import AUTO_THRESHOLD
     from simlab.run.compact import compact as compact_folder
@@ -106,7 +110,7 @@ def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | No
         log.write(f"compacting the part files of {folder.path} (more than {threshold:,}; --no-compact skips this)...\n")
         log.flush()
     try:
-        summary = compact_folder(folder.path, locked=True)  # the run holds the folder's lock
+        summary = compact_folder(folder.path, locked=True, summaries=summaries)  # the run holds the folder's lock
     except (ResultFolderError, ResultWriteError) as exc:  # the run is complete and its parts intact: say so
         (log or sys.stderr).write(
             f"warning: the part files were not compacted ({exc}); the results are complete; "
@@ -194,7 +198,7 @@ class _Run:
         self,
         sc: Scenario,
         folder: ResultFolder,
-        digest: str,
+        identity_key: str,
         chunks: list,
         failures: list,
         previous: dict,
@@ -203,7 +207,7 @@ class _Run:
         backend: str = "local",
         address: str | None = None,
     ):
-        self.sc, self.folder, self.digest, self.path = sc, folder, digest, path
+        self.sc, self.folder, self.identity_key, self.path = sc, folder, identity_key, path
         self.chunks, self.failures = chunks, failures
         self.jobs = jobs
         self.backend, self.address = backend, address
@@ -306,7 +310,7 @@ class _Run:
                     "text": sc.text,
                 },
                 "identity": sc.identity(),
-                "identity_hash": self.digest,
+                "identity_hash": self.identity_key,
                 "game": sc.game,
                 "rules_version": sc.rules_version,
                 # the fact columns' roles (role -> columns with their axis labels), the game's units and its
@@ -354,7 +358,9 @@ def _stage_seconds(chunks: list[dict[str, Any]]) -> dict[str, float]:
     return {k: round(v, 3) for k, v in total.items()}
 
 
-def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str, spool: str = "") -> list[ChunkTask]:
+def _plan(
+    sc: Scenario, chunks: list[dict[str, Any]], identity_key: str, spool: str = "", summaries: str = ""
+) -> list[ChunkTask]:
     """Tasks for every game not on disk, interleaved across variants so a partial run stays paired."""
     game = simlab.get_game(sc.game)
     pending: list[tuple[int, int, ChunkTask]] = []
@@ -383,9 +389,10 @@ def _plan(sc: Scenario, chunks: list[dict[str, Any]], digest: str, spool: str = 
                     simlab_version=simlab.__version__,
                     preset=preset,
                     replay_set=settings,
-                    identity=digest,
+                    identity=identity_key,
                     rules_version=sc.rules_version,
                     spool=spool,
+                    summaries=summaries,
                 )
                 pending.append((a, vi, task))
     pending.sort(key=lambda item: (item[0], item[1]))

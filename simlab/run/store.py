@@ -314,22 +314,22 @@ class ResultFolder:
             raise ValueError(f"{tmp} is not a temporary file of {self.parts}")
         _move_into_place(tmp, self.parts / name)
 
-    def scan_parts(self, identity_digest: str) -> list[dict[str, Any]]:
+    def scan_parts(self, identity_key: str) -> list[dict[str, Any]]:
         """Chunk records of every part on disk (the truth after a crash), checked for overlaps.
 
         The records of a compacted file are those of the parts it merged, so the list is the same before
         and after compaction, except ``file``: the file that holds the chunk now (the manifest lists it).
         """
-        return [r | {"file": f.path.name} for f in self.part_files(identity_digest) for r in f.records]
+        return [r | {"file": f.path.name} for f in self.part_files(identity_key) for r in f.records]
 
-    def part_files(self, identity_digest: str) -> list[PartFile]:
+    def part_files(self, identity_key: str) -> list[PartFile]:
         """The files of parts/ in name order, checked for identity and overlaps.
 
         Leftovers of a compaction killed before it deleted the parts it had merged are deleted here.
         """
         files = [read_part_file(path) for path in sorted(self.parts.glob("*.parquet"))]
         for f in files:
-            if any(r.get("identity") != identity_digest for r in f.records):
+            if any(r.get("identity") != identity_key for r in f.records):
                 raise ResultFolderError(f"{f.path} belongs to another experiment; move it out of {self.parts}")
         files, leftovers = split_leftovers(files)
         for f in leftovers:

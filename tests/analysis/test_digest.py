@@ -16,7 +16,7 @@ from polars.testing import assert_frame_equal
 
 import simlab
 from simlab import analysis as A
-from simlab.analysis.digest import Digest, load_digest
+from simlab.analysis.digest import TARGET, Digest, load_digest
 from simlab.analysis.market_pass import market_summary_from_partial
 from simlab.analysis.metrics import merge_histogram
 from simlab.run.compact import compact
@@ -85,7 +85,7 @@ def test_compaction_keeps_the_digests(real_folder: Path, tmp_path: Path) -> None
     folder = tmp_path / "copy"
     shutil.copytree(real_folder, folder)
     before = load_digest(folder)
-    summary = compact(folder, games_per_file=1_000)
+    summary = compact(folder, games_per_file=1_000, summaries=TARGET)
     assert summary.written and summary.files_after < summary.files_before
     after = load_digest(folder)
     assert before is not None and after is not None
@@ -100,7 +100,7 @@ def test_compacted_files_and_later_parts_merge(real_folder: Path, tmp_path: Path
     """A run resumed after a compaction: merged partials in the compacted files, a chunk's in the new parts."""
     folder = tmp_path / "copy"
     shutil.copytree(real_folder, folder)
-    compact(folder, games_per_file=1_000)
+    compact(folder, games_per_file=1_000, summaries=TARGET)
     manifest = simlab.load_manifest(folder)
     scenario = tmp_path / "small.toml"
     scenario.write_text(manifest["scenario"]["text"])
@@ -118,7 +118,7 @@ def test_a_chunk_without_a_digest_means_scanning_the_rows(real_folder: Path, tmp
     meta = {k: v for k, v in (table.schema.metadata or {}).items() if k != DIGEST_KEY}
     pq.write_table(table.replace_schema_metadata(meta), path)  # as a part from an older simlab
     assert load_digest(folder) is None
-    compact(folder, games_per_file=1_000)  # the merged file cannot vouch for the chunk either
+    compact(folder, games_per_file=1_000, summaries=TARGET)  # the merged file cannot vouch for the chunk either
     assert load_digest(folder) is None
 
 

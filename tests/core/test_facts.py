@@ -37,7 +37,7 @@ def test_declared_facts_give_todays_columns(case: str) -> None:
     assert [zlib.crc32(np.ascontiguousarray(v).tobytes()) for v in cols.values()] == want["crc"]
     assert game.fact_schema(config) == want["schema"]
     assert list(game.fact_schema(config)) == list(cols)  # one description per column, same order
-    assert set(game.facts.dtypes(config)) == set(cols)
+    assert set(game.fact_set.dtypes(config)) == set(cols)
 
 
 def test_schema_follows_the_config() -> None:
@@ -53,7 +53,7 @@ def test_role_map_matches_the_declarations(name: str) -> None:
     game = get_game(name)
     config = game.make_config()
     manifest = game.fact_manifest(config)
-    matched = game.facts.match(list(game.fact_schema(config)))
+    matched = game.fact_set.match(list(game.fact_schema(config)))
     assert matched == manifest["roles"]
     roles = Roles(manifest, name)
     assert roles.column("money.start") == "start_money"

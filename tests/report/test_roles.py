@@ -41,7 +41,7 @@ def test_manifest_holds_the_role_map_units_and_interventions(roma_folder, quick_
         facts = simlab.load_manifest(folder)["facts"]
         game = simlab.get_game(name)
         assert facts["roles"] == game.fact_manifest(game.make_config())["roles"]
-        assert facts["units"] == game.facts.units.as_dict()
+        assert facts["units"] == game.fact_set.units.as_dict()
         assert {i["kind"] for i in facts["interventions"]} >= {"card", "money"}
     quick = simlab.load_manifest(quick_folder)["facts"]
     assert quick["roles"]["market.price"][0]["column"] == "price_temple_r1"

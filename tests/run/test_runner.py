@@ -158,3 +158,37 @@ def test_progress_goes_to_the_stream(write_scenario, tmp_path):
     run_scenario(write_scenario(SMALL.replace("games = 60", "games = 10")), jobs=1, out=tmp_path / "o", stream=stream)
     text = stream.getvalue()
     assert "20/20 games (100%)" in text and "games/s" in text and "ETA" in text and "done: 20 games" in text
+
+
+RUN_ALONE = """
+import sys
+from pathlib import Path
+from simlab.run.runner import run_scenario
+folder = run_scenario(sys.argv[1], jobs=1, out=Path(sys.argv[2]), progress=False)
+print(sorted(m for m in sys.modules if m.startswith("simlab.analysis")))
+"""
+
+
+def test_a_run_imports_no_analysis_unless_handed_its_digests(tmp_path):
+    """The runner knows nothing of the analyses: a run handed no per-chunk summaries hook plays, writes and
+    reads its folder without importing ``simlab.analysis``; ``simlab.run_scenario`` hands it the digests."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    out = subprocess.run(
+        [sys.executable, "-c", RUN_ALONE, str(path), str(tmp_path / "alone")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+    import pyarrow.parquet as pq
+
+    from simlab.run.store import DIGEST_KEY, result_files
+
+    assert result_files(tmp_path / "alone")
+    assert all(DIGEST_KEY not in (pq.read_schema(f).metadata or {}) for f in result_files(tmp_path / "alone"))
+    handed = simlab.run_scenario(path, jobs=1, out=tmp_path / "handed", progress=False)
+    assert all(DIGEST_KEY in (pq.read_schema(f).metadata or {}) for f in result_files(handed))

@@ -22,7 +22,7 @@ from simlab.run.scenario import load_scenario
 
 def _first_task(path, spool: str = ""):
     sc = load_scenario(path)
-    return runner._plan(sc, [], "digest", spool=spool)[0].seeded()
+    return runner._plan(sc, [], "identity", spool=spool)[0].seeded()
 
 
 def test_a_spooling_worker_sends_back_less_than_one_atomic_pipe_write(broken_games, write_scenario, tmp_path):  # noqa: F811

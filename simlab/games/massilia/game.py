@@ -230,11 +230,5 @@ class MassiliaGame(Game):
     def bots(self) -> BotRegistry:
         return _BOTS
 
-    @property
-    def facts(self):
-        from simlab.games.massilia.facts import FACTS
-
-        return FACTS
-
 
 GAME = MassiliaGame()

@@ -214,11 +214,5 @@ class RomaGame(Game):
     def bots(self) -> BotRegistry:
         return _BOTS
 
-    @property
-    def facts(self):
-        from simlab.games.roma.facts import FACTS
-
-        return FACTS
-
 
 GAME = RomaGame()
