@@ -120,6 +120,14 @@ def rank_and_share(keys, n, rank, share):
 
 
 @njit(cache=True)
+def finish(s, keys, n):
+    """End the game in record ``s``: ranks and win shares of its ``n`` seats from their tie-break keys (see
+    :func:`rank_and_share`), and nobody left to decide (``cur`` -1, which ``is_terminal`` reads)."""
+    rank_and_share(keys, n, s.rank, s.share)
+    s.cur = -1
+
+
+@njit(cache=True)
 def _ahead(keys, q, p):
     for k in range(keys.shape[1]):
         if keys[q, k] != keys[p, k]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.components import cards_left, deck_from_counts, draw, draw_counts, rank_and_share, roll, shuffle
+from simlab.core.components import cards_left, deck_from_counts, draw, draw_counts, finish, roll, shuffle
 from simlab.core.record import state_dtype
 from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MAX_VENUS_RETURNS, MassiliaConfig
 from simlab.games.massilia.data import CARDS as CARD_NAMES
@@ -718,9 +718,8 @@ def final_scoring(s, c):
         keys[p, 1] = stall_count(s, c, p)
         keys[p, 2] = s.money[p]
         keys[p, 3] = -s.tokens[p]
-    rank_and_share(keys, n, s.rank, s.share)
     s.phase = PH_OVER
-    s.cur = -1
+    finish(s, keys, n)
 
 
 # ==============================================================================================

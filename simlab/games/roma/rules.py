@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.components import cards_left, deck_from_counts, draw, rank_and_share, roll, shuffle
+from simlab.core.components import cards_left, deck_from_counts, draw, finish, roll, shuffle
 from simlab.core.record import state_dtype
 from simlab.games.roma.config import MAX_DECK, RomaConfig
 
@@ -432,9 +432,8 @@ def game_over(s, c, reason):
     for p in range(2):
         s.score[p] = s.vp[p]
         keys[p, 0] = s.vp[p]
-    rank_and_share(keys, 2, s.rank, s.share)
     s.phase = PH_OVER
-    s.cur = -1
+    finish(s, keys, 2)
 
 
 # ==============================================================================================

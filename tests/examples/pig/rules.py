@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.components import rank_and_share, roll
+from simlab.core.components import finish, roll
 from simlab.core.record import state_dtype
 
 from .config import MAX_PLAYERS
@@ -99,6 +99,5 @@ def game_over(s, c):
     for p in range(c.players):
         s.score[p] = s.banked[p]
         keys[p, 0] = s.banked[p]
-    rank_and_share(keys, c.players, s.rank, s.share)
     s.phase = PH_OVER
-    s.cur = -1
+    finish(s, keys, c.players)
