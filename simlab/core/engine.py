@@ -29,7 +29,8 @@ from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
 __all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "Kernel", "bind", "kernel_for"]
 
 _CORE = Path(__file__).resolve().parent
-#: core modules whose compiled functions a game's rules inline: an edit to one recompiles every game
+#: core modules compiled into every game's code (inlined by its rules, or its loop's template): an edit to one
+#: recompiles every game
 SHARED_SOURCES = (_CORE / "rng.py", _CORE / "components.py", _CORE / "loop.py")
 #: the game's own names a loop template reads (module attributes of its rules)
 RULES_NAMES = ("init", "legal", "apply", "MAX_ACTIONS")
@@ -43,10 +44,10 @@ class Kernel:
 
     ``init(st, cf, rng_state)``, ``legal(st, cf, buf) -> n``, ``apply(st, cf, action)`` come from the
     game's rules, ``current_player(st)`` and ``is_terminal(st)`` too if it defines them (else the record
-    contract's: ``cur``, and ``cur < 0``); ``policy(kind, params, st, cf,
-    buf, n, bot_rng, seat) -> action`` and ``play_many(cf, rng_states, bot_states, kinds, params, out)``
-    are the bound loop; ``config_record(config)`` builds the config record the functions read (the rules'
-    ``CONFIG_DTYPE``, filled by ``simlab.core.record.config_record`` and the rules' ``derive_config``).
+    contract's: ``cur``, and ``cur < 0``); ``policy(kind, params, st, cf, buf, n, bot_rng, seat) -> action``
+    and ``play_many(cf, rng_states, bot_states, kinds, params, out)`` are the bound loop;
+    ``config_record(config)`` builds the config record the functions read (the rules' ``CONFIG_DTYPE``,
+    filled by ``simlab.core.record.config_record`` and the rules' ``derive_config``).
     """
 
     name: str
