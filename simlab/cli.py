@@ -113,6 +113,8 @@ def cli() -> None:
     Start with:
       simlab games                              the games simlab knows
       simlab bots massilia                      the bots of a game
+      simlab config massilia                    its config knobs, defaults and their provenance
+      simlab new-scenario massilia -o my.toml   a commented scenario to edit and run
       simlab play massilia --seed 7             one game, narrated
       simlab run scenarios/quickstart.toml      an experiment, into results/quickstart
       simlab bench massilia                     how fast a game plays
@@ -145,6 +147,84 @@ def bots(game: str) -> None:
         if info.params:
             params = ", ".join(f"{k}={v:g}" for k, v in info.params.items())
             click.echo(f"{'':<10} parameters: {params}")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--preset", metavar="NAME", help="Show this preset's values (see `simlab games`); default: the game's.")
+@click.option("--players", "-p", type=click.IntRange(1), help="Number of players (for knobs that depend on it).")
+@click.option("--json", "as_json", is_flag=True, help="Print the knobs as JSON (keys: see docs/running.md).")
+def config(game: str, preset: str | None, players: int | None, as_json: bool) -> None:
+    """List every config knob of GAME: its value (the preset's), default, type, provenance and description.
+
+    Provenance says where a default comes from: rulebook, derived, assumption (a point the rules leave open)
+    or placeholder. Change a knob with `--set key=value` (play, bench) or a scenario's [set] table.
+    """
+    from simlab.core.config import knob_table
+    from simlab.run.scenario import format_value
+
+    g = simlab.get_game(game)
+    name = preset or g.config_class.DEFAULT_PRESET
+    rows = knob_table(g.config_class, name, players)
+    if as_json:
+        payload = {"game": g.name, "rules_version": g.rules_version, "preset": name, "knobs": rows}
+        click.echo(json.dumps(payload, indent=1))
+        return
+    click.echo(
+        f"{g.name} ({g.title}), preset {name} of {', '.join(g.presets())}: {len(rows)} knobs; "
+        "* = differs from the default"
+    )
+    shown = [(r, format_value(r["value"]), format_value(r["default"])) for r in rows]
+    w_name = max(len(r["name"]) for r in rows)
+    w_value = min(24, max(len(v) for _, v, _ in shown))
+    w_type = max(len(r["type"]) for r in rows)
+    click.echo(f"  {'knob':<{w_name}}  {'value':<{w_value}}  {'type':<{w_type}}  {'source':<11} description")
+    for r, value, default in shown:
+        mark = "*" if r["changed"] else " "
+        doc = r["doc"]
+        if r["changed"]:
+            doc += f" (default {default})"
+        if r["choices"]:
+            doc += f"; one of {', '.join(map(str, r['choices']))}"
+        click.echo(f"{mark} {r['name']:<{w_name}}  {value:<{w_value}}  {r['type']:<{w_type}}  {r['source']:<11} {doc}")
+
+
+@cli.command("new-scenario")
+@click.argument("game")
+@click.option("--players", "-p", type=click.IntRange(1), help="Number of players (default: the game's).")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Scenario file to write (default: print it); an existing file is not overwritten.",
+)
+def new_scenario(game: str, players: int | None, out: str | None) -> None:
+    """Write a commented, runnable scenario for GAME: its presets as variants, its bots as the lineup.
+
+    Every config knob is listed in comments with its default, type, provenance and description; uncomment
+    one to change it. Run the file with `simlab run FILE`.
+    """
+    from pathlib import Path
+
+    from simlab.run.scenario import NAME_RE, parse_scenario
+    from simlab.run.template import scenario_template
+
+    g = simlab.get_game(game)
+    if players is not None and not g.min_players <= players <= g.max_players:
+        raise UserError(f"--players: {g.name} plays with {_player_range(g)} players, got {players}")
+    name = Path(out).stem if out and NAME_RE.match(Path(out).stem) else None
+    text = scenario_template(g, players, name=name)
+    parse_scenario(text, source="the template")  # it must load as written
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    path = Path(out)
+    if path.exists():
+        raise UserError(f"{path} exists; pick another --out (or delete it)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    click.echo(f"scenario: {path}  (run it: simlab run {path})")
 
 
 @cli.command()
