@@ -431,6 +431,37 @@ def play(
 
 
 @cli.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--variant", "-v", metavar="VARIANT", help="Variant of the game (default: the run's only variant).")
+@click.option("--game", "-g", "index", type=click.IntRange(0), required=True, help="Game index (0, 1, ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result summary as JSON instead of the transcript.")
+def replay(folder: str, variant: str | None, index: int, as_json: bool) -> None:
+    """Replay game GAME of VARIANT in a result FOLDER: print its transcript, as `simlab play` does.
+
+    The bots of each seat and the seed come from the game's rows (or, for a game without rows, from the
+    manifest's root seed and lineup), the preset and settings from the manifest; the `simlab play` command
+    that gives the same transcript goes to stderr.
+    """
+    from simlab.core.transcript import play_with_transcript
+    from simlab.run.replay import replay_spec
+    from simlab.run.store import load_manifest
+
+    if variant is None:
+        names = [v["name"] for v in load_manifest(folder)["variants"]]
+        if len(names) != 1:
+            raise UserError(f"--variant: the run has several variants; pick one of {', '.join(names)}")
+        variant = names[0]
+    spec = replay_spec(folder, variant, index)
+    where = "" if spec.from_rows else " (no rows for this game: rebuilt from the manifest's seed and lineup)"
+    click.echo(f"game {index} of {variant}{where}: {spec.command()}", err=True)
+    result = play_with_transcript(simlab.get_game(spec.game), spec.config(), spec.seed, list(spec.bots))
+    if as_json:
+        click.echo(json.dumps(result.summary))
+    else:
+        _echo(result.lines)
+
+
+@cli.command()
 @click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(file_okay=False))
 @click.option(
     "--games-per-file",

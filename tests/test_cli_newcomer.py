@@ -102,3 +102,99 @@ def test_the_template_runs_a_few_games(runner, tmp_path):
     assert manifest["games_done"] == 6 * len(simlab.get_game("massilia").presets())
     rows = simlab.load_results(folder).collect()
     assert rows.height == 6 * 2 * 4 and set(rows["variant"]) == {"rulebook", "quined2014"}
+
+
+# -- simlab replay ----------------------------------------------------------------------------------
+REPLAY = """\
+game = "massilia"
+players = 4
+games = 6
+seed = 11
+chunk_size = 3
+lineup = ["trader", "priest", "trader:token_cost=3", "priest"]
+
+[variants.rulebook]
+preset = "rulebook"
+
+[variants.short]
+preset = "quined2014"
+set = { hand_limit = 2, start_money = [6, 6, 6, 9] }
+"""
+
+
+@pytest.fixture(scope="module")
+def replay_folder(tmp_path_factory):
+    root = tmp_path_factory.mktemp("replay")
+    (root / "replay.toml").write_text(REPLAY)
+    return simlab.run_scenario(root / "replay.toml", jobs=1, out=root / "out", progress=False)
+
+
+@pytest.mark.parametrize(("variant", "index"), [("rulebook", 0), ("short", 5), ("short", 2)])
+def test_replay_prints_the_transcript_simlab_play_prints(runner, replay_folder, variant, index):
+    import shlex
+
+    result = invoke(runner, "replay", str(replay_folder), "--variant", variant, "--game", str(index))
+    assert result.exit_code == 0, result.output
+    command = re.search(r"simlab play .*$", result.stderr, re.M).group(0)
+    argv = shlex.split(command)[1:]
+    played = invoke(runner, *argv)
+    assert played.exit_code == 0
+    assert result.stdout == played.stdout and len(result.stdout.splitlines()) > 20
+    row = (
+        simlab.load_results(replay_folder)
+        .filter((simlab_col("variant") == variant) & (simlab_col("game") == index))
+        .sort("seat")
+        .collect()
+    )
+    assert f"--seed {row['seed'][0]}" in command and "--bots " + ",".join(row["bot"]) in command.replace("'", "")
+    if variant == "short":
+        assert "--preset quined2014" in command and "--set hand_limit=2" in command and "start_money=6,6,6,9" in command
+    same = invoke(runner, "replay", str(replay_folder), "--variant", variant, "--game", str(index), "--json")
+    assert json.loads(same.stdout) == json.loads(invoke(runner, *argv, "--json").stdout)
+
+
+def simlab_col(name: str):
+    import polars as pl
+
+    return pl.col(name)
+
+
+def test_replay_of_a_game_without_rows_is_rebuilt_from_the_manifest(replay_folder):
+    """The fallback (for failed games) gives what the rows hold: the manifest's seed and rotated lineup."""
+    import polars as pl
+
+    from simlab.run.replay import replay_spec
+
+    rows = simlab.load_results(replay_folder).filter(pl.col("variant") == "short").sort("game", "seat").collect()
+    for index in range(6):
+        spec = replay_spec(replay_folder, "short", index)
+        assert spec.from_rows
+        mine = rows.filter(pl.col("game") == index)
+        assert spec.bots == tuple(mine["bot"]) and spec.seed == mine["seed"][0]
+    import shutil
+
+    copy = replay_folder.parent / "copy"
+    shutil.copytree(replay_folder, copy)
+    for part in (copy / "parts").glob("short*"):
+        part.unlink()  # as if the variant's games had failed: no rows
+    for index in range(6):
+        rebuilt = replay_spec(copy, "short", index)
+        assert not rebuilt.from_rows
+        assert dataclass_fields(rebuilt) == dataclass_fields(replay_spec(replay_folder, "short", index))
+
+
+def dataclass_fields(spec) -> dict:
+    import dataclasses
+
+    return {k: v for k, v in dataclasses.asdict(spec).items() if k != "from_rows"}
+
+
+def test_replay_errors_are_plain(runner, replay_folder):
+    for args, pattern in [
+        (["--variant", "nope", "--game", "0"], "no variant 'nope'; variants: rulebook, short"),
+        (["--variant", "short", "--game", "6"], "game 6 is out of range; the run has games 0 to 5"),
+        (["--game", "0"], "--variant: the run has several variants; pick one of rulebook, short"),
+    ]:
+        result = invoke(runner, "replay", str(replay_folder), *args)
+        assert result.exit_code == 2, result.output
+        assert pattern in result.stderr
