@@ -7,8 +7,9 @@ Heavy modules (numba engines, joblib, polars) are imported inside the commands, 
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -523,50 +524,97 @@ def _echo(lines: list[str]) -> None:
         click.echo(line)
 
 
+def json_option(func: Callable) -> Callable:
+    return click.option(
+        "--json",
+        "as_json",
+        is_flag=True,
+        help="Print the answer as one JSON object: its tables (each estimate with its interval and games) "
+        "and what is not available for this game (docs/analysis.md, JSON output).",
+    )(func)
+
+
+def _chart_line(path: Any, as_json: bool) -> None:
+    click.echo(f"chart: {path}", err=as_json)  # with --json, stdout holds the JSON alone
+
+
+def _emit_json(command: str, folder: str, tables: dict[str, Any], missing: list[tuple[str, str]], **extra: Any) -> None:
+    from simlab.analysis.export import answer, dumps
+
+    click.echo(dumps(answer(command, folder, tables, missing, **extra)))
+
+
+@contextlib.contextmanager
+def _json_guard(command: str, folder: str, analysis: str, as_json: bool) -> Iterator[None]:
+    """With --json, an analysis the game does not declare answers a JSON object saying why (exit 0)."""
+    if not as_json:
+        yield
+        return
+    try:
+        yield
+    except NotAvailableError as exc:
+        _emit_json(command, folder, {}, [(analysis, str(exc))])
+
+
 @cli.command()
 @folder_argument
 @click.option("--base", metavar="VARIANT", help="Also show each seat's change against this variant (paired).")
 @chart_option
-def seats(folder: str, base: str | None, chart: str | None) -> None:
+@json_option
+def seats(folder: str, base: str | None, chart: str | None, as_json: bool) -> None:
     """Seat advantage in a result FOLDER: win share, score and rank by seat with 95% intervals.
 
     Also tests "all seats are equal" per variant (Wald chi-square on per-game win shares, split wins
-    included). With --base, each other variant's change per seat, paired by game seed.
+    included). With --base, each other variant's change per seat, paired by game seed. --json tables:
+    seats, equal_seats (and compare with --base).
     """
     from simlab.analysis import compare_variants, seat_advantage
     from simlab.analysis.text import compare_text, seats_text
 
-    df = seat_advantage(folder)
-    _echo(seats_text(df))
-    if base:
-        _echo(compare_text(compare_variants(folder, base)))
-    if chart:
-        from simlab.report import charts
+    with _json_guard("seats", folder, "seat_advantage", as_json):
+        df = seat_advantage(folder)
+        compared = compare_variants(folder, base) if base else None
+        if as_json:
+            equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique("variant", keep="first")
+            _emit_json("seats", folder, {"seats": df, "equal_seats": equal, "compare": compared}, [], base=base)
+        else:
+            _echo(seats_text(df))
+            if compared is not None:
+                _echo(compare_text(compared))
+        if chart:
+            from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.seat_win_shares(df), chart)}")
+            _chart_line(charts.save(charts.seat_win_shares(df), chart), as_json)
 
 
 @cli.command()
 @folder_argument
 @click.option("--seat", type=int, help="Fit only this seat (default: every seat whose starting money varies).")
 @chart_option
-def compensation(folder: str, seat: int | None, chart: str | None) -> None:
+@json_option
+def compensation(folder: str, seat: int | None, chart: str | None, as_json: bool) -> None:
     """Fair starting money from a starting-money sweep in FOLDER (e.g. scenarios/starting_money_sweep.toml).
 
     Fits the seat's win share against its money offset (logistic, game-clustered sandwich covariance)
-    and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval.
+    and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval. --json tables:
+    fit (one row per seat), points (win share by offset), curve (the fitted curve).
     """
     from simlab.analysis import compensation as fit
     from simlab.analysis.frames import roles
     from simlab.analysis.text import compensation_text
 
-    comp = fit(folder, seat=seat)
-    units = roles(folder).units
-    _echo(compensation_text(comp, units))
-    if chart:
-        from simlab.report import charts
+    with _json_guard("compensation", folder, "compensation", as_json):
+        comp = fit(folder, seat=seat)
+        units = roles(folder).units
+        if as_json:
+            tables = {"fit": comp.fit, "points": comp.points, "curve": comp.curve}
+            _emit_json("compensation", folder, tables, [], level=comp.level, players=comp.players, bots=comp.bots)
+        else:
+            _echo(compensation_text(comp, units))
+        if chart:
+            from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.compensation_curve(comp, units=units), chart)}")
+            _chart_line(charts.save(charts.compensation_curve(comp, units=units), chart), as_json)
 
 
 @cli.command()
@@ -586,29 +634,34 @@ def compensation(folder: str, seat: int | None, chart: str | None) -> None:
     help="Multiple-testing adjustment: holm (family-wise error) or bh (false discovery rate).",
 )
 @chart_option
-def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None) -> None:
+@json_option
+def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None, as_json: bool) -> None:
     """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml).
 
     Per card: the change in the granted seat's win share and score against the control on the same game
     seeds (paired 95% intervals, adjusted p-values), in the game's money when the run has money<m>_seat<k>
-    variants (or --sweep is given), beside the correlational played-vs-not view.
+    variants (or --sweep is given), beside the correlational played-vs-not view. --json table: cards.
     """
     from simlab.analysis import MoneyRate, card_value
     from simlab.analysis import compensation as fit
     from simlab.analysis.frames import roles
     from simlab.analysis.text import cards_text
 
-    money = None
-    if sweep:
-        r = fit(sweep).fit.row(0, named=True)
-        money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}")
-    df = card_value(folder, control=control, money=money, adjust=adjust)
-    units = roles(folder).units
-    _echo(cards_text(df, units))
-    if chart:
-        from simlab.report import charts
+    with _json_guard("cards", folder, "card_value", as_json):
+        money = None
+        if sweep:
+            r = fit(sweep).fit.row(0, named=True)
+            money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}")
+        df = card_value(folder, control=control, money=money, adjust=adjust)
+        units = roles(folder).units
+        if as_json:
+            _emit_json("cards", folder, {"cards": df}, [], control=control, adjust=adjust, sweep=sweep)
+        else:
+            _echo(cards_text(df, units))
+        if chart:
+            from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.card_value_forest(df, units=units), chart)}")
+            _chart_line(charts.save(charts.card_value_forest(df, units=units), chart), as_json)
 
 
 @cli.command()
@@ -618,37 +671,50 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     type=click.Choice(["price", "marker", "bought", "sold", "harbour"]),
     default="marker",
     show_default=True,
-    help="Series drawn by --chart.",
+    help="Series drawn by --chart (and, with --json, the trajectories table).",
 )
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
 @chart_option
-def markets(folder: str, series: str, base: str | None, chart: str | None) -> None:
+@json_option
+def markets(folder: str, series: str, base: str | None, chart: str | None, as_json: bool) -> None:
     """Market shifts in FOLDER: demand collapses and recoveries, money and points per unit sold.
 
     A game that declares no market answers "not available for this game" with the missing roles (exit 0).
+    --json tables: collapses, sale_yield, trajectories (of --series), compare (with --base).
     """
     from simlab.analysis import compare_variants, market_summary, sale_yield
     from simlab.analysis.frames import roles
     from simlab.analysis.text import compare_text, markets_text
 
-    summary = market_summary(folder, series=(series,))  # one pass over the market columns
-    missing = None
-    if summary.sale_yield is None:
-        try:
-            sale_yield(folder)  # raises NotAvailableError saying which roles are missing
-        except NotAvailableError as exc:
-            missing = str(exc)
-    units = roles(folder).units
-    _echo(markets_text(summary.collapses, summary.sale_yield, units))
-    if missing:
-        click.echo(missing)
-    if base:
-        _echo(compare_text(compare_variants(folder, base)))
-    if chart:
-        from simlab.report import charts
+    with _json_guard("markets", folder, "market_summary", as_json):
+        summary = market_summary(folder, series=(series,))  # one pass over the market columns
+        missing = None
+        if summary.sale_yield is None:
+            try:
+                sale_yield(folder)  # raises NotAvailableError saying which roles are missing
+            except NotAvailableError as exc:
+                missing = str(exc)
+        units = roles(folder).units
+        compared = compare_variants(folder, base) if base else None
+        if as_json:
+            tables = {
+                "collapses": summary.collapses,
+                "sale_yield": summary.sale_yield,
+                "trajectories": summary.trajectories,
+                "compare": compared,
+            }
+            _emit_json("markets", folder, tables, [("sale_yield", missing)] if missing else [], series=series)
+        else:
+            _echo(markets_text(summary.collapses, summary.sale_yield, units))
+            if missing:
+                click.echo(missing)
+            if compared is not None:
+                _echo(compare_text(compared))
+        if chart:
+            from simlab.report import charts
 
-        fig = charts.market_trajectories(summary.trajectories, series, units=units)
-        click.echo(f"chart: {charts.save(fig, chart)}")
+            fig = charts.market_trajectories(summary.trajectories, series, units=units)
+            _chart_line(charts.save(fig, chart), as_json)
 
 
 @cli.command()
@@ -661,20 +727,39 @@ def markets(folder: str, series: str, base: str | None, chart: str | None) -> No
     help="Result whose variance is split into seat, bot and chance.",
 )
 @chart_option
-def balance(folder: str, outcome: str, chart: str | None) -> None:
+@json_option
+def balance(folder: str, outcome: str, chart: str | None, as_json: bool) -> None:
     """General balance metrics in FOLDER: length, margin, draws, decisiveness, lead changes, luck.
 
-    --chart draws the leader's win chance by round.
+    Decisiveness and lead changes need per-round scores: for a game that records none (Roma) the rest is
+    shown and that part is reported as not available. --chart draws the leader's win chance by round.
+    --json tables: summary, lead, variance.
     """
     from simlab.analysis import balance_summary, lead_metrics, leader_curve, variance_decomposition
     from simlab.analysis.text import balance_text
 
-    lead = lead_metrics(folder)
-    _echo(balance_text(balance_summary(folder), lead, variance_decomposition(folder, outcome)))
+    missing: list[tuple[str, str]] = []
+    try:
+        lead = lead_metrics(folder)
+    except NotAvailableError as exc:
+        lead = None
+        missing.append(("lead_metrics", str(exc)))
+    summary, variance = balance_summary(folder), variance_decomposition(folder, outcome)
+    if as_json:
+        _emit_json(
+            "balance", folder, {"summary": summary, "lead": lead, "variance": variance}, missing, outcome=outcome
+        )
+    else:
+        _echo(balance_text(summary, lead, variance))
+        for _, reason in missing:
+            click.echo(reason)
     if chart:
-        from simlab.report import charts
+        if lead is None:
+            click.echo(f"no chart: {missing[0][1]}", err=as_json)
+        else:
+            from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.leader_curve(leader_curve(lead)), chart)}")
+            _chart_line(charts.save(charts.leader_curve(leader_curve(lead)), chart), as_json)
 
 
 @cli.command()
