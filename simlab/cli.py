@@ -43,6 +43,8 @@ class SimlabGroup(click.Group):
             return super().invoke(ctx)
         except RunInterrupted as exc:
             raise UserError(str(exc), EXIT_INTERRUPTED) from None
+        except KeyboardInterrupt:  # outside a run's chunks (a run turns its own into RunInterrupted)
+            raise UserError("interrupted", EXIT_INTERRUPTED) from None
         except NotAvailableError as exc:  # the game does not declare what the analysis needs: not an error
             click.echo(str(exc))
             return None
@@ -896,8 +898,23 @@ def report(folder: str, out: str | None, sweep: str | None) -> None:
 
 
 def main() -> None:
-    """Entry point of the ``simlab`` script."""
-    cli(prog_name="simlab")
+    """Entry point of the ``simlab`` script.
+
+    Once the command is done, Ctrl-C is ignored: a late one (as a run finishes) would otherwise interrupt
+    the interpreter's shutdown (joblib's worker clean-up, atexit hooks) into "Exception ignored …
+    KeyboardInterrupt" tracebacks, with the results already complete.
+    """
+    try:
+        cli(prog_name="simlab")
+    finally:
+        _ignore_interrupts()
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    with contextlib.suppress(ValueError):  # not the main thread: nothing to do
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":
