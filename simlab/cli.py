@@ -297,8 +297,11 @@ def run(
     manifest = load_manifest(folder)
     if not quiet:
         if manifest.get("games_done"):
-            for line in summary_lines(folder):
-                click.echo(line)
+            from simlab.analysis.next_step import next_step
+
+            _echo(summary_lines(folder))
+            with contextlib.suppress(SimlabError):  # the first look must not fail a finished run
+                _echo(next_step(folder).lines())
         click.echo(f"results: {folder}  (python: simlab.load_results({str(folder)!r}))")
     else:
         click.echo(str(folder))
