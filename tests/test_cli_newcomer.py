@@ -198,3 +198,14 @@ def test_replay_errors_are_plain(runner, replay_folder):
         result = invoke(runner, "replay", str(replay_folder), *args)
         assert result.exit_code == 2, result.output
         assert pattern in result.stderr
+
+
+def test_replay_of_a_folder_whose_variants_have_other_columns(runner, tmp_path):
+    """Variants with another round count have other per-round columns; the replay still finds the game."""
+    text = REPLAY.replace("hand_limit = 2", "rounds = 5")
+    (tmp_path / "rounds.toml").write_text(text)
+    folder = simlab.run_scenario(tmp_path / "rounds.toml", jobs=1, out=tmp_path / "out", progress=False)
+    result = invoke(runner, "replay", str(folder), "--variant", "short", "--game", "4")
+    assert result.exit_code == 0, result.output
+    assert "--set rounds=5" in result.stderr and "=== round 5 ===" in result.stdout
+    assert "=== round 6 ===" not in result.stdout

@@ -62,15 +62,18 @@ def replay_spec(folder: str | Path, variant: str, index: int) -> ReplaySpec:
     players = int(m["players"])
     preset, settings = v.get("preset", ""), dict(v.get("replay_set", {}))
 
-    rows = (
-        simlab.load_results(folder)
-        .filter((pl.col("variant") == variant) & (pl.col("game") == index))
-        .select("seat", "bot", "seed")
-        .sort("seat")
-        .collect()
-        if m.get("games_done")
-        else None
-    )
+    rows = None
+    if m.get("games_done"):
+        try:
+            rows = (
+                simlab.load_results(folder)
+                .filter((pl.col("variant") == variant) & (pl.col("game") == index))
+                .select("seat", "bot", "seed")
+                .sort("seat")
+                .collect()
+            )
+        except pl.exceptions.PolarsError:  # parts polars cannot scan together (variants with other columns)
+            rows = None
     if rows is not None and rows.height == players:
         bots, seed, from_rows = tuple(rows["bot"].to_list()), int(rows["seed"][0]), True
     else:
