@@ -530,35 +530,61 @@ def _echo(lines: list[str]) -> None:
 
 
 def json_option(func: Callable) -> Callable:
+    """--json (the whole answer as one JSON object) and --csv (its main table as CSV): ``fmt`` is "json",
+    "csv" or None (text)."""
+    func = click.option(
+        "--csv",
+        "fmt",
+        flag_value="csv",
+        help="Print the answer's main table as CSV (the first table of --json; its columns likewise).",
+    )(func)
     return click.option(
         "--json",
-        "as_json",
-        is_flag=True,
+        "fmt",
+        flag_value="json",
         help="Print the answer as one JSON object: its tables (each estimate with its interval and games) "
         "and what is not available for this game (docs/analysis.md, JSON output).",
     )(func)
 
 
-def _chart_line(path: Any, as_json: bool) -> None:
-    click.echo(f"chart: {path}", err=as_json)  # with --json, stdout holds the JSON alone
+def _chart_line(path: Any, fmt: str | None) -> None:
+    click.echo(f"chart: {path}", err=bool(fmt))  # with --json or --csv, stdout holds the answer alone
 
 
-def _emit_json(command: str, folder: str, tables: dict[str, Any], missing: list[tuple[str, str]], **extra: Any) -> None:
+def _emit_json(
+    command: str, folder: str, tables: dict[str, Any], missing: list[tuple[str, str]], fmt: str = "json", **extra: Any
+) -> None:
+    """The answer as JSON, or (``fmt`` "csv") its first table as CSV, what is missing on stderr."""
     from simlab.analysis.export import answer, dumps
 
-    click.echo(dumps(answer(command, folder, tables, missing, **extra)))
+    if fmt != "csv":
+        click.echo(dumps(answer(command, folder, tables, missing, **extra)))
+        return
+    for _, reason in missing:
+        click.echo(reason, err=True)
+    main = next((t for t in tables.values() if t is not None), None)
+    if main is not None:
+        click.echo(_csv(main), nl=False)
+
+
+def _csv(df: Any) -> str:
+    import polars as pl
+
+    nested = [c for c, t in df.schema.items() if isinstance(t, pl.List | pl.Array | pl.Struct | pl.Object)]
+    flat = df.with_columns(pl.col(c).map_elements(str, return_dtype=pl.String) for c in nested) if nested else df
+    return flat.write_csv()
 
 
 @contextlib.contextmanager
-def _json_guard(command: str, folder: str, analysis: str, as_json: bool) -> Iterator[None]:
-    """With --json, an analysis the game does not declare answers a JSON object saying why (exit 0)."""
-    if not as_json:
+def _json_guard(command: str, folder: str, analysis: str, fmt: str | None) -> Iterator[None]:
+    """With --json (or --csv), an analysis the game does not declare answers saying why (exit 0)."""
+    if not fmt:
         yield
         return
     try:
         yield
     except NotAvailableError as exc:
-        _emit_json(command, folder, {}, [(analysis, str(exc))])
+        _emit_json(command, folder, {}, [(analysis, str(exc))], fmt)
 
 
 @cli.command()
@@ -566,22 +592,22 @@ def _json_guard(command: str, folder: str, analysis: str, as_json: bool) -> Iter
 @click.option("--base", metavar="VARIANT", help="Also show each seat's change against this variant (paired).")
 @chart_option
 @json_option
-def seats(folder: str, base: str | None, chart: str | None, as_json: bool) -> None:
+def seats(folder: str, base: str | None, chart: str | None, fmt: str | None) -> None:
     """Seat advantage in a result FOLDER: win share, score and rank by seat with 95% intervals.
 
     Also tests "all seats are equal" per variant (Wald chi-square on per-game win shares, split wins
-    included). With --base, each other variant's change per seat, paired by game seed. --json tables:
+    included). With --base, each other variant's change per seat, paired by game seed. --json tables (--csv: the first):
     seats, equal_seats (and compare with --base).
     """
     from simlab.analysis import compare_variants, seat_advantage
     from simlab.analysis.text import compare_text, seats_text
 
-    with _json_guard("seats", folder, "seat_advantage", as_json):
+    with _json_guard("seats", folder, "seat_advantage", fmt):
         df = seat_advantage(folder)
         compared = compare_variants(folder, base) if base else None
-        if as_json:
+        if fmt:
             equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique("variant", keep="first")
-            _emit_json("seats", folder, {"seats": df, "equal_seats": equal, "compare": compared}, [], base=base)
+            _emit_json("seats", folder, {"seats": df, "equal_seats": equal, "compare": compared}, [], fmt, base=base)
         else:
             _echo(seats_text(df))
             if compared is not None:
@@ -589,7 +615,7 @@ def seats(folder: str, base: str | None, chart: str | None, as_json: bool) -> No
         if chart:
             from simlab.report import charts
 
-            _chart_line(charts.save(charts.seat_win_shares(df), chart), as_json)
+            _chart_line(charts.save(charts.seat_win_shares(df), chart), fmt)
 
 
 @cli.command()
@@ -597,29 +623,29 @@ def seats(folder: str, base: str | None, chart: str | None, as_json: bool) -> No
 @click.option("--seat", type=int, help="Fit only this seat (default: every seat whose starting money varies).")
 @chart_option
 @json_option
-def compensation(folder: str, seat: int | None, chart: str | None, as_json: bool) -> None:
+def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | None) -> None:
     """Fair starting money from a starting-money sweep in FOLDER (e.g. scenarios/starting_money_sweep.toml).
 
     Fits the seat's win share against its money offset (logistic, game-clustered sandwich covariance)
-    and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval. --json tables:
-    fit (one row per seat), points (win share by offset), curve (the fitted curve).
+    and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval. --json tables
+    (--csv: the first): fit (one row per seat), points (win share by offset), curve (the fitted curve).
     """
     from simlab.analysis import compensation as fit
     from simlab.analysis.frames import roles
     from simlab.analysis.text import compensation_text
 
-    with _json_guard("compensation", folder, "compensation", as_json):
+    with _json_guard("compensation", folder, "compensation", fmt):
         comp = fit(folder, seat=seat)
         units = roles(folder).units
-        if as_json:
+        if fmt:
             tables = {"fit": comp.fit, "points": comp.points, "curve": comp.curve}
-            _emit_json("compensation", folder, tables, [], level=comp.level, players=comp.players, bots=comp.bots)
+            _emit_json("compensation", folder, tables, [], fmt, level=comp.level, players=comp.players, bots=comp.bots)
         else:
             _echo(compensation_text(comp, units))
         if chart:
             from simlab.report import charts
 
-            _chart_line(charts.save(charts.compensation_curve(comp, units=units), chart), as_json)
+            _chart_line(charts.save(charts.compensation_curve(comp, units=units), chart), fmt)
 
 
 @cli.command()
@@ -640,33 +666,33 @@ def compensation(folder: str, seat: int | None, chart: str | None, as_json: bool
 )
 @chart_option
 @json_option
-def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None, as_json: bool) -> None:
+def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None, fmt: str | None) -> None:
     """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml).
 
     Per card: the change in the granted seat's win share and score against the control on the same game
     seeds (paired 95% intervals, adjusted p-values), in the game's money when the run has money<m>_seat<k>
-    variants (or --sweep is given), beside the correlational played-vs-not view. --json table: cards.
+    variants (or --sweep is given), beside the correlational played-vs-not view. --json (and --csv) table: cards.
     """
     from simlab.analysis import MoneyRate, card_value
     from simlab.analysis import compensation as fit
     from simlab.analysis.frames import roles
     from simlab.analysis.text import cards_text
 
-    with _json_guard("cards", folder, "card_value", as_json):
+    with _json_guard("cards", folder, "card_value", fmt):
         money = None
         if sweep:
             r = fit(sweep).fit.row(0, named=True)
             money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}")
         df = card_value(folder, control=control, money=money, adjust=adjust)
         units = roles(folder).units
-        if as_json:
-            _emit_json("cards", folder, {"cards": df}, [], control=control, adjust=adjust, sweep=sweep)
+        if fmt:
+            _emit_json("cards", folder, {"cards": df}, [], fmt, control=control, adjust=adjust, sweep=sweep)
         else:
             _echo(cards_text(df, units))
         if chart:
             from simlab.report import charts
 
-            _chart_line(charts.save(charts.card_value_forest(df, units=units), chart), as_json)
+            _chart_line(charts.save(charts.card_value_forest(df, units=units), chart), fmt)
 
 
 @cli.command()
@@ -681,17 +707,17 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
 @chart_option
 @json_option
-def markets(folder: str, series: str, base: str | None, chart: str | None, as_json: bool) -> None:
+def markets(folder: str, series: str, base: str | None, chart: str | None, fmt: str | None) -> None:
     """Market shifts in FOLDER: demand collapses and recoveries, money and points per unit sold.
 
     A game that declares no market answers "not available for this game" with the missing roles (exit 0).
-    --json tables: collapses, sale_yield, trajectories (of --series), compare (with --base).
+    --json tables (--csv: the first): collapses, sale_yield, trajectories (of --series), compare (with --base).
     """
     from simlab.analysis import compare_variants, market_summary, sale_yield
     from simlab.analysis.frames import roles
     from simlab.analysis.text import compare_text, markets_text
 
-    with _json_guard("markets", folder, "market_summary", as_json):
+    with _json_guard("markets", folder, "market_summary", fmt):
         summary = market_summary(folder, series=(series,))  # one pass over the market columns
         missing = None
         if summary.sale_yield is None:
@@ -701,14 +727,14 @@ def markets(folder: str, series: str, base: str | None, chart: str | None, as_js
                 missing = str(exc)
         units = roles(folder).units
         compared = compare_variants(folder, base) if base else None
-        if as_json:
+        if fmt:
             tables = {
                 "collapses": summary.collapses,
                 "sale_yield": summary.sale_yield,
                 "trajectories": summary.trajectories,
                 "compare": compared,
             }
-            _emit_json("markets", folder, tables, [("sale_yield", missing)] if missing else [], series=series)
+            _emit_json("markets", folder, tables, [("sale_yield", missing)] if missing else [], fmt, series=series)
         else:
             _echo(markets_text(summary.collapses, summary.sale_yield, units))
             if missing:
@@ -719,7 +745,7 @@ def markets(folder: str, series: str, base: str | None, chart: str | None, as_js
             from simlab.report import charts
 
             fig = charts.market_trajectories(summary.trajectories, series, units=units)
-            _chart_line(charts.save(fig, chart), as_json)
+            _chart_line(charts.save(fig, chart), fmt)
 
 
 @cli.command()
@@ -733,12 +759,12 @@ def markets(folder: str, series: str, base: str | None, chart: str | None, as_js
 )
 @chart_option
 @json_option
-def balance(folder: str, outcome: str, chart: str | None, as_json: bool) -> None:
+def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> None:
     """General balance metrics in FOLDER: length, margin, draws, decisiveness, lead changes, luck.
 
     Decisiveness and lead changes need per-round scores: for a game that records none (Roma) the rest is
     shown and that part is reported as not available. --chart draws the leader's win chance by round.
-    --json tables: summary, lead, variance.
+    --json tables (--csv: the first): summary, lead, variance.
     """
     from simlab.analysis import balance_summary, lead_metrics, leader_curve, variance_decomposition
     from simlab.analysis.text import balance_text
@@ -750,9 +776,9 @@ def balance(folder: str, outcome: str, chart: str | None, as_json: bool) -> None
         lead = None
         missing.append(("lead_metrics", str(exc)))
     summary, variance = balance_summary(folder), variance_decomposition(folder, outcome)
-    if as_json:
+    if fmt:
         _emit_json(
-            "balance", folder, {"summary": summary, "lead": lead, "variance": variance}, missing, outcome=outcome
+            "balance", folder, {"summary": summary, "lead": lead, "variance": variance}, missing, fmt, outcome=outcome
         )
     else:
         _echo(balance_text(summary, lead, variance))
@@ -760,11 +786,11 @@ def balance(folder: str, outcome: str, chart: str | None, as_json: bool) -> None
             click.echo(reason)
     if chart:
         if lead is None:
-            click.echo(f"no chart: {missing[0][1]}", err=as_json)
+            click.echo(f"no chart: {missing[0][1]}", err=bool(fmt))
         else:
             from simlab.report import charts
 
-            _chart_line(charts.save(charts.leader_curve(leader_curve(lead)), chart), as_json)
+            _chart_line(charts.save(charts.leader_curve(leader_curve(lead)), chart), fmt)
 
 
 @cli.command()

@@ -4,6 +4,7 @@ every estimate with its interval and games; "not available for this game" as a J
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -135,3 +136,25 @@ def test_roma_seats_json(roma_results):
     data = answer("seats", str(roma_results))
     assert_estimates(data["tables"]["seats"], "win_share", "score")
     assert len(data["tables"]["seats"]) == 2 * 2
+
+
+def test_csv_prints_the_main_table(real_folder):
+    import polars as pl
+
+    for command, first, n in (
+        ("seats", "win_share_lo", 5 * 4),
+        ("cards", "win_share_diff_hi", 4),
+        ("balance", "turns", 5),
+    ):
+        result = CliRunner().invoke(cli, [command, str(real_folder), "--csv"], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        df = pl.read_csv(io.StringIO(result.stdout))
+        assert df.height == n and first in df.columns and "games" in df.columns, command
+        table = answer(command, str(real_folder))["tables"]
+        assert df.columns == list(next(iter(table.values()))[0])  # the first table of --json, same columns
+
+
+def test_csv_of_an_unavailable_analysis_says_why_on_stderr(roma_results):
+    result = CliRunner().invoke(cli, ["markets", str(roma_results), "--csv"], catch_exceptions=False)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "not available for this game" in result.stderr
