@@ -1,27 +1,45 @@
 # simlab — the two commands a newcomer needs, on a machine with only Python 3.11+:
-#   make demo   set up .venv, run scenarios/quickstart.toml into results/quickstart, write its HTML report
-#   make test   set up .venv, (install chromium if missing,) run ruff (lint and format check) and the whole test suite
-# The environment is (re)installed when pyproject.toml changes. PYTHON=python3.12 make ... picks another Python.
+#   make demo   set up .venv with simlab alone, run scenarios/quickstart.toml into results/quickstart, write its report
+#   make test   set up .venv with the test extras too, (install chromium if missing,) run ruff and the whole test suite
+# Each target installs what it needs: the demo `.` (no test, dask or ray extras), the tests `.[test]` (pytest, ruff,
+# the cluster backends, the notebook runners); `make test` after `make demo` adds the extras. The environment is
+# (re)installed when pyproject.toml changes. PYTHON=python3.12 make ... picks another Python.
 
-PYTHON ?= python3
-VENV   ?= .venv
-BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.simlab-installed
+PYTHON     ?= python3
+VENV       ?= .venv
+BIN        := $(VENV)/bin
+# simlab and its runtime dependencies (pip install -e .)
+STAMP      := $(VENV)/.simlab-installed
+# and the test extra (pip install -e '.[test]'); it implies STAMP
+TEST_STAMP := $(VENV)/.simlab-test-installed
 
-.PHONY: demo test env lint browser help
+.PHONY: demo test env test-env lint browser help
 
 help:
-	@echo "make demo   run a small Massilia experiment (about a minute) into results/quickstart, and its report"
-	@echo "make test   ruff check, ruff format --check and the whole pytest suite"
-	@echo "make env    only create/update $(VENV)"
+	@echo "make demo      run a small Massilia experiment into results/quickstart, and its report (installs simlab only)"
+	@echo "make test      ruff check, ruff format --check and the whole pytest suite (installs the test extras)"
+	@echo "make env       only create/update $(VENV) with simlab"
+	@echo "make test-env  only create/update $(VENV) with simlab and its test extras"
 
 env: $(STAMP)
 
-$(STAMP): pyproject.toml
+test-env: $(TEST_STAMP)
+
+define make_venv
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "simlab needs Python 3.11 or newer; found " + sys.version.split()[0] + " (try: make PYTHON=python3.11 ...)")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+endef
+
+$(STAMP): pyproject.toml
+	$(make_venv)
+	$(BIN)/python -m pip install --quiet -e .
 	@touch $(STAMP)
+
+# the test extra includes everything the demo needs: both stamps are fresh afterwards
+$(TEST_STAMP): pyproject.toml
+	$(make_venv)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP) $(TEST_STAMP)
 
 demo: env
 	$(BIN)/simlab run scenarios/quickstart.toml --out results/quickstart --resume
@@ -32,10 +50,10 @@ demo: env
 browser:
 	@sh .ci/install-chromium
 
-lint: env
+lint: test-env
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 # pytest's own exit codes pass through: "no tests collected" (5) fails the target too
-test: lint browser
+test: test-env lint browser
 	$(BIN)/pytest

@@ -50,3 +50,8 @@ def __getattr__(name: str) -> Any:
 
         return getattr(simlab.run, name)
     raise AttributeError(f"module 'simlab' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public API (what ``simlab.<tab>`` offers in a notebook), not the module's imports."""
+    return sorted({*__all__, "analysis", "core", "report", "run"})

@@ -7,8 +7,9 @@ Heavy modules (numba engines, joblib, polars) are imported inside the commands, 
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -42,6 +43,8 @@ class SimlabGroup(click.Group):
             return super().invoke(ctx)
         except RunInterrupted as exc:
             raise UserError(str(exc), EXIT_INTERRUPTED) from None
+        except KeyboardInterrupt:  # outside a run's chunks (a run turns its own into RunInterrupted)
+            raise UserError("interrupted", EXIT_INTERRUPTED) from None
         except NotAvailableError as exc:  # the game does not declare what the analysis needs: not an error
             click.echo(str(exc))
             return None
@@ -113,6 +116,8 @@ def cli() -> None:
     Start with:
       simlab games                              the games simlab knows
       simlab bots massilia                      the bots of a game
+      simlab config massilia                    its config knobs, defaults and their provenance
+      simlab new-scenario massilia -o my.toml   a commented scenario to edit and run
       simlab play massilia --seed 7             one game, narrated
       simlab run scenarios/quickstart.toml      an experiment, into results/quickstart
       simlab bench massilia                     how fast a game plays
@@ -145,6 +150,84 @@ def bots(game: str) -> None:
         if info.params:
             params = ", ".join(f"{k}={v:g}" for k, v in info.params.items())
             click.echo(f"{'':<10} parameters: {params}")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--preset", metavar="NAME", help="Show this preset's values (see `simlab games`); default: the game's.")
+@click.option("--players", "-p", type=click.IntRange(1), help="Number of players (for knobs that depend on it).")
+@click.option("--json", "as_json", is_flag=True, help="Print the knobs as JSON (keys: see docs/running.md).")
+def config(game: str, preset: str | None, players: int | None, as_json: bool) -> None:
+    """List every config knob of GAME: its value (the preset's), default, type, provenance and description.
+
+    Provenance says where a default comes from: rulebook, derived, assumption (a point the rules leave open)
+    or placeholder. Change a knob with `--set key=value` (play, bench) or a scenario's [set] table.
+    """
+    from simlab.core.config import knob_table
+    from simlab.run.scenario import format_value
+
+    g = simlab.get_game(game)
+    name = preset or g.config_class.DEFAULT_PRESET
+    rows = knob_table(g.config_class, name, players)
+    if as_json:
+        payload = {"game": g.name, "rules_version": g.rules_version, "preset": name, "knobs": rows}
+        click.echo(json.dumps(payload, indent=1))
+        return
+    click.echo(
+        f"{g.name} ({g.title}), preset {name} of {', '.join(g.presets())}: {len(rows)} knobs; "
+        "* = differs from the default"
+    )
+    shown = [(r, format_value(r["value"]), format_value(r["default"])) for r in rows]
+    w_name = max(len(r["name"]) for r in rows)
+    w_value = min(24, max(len(v) for _, v, _ in shown))
+    w_type = max(len(r["type"]) for r in rows)
+    click.echo(f"  {'knob':<{w_name}}  {'value':<{w_value}}  {'type':<{w_type}}  {'source':<11} description")
+    for r, value, default in shown:
+        mark = "*" if r["changed"] else " "
+        doc = r["doc"]
+        if r["changed"]:
+            doc += f" (default {default})"
+        if r["choices"]:
+            doc += f"; one of {', '.join(map(str, r['choices']))}"
+        click.echo(f"{mark} {r['name']:<{w_name}}  {value:<{w_value}}  {r['type']:<{w_type}}  {r['source']:<11} {doc}")
+
+
+@cli.command("new-scenario")
+@click.argument("game")
+@click.option("--players", "-p", type=click.IntRange(1), help="Number of players (default: the game's).")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Scenario file to write (default: print it); an existing file is not overwritten.",
+)
+def new_scenario(game: str, players: int | None, out: str | None) -> None:
+    """Write a commented, runnable scenario for GAME: its presets as variants, its bots as the lineup.
+
+    Every config knob is listed in comments with its default, type, provenance and description; uncomment
+    one to change it. Run the file with `simlab run FILE`.
+    """
+    from pathlib import Path
+
+    from simlab.run.scenario import NAME_RE, parse_scenario
+    from simlab.run.template import scenario_template
+
+    g = simlab.get_game(game)
+    if players is not None and not g.min_players <= players <= g.max_players:
+        raise UserError(f"--players: {g.name} plays with {_player_range(g)} players, got {players}")
+    name = Path(out).stem if out and NAME_RE.match(Path(out).stem) else None
+    text = scenario_template(g, players, name=name)
+    parse_scenario(text, source="the template")  # it must load as written
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    path = Path(out)
+    if path.exists():
+        raise UserError(f"{path} exists; pick another --out (or delete it)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    click.echo(f"scenario: {path}  (run it: simlab run {path})")
 
 
 @cli.command()
@@ -214,8 +297,11 @@ def run(
     manifest = load_manifest(folder)
     if not quiet:
         if manifest.get("games_done"):
-            for line in summary_lines(folder):
-                click.echo(line)
+            from simlab.analysis.next_step import next_step
+
+            _echo(summary_lines(folder))
+            with contextlib.suppress(SimlabError):  # the first look must not fail a finished run
+                _echo(next_step(folder).lines())
         click.echo(f"results: {folder}  (python: simlab.load_results({str(folder)!r}))")
     else:
         click.echo(str(folder))
@@ -351,6 +437,37 @@ def play(
 
 
 @cli.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option("--variant", "-v", metavar="VARIANT", help="Variant of the game (default: the run's only variant).")
+@click.option("--game", "-g", "index", type=click.IntRange(0), required=True, help="Game index (0, 1, ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result summary as JSON instead of the transcript.")
+def replay(folder: str, variant: str | None, index: int, as_json: bool) -> None:
+    """Replay game GAME of VARIANT in a result FOLDER: print its transcript, as `simlab play` does.
+
+    The bots of each seat and the seed come from the game's rows (or, for a game without rows, from the
+    manifest's root seed and lineup), the preset and settings from the manifest; the `simlab play` command
+    that gives the same transcript goes to stderr.
+    """
+    from simlab.core.transcript import play_with_transcript
+    from simlab.run.replay import replay_spec
+    from simlab.run.store import load_manifest
+
+    if variant is None:
+        names = [v["name"] for v in load_manifest(folder)["variants"]]
+        if len(names) != 1:
+            raise UserError(f"--variant: the run has several variants; pick one of {', '.join(names)}")
+        variant = names[0]
+    spec = replay_spec(folder, variant, index)
+    where = "" if spec.from_rows else " (no rows for this game: rebuilt from the manifest's seed and lineup)"
+    click.echo(f"game {index} of {variant}{where}: {spec.command()}", err=True)
+    result = play_with_transcript(simlab.get_game(spec.game), spec.config(), spec.seed, list(spec.bots))
+    if as_json:
+        click.echo(json.dumps(result.summary))
+    else:
+        _echo(result.lines)
+
+
+@cli.command()
 @click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(file_okay=False))
 @click.option(
     "--games-per-file",
@@ -412,50 +529,123 @@ def _echo(lines: list[str]) -> None:
         click.echo(line)
 
 
+def json_option(func: Callable) -> Callable:
+    """--json (the whole answer as one JSON object) and --csv (its main table as CSV): ``fmt`` is "json",
+    "csv" or None (text)."""
+    func = click.option(
+        "--csv",
+        "fmt",
+        flag_value="csv",
+        help="Print the answer's main table as CSV (the first table of --json; its columns likewise).",
+    )(func)
+    return click.option(
+        "--json",
+        "fmt",
+        flag_value="json",
+        help="Print the answer as one JSON object: its tables (each estimate with its interval and games) "
+        "and what is not available for this game (docs/analysis.md, JSON output).",
+    )(func)
+
+
+def _chart_line(path: Any, fmt: str | None) -> None:
+    click.echo(f"chart: {path}", err=bool(fmt))  # with --json or --csv, stdout holds the answer alone
+
+
+def _emit_json(
+    command: str, folder: str, tables: dict[str, Any], missing: list[tuple[str, str]], fmt: str = "json", **extra: Any
+) -> None:
+    """The answer as JSON, or (``fmt`` "csv") its first table as CSV, what is missing on stderr."""
+    from simlab.analysis.export import answer, dumps
+
+    if fmt != "csv":
+        click.echo(dumps(answer(command, folder, tables, missing, **extra)))
+        return
+    for _, reason in missing:
+        click.echo(reason, err=True)
+    main = next((t for t in tables.values() if t is not None), None)
+    if main is not None:
+        click.echo(_csv(main), nl=False)
+
+
+def _csv(df: Any) -> str:
+    import polars as pl
+
+    nested = [c for c, t in df.schema.items() if isinstance(t, pl.List | pl.Array | pl.Struct | pl.Object)]
+    flat = df.with_columns(pl.col(c).map_elements(str, return_dtype=pl.String) for c in nested) if nested else df
+    return flat.write_csv()
+
+
+@contextlib.contextmanager
+def _json_guard(command: str, folder: str, analysis: str, fmt: str | None) -> Iterator[None]:
+    """With --json (or --csv), an analysis the game does not declare answers saying why (exit 0)."""
+    if not fmt:
+        yield
+        return
+    try:
+        yield
+    except NotAvailableError as exc:
+        _emit_json(command, folder, {}, [(analysis, str(exc))], fmt)
+
+
 @cli.command()
 @folder_argument
 @click.option("--base", metavar="VARIANT", help="Also show each seat's change against this variant (paired).")
 @chart_option
-def seats(folder: str, base: str | None, chart: str | None) -> None:
+@json_option
+def seats(folder: str, base: str | None, chart: str | None, fmt: str | None) -> None:
     """Seat advantage in a result FOLDER: win share, score and rank by seat with 95% intervals.
 
     Also tests "all seats are equal" per variant (Wald chi-square on per-game win shares, split wins
-    included). With --base, each other variant's change per seat, paired by game seed.
+    included). With --base, each other variant's change per seat, paired by game seed. --json tables (--csv: the first):
+    seats, equal_seats (and compare with --base).
     """
     from simlab.analysis import compare_variants, seat_advantage
     from simlab.analysis.text import compare_text, seats_text
 
-    df = seat_advantage(folder)
-    _echo(seats_text(df))
-    if base:
-        _echo(compare_text(compare_variants(folder, base)))
-    if chart:
-        from simlab.report import charts
+    with _json_guard("seats", folder, "seat_advantage", fmt):
+        df = seat_advantage(folder)
+        compared = compare_variants(folder, base) if base else None
+        if fmt:
+            equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique("variant", keep="first")
+            _emit_json("seats", folder, {"seats": df, "equal_seats": equal, "compare": compared}, [], fmt, base=base)
+        else:
+            _echo(seats_text(df))
+            if compared is not None:
+                _echo(compare_text(compared))
+        if chart:
+            from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.seat_win_shares(df), chart)}")
+            _chart_line(charts.save(charts.seat_win_shares(df), chart), fmt)
 
 
 @cli.command()
 @folder_argument
 @click.option("--seat", type=int, help="Fit only this seat (default: every seat whose starting money varies).")
 @chart_option
-def compensation(folder: str, seat: int | None, chart: str | None) -> None:
+@json_option
+def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | None) -> None:
     """Fair starting money from a starting-money sweep in FOLDER (e.g. scenarios/starting_money_sweep.toml).
 
     Fits the seat's win share against its money offset (logistic, game-clustered sandwich covariance)
-    and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval.
+    and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval. --json tables
+    (--csv: the first): fit (one row per seat), points (win share by offset), curve (the fitted curve).
     """
     from simlab.analysis import compensation as fit
     from simlab.analysis.frames import roles
     from simlab.analysis.text import compensation_text
 
-    comp = fit(folder, seat=seat)
-    units = roles(folder).units
-    _echo(compensation_text(comp, units))
-    if chart:
-        from simlab.report import charts
+    with _json_guard("compensation", folder, "compensation", fmt):
+        comp = fit(folder, seat=seat)
+        units = roles(folder).units
+        if fmt:
+            tables = {"fit": comp.fit, "points": comp.points, "curve": comp.curve}
+            _emit_json("compensation", folder, tables, [], fmt, level=comp.level, players=comp.players, bots=comp.bots)
+        else:
+            _echo(compensation_text(comp, units))
+        if chart:
+            from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.compensation_curve(comp, units=units), chart)}")
+            _chart_line(charts.save(charts.compensation_curve(comp, units=units), chart), fmt)
 
 
 @cli.command()
@@ -475,29 +665,34 @@ def compensation(folder: str, seat: int | None, chart: str | None) -> None:
     help="Multiple-testing adjustment: holm (family-wise error) or bh (false discovery rate).",
 )
 @chart_option
-def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None) -> None:
+@json_option
+def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None, fmt: str | None) -> None:
     """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml).
 
     Per card: the change in the granted seat's win share and score against the control on the same game
     seeds (paired 95% intervals, adjusted p-values), in the game's money when the run has money<m>_seat<k>
-    variants (or --sweep is given), beside the correlational played-vs-not view.
+    variants (or --sweep is given), beside the correlational played-vs-not view. --json (and --csv) table: cards.
     """
     from simlab.analysis import MoneyRate, card_value
     from simlab.analysis import compensation as fit
     from simlab.analysis.frames import roles
     from simlab.analysis.text import cards_text
 
-    money = None
-    if sweep:
-        r = fit(sweep).fit.row(0, named=True)
-        money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}")
-    df = card_value(folder, control=control, money=money, adjust=adjust)
-    units = roles(folder).units
-    _echo(cards_text(df, units))
-    if chart:
-        from simlab.report import charts
+    with _json_guard("cards", folder, "card_value", fmt):
+        money = None
+        if sweep:
+            r = fit(sweep).fit.row(0, named=True)
+            money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}")
+        df = card_value(folder, control=control, money=money, adjust=adjust)
+        units = roles(folder).units
+        if fmt:
+            _emit_json("cards", folder, {"cards": df}, [], fmt, control=control, adjust=adjust, sweep=sweep)
+        else:
+            _echo(cards_text(df, units))
+        if chart:
+            from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.card_value_forest(df, units=units), chart)}")
+            _chart_line(charts.save(charts.card_value_forest(df, units=units), chart), fmt)
 
 
 @cli.command()
@@ -507,37 +702,50 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     type=click.Choice(["price", "marker", "bought", "sold", "harbour"]),
     default="marker",
     show_default=True,
-    help="Series drawn by --chart.",
+    help="Series drawn by --chart (and, with --json, the trajectories table).",
 )
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
 @chart_option
-def markets(folder: str, series: str, base: str | None, chart: str | None) -> None:
+@json_option
+def markets(folder: str, series: str, base: str | None, chart: str | None, fmt: str | None) -> None:
     """Market shifts in FOLDER: demand collapses and recoveries, money and points per unit sold.
 
     A game that declares no market answers "not available for this game" with the missing roles (exit 0).
+    --json tables (--csv: the first): collapses, sale_yield, trajectories (of --series), compare (with --base).
     """
     from simlab.analysis import compare_variants, market_summary, sale_yield
     from simlab.analysis.frames import roles
     from simlab.analysis.text import compare_text, markets_text
 
-    summary = market_summary(folder, series=(series,))  # one pass over the market columns
-    missing = None
-    if summary.sale_yield is None:
-        try:
-            sale_yield(folder)  # raises NotAvailableError saying which roles are missing
-        except NotAvailableError as exc:
-            missing = str(exc)
-    units = roles(folder).units
-    _echo(markets_text(summary.collapses, summary.sale_yield, units))
-    if missing:
-        click.echo(missing)
-    if base:
-        _echo(compare_text(compare_variants(folder, base)))
-    if chart:
-        from simlab.report import charts
+    with _json_guard("markets", folder, "market_summary", fmt):
+        summary = market_summary(folder, series=(series,))  # one pass over the market columns
+        missing = None
+        if summary.sale_yield is None:
+            try:
+                sale_yield(folder)  # raises NotAvailableError saying which roles are missing
+            except NotAvailableError as exc:
+                missing = str(exc)
+        units = roles(folder).units
+        compared = compare_variants(folder, base) if base else None
+        if fmt:
+            tables = {
+                "collapses": summary.collapses,
+                "sale_yield": summary.sale_yield,
+                "trajectories": summary.trajectories,
+                "compare": compared,
+            }
+            _emit_json("markets", folder, tables, [("sale_yield", missing)] if missing else [], fmt, series=series)
+        else:
+            _echo(markets_text(summary.collapses, summary.sale_yield, units))
+            if missing:
+                click.echo(missing)
+            if compared is not None:
+                _echo(compare_text(compared))
+        if chart:
+            from simlab.report import charts
 
-        fig = charts.market_trajectories(summary.trajectories, series, units=units)
-        click.echo(f"chart: {charts.save(fig, chart)}")
+            fig = charts.market_trajectories(summary.trajectories, series, units=units)
+            _chart_line(charts.save(fig, chart), fmt)
 
 
 @cli.command()
@@ -550,20 +758,39 @@ def markets(folder: str, series: str, base: str | None, chart: str | None) -> No
     help="Result whose variance is split into seat, bot and chance.",
 )
 @chart_option
-def balance(folder: str, outcome: str, chart: str | None) -> None:
+@json_option
+def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> None:
     """General balance metrics in FOLDER: length, margin, draws, decisiveness, lead changes, luck.
 
-    --chart draws the leader's win chance by round.
+    Decisiveness and lead changes need per-round scores: for a game that records none (Roma) the rest is
+    shown and that part is reported as not available. --chart draws the leader's win chance by round.
+    --json tables (--csv: the first): summary, lead, variance.
     """
     from simlab.analysis import balance_summary, lead_metrics, leader_curve, variance_decomposition
     from simlab.analysis.text import balance_text
 
-    lead = lead_metrics(folder)
-    _echo(balance_text(balance_summary(folder), lead, variance_decomposition(folder, outcome)))
+    missing: list[tuple[str, str]] = []
+    try:
+        lead = lead_metrics(folder)
+    except NotAvailableError as exc:
+        lead = None
+        missing.append(("lead_metrics", str(exc)))
+    summary, variance = balance_summary(folder), variance_decomposition(folder, outcome)
+    if fmt:
+        _emit_json(
+            "balance", folder, {"summary": summary, "lead": lead, "variance": variance}, missing, fmt, outcome=outcome
+        )
+    else:
+        _echo(balance_text(summary, lead, variance))
+        for _, reason in missing:
+            click.echo(reason)
     if chart:
-        from simlab.report import charts
+        if lead is None:
+            click.echo(f"no chart: {missing[0][1]}", err=bool(fmt))
+        else:
+            from simlab.report import charts
 
-        click.echo(f"chart: {charts.save(charts.leader_curve(leader_curve(lead)), chart)}")
+            _chart_line(charts.save(charts.leader_curve(leader_curve(lead)), chart), fmt)
 
 
 @cli.command()
@@ -700,8 +927,23 @@ def report(folder: str, out: str | None, sweep: str | None) -> None:
 
 
 def main() -> None:
-    """Entry point of the ``simlab`` script."""
-    cli(prog_name="simlab")
+    """Entry point of the ``simlab`` script.
+
+    Once the command is done, Ctrl-C is ignored: a late one (as a run finishes) would otherwise interrupt
+    the interpreter's shutdown (joblib's worker clean-up, atexit hooks) into "Exception ignored …
+    KeyboardInterrupt" tracebacks, with the results already complete.
+    """
+    try:
+        cli(prog_name="simlab")
+    finally:
+        _ignore_interrupts()
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    with contextlib.suppress(ValueError):  # not the main thread: nothing to do
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

@@ -199,7 +199,7 @@ def shift_text(df: pl.DataFrame) -> list[str]:
     ]
 
 
-def balance_text(summary: pl.DataFrame, lead: pl.DataFrame, variance: pl.DataFrame) -> list[str]:
+def balance_text(summary: pl.DataFrame, lead: pl.DataFrame | None, variance: pl.DataFrame) -> list[str]:
     rows = [
         [
             r["variant"],
@@ -217,17 +217,26 @@ def balance_text(summary: pl.DataFrame, lead: pl.DataFrame, variance: pl.DataFra
         "game length, margin of victory (winner minus runner-up) and shared wins:",
         *("  " + s for s in table(["", "games", "turns", "95% CI", "margin", "95% CI", "draw %", "95% CI"], rows)),
     ]
-    rounds = sorted(
-        int(c.removeprefix("leader_wins_r")) for c in lead.columns if c.startswith("leader_wins_r") and c[-1].isdigit()
-    )
-    rows = [
-        [r["variant"], *(_pct(r[f"leader_wins_r{k}"]) for k in rounds), _num(r["lead_from"]), _num(r["lead_changes"])]
-        for r in lead.iter_rows(named=True)
-    ]
-    lines += [
-        "decisiveness: win chance (%) of the leader after each round; round from which the winner leads; lead changes:",
-        *("  " + s for s in table(["", *(f"r{k}" for k in rounds), "lead from", "changes"], rows)),
-    ]
+    if lead is not None:  # None: the game records no per-round scores (the caller says so)
+        rounds = sorted(
+            int(c.removeprefix("leader_wins_r"))
+            for c in lead.columns
+            if c.startswith("leader_wins_r") and c[-1].isdigit()
+        )
+        rows = [
+            [
+                r["variant"],
+                *(_pct(r[f"leader_wins_r{k}"]) for k in rounds),
+                _num(r["lead_from"]),
+                _num(r["lead_changes"]),
+            ]
+            for r in lead.iter_rows(named=True)
+        ]
+        lines += [
+            "decisiveness: win chance (%) of the leader after each round; round from which the winner leads; "
+            "lead changes:",
+            *("  " + s for s in table(["", *(f"r{k}" for k in rounds), "lead from", "changes"], rows)),
+        ]
     rows = []
     for (v,), d in variance.group_by("variant", maintain_order=True):
         comp = {r["component"]: r for r in d.iter_rows(named=True)}

@@ -128,6 +128,47 @@ class GameConfig:
         return out
 
 
+def type_name(hint: Any) -> str:
+    """A field's type as a listing shows it: ``int``, ``bool``, ``list of int`` (a tuple: one value per seat...)."""
+    if get_origin(hint) is tuple:
+        return f"list of {type_name(get_args(hint)[0])}"
+    return getattr(hint, "__name__", str(hint))
+
+
+def knob_table(config_class: type[GameConfig], preset: str | None = None, players: int | None = None) -> list[dict]:
+    """Every knob of a game's config: name, value (the preset's; the default without a preset), default, type,
+    provenance (``source``), description, allowed ``choices`` and whether the value differs from the default
+    (``changed``).
+
+    What ``simlab config GAME [--preset P] [--json]`` prints; values are JSON-ready (tuples as lists).
+    """
+    extra = {"players": players} if players is not None else None
+    config = config_class.from_preset(preset, extra)
+    hints = get_type_hints(config_class)
+    rows = []
+    for f in dataclasses.fields(config_class):
+        value = getattr(config, f.name)
+        rows.append(
+            {
+                "name": f.name,
+                "value": _jsonable(value),
+                "default": _jsonable(f.default),
+                "type": type_name(hints[f.name]),
+                "source": f.metadata.get("source", "rulebook"),
+                "doc": f.metadata.get("doc", ""),
+                "choices": [_jsonable(c) for c in f.metadata.get("choices", ())],
+                "changed": value != f.default,
+            }
+        )
+    return rows
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    return value
+
+
 def parse_overrides(pairs: Iterable[str]) -> dict[str, str]:
     """Turn ``["key=value", ...]`` into a dict of strings (values are coerced by the config)."""
     out: dict[str, str] = {}

@@ -15,6 +15,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import importlib.util
+import os
+import sys
 import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,7 +29,7 @@ from numba import njit
 from simlab.core import components, jitcache, loop, record, rng
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
 
-__all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "Kernel", "bind", "kernel_for"]
+__all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "Kernel", "bind", "is_cached", "kernel_for"]
 
 _CORE = Path(__file__).resolve().parent
 #: core modules compiled into every game's code (inlined by its rules, or its loop's template): an edit to one
@@ -128,3 +131,32 @@ def kernel_for(game: str, rules_module: str, policy_target: str) -> Kernel:
         sources = [Path(rules.__file__), Path(bots.__file__)]
         _BOUND[game] = bind(game, rules, getattr(bots, attr), sources)
     return _BOUND[game]
+
+
+def is_cached(game: str, rules_module: str, policy_target: str) -> bool | None:
+    """Whether the game's loop loads from numba's on-disk cache (True) or compiles on first use (False):
+    bound in this process, or its cache index is there and its sources are those the cache was written for.
+
+    None when simlab cannot tell (numba caches somewhere else: ``NUMBA_CACHE_DIR``). Nothing is imported or
+    compiled: the sources are found by module name.
+    """
+    if game in _BOUND or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return True
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return None
+    try:
+        own = [_source(rules_module), _source(policy_target.partition(":")[0])]
+        stamp = own[0].parent / "__pycache__" / jitcache.STAMP
+        if not stamp.exists() or stamp.read_text() != jitcache.sources_hash(own + list(SHARED_SOURCES)):
+            return False  # never compiled here, or a source changed: bind drops the cache and compiles
+    except (OSError, ImportError, ValueError):
+        return None
+    tag = f"py{sys.version_info.major}{sys.version_info.minor}"
+    return any((_CORE / "__pycache__").glob(f"loop.{game}.play_many-*.{tag}.nbi"))
+
+
+def _source(module: str) -> Path:
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin:
+        raise ImportError(module)
+    return Path(spec.origin).resolve()

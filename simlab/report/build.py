@@ -1335,8 +1335,14 @@ def _reproduce(ctx: Context, out: str | Path | None) -> tuple[list[tuple[str, st
                 ),
             )
         )
+    if ctx.focus:
+        replay = ["simlab", "replay", str(ctx.folder), "--variant", ctx.focus[0], "--game", "0"]
+        commands.append(
+            (f"game 0 of {ctx.focus[0]} again, from this folder (any --variant, any --game)", shlex.join(replay))
+        )
     notes.append(
         "Results are bit-identical for any --jobs and chunk size, so the run gives the same numbers on any "
-        "machine. Any game can be replayed like game 0, from the seed and bots in its row."
+        "machine. Any game can be replayed like game 0: simlab replay FOLDER --variant V --game N reads its "
+        "seed, bots and settings from the folder; the simlab play lines above need only simlab."
     )
     return commands, notes

@@ -2,13 +2,24 @@
 
 On a terminal the line redraws in place a few times a second; in a log (not a terminal) a line is printed
 every ``log_every`` seconds, so CI logs stay short.
+
+The rate behind the ETA is measured between finished chunks (over the last ``WINDOW`` of them), not from
+the start of the session: the first chunk also pays for starting the workers and loading the engine, so a
+rate from it alone puts the first ETA far off (minutes for a run of seconds). Until two chunks have
+finished some time apart the ETA shows ``?``.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections import deque
 from typing import IO
+
+#: chunks the rate is measured over
+WINDOW = 32
+#: the window must span this many seconds before its rate is trusted
+MIN_SPAN = 0.5
 
 
 def format_duration(seconds: float) -> str:
@@ -33,6 +44,8 @@ class Progress:
         self.every = 0.25 if self.tty else log_every
         self.start = time.perf_counter()
         self.last = 0.0
+        #: (time, session games) when each of the last chunks finished
+        self.marks: deque[tuple[float, int]] = deque(maxlen=WINDOW + 1)
 
     @property
     def elapsed(self) -> float:
@@ -42,16 +55,28 @@ class Progress:
     def rate(self) -> float:
         return self.session / self.elapsed if self.elapsed > 0 else 0.0
 
+    @property
+    def recent_rate(self) -> float | None:
+        """Games/s between the first and last of the recent chunk completions; None until they span
+        ``MIN_SPAN`` seconds."""
+        if len(self.marks) < 2:
+            return None
+        (t0, g0), (t1, g1) = self.marks[0], self.marks[-1]
+        return (g1 - g0) / (t1 - t0) if t1 - t0 >= MIN_SPAN and g1 > g0 else None
+
     def line(self) -> str:
         pct = 100.0 * self.done / self.total if self.total else 100.0
-        rate = self.rate
-        eta = format_duration((self.total - self.done) / rate) if rate > 0 else "?"
+        recent = self.recent_rate
+        rate = recent if recent is not None else self.rate
+        left = self.total - self.done
+        eta = "0:00" if left <= 0 else format_duration(left / recent) if recent else "?"
         return f"{self.done:,}/{self.total:,} games ({pct:.0f}%)  {rate:,.0f} games/s  ETA {eta}"
 
-    def advance(self, games: int) -> None:
+    def advance(self, games: int, now: float | None = None) -> None:
         self.done += games
         self.session += games
-        now = time.perf_counter()
+        now = time.perf_counter() if now is None else now
+        self.marks.append((now, self.session))
         if self.enabled and now - self.last >= self.every:
             self.last = now
             self._emit(self.line())

@@ -411,9 +411,15 @@ def _gaps(done: list[tuple[int, int]], games: int) -> Iterator[tuple[int, int]]:
 
 def _warm_up(sc: Scenario, task: ChunkTask, log: IO[str] | None) -> None:
     """Compile the engine once here, before workers start, so they load it from numba's on-disk cache."""
+    from simlab.core.engine import is_cached
+
     game = simlab.get_game(sc.game)
-    if log is not None:
-        log.write(f"loading the {sc.game} engine (the first run on a machine compiles it, about a minute)...\n")
+    cached = is_cached(game.name, game.rules_module, game.policy)
+    if log is not None and not cached:  # a warm cache loads in seconds: nothing to announce
+        if cached is False:
+            log.write(f"compiling the {sc.game} engine (first use on this machine, a minute or two; cached after)...\n")
+        else:
+            log.write(f"loading the {sc.game} engine (the first use on a machine compiles it, a minute or two)...\n")
         log.flush()
     t0 = time.perf_counter()
     with contextlib.suppress(Exception):  # a failing game is reported by its chunk, with a replay command

@@ -10,13 +10,20 @@ from pathlib import Path
 
 from simlab.run.store import load_manifest, load_results
 
+#: variants shown in the first look; a run of more (a card-value run has dozens) shows these and says how many
+#: more there are (the analysis commands show all of them)
+MAX_VARIANTS = 6
 
-def summary_lines(folder: str | Path) -> list[str]:
-    """Win share (%) by seat with a 95% interval, and by bot, for each variant of a result folder."""
+
+def summary_lines(folder: str | Path, max_variants: int = MAX_VARIANTS) -> list[str]:
+    """Win share (%) by seat with a 95% interval, and by bot, for the first ``max_variants`` variants of a
+    result folder."""
     import polars as pl
 
     manifest = load_manifest(folder)
-    variants = [v["name"] for v in manifest["variants"]]
+    everything = [v["name"] for v in manifest["variants"]]
+    variants = everything[:max_variants]
+    hidden = len(everything) - len(variants)
     players = int(manifest["players"])
     rows = load_results(folder)
     by_seat = (
@@ -51,6 +58,8 @@ def summary_lines(folder: str | Path) -> list[str]:
     for v in variants:
         cells = [f"{bot_cell[(v, b)] * 100:>14.1f}" if (v, b) in bot_cell else f"{'-':>14}" for b in bots]
         lines.append("  " + v.ljust(width) + "".join(cells))
+    if hidden:
+        lines.append(f"  (the first {len(variants)} of {len(everything)} variants; the others: see the next command)")
     return lines
 
 

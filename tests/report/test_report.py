@@ -100,6 +100,8 @@ def test_reproduce_block(quick_folder, tmp_path):
     assert commands[1] == f"simlab report {quick_folder} --out {out}"
     replay = [c for c in commands if c.startswith("simlab play massilia")]
     assert len(replay) == 3 and "--preset quined2014" in replay[1] and "--set beige_price=2" in replay[2]
+    first = manifest["variants"][0]["name"]
+    assert commands[-1] == f"simlab replay {quick_folder} --variant {first} --game 0"
     assert report.scenario_text == manifest["scenario"]["text"]
 
 

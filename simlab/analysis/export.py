@@ -1,0 +1,69 @@
+"""Machine-readable answers of the analysis commands (``simlab seats|compensation|cards|markets|balance --json``).
+
+Every answer is one JSON object with the same envelope (documented in docs/analysis.md, "JSON output")::
+
+    {"format": 1, "command": "seats", "folder": "...", "game": "massilia", "level": 0.95,
+     "tables": {"seats": [{...}, ...], ...},
+     "not_available": [{"analysis": "...", "reason": "... is not available for this game: ..."}]}
+
+A table is a list of row objects with the analysis frame's columns (``simlab.analysis``), so the Python API
+and the JSON agree: an estimate ``x`` comes with its interval ``x_lo``, ``x_hi`` (``level``, 95%) and the
+number of games behind it (``games``); NaN and infinities are ``null`` (an interval end that is ``null`` is
+unbounded, as a Fieller interval can be, or could not be estimated). An analysis the game does not
+declare is not an error: its table is absent and ``not_available`` says why (the command exits 0).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+
+
+def records(df: Any) -> list[dict[str, Any]]:
+    """A polars DataFrame as JSON-ready row objects (NaN and infinities as None)."""
+    return [{k: _clean(v) for k, v in row.items()} for row in df.iter_rows(named=True)]
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, list | tuple):
+        return [_clean(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    return value
+
+
+def answer(
+    command: str,
+    folder: str | Path,
+    tables: dict[str, Any],
+    not_available: list[tuple[str, str]] = (),
+    level: float = 0.95,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The JSON envelope of an analysis command: its tables (DataFrames or row lists) and what is missing."""
+    from simlab.run.store import load_manifest
+
+    try:
+        game = load_manifest(folder).get("game")
+    except Exception:  # a folder without a manifest: the analysis itself says what is wrong
+        game = None
+    return {
+        "format": FORMAT,
+        "command": command,
+        "folder": str(folder),
+        "game": game,
+        "level": level,
+        **extra,
+        "tables": {name: t if isinstance(t, list) else records(t) for name, t in tables.items() if t is not None},
+        "not_available": [{"analysis": a, "reason": r} for a, r in not_available],
+    }
+
+
+def dumps(payload: dict[str, Any]) -> str:
+    return json.dumps(_clean(payload), indent=1, allow_nan=False, default=str)

@@ -1,0 +1,111 @@
+"""What a finished run answers, in one line, and the command that shows more (``simlab run``'s last lines).
+
+The kind of experiment is read from the folder: variants that grant a card (the game's card intervention)
+against a ``control`` are a card-value run (``simlab cards``); variants that move one seat's starting money
+over three or more offsets are a sweep (``simlab compensation``); anything else is a seat-advantage
+question (``simlab seats``). Every run also points to ``simlab report``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from pathlib import Path
+
+from simlab.core.errors import SimlabError
+
+
+@dataclasses.dataclass(frozen=True)
+class NextStep:
+    answer: str  # one line: the run's answer with its interval
+    command: str  # the analysis command that shows more
+    report: str  # the report command
+
+    def lines(self) -> list[str]:
+        return [f"answer: {self.answer}", f"next: {self.command}   (all of it: {self.report})"]
+
+
+def next_step(folder: str | Path) -> NextStep:
+    """The run's one-line answer and the commands that show more."""
+    f = shlex.quote(str(folder))
+    report = f"simlab report {f}"
+    for attempt in (_cards, _compensation):
+        try:
+            found = attempt(folder, f)
+        except SimlabError:
+            found = None
+        if found is not None:
+            return NextStep(found[0], found[1], report)
+    answer, command = _seats(folder, f)
+    return NextStep(answer, command, report)
+
+
+def _cards(folder: str | Path, f: str) -> tuple[str, str] | None:
+    import polars as pl
+
+    from simlab.analysis.cards import card_value, design_from_manifest
+
+    design = design_from_manifest(folder)
+    if design.is_empty():
+        return None
+    df = card_value(folder, design=design)
+    cards = df.filter((pl.col("kind") == "card") & pl.col("win_share_diff").is_not_nan())
+    if cards.is_empty():
+        return None
+    best = cards.sort("win_share_diff", descending=True).row(0, named=True)
+    clear = cards.filter((pl.col("win_share_diff_lo") > 0) | (pl.col("win_share_diff_hi") < 0)).height
+    answer = (
+        f"the most valuable card is {best['label']}: {best['win_share_diff'] * 100:+.1f} points of win share "
+        "to the seat that gets it "
+        f"[{best['win_share_diff_lo'] * 100:+.1f}, {best['win_share_diff_hi'] * 100:+.1f}] against the control; "
+        f"{clear} of {cards.height} cards differ clearly from it"
+    )
+    return answer, f"simlab cards {f}"
+
+
+def _compensation(folder: str | Path, f: str) -> tuple[str, str] | None:
+    from simlab.analysis.compensation import compensation
+    from simlab.analysis.frames import roles
+
+    comp = compensation(folder)
+    r = comp.fit.row(0, named=True)
+    if comp.fit.height != 1 or r["offsets"] < 3:
+        return None  # not a sweep of one seat (e.g. an edition's 5,6,7,8 against 6,6,6,6): a seats question
+    units = roles(folder).units
+
+    def num(x: float) -> str:
+        return "unbounded" if x is None or x != x or abs(x) == float("inf") else f"{x:+.2f}"
+
+    answer = (
+        f"seat {r['seat']} wins a fair 1/{comp.players} with a starting-money offset of {num(r['fair_offset'])} "
+        f"{units.money_plural} [{num(r['fair_lo'])}, {num(r['fair_hi'])}]"
+    )
+    return answer, f"simlab compensation {f}"
+
+
+def _seats(folder: str | Path, f: str) -> tuple[str, str]:
+    import polars as pl
+
+    from simlab.analysis.seats import seat_advantage
+    from simlab.run.store import load_manifest
+
+    df = seat_advantage(folder)
+    variants = [v["name"] for v in load_manifest(folder)["variants"] if v["name"] in set(df["variant"])]
+    parts = []
+    for v in variants[:4]:
+        d = df.filter(pl.col("variant") == v)
+        fair = d["fair_share"][0]
+        r = (
+            d.with_columns((pl.col("win_share") - fair).abs().alias("_gap"))
+            .sort("_gap", descending=True)
+            .row(0, named=True)
+        )
+        clear = "" if r["win_share_lo"] <= fair <= r["win_share_hi"] else ", clearly"
+        parts.append(
+            f"{v}: seat {r['seat']} wins {r['win_share'] * 100:.1f}% "
+            f"[{r['win_share_lo'] * 100:.1f}, {r['win_share_hi'] * 100:.1f}] against a fair {fair * 100:.1f}%{clear}"
+        )
+    more = f" (and {len(variants) - 4} more variants)" if len(variants) > 4 else ""
+    answer = "the largest seat gap — " + "; ".join(parts) + more
+    command = f"simlab seats {f}" + (f" --base {shlex.quote(variants[0])}" if len(variants) > 1 else "")
+    return answer, command

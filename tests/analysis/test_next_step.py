@@ -1,0 +1,77 @@
+"""`simlab run` ends with the run's answer in one line and the command that shows more (issue 17, item 7)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from simlab.analysis.next_step import next_step
+from simlab.cli import cli
+
+SEATS = """\
+game = "massilia"
+players = 4
+games = 40
+seed = 9
+chunk_size = 20
+lineup = ["trader", "priest", "trader", "priest"]
+
+[variants.rulebook]
+preset = "rulebook"
+
+[variants.quined2014]
+preset = "quined2014"
+"""
+
+
+def test_a_card_value_run_answers_with_its_best_card(real_folder):
+    step = next_step(real_folder)
+    assert re.match(r"the most valuable card is (mercure|pluton): [+-]\d+\.\d points of win share", step.answer)
+    assert re.search(r"\[[+-]\d+\.\d, [+-]\d+\.\d\] against the control; \d of 2 cards differ", step.answer)
+    assert step.command == f"simlab cards {real_folder}" and step.report == f"simlab report {real_folder}"
+
+
+def test_a_money_sweep_answers_with_the_fair_offset(real_folder, tmp_path):
+    """Without a card intervention's variants the money variants make it a sweep: simlab compensation."""
+    import json
+    import shutil
+
+    folder = tmp_path / "sweep"
+    shutil.copytree(real_folder, folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["facts"]["interventions"] = [i for i in manifest["facts"]["interventions"] if i["kind"] != "card"]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    step = next_step(folder)
+    assert step.answer.startswith("seat 3 wins a fair 1/4 with a starting-money offset of ")
+    assert "sesterces [" in step.answer and step.command == f"simlab compensation {folder}"
+
+
+@pytest.fixture(scope="module")
+def seats_run(tmp_path_factory):
+    base = tmp_path_factory.mktemp("next")
+    (base / "seats.toml").write_text(SEATS)
+    return base
+
+
+def test_simlab_run_prints_the_answer_and_the_next_command(seats_run):
+    out = seats_run / "out"
+    result = CliRunner().invoke(cli, ["run", str(seats_run / "seats.toml"), "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    answer = next(ln for ln in lines if ln.startswith("answer: "))
+    assert re.search(r"rulebook: seat \d wins \d+\.\d% \[\d+\.\d, \d+\.\d\] against a fair 25\.0%", answer)
+    assert "quined2014: seat" in answer
+    nxt = next(ln for ln in lines if ln.startswith("next: "))
+    assert f"simlab seats {out} --base rulebook" in nxt and f"simlab report {out}" in nxt
+    assert lines.index(answer) < lines.index(nxt) < len(lines) - 1  # before the results: line
+
+
+def test_a_run_of_many_variants_keeps_its_first_look_short(real_folder):
+    from simlab.run.summary import summary_lines
+
+    lines = summary_lines(real_folder, max_variants=2)
+    assert len(lines) == 2 + 2 + 2 + 2 + 1  # two tables of two variants, and the note
+    assert "the first 2 of 5 variants" in lines[-1]
+    assert len(summary_lines(real_folder)) == 2 + 5 + 2 + 5  # six or fewer: all of them
