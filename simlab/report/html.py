@@ -54,16 +54,18 @@ def write_report(
     ``sweep``: a starting-money sweep folder that prices seat deficits and cards in the game's money. ``progress``:
     called with a line as each section is done.
 
-    The file is written through a temporary name and renamed, so a half-written report never replaces a
-    good one.
+    ``out`` ``-`` writes the HTML to standard output (and returns ``Path("-")``). A symlink is written
+    through to its target; a path that is not a regular file (a directory, a device, a FIFO) is refused
+    before the report is built (see ``simlab.core.output``). The file is written through a temporary name
+    and renamed, so a half-written report never replaces a good one, and a failure leaves no temporary file.
     """
+    from simlab.core.output import output_target, write_output
+
     t0 = time.perf_counter()
     target = Path(out) if out is not None else default_out(folder)
+    output_target(target if str(out) != "-" else "-", "--out")  # refuse a device or a directory at once
     report = build_report(folder, level=level, out=target, sweep=sweep, progress=progress)
     report.build_seconds = time.perf_counter() - t0
     text = render(report, level)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(target)
-    return target
+    written = write_output("-" if str(out) == "-" else target, text.encode("utf-8"), "--out")
+    return written if written is not None else Path("-")
