@@ -435,6 +435,44 @@ def repair(folder: str, scenario: str | None) -> None:
     click.echo(repair_folder(folder, scenario))
 
 
+@cli.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option(
+    "--quarantine",
+    is_flag=True,
+    help="Move damaged parts to FOLDER/damaged/, so that `simlab run ... --resume` plays their games again.",
+)
+def verify(folder: str, quarantine: bool) -> None:
+    """Read every row of the part files of result FOLDER and name the damaged ones (exit 2 if any).
+
+    Parts carry Parquet page checksums, checked as each page is read: a flipped bit is found here instead of
+    silently changing a value. Also checks each part's rows against its footer (count, variant, games).
+    """
+    import shlex
+
+    from simlab.run.store import load_manifest
+    from simlab.run.verify import verify_folder
+
+    result = verify_folder(folder, quarantine=quarantine)
+    _echo(result.lines())
+    if result.ok:
+        return
+    names = ", ".join(p.name for p, _ in result.damaged)
+    if result.moved:
+        try:
+            source = load_manifest(folder)["scenario"]["source"]
+        except (SimlabError, KeyError, TypeError):
+            source = "SCENARIO"
+        raise UserError(
+            f"{len(result.damaged)} damaged part file(s) moved to {result.moved[0].parent}: {names}; play their "
+            f"games again with: simlab run {shlex.quote(str(source))} --out {shlex.quote(folder)} --resume"
+        )
+    raise UserError(
+        f"{len(result.damaged)} damaged part file(s) in {folder}: {names}; move them aside with "
+        f"simlab verify {shlex.quote(folder)} --quarantine, then resume the run to play their games again"
+    )
+
+
 # -- analysis commands ------------------------------------------------------------------------------
 def folder_argument(func: Callable) -> Callable:
     return click.argument("folder", type=click.Path(file_okay=False))(func)

@@ -261,7 +261,7 @@ def merge(store: ResultFolder, group: list[PartFile], summaries: str = "") -> st
     schema = first.schema.with_metadata(meta)
 
     def write(out: IO[bytes]) -> None:
-        with pq.ParquetWriter(out, schema, compression="zstd") as writer:
+        with pq.ParquetWriter(out, schema, compression="zstd", write_page_checksum=True) as writer:
             pending: list[pa.Table] = []
             rows = 0
 
