@@ -8,11 +8,13 @@ opens offline, can be mailed or attached to an issue, and makes no network reque
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import jinja2
+import markupsafe
 
 from simlab.report.build import Report, build_report
 
@@ -21,10 +23,23 @@ TEMPLATES = Path(__file__).parent / "templates"
 CHART_WIDTH = 720
 
 
+#: Unicode bidirectional controls (embeddings, overrides, isolates, marks): text from a scenario file that
+#: holds one would reorder the report's text around it, so each is shown as its code point instead
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def neutralise_bidi(value: object) -> object:
+    """``value`` with every bidi control character written as ``[U+202E]`` (strings only; markup is kept)."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup) and BIDI_CONTROLS.search(value):
+        return BIDI_CONTROLS.sub(lambda m: f"[U+{ord(m.group()):04X}]", value)
+    return value
+
+
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
+        finalize=neutralise_bidi,  # every {{ value }} of the page
         undefined=jinja2.StrictUndefined,  # a misspelt field fails the build instead of vanishing from the page
         trim_blocks=False,
         lstrip_blocks=False,

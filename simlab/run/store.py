@@ -248,12 +248,22 @@ class ResultFolder:
         if (p / LOCK).exists():  # refuse, touching nothing, while a run or compaction works here
             with folder_lock(p, "simlab run"):
                 pass
+        created = [d for d in (*reversed(folder.parts.parents), folder.parts) if not d.exists()]  # outermost first
         try:
             folder.parts.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
+            _remove_empty(created)
             raise ResultFolderError(f"cannot create output folder {p}: {exc.strerror or exc}") from None
-        folder._check_writable()  # before the lock, whose file an unwritable folder could not take either
-        with folder_lock(p, "simlab run"):
+        with contextlib.ExitStack() as stack:
+            try:
+                folder._check_writable()  # before the lock, whose file an unwritable folder could not take either
+                stack.enter_context(folder_lock(p, "simlab run"))
+            except ResultFolderError:  # a full disk or a read-only folder: leave no empty folder behind
+                if p in created:
+                    with contextlib.suppress(OSError):
+                        (p / LOCK).unlink(missing_ok=True)
+                _remove_empty(created)
+                raise
             previous = folder._check_may_take(identity, resume)  # again: another run may have ended meanwhile
             folder.remove_temporaries()
             yield folder, previous
@@ -671,6 +681,13 @@ def _part_problem(f: PartFile, manifest: dict[str, Any]) -> str:
             "delete it and --resume to replay its games"
         )
     return ""
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders a refused run created (innermost first), if they are still empty."""
+    for d in reversed(folders):
+        with contextlib.suppress(OSError):
+            d.rmdir()
 
 
 def _empty(folder: Path) -> bool:

@@ -174,3 +174,19 @@ def test_cli_compensate_nan_width_and_one_game_are_errors():
         result = runner.invoke(cli, ["compensate", "massilia", "--seat", "3", "--bots", "random", *args])
         assert result.exit_code == 2, result.output
         assert result.stderr.splitlines()[-1].startswith("error: ") and "nan" not in result.stdout
+
+
+def test_a_full_disk_at_the_start_leaves_no_empty_folder(write_scenario, tmp_path, monkeypatch):
+    import errno
+
+    from simlab.run import store
+    from simlab.run.errors import ResultFolderError
+
+    def full(self):
+        raise ResultFolderError(f"cannot write to output folder {self.path}: {os.strerror(errno.ENOSPC)}")
+
+    monkeypatch.setattr(store.ResultFolder, "_check_writable", full)
+    out = tmp_path / "new" / "results"
+    with pytest.raises(ResultFolderError, match="No space left on device"):
+        runner_module.run_scenario(write_scenario(), jobs=1, out=out, progress=False)
+    assert not (tmp_path / "new").exists()
