@@ -457,8 +457,41 @@ def read_manifest(folder: Path) -> dict[str, Any]:
 
 
 def load_manifest(folder: str | Path) -> dict[str, Any]:
-    """The manifest of a result folder: scenario, variants and configs, versions, chunks, timings."""
-    return read_manifest(Path(folder))
+    """The manifest of a result folder: scenario, variants and configs, versions, chunks, timings.
+
+    A manifest whose fields the readers rely on are missing or of the wrong type is a ResultFolderError that
+    says how to rebuild it (``simlab repair``), not an AttributeError deep in an analysis.
+    """
+    p = Path(folder)
+    manifest = read_manifest(p)
+    problem = manifest_damage(p) or _reader_fields_problem(manifest)
+    if problem:
+        detail = problem.removeprefix("is ")
+        raise ResultFolderError(
+            f"{p / MANIFEST} is damaged ({detail}); rebuild it from the part files with: "
+            f"simlab repair {p} --scenario SCENARIO"
+        )
+    return manifest
+
+
+def _reader_fields_problem(manifest: dict[str, Any]) -> str:
+    """Which field of a manifest the readers need is missing or of the wrong type ("" if none)."""
+    if not isinstance(manifest.get("scenario"), dict) or not isinstance(manifest["scenario"].get("name"), str):
+        return "its 'scenario' is missing or not an object with a name"
+    if not isinstance(manifest.get("game"), str):
+        return "its 'game' is missing or not a string"
+    variants = manifest.get("variants")
+    if not isinstance(variants, list) or not variants:
+        return "its 'variants' is missing or not a list"
+    for v in variants:
+        if not (isinstance(v, dict) and isinstance(v.get("name"), str) and isinstance(v.get("config"), dict)):
+            return "an entry of its 'variants' is not an object with a name and a config"
+        if isinstance(v.get("games_done"), bool) or not isinstance(v.get("games_done", 0), int):
+            return f"the games_done of variant {v['name'][:40]!r} is not a number"
+    for key in ("games_done", "games_target", "games_failed", "games"):
+        if key in manifest and (isinstance(manifest[key], bool) or not isinstance(manifest[key], int)):
+            return f"its {key!r} is not a number"
+    return ""
 
 
 def load_results(folder: str | Path) -> Any:

@@ -125,3 +125,27 @@ class _Log:
 
     def flush(self):
         pass
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda m: m.update(variants={"a": 1}),
+        lambda m: m.update(scenario=[1]),
+        lambda m: m.update(games_done="abc"),
+        lambda m: m["variants"][0].update(config=None),
+        lambda m: m.pop("identity"),
+    ],
+)
+def test_readers_name_a_damaged_manifest(original, folder, edit):
+    m = json.loads((folder / "manifest.json").read_text())
+    edit(m)
+    (folder / "manifest.json").write_text(json.dumps(m))
+    result = CliRunner().invoke(cli, ["report", str(folder), "--out", str(folder.parent / "r.html")])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and "is damaged" in result.stderr and "simlab repair" in result.stderr
+    assert "Traceback" not in result.output and not (folder.parent / "r.html").exists()
+    # the rows are intact: seats reads them (roles from the column names) and repair rebuilds the manifest
+    assert CliRunner().invoke(cli, ["seats", str(folder)]).exit_code == 0
+    assert "complete" in repair_folder(folder, original[0])
+    assert CliRunner().invoke(cli, ["report", str(folder), "--out", str(folder.parent / "r.html")]).exit_code == 0
