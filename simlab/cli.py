@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,6 +21,8 @@ from simlab.core.errors import NotAvailableError, SimlabError
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
 EXIT_GAMES_FAILED = 1
+#: longest error message shown (the rest is cut: a message may quote a bad value of megabytes)
+MAX_MESSAGE = 2_000
 
 
 class UserError(click.ClickException):
@@ -30,7 +33,10 @@ class UserError(click.ClickException):
         self.exit_code = exit_code
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
+        message = self.format_message()
+        if len(message) > MAX_MESSAGE:  # a message that quotes a huge bad value
+            message = f"{message[:MAX_MESSAGE]}... (message cut: {len(message):,} characters)"
+        click.echo(f"error: {message}", err=True)
 
 
 class SimlabGroup(click.Group):
@@ -39,6 +45,7 @@ class SimlabGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         from simlab.run.errors import RunInterrupted
 
+        warnings.showwarning = _show_warning
         try:
             return super().invoke(ctx)
         except RunInterrupted as exc:
@@ -50,6 +57,17 @@ class SimlabGroup(click.Group):
             return None
         except SimlabError as exc:
             raise UserError(str(exc)) from None
+
+
+_PYTHON_SHOWWARNING = warnings.showwarning
+
+
+def _show_warning(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+    """simlab's own warnings (a file left out of a result folder...) as ``warning: <message>`` on stderr."""
+    if category.__module__.startswith("simlab."):
+        click.echo(f"warning: {message}", err=True)
+    else:
+        _PYTHON_SHOWWARNING(message, category, *args, **kwargs)
 
 
 # -- shared options ---------------------------------------------------------------------------------
@@ -233,7 +251,10 @@ def new_scenario(game: str, players: int | None, out: str | None) -> None:
 @cli.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--games", "-n", type=int, help="Games per variant (default: the scenario's; on --resume, the run's).")
-@click.option("--jobs", "-j", type=int, default=-1, show_default=True, help="Worker processes; -1 = all cores.")
+@click.option(
+    "--jobs", "-j", type=int, default=-1, show_default=True, help="Worker processes; -1 = all cores (at most)."
+)
+@click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
 @click.option("--out", "-o", type=click.Path(), help="Result folder (default: results/<scenario name>).")
 @click.option("--resume", is_flag=True, help="Finish (or extend) an interrupted run in the result folder.")
 @click.option("--chunk-size", type=int, help="Games per task and per parquet file (default: the scenario's).")
@@ -262,6 +283,7 @@ def run(
     scenario: str,
     games: int | None,
     jobs: int,
+    force_jobs: bool,
     out: str | None,
     resume: bool,
     chunk_size: int | None,
@@ -293,6 +315,7 @@ def run(
         backend=backend,
         address=address,
         compact=not no_compact,
+        force_jobs=force_jobs,
     )
     manifest = load_manifest(folder)
     if not quiet:
@@ -510,17 +533,84 @@ def digest(results_dir: str) -> None:
     click.echo(add_digests(results_dir, log=sys.stderr).line())
 
 
+@cli.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option(
+    "--scenario",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="The run's scenario file (needed when the manifest is missing or damaged).",
+)
+def repair(folder: str, scenario: str | None) -> None:
+    """Rebuild the manifest of result FOLDER from its part files (the parts are the truth), playing no game.
+
+    For a folder whose manifest.json is missing, empty or damaged, give the run's scenario file; its parts
+    must belong to it. `simlab run ... --resume` does the same by itself before it plays the missing games.
+    """
+    from simlab.run.runner import repair_folder
+
+    click.echo(repair_folder(folder, scenario))
+
+
+@cli.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.option(
+    "--quarantine",
+    is_flag=True,
+    help="Move damaged parts to FOLDER/damaged/, so that `simlab run ... --resume` plays their games again.",
+)
+def verify(folder: str, quarantine: bool) -> None:
+    """Read every row of the part files of result FOLDER and name the damaged ones (exit 2 if any).
+
+    Parts carry Parquet page checksums, checked as each page is read: a flipped bit is found here instead of
+    silently changing a value. Also checks each part's rows against its footer (count, variant, games).
+    """
+    import shlex
+
+    from simlab.run.store import load_manifest
+    from simlab.run.verify import verify_folder
+
+    result = verify_folder(folder, quarantine=quarantine)
+    _echo(result.lines())
+    if result.ok:
+        return
+    names = ", ".join(p.name for p, _ in result.damaged)
+    if result.moved:
+        try:
+            source = load_manifest(folder)["scenario"]["source"]
+        except (SimlabError, KeyError, TypeError):
+            source = "SCENARIO"
+        raise UserError(
+            f"{len(result.damaged)} damaged part file(s) moved to {result.moved[0].parent}: {names}; play their "
+            f"games again with: simlab run {shlex.quote(str(source))} --out {shlex.quote(folder)} --resume"
+        )
+    raise UserError(
+        f"{len(result.damaged)} damaged part file(s) in {folder}: {names}; move them aside with "
+        f"simlab verify {shlex.quote(folder)} --quarantine, then resume the run to play their games again"
+    )
+
+
 # -- analysis commands ------------------------------------------------------------------------------
 def folder_argument(func: Callable) -> Callable:
     return click.argument("folder", type=click.Path(file_okay=False))(func)
 
 
+def _check_chart(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse a --chart path that cannot take a chart before any game is read or played."""
+    if value is not None:
+        from simlab.core.output import check_chart_path
+
+        check_chart_path(value)  # an OutputError, shown by SimlabGroup as error: ...
+    return value
+
+
 def chart_option(func: Callable) -> Callable:
     return click.option(
         "--chart",
-        type=click.Path(dir_okay=False),
+        callback=_check_chart,
+        type=click.Path(dir_okay=True),
         metavar="PATH",
-        help="Also draw the chart into PATH (.png, .svg or .pdf).",
+        help="Also draw the chart into PATH (.png, .svg or .pdf; a regular file, or a symlink to one).",
     )(func)
 
 
@@ -899,9 +989,10 @@ def compensate(
 @click.option(
     "--out",
     "-o",
-    type=click.Path(dir_okay=False),
+    type=click.Path(dir_okay=True, allow_dash=True),
     metavar="FILE",
-    help="HTML file to write (default: reports/<result folder name>.html).",
+    help="HTML file to write (default: reports/<result folder name>.html); - writes to standard output. "
+    "A symlink is written through to its target; a directory, device or FIFO is refused.",
 )
 @click.option(
     "--sweep",
@@ -922,6 +1013,9 @@ def report(folder: str, out: str | None, sweep: str | None) -> None:
 
     t0 = time.perf_counter()
     path = write_report(folder, out, sweep=sweep, progress=lambda line: click.echo(line, err=True))
+    if str(path) == "-":
+        click.echo(f"report: written to standard output (built in {time.perf_counter() - t0:.1f} s)", err=True)
+        return
     size = path.stat().st_size
     click.echo(f"report: {path}  ({size / 1e6:.1f} MB, built in {time.perf_counter() - t0:.1f} s)")
 

@@ -153,10 +153,18 @@ def search(
     """
     from simlab.run.seeds import game_seeds
 
+    if isinstance(width, bool) or not isinstance(width, int | float) or not (math.isfinite(width) and width > 0):
+        raise AnalysisError(f"--width: expected a positive finite number, found {width!r}")
     base = knob_base(config, knob, seat)
     n = config.players
     integer = isinstance(base[seat], int)
     lowest = -float(base[seat])  # the knob may not go below zero
+    first = [o for o in start_offsets if o >= lowest]
+    if max_games < 2 * len(first):
+        raise AnalysisError(
+            f"not enough games to fit (--max-games {max_games:,}); need at least {2 * len(first)} "
+            f"(two per starting offset: {', '.join(f'{o:+g}' for o in first)})"
+        )
     games_idx: list[np.ndarray] = []
     offs: list[np.ndarray] = []
     wins: list[np.ndarray] = []
@@ -194,6 +202,11 @@ def search(
         if not math.isfinite(hi - lo):
             spread *= 2  # the slope is not yet significant: look further out
     g = np.concatenate(games_idx) if games_idx else np.zeros(0, int)
+    if fit is None or not math.isfinite(fit.fair):
+        raise AnalysisError(
+            f"not enough games to fit (n={len(g):,}): the fair offset is undefined; raise --max-games "
+            f"(or --batch) so that every offset gets more games"
+        )
     return SearchResult(
         knob,
         seat,

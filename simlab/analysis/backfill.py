@@ -111,7 +111,7 @@ def _rewrite(part: PartFile, raw: bytes) -> None:
     schema = source.schema_arrow.with_metadata(meta)
 
     def write(out: IO[bytes]) -> None:
-        with pq.ParquetWriter(out, schema, compression="zstd") as writer:
+        with pq.ParquetWriter(out, schema, compression="zstd", write_page_checksum=True) as writer:
             for i in range(source.num_row_groups):
                 table = source.read_row_group(i).replace_schema_metadata(meta)
                 writer.write_table(table, row_group_size=table.num_rows)

@@ -76,6 +76,10 @@ class LogisticFit:
         return rate, float(math.sqrt(max(grad @ self.cov @ grad, 0.0)))
 
 
+#: fewest games at an offset that a compensation fit accepts
+MIN_FIT_GAMES = 10
+
+
 def fit_logistic(x: np.ndarray, n: np.ndarray, s: np.ndarray, meat: Meat, clusters: int, target: float) -> LogisticFit:
     """Quasi-binomial logistic fit on grouped data (offset x, games n, summed win share s).
 
@@ -88,20 +92,33 @@ def fit_logistic(x: np.ndarray, n: np.ndarray, s: np.ndarray, meat: Meat, cluste
     s = np.asarray(s, dtype=float)
     if len(np.unique(x)) < 2:
         raise AnalysisError("a compensation fit needs at least two different offsets")
+    if n.min() < MIN_FIT_GAMES:
+        raise AnalysisError(
+            f"not enough games to fit (n={int(n.min()):,} at offset {float(x[np.argmin(n)]):+g}); need at least "
+            f"{MIN_FIT_GAMES} games per offset"
+        )
     X = np.column_stack([np.ones_like(x), x])
     pbar = float(np.clip(s.sum() / n.sum(), 1e-6, 1 - 1e-6))
     beta = np.array([_logit(pbar), 0.0])
-    for _ in range(100):
+    try:
+        for _ in range(100):
+            p = _expit(X @ beta)
+            grad = X.T @ (s - n * p)
+            hess = (X * (n * p * (1 - p))[:, None]).T @ X
+            step = np.linalg.solve(hess, grad)
+            beta += step
+            if np.max(np.abs(step)) < 1e-10:
+                break
         p = _expit(X @ beta)
-        grad = X.T @ (s - n * p)
         hess = (X * (n * p * (1 - p))[:, None]).T @ X
-        step = np.linalg.solve(hess, grad)
-        beta += step
-        if np.max(np.abs(step)) < 1e-10:
-            break
-    p = _expit(X @ beta)
-    hess = (X * (n * p * (1 - p))[:, None]).T @ X
-    bread = np.linalg.inv(hess)
+        bread = np.linalg.inv(hess)
+    except np.linalg.LinAlgError:
+        bread = None
+    if bread is None or not np.all(np.isfinite(beta)) or not np.all(np.isfinite(bread)):
+        raise AnalysisError(
+            f"not enough games to fit (n={int(n.sum()):,}): the win shares do not determine a curve (a seat wins "
+            "all or none of its games at some offset); play more games per offset"
+        )
     m = meat(float(beta[0]), float(beta[1])) * (clusters / max(clusters - 1, 1))
     cov = bread @ m @ bread
     return LogisticFit(float(beta[0]), float(beta[1]), cov, target, clusters)

@@ -233,15 +233,10 @@ class Digest:
 def load_digest(folder: str | Path) -> Digest | None:
     """The digests of a result folder, if every file has one of this version covering exactly the chunks
     its records list, else None (then the rows must be scanned). Reads only the part files' footers."""
-    from simlab.run.errors import ResultFolderError
-    from simlab.run.store import read_part_file, result_files
+    from simlab.run.store import result_parts
 
     files = []
-    for path in result_files(Path(folder)):
-        try:
-            part = read_part_file(path)  # the footer: chunk records and digest
-        except ResultFolderError:  # not a part file a digest can vouch for: the scan will say what is wrong
-            return None
+    for part in result_parts(Path(folder)):  # the run's own parts, footers read (chunk records and digest)
         parsed = _parse(part.digest)
         chunks = sorted((str(r["variant"]), int(r["start"]), int(r["stop"])) for r in part.records)
         if parsed is None or sorted(parsed.chunks) != chunks:

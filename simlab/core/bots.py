@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
 from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
@@ -82,10 +83,23 @@ def parse_spec(spec: str) -> BotSpec:
         if not eq:
             raise BotSpecError(f"bot spec {spec!r}: parameter {item!r} must look like key=value")
         try:
-            params[key.strip()] = float(value)
+            number = float(value)
         except ValueError:
-            raise BotSpecError(f"bot spec {spec!r}: value of {key!r} must be a number, got {value!r}") from None
+            raise BotSpecError(
+                f"bot spec {shorten(spec)}: value of {shorten(key)} must be a number, got {shorten(value)}"
+            ) from None
+        if not math.isfinite(number):
+            raise BotSpecError(
+                f"bot spec {shorten(spec)}: value of {shorten(key)} must be a finite number, got {shorten(value)}"
+            )
+        params[key.strip()] = number
     return BotSpec(name.strip(), params)
+
+
+def shorten(value: str, most: int = 60) -> str:
+    """``repr(value)``, cut to about ``most`` characters (a bad value can be megabytes long)."""
+    text = repr(value)
+    return text if len(text) <= most else f"{text[: most - 12]}...' ({len(value):,} characters)"
 
 
 class BotRegistry:

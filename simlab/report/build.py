@@ -1245,6 +1245,10 @@ def _run_notes(ctx: Context, no_provenance: bool) -> list[str]:
     done = {v["name"]: int(v["games_done"]) for v in m["variants"]}
     if len(set(done.values())) > 1:
         notes.append("Variants hold different numbers of games, so paired comparisons use only the games both have.")
+    from simlab.run.store import folder_contents
+
+    for skipped in folder_contents(ctx.folder).skipped:
+        notes.append(f"The file parts/{skipped.path.name} is left out of every figure: {skipped.reason}.")
     if no_provenance:
         notes.append(
             f"The game {m['game']!r} cannot be loaded here, so its config provenance (which numbers are "

@@ -352,8 +352,19 @@ def variance_shares(data: pl.DataFrame, ax: Axes | None = None, level: float = 0
 
 
 def save(fig: Figure, path: str, dpi: int = 120) -> str:
-    """Write a chart to a file (PNG/SVG/PDF by extension), captions included."""
-    fig.savefig(path, dpi=dpi, bbox_inches="tight")
+    """Write a chart to a file (PNG/SVG/PDF by extension), captions included.
+
+    The file is written as every file a user names (``simlab.core.output``): a regular file only, through
+    a symlink to its target, atomically. An unknown extension or an unusable path raises OutputError.
+    """
+    import io
+
+    from simlab.core.output import check_chart_path, write_output
+
+    ext = check_chart_path(path)
+    buf = io.BytesIO()
+    fig.savefig(buf, format=ext, dpi=dpi, bbox_inches="tight")
+    write_output(path, buf.getvalue(), "--chart", allow_stdout=False)
     return path
 
 

@@ -281,7 +281,8 @@ def encode_part(table: pa.Table, chunk: dict[str, Any], digest: bytes | None = N
     if digest is not None:
         meta[DIGEST_KEY] = digest
     sink = pa.BufferOutputStream()
-    pq.write_table(table.replace_schema_metadata(meta), sink, compression="zstd")
+    # page checksums: a flipped bit in a data page is an error when read (simlab verify), not a changed value
+    pq.write_table(table.replace_schema_metadata(meta), sink, compression="zstd", write_page_checksum=True)
     return sink.getvalue().to_pybytes()
 
 

@@ -156,8 +156,8 @@ def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None, 
     before = sorted(store.parts.glob("*.parquet"))
     summary.files_before = len(before)
     summary.bytes_before = sum(p.stat().st_size for p in before)
-    files = store.part_files(identity_key)  # deletes leftovers of a killed compaction
-    summary.leftovers = len(before) - len(files)
+    files = store.part_files(identity_key, manifest)  # deletes leftovers; leaves strays out, with a warning
+    summary.leftovers = sum(1 for p in before if not p.exists())  # the leftovers part_files deleted
     holder = {id(f): f.path.name for f in files}  # the file that holds each file's chunks after compaction
     for group in plan(files, summary.games_per_file):
         name = merge(store, group, summaries)
@@ -261,7 +261,7 @@ def merge(store: ResultFolder, group: list[PartFile], summaries: str = "") -> st
     schema = first.schema.with_metadata(meta)
 
     def write(out: IO[bytes]) -> None:
-        with pq.ParquetWriter(out, schema, compression="zstd") as writer:
+        with pq.ParquetWriter(out, schema, compression="zstd", write_page_checksum=True) as writer:
             pending: list[pa.Table] = []
             rows = 0
 

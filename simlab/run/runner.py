@@ -25,7 +25,7 @@ from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
-from simlab.run.store import FORMAT, ResultFolder, identity_hash
+from simlab.run.store import FORMAT, REBUILT, ResultFolder, identity_hash
 
 #: seconds between manifest rewrites during a run (the parts are the truth; the manifest is a summary)
 MANIFEST_EVERY = 2.0
@@ -47,11 +47,14 @@ def run_scenario(
     compact: bool = True,
     compact_threshold: int | None = None,
     summaries: str = "",
+    force_jobs: bool = False,
+    repair_only: bool = False,
 ) -> Path:
     """Play a scenario into a result folder and return the folder's path.
 
     ``games`` and ``chunk_size`` override the scenario's; ``jobs`` is the number of worker processes
-    (default: all cores; 1 runs in this process); ``out`` defaults to ``results/<scenario name>``.
+    (default: all cores; 1 runs in this process; more than the cores only with ``force_jobs``); ``out``
+    defaults to ``results/<scenario name>``.
     With ``resume``, an interrupted run in ``out`` is finished (or extended to more games) without
     losing or duplicating a game. Failing games are logged to failures.jsonl unless ``fail_fast``.
     ``backend`` is ``local`` (joblib's processes), ``dask`` or ``ray``, on the cluster at ``address`` (or
@@ -60,18 +63,26 @@ def run_scenario(
     ``compact.AUTO_THRESHOLD``) merges them into few large files (see ``simlab.run.compact``) unless ``compact``
     is false; the rows read back are the same. ``summaries`` ("module:attr", see ``simlab.run.summaries``) is
     the hook whose per-chunk digests each part carries; ``simlab.run_scenario`` hands simlab's own, this
-    function none by default.
+    function none by default. ``repair_only`` (``simlab repair``): write the manifest from the parts on disk
+    and play nothing (a missing or damaged manifest is rebuilt as with ``resume``).
     """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     log = stream if stream is not None else sys.stderr
     folder_path = Path(out) if out is not None else Path("results") / sc.name
-    n_jobs = _resolve_jobs(jobs)
+    # on a remote cluster the workers are not this machine's cores
+    n_jobs = _resolve_jobs(jobs, force_jobs or (backend != "local" and bool(address)))
     executor = Executor(backend, address, n_jobs)  # checks the backend's name and address
     sc.with_options(games=games, chunk_size=chunk_size)  # check the options before touching the disk
     identity = sc.identity()
     identity_key = identity_hash(identity)
     # while the run holds the folder's lock, a second run or a compaction of this folder is refused
-    with ResultFolder.open_for_run(folder_path, identity, resume) as (folder, previous):
+    with ResultFolder.open_for_run(folder_path, identity, resume or repair_only) as (folder, previous):
+        rebuilt = previous.pop(REBUILT, None)
+        if rebuilt:
+            log.write(
+                f"notice: {folder_path / 'manifest.json'} {rebuilt.removeprefix('manifest.json ')}; rebuilding it "
+                f"from the part files in {folder.parts}\n"
+            )
         if previous:  # a resumed run keeps its game count and chunk size unless told otherwise
             games = games if games is not None else previous.get("games")
             chunk_size = chunk_size if chunk_size is not None else previous.get("chunk_size")
@@ -83,6 +94,10 @@ def run_scenario(
         spool = str(folder.parts) if backend == "local" else ""
         tasks = _plan(sc, chunks, identity_key, spool=spool, summaries=summaries)
         run = _Run(sc, folder, identity_key, chunks, failures, previous, n_jobs, folder_path, backend, address)
+        if repair_only:
+            run.manifest("complete" if not tasks else "interrupted")
+            folder.write_failures(failures)
+            return folder_path
         if not tasks:
             run.manifest("complete")
             if progress:
@@ -96,6 +111,49 @@ def run_scenario(
         if compact:
             _auto_compact(folder, compact_threshold, log if progress else None, summaries)
     return folder_path
+
+
+def repair_folder(folder: str | Path, scenario: str | Path | None = None) -> str:
+    """Rebuild the manifest of result ``folder`` from its part files, playing no game (``simlab repair``).
+
+    The scenario comes from the manifest's own copy of its text, or, when the manifest is missing or
+    damaged, from ``scenario`` (the run's scenario file: its parts must name the same experiment). Returns a
+    line saying what the folder holds now.
+    """
+    from simlab.run.scenario import parse_scenario
+    from simlab.run.store import MANIFEST, PARTS, manifest_damage, read_manifest
+
+    p = Path(folder)
+    if not p.is_dir():
+        raise ResultFolderError(f"no result folder at {p}")
+    parts = p / PARTS
+    if not parts.is_dir() or not any(e.name.endswith(".parquet") for e in parts.iterdir()):
+        raise ResultFolderError(f"{p} holds no part files ({p / PARTS}): nothing to repair")
+    if scenario is not None:
+        sc = load_scenario(scenario)
+    else:
+        damage = manifest_damage(p)
+        if damage:
+            raise ResultFolderError(
+                f"{p / MANIFEST} {damage}: give the run's scenario file (simlab repair {p} --scenario FILE) to "
+                "rebuild it from the part files"
+            )
+        m = read_manifest(p)
+        about = m.get("scenario") if isinstance(m.get("scenario"), dict) else {}
+        if not isinstance(about.get("text"), str):
+            raise ResultFolderError(f"{p / MANIFEST} holds no scenario text: give the scenario file with --scenario")
+        sc = parse_scenario(
+            about["text"],
+            source=str(about.get("source", "<manifest>")),
+            default_name=str(about.get("name", "scenario")),
+        )
+    run_scenario(sc, out=p, jobs=1, progress=False, compact=False, repair_only=True)
+    m = read_manifest(p)
+    return (
+        f"{p}: manifest written from the part files: {int(m['games_done']):,} of {int(m['games_target']):,} "
+        f"games ({m['status']})"
+        + ("" if m["status"] == "complete" else f"; finish with: simlab run {sc.source} --out {p} --resume")
+    )
 
 
 def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | None, summaries: str) -> None:
@@ -428,13 +486,29 @@ def _warm_up(sc: Scenario, task: ChunkTask, log: IO[str] | None) -> None:
         log.write(f"engine ready in {time.perf_counter() - t0:.0f} s (compiled once, cached for later runs)\n")
 
 
-def _resolve_jobs(jobs: int | None) -> int:
-    cores = os.cpu_count() or 1
+def _resolve_jobs(jobs: int | None, force: bool = False) -> int:
+    """The number of worker processes: ``jobs`` (-1 or None: all cores), at most the machine's cores unless
+    ``force`` (each worker holds an engine and a chunk, a few hundred MB: more workers than cores only cost
+    memory)."""
+    cores = _cores()
     if jobs is None or jobs == -1:
         return cores
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ScenarioError(f"--jobs: expected a positive integer or -1 (all cores), found {jobs!r}")
+        raise ScenarioError(f"--jobs: expected a positive integer or -1 (all cores), found {str(jobs)[:40]!r}")
+    if jobs > cores and not force:
+        raise ScenarioError(
+            f"--jobs {jobs}: more than the {cores} core(s) of this machine (more workers only cost memory, "
+            "a few hundred MB each); use --jobs -1 for all cores, or add --force-jobs to start them anyway"
+        )
     return jobs
+
+
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity, e.g. in a container), else the machine's."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # macOS has no sched_getaffinity
+        return os.cpu_count() or 1
 
 
 def _versions() -> dict[str, str]:

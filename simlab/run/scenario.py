@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import json
 import re
+import stat
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -24,6 +25,14 @@ from simlab.run.errors import ScenarioError
 DEFAULT_CHUNK_SIZE = 1000
 #: part file names hold game indices in 10 digits
 MAX_GAMES = 10**10 - 1
+#: games in one chunk: a worker holds a chunk's games, columns and Parquet encoding in memory at once
+MAX_CHUNK_SIZE = 1_000_000
+#: chunks of one run (over its variants): the runner plans them all before it starts
+MAX_CHUNKS = 100_000
+#: a scenario file is a few KB; anything this big is not one (``/dev/zero``, a data file given by mistake)
+MAX_SCENARIO_BYTES = 1_000_000
+#: a bad value longer than this is cut in error messages
+SHOW_CHARS = 120
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 TOP_KEYS = (
     "name",
@@ -119,35 +128,64 @@ class Scenario:
     def with_options(self, games: int | None = None, chunk_size: int | None = None) -> Scenario:
         """The same experiment with another game count or chunk size (e.g. from the command line)."""
         changes: dict[str, Any] = {}
-        for option, key, value in (("--games", "games", games), ("--chunk-size", "chunk_size", chunk_size)):
+        for option, key, value, most in (
+            ("--games", "games", games, MAX_GAMES),
+            ("--chunk-size", "chunk_size", chunk_size, MAX_CHUNK_SIZE),
+        ):
             if value is None:
                 continue
-            if not (_is_int(value) and 0 < value <= MAX_GAMES):
-                raise ScenarioError(f"{option}: expected a positive integer, found {_show(value)}")
+            if not (_is_int(value) and 0 < value <= most):
+                raise ScenarioError(f"{option}: expected a positive integer up to {most:,}, found {_show(value)}")
             changes[key] = int(value)
-        return dataclasses.replace(self, **changes)
+        out = dataclasses.replace(self, **changes)
+        problem = _plan_problem(out.games, out.chunk_size, len(out.variants))
+        if problem:
+            raise ScenarioError(f"{'--chunk-size' if chunk_size is not None else '--games'}: {problem}")
+        return out
 
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file; raise ScenarioError naming the file, key, expectation and value."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        st = p.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise ScenarioError(f"{p}: is a folder; expected a scenario .toml file")
+        if not stat.S_ISREG(st.st_mode):  # a FIFO would block for good, /dev/zero never end
+            raise ScenarioError(
+                f"{p}: is not a regular file (a device, FIFO or socket); expected a scenario .toml file"
+            )
+        if st.st_size > MAX_SCENARIO_BYTES:
+            raise ScenarioError(
+                f"{p}: is {st.st_size:,} bytes, more than a scenario file can be ({MAX_SCENARIO_BYTES:,} bytes)"
+            )
+        with open(p, "rb") as f:
+            data = f.read(MAX_SCENARIO_BYTES + 1)
+        if len(data) > MAX_SCENARIO_BYTES:  # it grew while we looked
+            raise ScenarioError(f"{p}: is more than {MAX_SCENARIO_BYTES:,} bytes, more than a scenario file can be")
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise ScenarioError(f"{p}: no such scenario file") from None
     except IsADirectoryError:
         raise ScenarioError(f"{p}: is a folder; expected a scenario .toml file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{p}: cannot read the scenario file: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(
+            f"{p}: cannot read the scenario file: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+    except OSError as exc:
+        raise ScenarioError(f"{p}: cannot read the scenario file: {exc.strerror or exc}") from None
     return parse_scenario(text, source=str(p), default_name=p.stem)
 
 
 def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "scenario") -> Scenario:
     """Validate scenario TOML text (``source`` names it in error messages)."""
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte order mark, as some editors write: not part of the TOML
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{source}: not valid TOML: {_toml_reason(exc)}") from None
+    except RecursionError:
+        raise ScenarioError(f"{source}: not valid TOML for simlab: arrays or tables nested too deeply") from None
     _check_keys(data, TOP_KEYS, source, "")
 
     name = data.get("name", default_name)
@@ -180,7 +218,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
     games = _positive(data.get("games"), "games", source, MAX_GAMES)
     seed = data.get("seed")
     _expect(_is_int(seed) and seed >= 0, source, "seed", "a non-negative integer (the root seed)", seed)
-    chunk_size = _positive(data.get("chunk_size", DEFAULT_CHUNK_SIZE), "chunk_size", source, MAX_GAMES)
+    chunk_size = _positive(data.get("chunk_size", DEFAULT_CHUNK_SIZE), "chunk_size", source, MAX_CHUNK_SIZE)
 
     has_bots, has_lineup = "bots" in data, "lineup" in data
     if has_bots == has_lineup:
@@ -203,10 +241,20 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
     if not raw_variants:
         default = base_preset or game.config_class.DEFAULT_PRESET
         raw_variants = {default: {}}
+    problem = _plan_problem(games, chunk_size, len(raw_variants))
+    if problem:
+        raise ScenarioError(f"{source}: keys 'games' and 'chunk_size': {problem}")
     variants = []
+    folded: dict[str, str] = {}
     for vname, vdata in raw_variants.items():
-        key = f"variants.{vname}"
+        key = f"variants.{_cut(vname)}"
         _expect(NAME_RE.match(vname) is not None, source, key, "a variant name of letters, digits and _ . + -", vname)
+        if vname.casefold() in folded:  # their part files would be one file on a case-insensitive file system
+            raise ScenarioError(
+                f"{source}: variants '{folded[vname.casefold()]}' and '{vname}' differ only in case; "
+                "variant names must be unique ignoring case"
+            )
+        folded[vname.casefold()] = vname
         vtable = _table(vdata, source, key)
         _check_keys(vtable, VARIANT_KEYS, source, key + ".")
         preset = vtable.get("preset", base_preset)
@@ -288,8 +336,31 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _plan_problem(games: int, chunk_size: int, variants: int) -> str:
+    """Why a run of ``games`` per variant in chunks of ``chunk_size`` cannot be planned ("" if it can)."""
+    chunks = -(-games // chunk_size) * max(variants, 1)
+    if chunks <= MAX_CHUNKS:
+        return ""
+    least = -(-games * max(variants, 1) // MAX_CHUNKS)
+    return (
+        f"{games:,} games x {variants} variant(s) in chunks of {chunk_size:,} are {chunks:,} chunks, more than "
+        f"the {MAX_CHUNKS:,} a run can plan; use a chunk size of at least {least:,}"
+        + (f" (at most {MAX_CHUNK_SIZE:,}) or fewer games" if least > MAX_CHUNK_SIZE else "")
+    )
+
+
+def _cut(text: str) -> str:
+    """``text``, cut to ``SHOW_CHARS`` characters with its length, for messages."""
+    return text if len(text) <= SHOW_CHARS else f"{text[:SHOW_CHARS]}... ({len(text):,} characters)"
+
+
 def _show(value: Any) -> str:
-    """A found value the way TOML writes it, with its type when that is the problem."""
+    """A found value the way TOML writes it, with its type when that is the problem (long values are cut)."""
+    text = _show_full(value)
+    return text if len(text) <= SHOW_CHARS + 20 else f"{text[:SHOW_CHARS]}... ({len(text):,} characters)"
+
+
+def _show_full(value: Any) -> str:
     if value is None:
         return "nothing (the key is missing)"
     if isinstance(value, bool):

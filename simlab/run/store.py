@@ -23,6 +23,8 @@ import itertools
 import json
 import os
 import re
+import stat
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,6 +143,7 @@ class PartFile:
     compacted: bool
     schema: Any  # the pyarrow schema without its metadata
     digest: bytes | None = None  # its chunks' analysis partials, carried over by a compaction
+    rows: int | None = None  # the number of rows its Parquet footer says it holds
 
     @property
     def games(self) -> int:
@@ -171,9 +174,10 @@ def read_part_file(path: Path) -> PartFile:
     if not m:
         raise ResultFolderError(f"{path} is not a simlab part file name; move it out of {path.parent}")
     try:
-        schema = pq.read_schema(path)
+        metadata = pq.read_metadata(path)
+        schema = metadata.schema.to_arrow_schema()
         records, compacted = file_records(schema.metadata or {})
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, KeyError, ValueError, TypeError) as exc:
         raise ResultFolderError(
             f"{path} is unreadable or not a simlab part ({exc}); delete it and run again with --resume"
         ) from None
@@ -186,6 +190,7 @@ def read_part_file(path: Path) -> PartFile:
         compacted,
         schema.remove_metadata(),
         (schema.metadata or {}).get(DIGEST_KEY),
+        metadata.num_rows,
     )
 
 
@@ -243,12 +248,22 @@ class ResultFolder:
         if (p / LOCK).exists():  # refuse, touching nothing, while a run or compaction works here
             with folder_lock(p, "simlab run"):
                 pass
+        created = [d for d in (*reversed(folder.parts.parents), folder.parts) if not d.exists()]  # outermost first
         try:
             folder.parts.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
+            _remove_empty(created)
             raise ResultFolderError(f"cannot create output folder {p}: {exc.strerror or exc}") from None
-        folder._check_writable()  # before the lock, whose file an unwritable folder could not take either
-        with folder_lock(p, "simlab run"):
+        with contextlib.ExitStack() as stack:
+            try:
+                folder._check_writable()  # before the lock, whose file an unwritable folder could not take either
+                stack.enter_context(folder_lock(p, "simlab run"))
+            except ResultFolderError:  # a full disk or a read-only folder: leave no empty folder behind
+                if p in created:
+                    with contextlib.suppress(OSError):
+                        (p / LOCK).unlink(missing_ok=True)
+                _remove_empty(created)
+                raise
             previous = folder._check_may_take(identity, resume)  # again: another run may have ended meanwhile
             folder.remove_temporaries()
             yield folder, previous
@@ -265,12 +280,25 @@ class ResultFolder:
             e for e in p.iterdir() if not (e == self.parts and e.is_dir() and _empty(e)) and e.name != LOCK
         ):
             return {}
-        if not (p / MANIFEST).is_file():
-            raise ResultFolderError(
-                f"output folder {p} is not empty and holds no simlab results ({MANIFEST} is missing); "
-                "choose a new or empty folder with --out"
-            )
-        previous = read_manifest(p)
+        damage = manifest_damage(p)
+        if damage:
+            ours = self._parts_of(identity_hash(identity))
+            if not ours:
+                if not (p / MANIFEST).is_file():
+                    raise ResultFolderError(
+                        f"output folder {p} is not empty and holds no simlab results ({MANIFEST} is missing); "
+                        "choose a new or empty folder with --out"
+                    )
+                read_manifest(p)  # raises, saying what is wrong with it
+                raise ResultFolderError(f"{p / MANIFEST} {damage}; it is not a simlab result folder")
+            if not resume:
+                raise ResultFolderError(
+                    f"{p / MANIFEST} {damage}, but {self.parts} holds {ours:,} part file(s) of this experiment: "
+                    "add --resume to rebuild the manifest from them and finish the run "
+                    f"(or: simlab repair {p} --scenario SCENARIO)"
+                )
+            return {REBUILT: f"{MANIFEST} {damage}"}
+        previous = sanitized_manifest(read_manifest(p))
         theirs = previous.get("identity", {})
         if theirs != identity:
             raise ResultFolderError(_other_scenario_message(p, theirs, identity, previous))
@@ -282,6 +310,15 @@ class ResultFolder:
                 "or choose another --out"
             )
         return previous
+
+    def _parts_of(self, identity_key: str) -> int:
+        """How many files of parts/ have a readable footer naming the experiment ``identity_key``."""
+        n = 0
+        for path in _part_entries(self.parts):
+            with contextlib.suppress(ResultFolderError, OSError):
+                if path.is_file() and all(r.get("identity") == identity_key for r in read_part_file(path).records):
+                    n += 1
+        return n
 
     def _check_writable(self) -> None:
         probe = self.parts / f".write-test.{os.getpid()}.tmp"
@@ -322,16 +359,24 @@ class ResultFolder:
         """
         return [r | {"file": f.path.name} for f in self.part_files(identity_key) for r in f.records]
 
-    def part_files(self, identity_key: str) -> list[PartFile]:
+    def part_files(self, identity_key: str, manifest: dict[str, Any] | None = None) -> list[PartFile]:
         """The files of parts/ in name order, checked for identity and overlaps.
 
-        Leftovers of a compaction killed before it deleted the parts it had merged are deleted here.
+        Without ``manifest`` (a run), a file that is not one of the run's parts is refused; with it (a
+        compaction), such a file is left where it is, out of the list, with a ``ResultFolderWarning`` (see
+        ``folder_contents``). Leftovers of a compaction killed before it deleted the parts it had merged are
+        deleted here.
         """
-        files = [read_part_file(path) for path in sorted(self.parts.glob("*.parquet"))]
-        for f in files:
-            if any(r.get("identity") != identity_key for r in f.records):
-                raise ResultFolderError(f"{f.path} belongs to another experiment; move it out of {self.parts}")
-        files, leftovers = split_leftovers(files)
+        if manifest is not None:
+            files, skipped, leftovers = verify_parts(_part_entries(self.parts), manifest)
+            for s in skipped:
+                warnings.warn(s.message(), ResultFolderWarning, stacklevel=2)
+        else:
+            files = [read_part_file(path) for path in sorted(self.parts.glob("*.parquet"))]
+            for f in files:
+                if any(r.get("identity") != identity_key for r in f.records):
+                    raise ResultFolderError(f"{f.path} belongs to another experiment; move it out of {self.parts}")
+            files, leftovers = split_leftovers(files)
         for f in leftovers:
             with contextlib.suppress(OSError):
                 f.path.unlink()
@@ -350,6 +395,57 @@ class ResultFolder:
             atomic_write(path, lambda f: f.write(lines.encode()))
 
 
+#: key of the manifest ``open_for_run`` yields when it found the folder's manifest missing or damaged and the
+#: run rebuilds it from the parts: what was wrong with it (the runner says so and drops the key)
+REBUILT = "_rebuilt"
+
+
+def manifest_damage(folder: Path) -> str:
+    """What is wrong with a folder's manifest ("" if it reads as a simlab manifest), e.g. "is missing"."""
+    path = Path(folder) / MANIFEST
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return "is missing"
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"is unreadable ({exc.strerror if isinstance(exc, OSError) else exc})"
+    if not text.strip():
+        return "is empty"
+    try:
+        manifest = json.loads(text)
+    except ValueError as exc:
+        return f"is unreadable ({exc})"
+    if not isinstance(manifest, dict):
+        return f"is not a simlab manifest (a JSON {type(manifest).__name__}, not an object)"
+    if not isinstance(manifest.get("identity"), dict) or not isinstance(manifest.get("identity_hash"), str):
+        return "is not a simlab manifest (its 'identity' is missing or damaged)"
+    return ""
+
+
+def sanitized_manifest(manifest: dict[str, Any]) -> dict[str, Any]:
+    """``manifest`` without the fields a run reads back that are of the wrong type (a list for an object,
+    text for a number): a run rebuilds them instead of failing on them."""
+    out = dict(manifest)
+    for key in ("games", "chunk_size"):
+        value = out.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            del out[key]
+    timings = out.get("timings")
+    if not isinstance(timings, dict):
+        out["timings"] = {}
+    else:
+        timings = dict(timings)
+        if not isinstance(timings.get("sessions"), list):
+            timings["sessions"] = []
+        timings["sessions"] = [s for s in timings["sessions"] if isinstance(s, dict)]
+        if not isinstance(timings.get("started_at"), str):
+            timings.pop("started_at", None)
+        out["timings"] = timings
+    if not isinstance(out.get("compactions"), list):
+        out["compactions"] = []
+    return out
+
+
 def read_manifest(folder: Path) -> dict[str, Any]:
     path = Path(folder) / MANIFEST
     try:
@@ -361,64 +457,270 @@ def read_manifest(folder: Path) -> dict[str, Any]:
 
 
 def load_manifest(folder: str | Path) -> dict[str, Any]:
-    """The manifest of a result folder: scenario, variants and configs, versions, chunks, timings."""
-    return read_manifest(Path(folder))
+    """The manifest of a result folder: scenario, variants and configs, versions, chunks, timings.
+
+    A manifest whose fields the readers rely on are missing or of the wrong type is a ResultFolderError that
+    says how to rebuild it (``simlab repair``), not an AttributeError deep in an analysis.
+    """
+    p = Path(folder)
+    manifest = read_manifest(p)
+    problem = manifest_damage(p) or _reader_fields_problem(manifest)
+    if problem:
+        detail = problem.removeprefix("is ")
+        raise ResultFolderError(
+            f"{p / MANIFEST} is damaged ({detail}); rebuild it from the part files with: "
+            f"simlab repair {p} --scenario SCENARIO"
+        )
+    return manifest
+
+
+def _reader_fields_problem(manifest: dict[str, Any]) -> str:
+    """Which field of a manifest the readers need is missing or of the wrong type ("" if none)."""
+    if not isinstance(manifest.get("scenario"), dict) or not isinstance(manifest["scenario"].get("name"), str):
+        return "its 'scenario' is missing or not an object with a name"
+    if not isinstance(manifest.get("game"), str):
+        return "its 'game' is missing or not a string"
+    variants = manifest.get("variants")
+    if not isinstance(variants, list) or not variants:
+        return "its 'variants' is missing or not a list"
+    for v in variants:
+        if not (isinstance(v, dict) and isinstance(v.get("name"), str) and isinstance(v.get("config"), dict)):
+            return "an entry of its 'variants' is not an object with a name and a config"
+        if isinstance(v.get("games_done"), bool) or not isinstance(v.get("games_done", 0), int):
+            return f"the games_done of variant {v['name'][:40]!r} is not a number"
+    for key in ("games_done", "games_target", "games_failed", "games"):
+        if key in manifest and (isinstance(manifest[key], bool) or not isinstance(manifest[key], int)):
+            return f"its {key!r} is not a number"
+    return ""
 
 
 def load_results(folder: str | Path) -> Any:
-    """A polars LazyFrame over every row of a result folder (one row per game and seat)."""
+    """A polars LazyFrame over every row of a result folder (one row per game and seat).
+
+    Only the run's own part files are read (see ``folder_contents``); a file left out is named in a
+    ``ResultFolderWarning``.
+    """
     import polars as pl
 
-    p = Path(folder)
-    paths, clean = _result_paths(p)
-    if clean:
-        return pl.scan_parquet(p / PARTS / "*.parquet")
-    return pl.scan_parquet([str(path) for path in paths])
+    return pl.scan_parquet([str(path) for path in result_files(folder)])
 
 
 def result_files(folder: str | Path) -> list[Path]:
     """The part files whose rows make up a result folder's results, in name order (variant, then start)."""
-    return _result_paths(Path(folder))[0]
+    return [f.path for f in result_parts(folder)]
 
 
-def _result_paths(p: Path) -> tuple[list[Path], bool]:
-    """The result files and whether they are all of parts/*.parquet (no leftovers of a killed compaction)."""
+def result_parts(folder: str | Path) -> list[PartFile]:
+    """The run's own part files of a result folder (footers read), in name order; see ``folder_contents``."""
+    contents = folder_contents(folder)
+    if not contents.files:
+        p = Path(folder)
+        left = f"; left out: {', '.join(s.path.name for s in contents.skipped)}" if contents.skipped else ""
+        raise ResultFolderError(f"{p} holds no results yet (no part files of this run in {p / PARTS}{left})")
+    return contents.files
+
+
+class ResultFolderWarning(UserWarning):
+    """A file of parts/ that is not one of the run's parts was left out of the results (the message names it)."""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file of parts/ left out of the results, and why."""
+
+    path: Path
+    reason: str
+
+    def message(self) -> str:
+        return f"{self.path} is left out of the results: {self.reason}"
+
+
+@dataclass
+class FolderContents:
+    """What a result folder's readers read: the run's own part files, and the files of parts/ left out."""
+
+    files: list[PartFile]
+    skipped: list[Skipped]
+
+
+#: folder -> (the state of its parts/ and manifest, what ``folder_contents`` found): a report asks many times
+_CONTENTS: dict[Path, tuple[Any, FolderContents]] = {}
+
+
+def folder_contents(folder: str | Path) -> FolderContents:
+    """The part files that belong to the run of result ``folder``, verified against their footers.
+
+    This is where every reader (``load_results``, the analyses, ``simlab report``, ``simlab seats``) gets its
+    file list. A ``*.parquet`` file of parts/ is left out, with a ``ResultFolderWarning`` naming it, when it
+    is not a regular file, is empty, has no part file name (``junk.parquet``, ``... (copy).parquet``), cannot
+    be read, belongs to another experiment (its footer's identity is not the manifest's), holds a variant the
+    run does not have, holds other games than its name says, or holds another number of rows than its chunk
+    records say. Leftovers of a killed compaction are left out silently (their rows are in the merged file).
+    Two kept files with overlapping game ranges are an error (ResultFolderError). Without a readable
+    manifest, the parts must all name the same experiment. A folder without a manifest whose Parquet files
+    are none of them simlab parts (rows written from a notebook) is read as it is. The
+    answer is cached while parts/ is unchanged.
+    """
+    p = Path(folder)
     if not p.is_dir():
         raise ResultFolderError(f"no result folder at {p}")
-    paths = sorted((p / PARTS).glob("*.parquet"))
-    if not paths:
-        raise ResultFolderError(f"{p} holds no results yet (no parquet files in {p / PARTS})")
-    leftovers = _leftovers(paths)
-    # a compaction was killed before deleting the parts it merged: leave them out
-    return [path for path in paths if path not in leftovers], not leftovers
-
-
-def _leftovers(paths: list[Path]) -> set[Path]:
-    """Leftovers of a killed compaction among ``paths``: found by file names, confirmed by the footers.
-
-    Only the files whose name range lies inside another's are read, so a clean folder costs no file read.
-    """
-    by_variant: dict[str, list[tuple[int, int, Path]]] = {}
-    for path in paths:
-        m = PART_RE.match(path.name)
-        if m:
-            by_variant.setdefault(m["variant"], []).append((int(m["start"]), int(m["stop"]), path))
-    involved: set[Path] = set()
-    for ranges in by_variant.values():
-        ranges.sort(key=lambda r: (r[0], -r[1]))
-        cover = None
-        for start, stop, path in ranges:
-            if cover is not None and stop <= cover[1]:
-                involved.update((path, cover[2]))
-            elif cover is None or stop > cover[1]:
-                cover = (start, stop, path)
-    if not involved:
-        return set()
+    entries = _part_entries(p / PARTS)
+    key = (tuple((e.name, *_stat_key(e)) for e in entries), _stat_key(p / MANIFEST))
+    cached = _CONTENTS.get(p.resolve())
+    if cached is not None and cached[0] == key:
+        return cached[1]
     try:
-        files = [read_part_file(path) for path in sorted(involved)]
+        manifest = read_manifest(p)
     except ResultFolderError:
-        return set()
-    return {f.path for f in split_leftovers(files)[1]}
+        manifest = {}
+    files, skipped, _leftovers = verify_parts(entries, manifest)
+    bare = _bare_files(skipped) if not files and not (p / MANIFEST).exists() else []
+    if bare:  # no manifest and no simlab part at all: Parquet files of rows, e.g. written from a notebook
+        files, skipped = bare, []
+    contents = FolderContents(files, skipped)
+    for s in skipped:
+        warnings.warn(s.message(), ResultFolderWarning, stacklevel=2)
+    _CONTENTS[p.resolve()] = (key, contents)
+    return contents
+
+
+def _bare_files(skipped: list[Skipped]) -> list[PartFile]:
+    """The left-out files as plain Parquet files of rows, if every one is one without simlab metadata, else []."""
+    import pyarrow.parquet as pq
+
+    files = []
+    for s in skipped:
+        try:
+            if not s.path.is_file() or s.path.stat().st_size == 0:
+                return []
+            metadata = pq.read_metadata(s.path)
+        except Exception:  # anything unreadable: not a folder of plain Parquet files
+            return []
+        schema = metadata.schema.to_arrow_schema()
+        if set(schema.metadata or {}) & {META_KEY, CHUNKS_KEY, FILE_KEY}:
+            return []  # a simlab part that is not this run's: the folder is a damaged result folder
+        files.append(PartFile(s.path, "", 0, 0, [], False, schema, None, metadata.num_rows))
+    return files
+
+
+def _part_entries(parts: Path) -> list[Path]:
+    """The ``*.parquet`` entries of parts/ in name order (temporary files, which start with a dot, are not)."""
+    if not parts.is_dir():
+        return []
+    return sorted(e for e in parts.iterdir() if e.name.endswith(".parquet") and not e.name.startswith("."))
+
+
+def _stat_key(path: Path) -> tuple[int, ...]:
+    try:
+        st = path.lstat()
+    except OSError:
+        return ()
+    return (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def verify_parts(entries: list[Path], manifest: dict[str, Any]) -> tuple[list[PartFile], list[Skipped], list[PartFile]]:
+    """(the run's part files among ``entries``, the others with the reason each is left out, the leftovers of
+    a killed compaction: files whose chunks are all in another kept file).
+
+    The run is the one ``manifest`` describes; an empty manifest (missing or unreadable) means the one
+    experiment the readable parts name (several: ResultFolderError). Leftovers of a killed compaction are
+    dropped; overlapping game ranges among the kept files are a ResultFolderError.
+    """
+    if not isinstance(manifest, dict):
+        manifest = {}
+    candidates: list[PartFile] = []
+    skipped: list[Skipped] = []
+    for path in entries:
+        try:
+            st = path.stat()
+        except OSError as exc:
+            skipped.append(Skipped(path, f"it cannot be read ({exc.strerror or exc})"))
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            skipped.append(Skipped(path, "it is not a regular file"))
+        elif st.st_size == 0:
+            skipped.append(Skipped(path, "it is empty (0 bytes); delete it and --resume to replay its games"))
+        elif not PART_RE.match(path.name):
+            skipped.append(Skipped(path, "it has no simlab part file name (a copy?); move it out of parts/"))
+        else:
+            try:
+                f = read_part_file(path)
+            except ResultFolderError:
+                skipped.append(
+                    Skipped(path, "it is unreadable or not a simlab part; delete it and --resume to replay its games")
+                )
+                continue
+            reason = _part_problem(f, manifest)
+            if reason:
+                skipped.append(Skipped(path, reason))
+            else:
+                candidates.append(f)
+    identity = manifest.get("identity_hash")
+    if not isinstance(identity, str) or not identity:
+        identity = _only_identity(candidates)
+    files = []
+    for f in candidates:
+        if {r.get("identity") for r in f.records} != {identity}:
+            skipped.append(
+                Skipped(f.path, "it belongs to another experiment (its footer names another scenario identity)")
+            )
+        else:
+            files.append(f)
+    files, leftovers = split_leftovers(files)
+    _check_overlaps([(r, f.path.name) for f in files for r in f.records])
+    skipped.sort(key=lambda s: s.path.name)
+    return files, skipped, leftovers
+
+
+def _only_identity(files: list[PartFile]) -> str | None:
+    """The experiment the parts of a folder without a manifest name; refuses parts of several experiments."""
+    found = sorted({str(r.get("identity")) for f in files for r in f.records})
+    if len(found) > 1:
+        raise ResultFolderError(
+            f"{files[0].path.parent} has no readable {MANIFEST} and holds parts of {len(found)} experiments "
+            f"(identities {', '.join(found)}); move the foreign parts out of it"
+        )
+    return found[0] if found else None
+
+
+def _part_problem(f: PartFile, manifest: dict[str, Any]) -> str:
+    """Why a readable part file is not one of the run's parts ("" if it is), from its name and footer."""
+    variants = manifest.get("variants")
+    names = {v.get("name") for v in variants if isinstance(v, dict)} if isinstance(variants, list) else None
+    if names and f.variant not in names:
+        return f"its variant '{f.variant}' is not one of this run's ({', '.join(sorted(map(str, names)))})"
+    try:
+        ranges = sorted((str(r["variant"]), int(r["start"]), int(r["stop"])) for r in f.records)
+        games = sum(int(r["games"]) for r in f.records)
+    except (KeyError, TypeError, ValueError):
+        return "its footer holds no valid chunk record"
+    pos = f.start
+    tiles = True
+    for variant, start, stop in ranges:
+        if variant != f.variant or start != pos or stop <= start:
+            tiles = False
+            break
+        pos = stop
+    if not tiles or pos != f.stop:
+        held = ", ".join(f"games {a}-{b} of '{v}'" for v, a, b in ranges[:3])
+        return (
+            f"its name says games {f.start}-{f.stop} of '{f.variant}' but its footer says {held} "
+            "(a renamed copy?); move it out of parts/"
+        )
+    players = manifest.get("players")
+    if isinstance(players, int) and not isinstance(players, bool) and f.rows is not None and f.rows != games * players:
+        return (
+            f"it holds {f.rows:,} rows, but its chunk records say {games:,} games of {players} players; "
+            "delete it and --resume to replay its games"
+        )
+    return ""
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders a refused run created (innermost first), if they are still empty."""
+    for d in reversed(folders):
+        with contextlib.suppress(OSError):
+            d.rmdir()
 
 
 def _empty(folder: Path) -> bool:

@@ -159,12 +159,26 @@ def test_game_without_market_or_round_scores(roma_folder):
     assert "roma" in render(report)
 
 
+#: a variant name that is markup (without a slash: it is part of the part files' names)
+EVIL_VARIANT = '<img src=y onerror=alert("v")>'
+
+
 def _tamper(folder: Path, dest: Path) -> Path:
-    """A copy of a result folder whose variant, bot and descriptions are markup (as a hostile file could be)."""
+    """A copy of a result folder whose variant, bot and descriptions are markup (as a hostile file could be).
+
+    The parts stay the run's own (footers, names and manifest agree), so every reader reads them: a part
+    whose footer or name disagrees with the manifest is left out (tests/run/test_folder_contents.py). A
+    file name cannot hold a slash, so the variant's markup has none.
+    """
+    import pyarrow.parquet as pq
+
+    from simlab.run.store import META_KEY
+
     shutil.copytree(folder, dest)
-    evil_variant = '<script>alert("v")</script>'
+    evil_variant = EVIL_VARIANT
     evil_bot = "<img src=x onerror=alert(1)>"
     for part in (dest / "parts").glob("*.parquet"):
+        meta = dict(pq.read_schema(part).metadata)
         df = pl.read_parquet(part)
         df = df.with_columns(
             pl.when(pl.col("variant") == "quined2014")
@@ -173,7 +187,15 @@ def _tamper(folder: Path, dest: Path) -> Path:
             .alias("variant"),
             pl.when(pl.col("bot") == "priest").then(pl.lit(evil_bot)).otherwise(pl.col("bot")).alias("bot"),
         )
-        df.write_parquet(part)
+        record = json.loads(meta[META_KEY])
+        name = part.name
+        if record["variant"] == "quined2014":
+            record["variant"] = evil_variant
+            name = part.name.replace("quined2014", evil_variant)
+        meta[META_KEY] = json.dumps(record).encode()
+        pq.write_table(df.to_arrow().replace_schema_metadata(meta), dest / "parts" / name)
+        if name != part.name:
+            part.unlink()
     manifest = json.loads((dest / "manifest.json").read_text())
     manifest["scenario"]["description"] = "</title><script>alert('d')</script>"
     manifest["scenario"]["text"] += "\n# <script>alert('text')</script>\n"
@@ -192,10 +214,11 @@ def test_names_from_scenario_files_are_escaped(quick_folder, tmp_path):
     html = out.read_text(encoding="utf-8")
     assert "<script" not in html.lower()
     assert "<img src=x" not in html and "<b>bold</b>" not in html
-    assert "&lt;script&gt;alert(&#34;v&#34;)&lt;/script&gt;" in html
+    assert "<img src=y" not in html
+    assert "&lt;img src=y onerror=alert(&#34;v&#34;)&gt;" in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
     assert "&lt;b&gt;bold&lt;/b&gt; &amp; &lt;i&gt;italic&lt;/i&gt;" in html
-    assert '<script>alert("v")</script> against rulebook' in _text(html)
+    assert f"{EVIL_VARIANT} against rulebook" in _text(html)
 
 
 def test_report_aggregates_lazily(quick_folder, monkeypatch):

@@ -99,7 +99,7 @@ def test_identity_ignores_game_count_and_chunk_size():
 def test_with_options_validates():
     sc = parse_scenario(SMALL)
     assert sc.with_options(games=5, chunk_size=2).games == 5
-    with pytest.raises(ScenarioError, match=r"^--games: expected a positive integer, found 0$"):
+    with pytest.raises(ScenarioError, match=r"^--games: expected a positive integer up to 9,999,999,999, found 0$"):
         sc.with_options(games=0)
 
 
