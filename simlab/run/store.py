@@ -498,11 +498,24 @@ def load_results(folder: str | Path) -> Any:
     """A polars LazyFrame over every row of a result folder (one row per game and seat).
 
     Only the run's own part files are read (see ``folder_contents``); a file left out is named in a
-    ``ResultFolderWarning``.
+    ``ResultFolderWarning``. Variants whose columns differ (another round count) read as the union of the
+    columns, null where a variant has none.
     """
     import polars as pl
+    import pyarrow as pa
 
-    return pl.scan_parquet([str(path) for path in result_files(folder)])
+    parts = result_parts(folder)
+    paths = [str(f.path) for f in parts]
+    if len({tuple(f.schema.names) for f in parts}) == 1:
+        return pl.scan_parquet(paths)
+    # variants with other columns (another round count: money_r6 in one, not in the other): the union of the
+    # files' columns, null where a file has none
+    union: dict[str, pa.Field] = {}
+    for f in parts:
+        for field in f.schema:
+            union.setdefault(field.name, field.remove_metadata())
+    schema = pl.from_arrow(pa.schema(list(union.values())).empty_table()).schema
+    return pl.scan_parquet(paths, schema=schema, missing_columns="insert")
 
 
 def result_files(folder: str | Path) -> list[Path]:

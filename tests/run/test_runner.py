@@ -192,3 +192,14 @@ def test_a_run_imports_no_analysis_unless_handed_its_digests(tmp_path):
     assert all(DIGEST_KEY not in (pq.read_schema(f).metadata or {}) for f in result_files(tmp_path / "alone"))
     handed = simlab.run_scenario(path, jobs=1, out=tmp_path / "handed", progress=False)
     assert all(DIGEST_KEY in (pq.read_schema(f).metadata or {}) for f in result_files(handed))
+
+
+def test_variants_with_other_columns_load_as_their_union(write_scenario, tmp_path):
+    """A variant of another round count has fewer per-round columns; all rows still load, null where absent."""
+    text = SMALL + '\n[variants.short]\npreset = "rulebook"\nset = { rounds = 5 }\n'
+    folder = run_scenario(write_scenario(text), jobs=1, out=tmp_path / "out", progress=False)
+    rows = simlab.load_results(folder).collect()
+    assert rows.height == 3 * 60 * 4
+    short = rows.filter(pl.col("variant") == "short")
+    assert short["money_r5"].null_count() == 0 and short["money_r7"].null_count() == short.height
+    assert rows.filter(pl.col("variant") == "rulebook")["money_r7"].null_count() == 0
