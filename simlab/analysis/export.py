@@ -2,7 +2,7 @@
 
 Every answer is one JSON object with the same envelope (documented in docs/analysis.md, "JSON output")::
 
-    {"format": 1, "command": "seats", "folder": "...", "game": "massilia", "level": 0.95,
+    {"format": 1, "command": "seats", "folder": "...", "game": "<game id>", "level": 0.95,
      "tables": {"seats": [{...}, ...], ...},
      "not_available": [{"analysis": "...", "reason": "... is not available for this game: ..."}]}
 
