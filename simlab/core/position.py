@@ -22,6 +22,8 @@ import numpy as np
 
 from simlab.core.checks import checks_for
 from simlab.core.errors import PositionError
+from simlab.core.record import force_chance
+from simlab.core.record import forced_pending as record_pending
 
 
 def _norm(name: str) -> str:
@@ -120,32 +122,21 @@ def has_forcing(record: np.ndarray) -> bool:
 def force(state: Any, values: Iterable[int], field: str = "force") -> Any:
     """Queue chance outcomes (already game values: die faces, item indices) for the next ``roll`` /
     ``draw_counts`` calls of ``state``, after any still queued. Returns ``state``."""
-    rec = state.record[0]
     if not has_forcing(state.record):
         raise PositionError(
             f"{field}: this engine's state record has no forced-outcome fields (forced, forced_n, forced_i); "
             "forcing chance outcomes needs the core record contract"
         )
-    values = [int(v) for v in values]
-    i, n = int(rec["forced_i"]), int(rec["forced_n"])
-    pending = [int(x) for x in rec["forced"][i:n]]
-    queue = pending + values
-    capacity = len(rec["forced"])
-    if len(queue) > capacity:
-        raise PositionError(f"{field}: at most {capacity} chance outcomes can be queued, got {len(queue)}")
-    rec["forced"][:] = 0
-    rec["forced"][: len(queue)] = queue
-    rec["forced_i"] = 0
-    rec["forced_n"] = len(queue)
+    try:
+        force_chance(state.record, values)
+    except ValueError as exc:
+        raise PositionError(f"{field}: {exc}") from None
     return state
 
 
 def forced_pending(state: Any) -> list[int]:
     """The queued chance outcomes not used yet."""
-    rec = state.record[0]
-    if not has_forcing(state.record):
-        return []
-    return [int(x) for x in rec["forced"][int(rec["forced_i"]) : int(rec["forced_n"])]]
+    return record_pending(state.record) if has_forcing(state.record) else []
 
 
 def check_position(state: Any) -> None:

@@ -24,7 +24,7 @@ Python layer. ``tests/core/test_contract.py`` checks that every other knob reach
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -119,12 +119,21 @@ def config_record(
     return cf.view(np.recarray)  # attribute access also without the JIT (NUMBA_DISABLE_JIT=1)
 
 
-def force_chance(record: np.ndarray, values: list[int]) -> None:
-    """Fix the next chance outcomes of a state record by value (die faces, kinds drawn), in order."""
-    if len(values) > MAX_FORCED:
-        raise ValueError(f"at most {MAX_FORCED} chance outcomes can be fixed at once, got {len(values)}")
+def force_chance(record: np.ndarray, values: Iterable[int]) -> None:
+    """Queue chance outcomes of a state record by value (die faces, kinds drawn), after any still pending;
+    ``roll`` and ``draw_counts`` take them in order. The position builder's ``force`` is the friendly face."""
     s = record[0]
+    queue = forced_pending(record) + [int(v) for v in values]
+    capacity = len(s["forced"])
+    if len(queue) > capacity:
+        raise ValueError(f"at most {capacity} chance outcomes can be queued, got {len(queue)}")
     s["forced"][:] = 0
-    s["forced"][: len(values)] = values
-    s["forced_n"] = len(values)
+    s["forced"][: len(queue)] = queue
+    s["forced_n"] = len(queue)
     s["forced_i"] = 0
+
+
+def forced_pending(record: np.ndarray) -> list[int]:
+    """The queued chance outcomes of a state record not used yet."""
+    s = record[0]
+    return [int(x) for x in s["forced"][int(s["forced_i"]) : int(s["forced_n"])]]
