@@ -1,10 +1,10 @@
 """The game's documentation stays complete: every config field and every fact column is described."""
 
-import re
 from pathlib import Path
 
 from simlab import get_game
 from simlab.games.massilia.config import MassiliaConfig
+from tests.games.doc_examples import run_position_examples
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "games" / "massilia.md"
 
@@ -30,14 +30,6 @@ def test_every_fact_column_has_a_description() -> None:
     assert state.current_player == 0
 
 
-def _position_examples() -> list[str]:
-    section = DOC.read_text().split("## Setting up a position", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, re.S)
-
-
 def test_the_position_examples_run(capsys) -> None:
     """The "Setting up a position" examples run as printed, one after the other."""
-    first, *more = _position_examples()
-    exec(compile(first, f"{DOC.name} example", "exec"), {})
-    assert capsys.readouterr().out.startswith("turn ")
-    exec(compile("\n".join([first, *more]), f"{DOC.name} examples", "exec"), {})
+    run_position_examples(DOC, capsys, "turn ")

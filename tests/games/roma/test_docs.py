@@ -1,6 +1,5 @@
 """Roma's documentation stays complete, and its result and fact columns are flat, typed and described."""
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -8,6 +7,7 @@ import numpy as np
 from simlab.games.roma import data
 from simlab.games.roma.config import RomaConfig
 from simlab.games.roma.game import GAME
+from tests.games.doc_examples import run_position_examples
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "games" / "roma.md"
 
@@ -56,14 +56,6 @@ def test_fact_and_result_columns_are_flat_typed_and_described() -> None:
     assert (columns["start_vp"] + gained - lost == columns["final_vp"]).all()
 
 
-def _position_examples() -> list[str]:
-    section = DOC.read_text().split("## Setting up a position", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, re.S)
-
-
 def test_the_position_examples_run(capsys) -> None:
     """The "Setting up a position" examples run as printed, one after the other."""
-    first, *more = _position_examples()
-    exec(compile(first, f"{DOC.name} example", "exec"), {})
-    assert capsys.readouterr().out.startswith("action ")
-    exec(compile("\n".join([first, *more]), f"{DOC.name} examples", "exec"), {})
+    run_position_examples(DOC, capsys, "action ")
