@@ -146,7 +146,11 @@ class BotRegistry:
             )
         values = {**info.params, **parsed.params}
         if info.kind is not None:
-            params = np.array([values[k] for k in info.params], dtype=np.float64)
+            # every compiled bot of a game carries a parameter vector of the same length (random: zeros), so a
+            # vector handed to the game's heuristic_policy is never shorter than what it reads
+            width = max((len(i.params) for i in self._infos.values() if i.kind is not None), default=0)
+            params = np.zeros(width, dtype=np.float64)
+            params[: len(info.params)] = [values[k] for k in info.params]
             return CompiledBot(str(parsed), info.kind, params, self.game)
         return info.load()(name=str(parsed), **values)
 

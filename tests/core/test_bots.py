@@ -118,3 +118,12 @@ def test_heuristic_bot_beats_random_players(name):
         shares.extend(records["share"][:, seat].tolist())
     assert len(shares) == 400
     assert np.mean(shares) > 0.5
+
+
+def test_every_compiled_bot_carries_a_full_parameter_vector():
+    """random's parameters are zeros of the heuristics' length: a vector handed to the game's heuristic_policy
+    (which reads by index, unchecked in compiled code) is never too short."""
+    for name in GAME.bots.names():
+        bot = GAME.bots.make(name)
+        assert bot.params.shape == (len(PARAM_NAMES),), name
+    assert not GAME.bots.make("random").params.any()
