@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from simlab.run.errors import ResultFolderError
+from simlab.run.integrity import file_sha256, manifest_hashes, read_problem
 from simlab.run.store import (
     CHUNKS_KEY,
     COMPACTED_FILE,
@@ -159,8 +160,14 @@ def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None, 
     files = store.part_files(identity_key, manifest)  # deletes leftovers; leaves strays out, with a warning
     summary.leftovers = sum(1 for p in before if not p.exists())  # the leftovers part_files deleted
     holder = {id(f): f.path.name for f in files}  # the file that holds each file's chunks after compaction
+    known = manifest_hashes(manifest)
+    hashes = dict(known)
     for group in plan(files, summary.games_per_file):
+        _refuse_damaged(store, group, known)
         name = merge(store, group, summaries)
+        for f in group:
+            hashes.pop(f.path.name, None)
+        hashes[name] = file_sha256(store.parts / name)
         holder.update((id(f), name) for f in group)
         summary.merged += len(group)
         summary.written += 1
@@ -179,7 +186,39 @@ def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None, 
     if summary.written or summary.leftovers:
         manifest["compactions"] = [*manifest.get("compactions", []), summary.record()]
     if moved or summary.written or summary.leftovers:
+        manifest["files"] = _hashes_of(after, hashes, {f.path.name: f.rows for f in files})
         store.write_manifest(manifest)
+
+
+def _hashes_of(paths: list[Path], hashes: dict[str, str], rows: dict[str, int | None]) -> dict[str, str]:
+    """The manifest's ``files`` map for the files on disk: their hashes, where a file has none yet (a manifest of
+    an older simlab, or a stale one) computed once it reads whole with valid page checksums."""
+    out = {}
+    for path in paths:
+        if path.name in hashes:
+            out[path.name] = hashes[path.name]
+        elif not read_problem(path, rows.get(path.name)):
+            out[path.name] = file_sha256(path)
+    return out
+
+
+def _refuse_damaged(store: ResultFolder, group: list[PartFile], known: dict[str, str]) -> None:
+    """Refuse to merge a damaged part: merging would write its damage into a fresh file with valid checksums.
+
+    A part is checked against the manifest's hash for it, or, without one (a folder of an older simlab), read
+    whole with its page checksums.
+    """
+    for f in group:
+        expected = known.get(f.path.name)
+        if expected is not None:
+            problem = "" if file_sha256(f.path) == expected else "its bytes differ from the manifest's content hash"
+        else:
+            problem = read_problem(f.path, f.rows)
+        if problem:
+            raise ResultFolderError(
+                f"{f.path} is damaged ({problem}); nothing more was compacted. Move it aside with: simlab verify "
+                f"{store.path} --quarantine, then play its games again with simlab run ... --resume"
+            )
 
 
 def _point_chunks_to_files(manifest: dict[str, Any], files: dict[tuple[str, int], str]) -> bool:
@@ -273,7 +312,7 @@ def merge(store: ResultFolder, group: list[PartFile], summaries: str = "") -> st
                 pending, rows = [], 0
 
             for f in group:
-                source = pq.ParquetFile(f.path)
+                source = pq.ParquetFile(f.path, page_checksum_verification=True)
                 for i in range(source.num_row_groups):
                     table = source.read_row_group(i).replace_schema_metadata(None)
                     if rows and rows + table.num_rows > ROW_GROUP_ROWS:

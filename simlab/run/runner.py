@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import os
 import shlex
 import sys
@@ -23,6 +24,7 @@ import simlab
 from simlab.run.backends import Executor
 from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
+from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quarantine
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
 from simlab.run.store import FORMAT, REBUILT, ResultFolder, identity_hash
@@ -88,12 +90,19 @@ def run_scenario(
             chunk_size = chunk_size if chunk_size is not None else previous.get("chunk_size")
         sc = sc.with_options(games=games, chunk_size=chunk_size)
 
+        if folder.salvaged:
+            log.write(
+                f"notice: kept {len(folder.salvaged)} finished part(s) a stopped run had not yet put in place "
+                f"(first: {folder.salvaged[0]})\n"
+            )
+        hashes = _check_parts(folder, identity_key, previous, log)
         chunks = folder.scan_parts(identity_key)
         failures = [f for c in chunks for f in c["failures"]]
         # local workers write their parts into the folder themselves (see SpooledChunk); remote ones cannot
         spool = str(folder.parts) if backend == "local" else ""
         tasks = _plan(sc, chunks, identity_key, spool=spool, summaries=summaries)
         run = _Run(sc, folder, identity_key, chunks, failures, previous, n_jobs, folder_path, backend, address)
+        run.hashes = hashes
         if repair_only:
             run.manifest("complete" if not tasks else "interrupted")
             folder.write_failures(failures)
@@ -154,6 +163,20 @@ def repair_folder(folder: str | Path, scenario: str | Path | None = None) -> str
         f"games ({m['status']})"
         + ("" if m["status"] == "complete" else f"; finish with: simlab run {sc.source} --out {p} --resume")
     )
+
+
+def _check_parts(folder: ResultFolder, identity_key: str, previous: dict[str, Any], log: IO[str]) -> dict[str, str]:
+    """Check the parts already in the folder against the manifest's content hashes (see simlab.run.integrity);
+    move the damaged ones to damaged/ (their games are played again) and return the good ones' hashes."""
+    files = folder.part_files(identity_key)
+    if not files:
+        return {}
+    check = check_parts([f.path for f in files], {f.path.name: f.rows for f in files}, manifest_hashes(previous))
+    if check.damaged:
+        moved = quarantine(folder.path, [path for path, _why in check.damaged])
+        for (path, why), dest in zip(check.damaged, moved, strict=True):
+            log.write(f"damaged: {path.name}: {why}; moved to {dest}; its games are played again\n")
+    return check.hashes
 
 
 def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | None, summaries: str) -> None:
@@ -278,6 +301,7 @@ class _Run:
         self.session_games = 0
         self.last_write = 0.0
         self.compactions = list(previous.get("compactions", []))
+        self.hashes: dict[str, str] = {}  # part file name -> SHA-256 of its bytes (the manifest's "files")
 
     @property
     def games_done(self) -> int:
@@ -302,10 +326,13 @@ class _Run:
                 f"{first['error']}\nreplay it with: {first['replay']}\n"
                 f"(without --fail-fast, failing games are logged to failures.jsonl and the run goes on)"
             )
+        name = result.chunk["file"]
         if result.spooled:
-            self.folder.adopt_part(Path(result.spooled), result.chunk["file"])
+            self.folder.adopt_part(Path(result.spooled), name)
+            self.hashes[name] = file_sha256(self.folder.parts / name)
         else:
-            self.folder.write_part(result.chunk["file"], result.parquet)
+            self.folder.write_part(name, result.parquet)
+            self.hashes[name] = hashlib.sha256(result.parquet).hexdigest()
         self.chunks.append(result.chunk)
         self.failures.extend(result.failures)
         return result
@@ -390,6 +417,8 @@ class _Run:
                     {k: v for k, v in c.items() if k not in ("failures", "identity")} | {"failed": len(c["failures"])}
                     for c in chunks
                 ],
+                # each part file's SHA-256: --resume, compact and verify check a part's bytes against it
+                "files": {c["file"]: self.hashes[c["file"]] for c in chunks if c["file"] in self.hashes},
                 "timings": {
                     "started_at": self.created,
                     "updated_at": _now(),

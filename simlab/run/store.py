@@ -166,11 +166,12 @@ def file_records(meta: dict[bytes, bytes]) -> tuple[list[dict[str, Any]], bool]:
     raise ValueError(f"unknown simlab file format {kind.decode(errors='replace')!r} (written by a newer simlab?)")
 
 
-def read_part_file(path: Path) -> PartFile:
-    """A file of parts/ with its chunk records (only its footer is read)."""
+def read_part_file(path: Path, name: str | None = None) -> PartFile:
+    """A file of parts/ with its chunk records (only its footer is read); ``name``: the part name it is to have
+    (a temporary file's), if not its own."""
     import pyarrow.parquet as pq
 
-    m = PART_RE.match(path.name)
+    m = PART_RE.match(name or path.name)
     if not m:
         raise ResultFolderError(f"{path} is not a simlab part file name; move it out of {path.parent}")
     try:
@@ -230,6 +231,7 @@ class ResultFolder:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.parts = self.path / PARTS
+        self.salvaged: list[str] = []  # parts open_for_run put in place from a killed run's temporaries
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
@@ -265,6 +267,7 @@ class ResultFolder:
                 _remove_empty(created)
                 raise
             previous = folder._check_may_take(identity, resume)  # again: another run may have ended meanwhile
+            folder.salvaged = folder.salvage_temporaries(identity_hash(identity))
             folder.remove_temporaries()
             yield folder, previous
 
@@ -327,6 +330,37 @@ class ResultFolder:
             probe.unlink()
         except OSError as exc:
             raise ResultFolderError(f"cannot write to output folder {self.path}: {exc.strerror or exc}") from None
+
+    def salvage_temporaries(self, identity_key: str) -> list[str]:
+        """Put in place the temporary parts a killed run had finished but not renamed; returns their names.
+
+        A worker writes its part under a temporary name, fsyncs it and only then reports back; a run killed
+        (or interrupted) before it renamed the file would otherwise play those games again. A temporary part
+        is kept only if it reads whole with valid page checksums, names this experiment and its own games,
+        and no part on disk overlaps it; anything else is left to ``remove_temporaries``.
+        """
+        from simlab.run.integrity import read_problem
+
+        kept: list[str] = []
+        for tmp in sorted(self.parts.glob(".*.tmp")):
+            name = tmp.name[1:].rsplit(".", 2)[0]
+            target = self.parts / name
+            if not PART_RE.match(name) or target.exists():
+                continue
+            try:
+                f = read_part_file(tmp, name)
+            except ResultFolderError:
+                continue
+            if f.compacted or _part_problem(f, {}) or any(r.get("identity") != identity_key for r in f.records):
+                continue
+            if _overlaps_any(self.parts, f) or read_problem(tmp, f.rows):
+                continue
+            try:
+                os.replace(tmp, target)
+            except OSError:
+                continue
+            kept.append(name)
+        return kept
 
     def remove_temporaries(self, only_dead: bool = False) -> None:
         """Temporary files left by a killed run are never results: delete them.
@@ -750,6 +784,15 @@ def _writer_alive(tmp: Path) -> bool:
     except OSError:  # PermissionError: a process of another user has that pid
         return True
     return pid != os.getpid()
+
+
+def _overlaps_any(parts: Path, f: PartFile) -> bool:
+    """Whether a part on disk (by its name) holds games of ``f``'s variant in ``f``'s range."""
+    for path in parts.glob("*.parquet"):
+        m = PART_RE.match(path.name)
+        if m and m["variant"] == f.variant and int(m["start"]) < f.stop and f.start < int(m["stop"]):
+            return True
+    return False
 
 
 def _check_overlaps(chunks: list[tuple[dict[str, Any], str]]) -> None:

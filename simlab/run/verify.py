@@ -3,21 +3,22 @@
 Parts written by this simlab carry Parquet page checksums (CRC32 of every data page), checked as the pages
 are read, so a flipped bit in a data page is an error here instead of a silently changed value. Parts
 written before checksums are checked for what can be checked: that they decode, hold the rows their
-footer says, and hold only their own variant and games. ``quarantine`` moves damaged parts to
+footer says, and hold only their own variant and games. A part the manifest holds a content hash for is
+also checked byte for byte against it (see ``simlab.run.integrity``). ``quarantine`` moves damaged parts to
 ``damaged/`` beside ``parts/``, after which ``simlab run ... --resume`` plays exactly their games again.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import shutil
 from pathlib import Path
 
 from simlab.run.errors import ResultFolderError
-from simlab.run.store import PartFile, folder_contents
+from simlab.run.integrity import DAMAGED, file_sha256, manifest_hashes, read_problem
+from simlab.run.integrity import quarantine as move_to_damaged
+from simlab.run.store import PartFile, folder_contents, read_manifest
 
-DAMAGED = "damaged"
+__all__ = ["DAMAGED", "VerifyResult", "verify_folder"]
 
 
 @dataclasses.dataclass
@@ -44,44 +45,46 @@ class VerifyResult:
 
 
 def verify_folder(folder: str | Path, quarantine: bool = False) -> VerifyResult:
-    """Read every row of the run's parts of ``folder`` (page checksums verified); see the module docstring."""
+    """Read every row of the run's parts of ``folder`` (page checksums verified, bytes against the manifest's
+    content hashes); see the module docstring."""
     p = Path(folder)
     contents = folder_contents(p)
+    known = manifest_hashes(_manifest_or_empty(p))
     result = VerifyResult(p, left_out=[(s.path, s.reason) for s in contents.skipped])
     for f in contents.files:
-        problem = _problem(f)
+        problem = _problem(f, known.get(f.path.name))
         result.checked += 1
         if problem:
             result.damaged.append((f.path, problem))
         else:
             result.games += sum(int(r.get("games", 0)) for r in f.records)
     if quarantine and result.damaged:
-        target = p / DAMAGED
-        try:
-            target.mkdir(exist_ok=True)
-            for path, _why in result.damaged:
-                dest = target / path.name
-                shutil.move(path, dest)
-                result.moved.append(dest)
-        except OSError as exc:
-            raise ResultFolderError(f"cannot move damaged parts to {target}: {exc.strerror or exc}") from None
+        result.moved = move_to_damaged(p, [path for path, _why in result.damaged])
     return result
 
 
-def _problem(f: PartFile) -> str:
+def _manifest_or_empty(folder: Path) -> dict:
+    try:
+        return read_manifest(folder)
+    except ResultFolderError:
+        return {}
+
+
+def _problem(f: PartFile, expected_hash: str | None) -> str:
     """Why the rows of part ``f`` cannot be trusted ("" if they can)."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    try:
-        with contextlib.closing(pq.ParquetFile(f.path, page_checksum_verification=True)) as source:
-            table = source.read()
-    except Exception as exc:  # pyarrow raises OSError, ArrowInvalid, ... for a damaged page
-        return f"cannot be read ({type(exc).__name__}: {str(exc).splitlines()[0][:200]})"
-    if f.rows is not None and table.num_rows != f.rows:
-        return f"holds {table.num_rows:,} rows, its footer says {f.rows:,}"
-    if not f.records:  # a plain Parquet file of a folder without simlab parts
-        return ""
+    if expected_hash is not None:
+        try:
+            if file_sha256(f.path) != expected_hash:
+                return "its bytes differ from the content hash the manifest holds for it"
+        except OSError as exc:
+            return f"cannot be read ({exc.strerror or exc})"
+    problem = read_problem(f.path, f.rows)
+    if problem or not f.records:  # no records: a plain Parquet file of a folder without simlab parts
+        return problem
+    table = pq.read_table(f.path, columns=[c for c in ("variant", "game") if c in f.schema.names])
     names = table.column_names
     if "variant" in names and table.num_rows:
         variants = set(pc.unique(table.column("variant")).to_pylist())

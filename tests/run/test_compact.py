@@ -22,6 +22,7 @@ from simlab.cli import cli
 from simlab.run import compact_results, store
 from simlab.run.compact import compact
 from simlab.run.errors import ResultFolderError
+from simlab.run.integrity import file_sha256
 from simlab.run.runner import run_scenario
 from simlab.run.store import (
     CHUNKS_KEY,
@@ -196,9 +197,10 @@ def test_compaction_fixes_a_manifest_naming_parts_that_are_gone(original, folder
     manifest = json.loads((folder / "manifest.json").read_text())
     assert {c["file"] for c in manifest["chunks"]} == set(_files(folder))
     assert [c | {"file": None} for c in manifest["chunks"]] == [c | {"file": None} for c in manifest_before["chunks"]]
-    assert {k: v for k, v in manifest.items() if k not in ("chunks", "compactions")} == {
-        k: v for k, v in manifest_before.items() if k not in ("chunks", "compactions")
+    assert {k: v for k, v in manifest.items() if k not in ("chunks", "compactions", "files")} == {
+        k: v for k, v in manifest_before.items() if k not in ("chunks", "compactions", "files")
     }
+    assert manifest["files"] == {name: file_sha256(folder / "parts" / name) for name in _files(folder)}
     stale = manifest_before | {"compactions": manifest["compactions"]}
     (folder / "manifest.json").write_text(json.dumps(stale))
     assert compact(folder, games_per_file=1000).written == 0
