@@ -29,6 +29,7 @@ from typing import Any
 
 from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk, play_chunk
 from simlab.run.errors import BackendError
+from simlab.run.watchdog import in_worker
 
 BACKENDS = ("local", "dask", "ray")
 
@@ -155,7 +156,8 @@ class Executor:
         parallel = Parallel(
             n_jobs=min(self.jobs, len(tasks)), backend="loky", return_as="generator_unordered", batch_size=1
         )
-        results = parallel(delayed(play_chunk)(t.seeded()) for t in tasks)  # seeds made as tasks are dispatched
+        # seeds made as tasks are dispatched; each worker ends as soon as this process does (simlab.run.watchdog)
+        results = parallel(delayed(in_worker)(play_chunk, t.seeded()) for t in tasks)
         try:
             yield from results
         finally:
