@@ -343,6 +343,7 @@ def run(
 @bots_option
 @click.option("--games", "-n", type=click.IntRange(1), default=5000, show_default=True, help="Games to time.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
 @click.option(
     "--profile",
     "show_profile",
@@ -371,6 +372,7 @@ def bench(
     bots: str | None,
     games: int,
     jobs: int,
+    force_jobs: bool,
     show_profile: bool,
     chunk_size: int,
     rotate: bool,
@@ -383,7 +385,9 @@ def bench(
     from simlab.core.config import parse_overrides
     from simlab.run.bench import bench as run_bench
     from simlab.run.bench import seat_specs
+    from simlab.run.runner import resolve_jobs
 
+    jobs = resolve_jobs(jobs, force_jobs)  # more workers than cores only cost memory (and skew the timing)
     specs = split_bots(bots)
     g = simlab.get_game(game)
     config = _config(g, players, preset, settings, len(specs))

@@ -72,7 +72,7 @@ def run_scenario(
     log = stream if stream is not None else sys.stderr
     folder_path = Path(out) if out is not None else Path("results") / sc.name
     # on a remote cluster the workers are not this machine's cores
-    n_jobs = _resolve_jobs(jobs, force_jobs or (backend != "local" and bool(address)))
+    n_jobs = resolve_jobs(jobs, force_jobs or (backend != "local" and bool(address)))
     executor = Executor(backend, address, n_jobs)  # checks the backend's name and address
     sc.with_options(games=games, chunk_size=chunk_size)  # check the options before touching the disk
     identity = sc.identity()
@@ -515,7 +515,7 @@ def _warm_up(sc: Scenario, task: ChunkTask, log: IO[str] | None) -> None:
         log.write(f"engine ready in {time.perf_counter() - t0:.0f} s (compiled once, cached for later runs)\n")
 
 
-def _resolve_jobs(jobs: int | None, force: bool = False) -> int:
+def resolve_jobs(jobs: int | None, force: bool = False) -> int:
     """The number of worker processes: ``jobs`` (-1 or None: all cores), at most the machine's cores unless
     ``force`` (each worker holds an engine and a chunk, a few hundred MB: more workers than cores only cost
     memory)."""

@@ -118,17 +118,22 @@ def test_variant_names_are_unique_ignoring_case():
 
 def test_jobs_are_capped_at_the_cores(monkeypatch):
     monkeypatch.setattr(runner_module, "_cores", lambda: 2)
-    assert runner_module._resolve_jobs(-1) == 2
-    assert runner_module._resolve_jobs(2) == 2
+    assert runner_module.resolve_jobs(-1) == 2
+    assert runner_module.resolve_jobs(2) == 2
     with pytest.raises(ScenarioError, match=r"--jobs 12: more than the 2 core\(s\).*--force-jobs"):
-        runner_module._resolve_jobs(12)
-    assert runner_module._resolve_jobs(12, force=True) == 12
+        runner_module.resolve_jobs(12)
+    assert runner_module.resolve_jobs(12, force=True) == 12
 
 
 def test_cli_run_refuses_too_many_jobs(write_scenario, tmp_path):
     result = CliRunner().invoke(cli, ["run", str(write_scenario()), "-j", "999", "--out", str(tmp_path / "o")])
     assert result.exit_code == 2 and "error: --jobs 999: more than the" in result.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_cli_bench_refuses_too_many_jobs():
+    result = CliRunner().invoke(cli, ["bench", "massilia", "-j", "999", "-n", "10"])
+    assert result.exit_code == 2 and "error: --jobs 999: more than the" in result.stderr
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN", "1e999"])
