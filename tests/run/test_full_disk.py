@@ -1,0 +1,96 @@
+"""A real full disk (a small tmpfs, mounted where the test may): run, compact and report stop with a clear error,
+leave nothing half-written, and a resumed run after space is freed gives the rows of a clean run."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import rows
+
+from simlab.cli import cli
+from simlab.run.runner import run_scenario
+
+SCENARIO = """\
+game = "massilia"
+players = 4
+games = 24
+seed = 5
+chunk_size = 3
+lineup = ["random", "random", "random", "trader"]
+
+[variants.rulebook]
+preset = "rulebook"
+
+[variants.quined2014]
+preset = "quined2014"
+"""
+
+
+def _mount(point: Path, size: str) -> None:
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(point)], check=True, capture_output=True)
+
+
+def _resize(point: Path, size: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,size={size}", str(point)], check=True, capture_output=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 200 kB tmpfs (skipped where this process may not mount one: it needs root and a kernel that lets it)."""
+    point = tmp_path / "disk"
+    point.mkdir()
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root and mount(8); the full-disk paths are also covered by injected errors")
+    try:
+        _mount(point, "200k")
+    except subprocess.CalledProcessError as exc:
+        pytest.skip(f"cannot mount a tmpfs here: {exc.stderr.decode(errors='replace').strip()}")
+    yield point
+    with contextlib.suppress(subprocess.CalledProcessError):
+        subprocess.run(["umount", str(point)], check=True, capture_output=True)
+
+
+def _no_temporaries(folder: Path) -> None:
+    assert not [p for p in folder.rglob("*.tmp")], "a temporary file was left behind"
+
+
+def test_a_run_on_a_full_disk_stops_clearly_and_resumes_to_the_clean_rows(small_disk, tmp_path):
+    scenario = tmp_path / "full.toml"
+    scenario.write_text(SCENARIO)
+    out = small_disk / "out"
+    result = CliRunner().invoke(cli, ["run", str(scenario), "--out", str(out), "-j", "1"])
+    assert result.exit_code == 2, result.output
+    assert "error: could not write" in result.stderr and "No space left on device" in result.stderr
+    assert "Traceback" not in result.stderr
+    _no_temporaries(out)
+    _resize(small_disk, "20m")
+    run_scenario(scenario, jobs=1, out=out, resume=True, progress=False)
+    clean = run_scenario(scenario, jobs=1, out=tmp_path / "clean", progress=False)
+    assert rows(out).equals(rows(clean))
+
+
+def test_compact_and_report_on_a_full_disk_leave_the_folder_as_it_was(small_disk, tmp_path):
+    scenario = tmp_path / "full.toml"
+    scenario.write_text(SCENARIO)
+    _resize(small_disk, "20m")
+    out = run_scenario(scenario, jobs=1, out=small_disk / "out", progress=False, compact=False)
+    before = rows(out)
+    used = shutil.disk_usage(small_disk).used
+    _resize(small_disk, f"{used // 1024 + 8}k")  # room for a lock file, not for a compacted copy
+    result = CliRunner().invoke(cli, ["compact", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.stderr and "No space left on device" in result.stderr
+    _no_temporaries(out)
+    assert rows(out).equals(before)
+    report = small_disk / "report.html"
+    result = CliRunner().invoke(cli, ["report", str(out), "--out", str(report)])
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.stderr and "Traceback" not in result.stderr
+    assert not report.exists()
+    assert not list(small_disk.glob(".*.tmp")) and not list(small_disk.glob("*.tmp"))
