@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -1022,6 +1023,55 @@ def report(folder: str, out: str | None, sweep: str | None) -> None:
         return
     size = path.stat().st_size
     click.echo(f"report: {path}  ({size / 1e6:.1f} MB, built in {time.perf_counter() - t0:.1f} s)")
+
+
+@cli.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option(
+    "--panel",
+    required=True,
+    metavar="BOTS",
+    help="Bot specs, comma-separated (e.g. random,trader,priest); each plays the scenario in every seat.",
+)
+@click.option("--games", "-n", type=click.IntRange(1), help="Games per variant for each panel bot [scenario's].")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="The scenario's result folder [results/<name>].")
+@click.option("--jobs", "-j", type=int, default=-1, show_default=True, help="Worker processes; -1 = all cores.")
+@click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
+@click.option("--base", metavar="VARIANT", help="The variant the others are compared with [rulebook, control, …].")
+@json_option
+def robust(
+    scenario: str,
+    panel: str,
+    games: int | None,
+    out: str | None,
+    jobs: int,
+    force_jobs: bool,
+    base: str | None,
+    fmt: str | None,
+) -> None:
+    """Does SCENARIO's answer hold for other bots? Plays it once per --panel bot, that bot in every seat, on the
+    same game seeds, into <out>/panel/, then compares each headline effect across the bots.
+
+    Each effect (each seat's advantage in the base variant; each variant's paired change per seat, or each card's
+    value in a card design) gets its estimate per bot with a 95% interval, a test of the bot x effect interaction
+    (Cochran's Q, Holm-adjusted over the effects) and a verdict: holds for every bot tested / changes with the
+    bots / no detectable effect / not settled. A stopped panel resumes. --json tables: verdicts, estimates.
+    """
+    from simlab.analysis.robust import robustness
+    from simlab.run.panel import run_panel
+
+    root = run_panel(
+        scenario, split_bots(panel), out=out, games=games, jobs=jobs, stream=sys.stderr, force_jobs=force_jobs
+    )
+    result = robustness(root, base=base)
+    if fmt:
+        tables = {"verdicts": result.verdicts, "estimates": result.estimates}
+        _emit_json("robust", str(root.parent), tables, [], fmt, bots=result.bots, method=result.method)
+        return
+    click.echo(f"does it hold for other bots? {len(result.bots)} bots, each in every seat: {', '.join(result.bots)}")
+    _echo(result.lines())
+    click.echo(f"method: {result.method}")
+    click.echo(f"next: simlab report {root.parent} (its section 'Does it hold for stronger play?')")
 
 
 def main() -> None:

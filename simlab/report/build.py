@@ -252,6 +252,7 @@ def build_report(
         ("card value", _cards_section),
         ("markets", _markets_section),
         ("general balance", _balance_section),
+        ("robustness to the bots", _robust_section),
     ):
         started = time.perf_counter()
         section, reason = builder(ctx)
@@ -968,6 +969,12 @@ def _ordered_by(df: pl.DataFrame, variants: list[str]) -> pl.DataFrame:
 
 
 # -- general metrics ---------------------------------------------------------------------------------
+def _robust_section(ctx: Context) -> tuple[Section | None, str]:
+    from simlab.report.robust_section import robust_section
+
+    return robust_section(ctx, Section, Finding, Table)
+
+
 def _balance_section(ctx: Context) -> tuple[Section | None, str]:
     rows = ctx.focus_rows()
     sec = Section(

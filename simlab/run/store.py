@@ -7,6 +7,7 @@ Layout of a result folder::
     parts/<variant>__<start>-<stop>.parquet    rows of games start..stop-1 of one variant
     parts/<variant>__<start>-<stop>.parquet    after ``simlab compact``: consecutive parts merged into one file
     .simlab.lock       flock'ed by a run or a compaction while it works (holds its pid, for the refusal message)
+    panel/             optional: the scenario played again per bot of a panel (``simlab robust``; see ``panel``)
 
 The part files are the truth: each is written to a temporary name and renamed into place, and carries its
 own chunk record (range, failures, timing) in its Parquet metadata. So a run killed at any moment leaves
@@ -36,6 +37,7 @@ MANIFEST = "manifest.json"
 FAILURES = "failures.jsonl"
 PARTS = "parts"
 LOCK = ".simlab.lock"
+PANEL = "panel"  # a bot panel's runs of the same scenario (simlab.run.panel), beside parts/
 FORMAT = "simlab-results/1"
 PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")
 META_KEY = b"simlab.chunk"  # a part file: its chunk record (a JSON object)
@@ -280,7 +282,7 @@ class ResultFolder:
         if p.exists() and not p.is_dir():
             raise ResultFolderError(f"output folder {p} is a file; choose another --out")
         if not p.is_dir() or not any(
-            e for e in p.iterdir() if not (e == self.parts and e.is_dir() and _empty(e)) and e.name != LOCK
+            e for e in p.iterdir() if not (e == self.parts and e.is_dir() and _empty(e)) and e.name not in (LOCK, PANEL)
         ):
             return {}
         damage = manifest_damage(p)

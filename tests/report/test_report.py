@@ -255,7 +255,13 @@ def test_cli_report(quick_folder, tmp_path, monkeypatch):
     assert progress[0].startswith(f"report of {quick_folder}: 400 per variant of massilia, 3 variant(s)")
     sections = [re.fullmatch(r"  ([a-z ]+): (?:\d+\.\d s|not in these results)", line) for line in progress[1:]]
     assert all(sections), progress
-    assert [m.group(1) for m in sections] == ["seats and money", "card value", "markets", "general balance"]
+    assert [m.group(1) for m in sections] == [
+        "seats and money",
+        "card value",
+        "markets",
+        "general balance",
+        "robustness to the bots",
+    ]
     assert out.is_file() and out.stat().st_size > 10_000
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(cli, ["report", str(quick_folder)], catch_exceptions=False)

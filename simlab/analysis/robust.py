@@ -1,0 +1,234 @@
+"""Does a verdict hold for other bots? The scenario's headline effects compared across a bot panel.
+
+A bot panel (``simlab.run.panel``) plays the scenario once per bot, that bot in every seat, on the same game
+seeds. For each headline effect of the scenario, per panel bot:
+
+- **seat advantage**: each seat's win share minus 1/N, in the base variant;
+- **variant change**: each other variant's paired change of each seat's win share against the base (not in a
+  card-value design, whose variants are the cards);
+- **card value**: each card's paired change of the granted seat's win share (``card_value``).
+
+Each estimate comes with its interval and games. Whether an effect changes with the bots is Cochran's Q test
+of heterogeneity (the bot × effect interaction: are the panel's estimates one value seen with noise?), with
+Holm's adjustment over all the effects tested, so the chance that any effect that is truly the same for
+every bot is called "changes with the bots" is at most ``alpha``. The panel's runs share their game seeds,
+which correlates their estimates positively; Q treats them as independent, which makes it conservative.
+
+An effect's verdict:
+
+- ``changes with the bots``: the interaction test rejects (adjusted p < alpha);
+- ``holds for every bot tested``: no detected interaction, the pooled (inverse-variance) estimate differs
+  from zero (Holm-adjusted over the effects), and every bot's estimate has its sign;
+- ``no detectable effect for any bot``: no detected interaction and no bot's interval excludes zero;
+- ``not settled``: anything else (the bots' estimates disagree in sign, or only some detect it) — more
+  games per bot would decide it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simlab.analysis import stats
+from simlab.analysis.frames import AnalysisError
+
+CHANGES = "changes with the bots"
+HOLDS = "holds for every bot tested"
+NONE = "no detectable effect for any bot"
+UNSETTLED = "not settled"
+#: variant names tried, in order, as the base of the comparisons (as the report does)
+BASE_NAMES = ("rulebook", "control", "original", "default", "base")
+METHOD = (
+    "Cochran's Q test of the bot x effect interaction, Holm-adjusted over the effects; pooled estimate by "
+    "inverse variance, Holm-adjusted; each panel bot in every seat, same game seeds"
+)
+
+
+@dataclasses.dataclass
+class Robustness:
+    """``estimates``: one row per effect and bot (estimate, lo, hi, se, games); ``verdicts``: one row per effect
+    (pooled estimate, Q, df, p_interaction, p_interaction_adjusted, p_pooled_adjusted, verdict, sentence)."""
+
+    estimates: pl.DataFrame
+    verdicts: pl.DataFrame
+    bots: list[str]
+    alpha: float
+    method: str = METHOD
+
+    def lines(self) -> list[str]:
+        """The verdicts in plain words, one line per effect, changes first."""
+        order = {CHANGES: 0, UNSETTLED: 1, HOLDS: 2, NONE: 3}
+        rows = sorted(self.verdicts.iter_rows(named=True), key=lambda r: (order[r["verdict"]], r["effect"]))
+        return [r["sentence"] for r in rows]
+
+
+def panel_effects(folder: str | Path, base: str | None = None, level: float = 0.95) -> pl.DataFrame:
+    """The headline effects of one result folder: kind, effect, estimate, lo, hi, se, games (see the module)."""
+    from simlab.analysis.cards import card_value, design_from_manifest
+    from simlab.analysis.seats import compare_variants, seat_advantage
+    from simlab.run.store import load_manifest
+
+    manifest = load_manifest(folder)
+    variants = [v["name"] for v in manifest["variants"]]
+    base = base or next((name for name in BASE_NAMES if name in variants), variants[0])
+    z = stats.z_value(level)
+    parts: list[pl.DataFrame] = []
+    seats = seat_advantage(folder, level).filter(pl.col("variant") == base)
+    parts.append(
+        seats.select(
+            pl.lit("seat advantage").alias("kind"),
+            pl.format("seat {} ({})", pl.col("seat"), pl.lit(base)).alias("effect"),
+            (pl.col("win_share") - pl.col("fair_share")).alias("estimate"),
+            ((pl.col("win_share_hi") - pl.col("win_share_lo")) / (2 * z)).alias("se"),
+            pl.col("games").cast(pl.Int64),
+        )
+    )
+    design = design_from_manifest(folder) if "control" in variants else pl.DataFrame()
+    if design.height:
+        cards = card_value(folder, design=design, level=level)
+        parts.append(
+            cards.filter(pl.col("kind") == "card").select(
+                pl.lit("card value").alias("kind"),
+                pl.format("{}", pl.col("label")).alias("effect"),
+                pl.col("win_share_diff").alias("estimate"),
+                ((pl.col("win_share_diff_hi") - pl.col("win_share_diff_lo")) / (2 * z)).alias("se"),
+                pl.col("games").cast(pl.Int64),
+            )
+        )
+    elif len(variants) > 1:
+        change = compare_variants(folder, base, level=level)
+        parts.append(
+            change.select(
+                pl.lit("variant change").alias("kind"),
+                pl.format("{}: seat {}", pl.col("variant"), pl.col("seat")).alias("effect"),
+                pl.col("diff").alias("estimate"),
+                ((pl.col("diff_hi") - pl.col("diff_lo")) / (2 * z)).alias("se"),
+                pl.col("games").cast(pl.Int64),
+            )
+        )
+    out = pl.concat(parts, how="vertical_relaxed")
+    return out.with_columns(
+        (pl.col("estimate") - z * pl.col("se")).alias("lo"), (pl.col("estimate") + z * pl.col("se")).alias("hi")
+    )
+
+
+def robustness(
+    panel: str | Path | Sequence[tuple[str, str | Path]],
+    base: str | None = None,
+    level: float = 0.95,
+    alpha: float = 0.05,
+) -> Robustness:
+    """The panel's effects and a verdict per effect (see the module docstring).
+
+    ``panel`` is a result folder with a panel (``simlab robust`` wrote ``<folder>/panel``), a panel folder, or
+    (bot, result folder) pairs.
+    """
+    if isinstance(panel, str | Path):
+        from simlab.run.panel import load_panel
+
+        _meta, entries = load_panel(panel)
+        pairs = [(e.bot, e.folder) for e in entries]
+    else:
+        pairs = [(str(b), Path(f)) for b, f in panel]
+    frames = []
+    for bot, folder in pairs:
+        try:
+            frames.append(panel_effects(folder, base, level).with_columns(pl.lit(bot).alias("bot")))
+        except (AnalysisError, OSError) as exc:
+            raise AnalysisError(f"panel entry '{bot}' ({folder}): {exc}") from None
+    estimates = pl.concat(frames, how="vertical_relaxed")
+    return from_estimates(estimates, level, alpha)
+
+
+def from_estimates(estimates: pl.DataFrame, level: float = 0.95, alpha: float = 0.05) -> Robustness:
+    """The verdicts from a table of per-bot estimates (columns kind, effect, bot, estimate, se, games)."""
+    if estimates.is_empty():
+        raise AnalysisError("no effects to compare across the panel")
+    bots = list(dict.fromkeys(estimates["bot"].to_list()))
+    z = stats.z_value(level)
+    if "lo" not in estimates.columns:
+        estimates = estimates.with_columns(
+            (pl.col("estimate") - z * pl.col("se")).alias("lo"), (pl.col("estimate") + z * pl.col("se")).alias("hi")
+        )
+    rows = []
+    for (kind, effect), group in estimates.group_by(["kind", "effect"], maintain_order=True):
+        rows.append(_heterogeneity(kind, effect, group))
+    out = pl.DataFrame(rows)
+    out = out.with_columns(
+        pl.Series("p_interaction_adjusted", stats.adjust(out["p_interaction"].to_numpy(), "holm")),
+        pl.Series("p_pooled_adjusted", stats.adjust(out["p_pooled"].to_numpy(), "holm")),
+    )
+    verdicts = [
+        _verdict(r, estimates.filter((pl.col("kind") == r["kind"]) & (pl.col("effect") == r["effect"])), alpha)
+        for r in out.iter_rows(named=True)
+    ]
+    out = out.with_columns(
+        pl.Series("verdict", [v for v, _ in verdicts]), pl.Series("sentence", [s for _, s in verdicts])
+    )
+    return Robustness(estimates, out, bots, alpha)
+
+
+def _heterogeneity(kind: str, effect: str, group: pl.DataFrame) -> dict[str, object]:
+    """Cochran's Q over the bots' estimates of one effect, and the pooled (fixed-effect) estimate."""
+    est = group["estimate"].to_numpy().astype(float)
+    se = group["se"].to_numpy().astype(float)
+    ok = np.isfinite(est) & np.isfinite(se) & (se > 0)
+    est, se = est[ok], se[ok]
+    if len(est) < 2:
+        return dict(
+            kind=kind, effect=effect, pooled=np.nan, pooled_se=np.nan, q=np.nan, df=0, p_interaction=1.0, p_pooled=1.0
+        )
+    w = 1.0 / se**2
+    pooled = float(np.sum(w * est) / np.sum(w))
+    pooled_se = float(np.sqrt(1.0 / np.sum(w)))
+    q = float(np.sum(w * (est - pooled) ** 2))
+    df = len(est) - 1
+    from scipy.stats import chi2
+
+    return dict(
+        kind=kind,
+        effect=effect,
+        pooled=pooled,
+        pooled_se=pooled_se,
+        q=q,
+        df=df,
+        p_interaction=float(chi2.sf(q, df)),
+        p_pooled=float(stats.normal_p(pooled, pooled_se)),
+    )
+
+
+def _verdict(row: dict[str, object], group: pl.DataFrame, alpha: float) -> tuple[str, str]:
+    est = group["estimate"].to_numpy()
+    lo, hi = group["lo"].to_numpy(), group["hi"].to_numpy()
+    pooled = float(row["pooled"])  # type: ignore[arg-type]
+    if float(row["p_interaction_adjusted"]) < alpha:  # type: ignore[arg-type]
+        verdict = CHANGES
+    elif float(row["p_pooled_adjusted"]) < alpha and np.all(np.sign(est) == np.sign(pooled)):  # type: ignore[arg-type]
+        verdict = HOLDS
+    elif not np.any((lo > 0) | (hi < 0)):
+        verdict = NONE
+    else:
+        verdict = UNSETTLED
+    per_bot = "; ".join(
+        f"{b} {_points(e)} [{_points(a)}, {_points(c)}]"
+        for b, e, a, c in zip(group["bot"], group["estimate"], group["lo"], group["hi"], strict=True)
+    )
+    games = group["games"].to_list()
+    n = f"{min(games):,} games per bot" if min(games) == max(games) else f"{min(games):,}-{max(games):,} games per bot"
+    p = _p(row["p_interaction_adjusted"])
+    head = f"{row['kind']}, {row['effect']}: {verdict}"
+    sentence = f"{head} (win share, points: {per_bot}; interaction p = {p} Holm-adjusted; {n})"
+    return verdict, sentence
+
+
+def _points(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _p(p: object) -> str:
+    value = float(p)  # type: ignore[arg-type]
+    return f"{value:.2g}" if value >= 1e-4 else "<1e-4"

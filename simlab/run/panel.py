@@ -1,0 +1,145 @@
+"""A bot panel: the scenario's question played again once per bot, on the same game seeds.
+
+A verdict (seat 0 is ahead, the 2014 money helps seat 3, card X is worth 2 points) holds only for the
+bots that played it. ``run_panel`` replays a scenario with each panel entry in **every seat** (all
+players are that bot: the question "does it hold when everybody plays like this?"), keeping the scenario's
+root seed, variants and game count, so game i of variant v has the same chance stream for every entry.
+Each entry is an ordinary result folder under ``<folder>/panel/`` (resumable, verifiable, reportable on its
+own); ``panel.json`` lists them. ``simlab.analysis.robust`` reads the panel.
+
+Layout::
+
+    <folder>/panel/panel.json          the entries: bot spec and folder name, the scenario, the seating
+    <folder>/panel/<k>-<bot>/           entry k's result folder (manifest.json, parts/)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from simlab.run.errors import ScenarioError
+from simlab.run.scenario import Scenario, load_scenario
+from simlab.run.store import PANEL, atomic_write
+
+PANEL_FILE = "panel.json"
+SEATING = "each panel bot in every seat"
+#: entries of one panel (each is a full run of the scenario)
+MAX_ENTRIES = 12
+
+
+@dataclasses.dataclass(frozen=True)
+class PanelEntry:
+    """One bot of the panel and the result folder of its run."""
+
+    bot: str
+    folder: Path
+
+
+def entry_scenario(sc: Scenario, bot: str) -> Scenario:
+    """The scenario with ``bot`` in every seat (same name suffix, seed, variants and games)."""
+    return dataclasses.replace(sc, seats=(bot,) * sc.players, rotate=False, name=f"{sc.name}.{_slug(bot)}")
+
+
+def run_panel(
+    scenario: str | Path | Scenario,
+    panel: Sequence[str],
+    *,
+    out: str | Path | None = None,
+    games: int | None = None,
+    jobs: int | None = None,
+    progress: bool = True,
+    stream: IO[str] | None = None,
+    force_jobs: bool = False,
+) -> Path:
+    """Play ``scenario`` once per bot of ``panel`` into ``<out>/panel/`` and return that panel folder.
+
+    ``out`` is the scenario's result folder (default ``results/<scenario name>``); it need not hold the
+    scenario's own run yet. An entry already played is resumed (extended when ``games`` is larger), so a
+    stopped panel run continues where it stopped.
+    """
+    from simlab.run.runner import run_scenario
+
+    sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    bots = _check_panel(sc, panel)
+    folder = Path(out) if out is not None else Path("results") / sc.name
+    root = folder / PANEL
+    root.mkdir(parents=True, exist_ok=True)
+    entries = [PanelEntry(bot, root / f"{k}-{_slug(bot)}") for k, bot in enumerate(bots)]
+    _write_panel(root, sc, entries)
+    for entry in entries:
+        if progress and stream is not None:
+            stream.write(f"panel entry '{entry.bot}' (in every seat):\n")
+        run_scenario(
+            entry_scenario(sc, entry.bot),
+            games=games,
+            jobs=jobs,
+            out=entry.folder,
+            resume=True,
+            progress=progress,
+            stream=stream,
+            force_jobs=force_jobs,
+        )
+    return root
+
+
+def load_panel(folder: str | Path) -> tuple[dict[str, Any], list[PanelEntry]]:
+    """The panel of a result folder (``<folder>/panel``) or a panel folder itself: its description and entries."""
+    p = Path(folder)
+    root = p if (p / PANEL_FILE).is_file() else p / PANEL
+    path = root / PANEL_FILE
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ScenarioError(
+            f"{p} holds no bot panel ({path} is missing); play one with: simlab robust SCENARIO"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise ScenarioError(f"{path} is unreadable ({exc}); play the panel again with simlab robust") from None
+    raw = meta.get("entries") if isinstance(meta, dict) else None
+    if not isinstance(raw, list) or not all(isinstance(e, dict) and {"bot", "folder"} <= e.keys() for e in raw):
+        raise ScenarioError(f"{path} lists no panel entries (bot, folder); play the panel again with simlab robust")
+    return meta, [PanelEntry(str(e["bot"]), root / str(e["folder"])) for e in raw]
+
+
+def has_panel(folder: str | Path) -> bool:
+    return (Path(folder) / PANEL / PANEL_FILE).is_file()
+
+
+def _check_panel(sc: Scenario, panel: Sequence[str]) -> list[str]:
+    import simlab
+
+    bots = [b.strip() for b in panel if b.strip()]
+    if len(bots) < 2:
+        raise ScenarioError(f"--panel: expected at least two bots (e.g. random,trader), found {len(bots)}")
+    if len(bots) > MAX_ENTRIES:
+        raise ScenarioError(
+            f"--panel: at most {MAX_ENTRIES} bots (each is a full run of the scenario), found {len(bots)}"
+        )
+    if len(set(bots)) != len(bots):
+        raise ScenarioError(f"--panel: a bot is listed twice ({', '.join(bots)})")
+    game = simlab.get_game(sc.game)
+    for bot in bots:
+        game.bots.make(bot)  # an unknown bot or parameter: the registry's clear error
+    return bots
+
+
+def _write_panel(root: Path, sc: Scenario, entries: list[PanelEntry]) -> None:
+    meta = {
+        "scenario": sc.name,
+        "source": sc.source,
+        "game": sc.game,
+        "seating": SEATING,
+        "entries": [{"bot": e.bot, "folder": e.folder.name} for e in entries],
+    }
+    text = json.dumps(meta, indent=2) + "\n"
+    atomic_write(root / PANEL_FILE, lambda f: f.write(text.encode()))
+
+
+def _slug(bot: str) -> str:
+    """A file-name-safe form of a bot spec (``ismcts:iterations=200`` -> ``ismcts-iterations-200``)."""
+    return re.sub(r"[^A-Za-z0-9_.]+", "-", bot).strip("-")[:60] or "bot"

@@ -1,0 +1,123 @@
+"""The robustness analysis: a verdict that flips for one bot is reported as changing, one that holds as holding,
+at the stated error rates (synthetic estimates), and the whole path from `simlab robust` on a real game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from simlab.analysis.robust import CHANGES, HOLDS, NONE, UNSETTLED, from_estimates, robustness
+from simlab.cli import cli
+from simlab.run.errors import ScenarioError
+from simlab.run.panel import load_panel, run_panel
+
+BOTS = ("random", "trader", "priest", "search")
+
+
+def _estimates(truth: dict[str, list[float]], se: float, rng: np.random.Generator) -> pl.DataFrame:
+    """One noisy estimate per effect and bot around the true values, each with standard error ``se``."""
+    rows = []
+    for effect, values in truth.items():
+        for bot, value in zip(BOTS, values, strict=True):
+            rows.append(
+                {"kind": "k", "effect": effect, "bot": bot, "estimate": rng.normal(value, se), "se": se, "games": 2000}
+            )
+    return pl.DataFrame(rows)
+
+
+def _verdicts(truth: dict[str, list[float]], se: float, seed: int) -> dict[str, str]:
+    result = from_estimates(_estimates(truth, se, np.random.default_rng(seed)))
+    return dict(zip(result.verdicts["effect"], result.verdicts["verdict"], strict=True))
+
+
+def test_a_verdict_that_flips_for_one_bot_changes_and_one_that_holds_holds():
+    truth = {"flips": [0.04, 0.04, 0.04, -0.04], "holds": [0.03, 0.035, 0.03, 0.03], "nothing": [0, 0, 0, 0]}
+    found = [_verdicts(truth, 0.008, seed) for seed in range(200)]
+    rate = {
+        e: {v: sum(f[e] == v for f in found) / len(found) for v in (CHANGES, HOLDS, NONE, UNSETTLED)} for e in truth
+    }
+    assert rate["flips"][CHANGES] > 0.95
+    assert rate["holds"][HOLDS] > 0.9
+    assert rate["nothing"][CHANGES] + rate["nothing"][HOLDS] <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 200)
+
+
+def test_the_family_wise_rate_of_false_changes_is_at_most_alpha():
+    """Ten effects, each the same for every bot (some zero, some not): P(any 'changes') <= 5% + sampling error."""
+    truth = {f"e{i}": [0.01 * (i % 4)] * 4 for i in range(10)}
+    runs = 400
+    false = sum(any(v == CHANGES for v in _verdicts(truth, 0.01, 1000 + s).values()) for s in range(runs))
+    assert false / runs <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / runs)
+
+
+def test_every_effect_has_its_sentence_with_every_bot():
+    result = from_estimates(_estimates({"a": [0.05, 0.05, 0.05, 0.05]}, 0.005, np.random.default_rng(1)))
+    (line,) = result.lines()
+    assert line.startswith("k, a: holds for every bot tested (win share, points: random +")
+    assert all(bot in line for bot in BOTS) and "2,000 games per bot" in line and "Holm-adjusted" in line
+
+
+@pytest.fixture(scope="module")
+def panel_folder(tmp_path_factory):
+    base = tmp_path_factory.mktemp("robust")
+    scenario = base / "s.toml"
+    scenario.write_text(
+        'game = "massilia"\nplayers = 3\ngames = 60\nseed = 9\nlineup = ["trader", "priest", "trader"]\n'
+        '[variants.rulebook]\npreset = "rulebook"\n[variants.quined2014]\npreset = "quined2014"\n'
+    )
+    result = CliRunner().invoke(
+        cli, ["robust", str(scenario), "--panel", "random,trader", "--out", str(base / "out"), "-j", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    return scenario, base / "out", json.loads(result.stdout)
+
+
+def test_simlab_robust_plays_each_bot_in_every_seat_on_the_same_seeds(panel_folder):
+    _scenario, out, answer = panel_folder
+    meta, entries = load_panel(out)
+    assert [e.bot for e in entries] == ["random", "trader"] and meta["seating"] == "each panel bot in every seat"
+    seeds = []
+    for entry in entries:
+        manifest = json.loads((entry.folder / "manifest.json").read_text())
+        assert manifest["bots"] == [entry.bot] * 3 and manifest["root_seed"] == 9
+        rows = pl.read_parquet(entry.folder / "parts" / "*.parquet")
+        assert set(rows["bot"]) == {entry.bot}
+        seeds.append(rows.sort("variant", "game", "seat")["seed"].to_list())
+    assert seeds[0] == seeds[1]  # common random numbers across the panel
+    kinds = {row["kind"] for row in answer["tables"]["verdicts"]}
+    assert kinds == {"seat advantage", "variant change"}
+    assert len(answer["tables"]["estimates"]) == 2 * (3 + 3)  # bots x (3 seats + 3 seat changes of quined2014)
+
+
+def test_a_panel_resumes_and_is_read_from_the_library(panel_folder):
+    scenario, out, answer = panel_folder
+    run_panel(scenario, ["random", "trader"], out=out, jobs=1, progress=False)  # all games there: nothing played
+    result = robustness(out)
+    assert result.bots == ["random", "trader"]
+    assert result.verdicts.height == len(answer["tables"]["verdicts"])
+
+
+def test_a_panel_needs_two_known_bots(panel_folder):
+    scenario, out, _ = panel_folder
+    with pytest.raises(ScenarioError, match="at least two bots"):
+        run_panel(scenario, ["random"], out=out)
+    with pytest.raises(Exception, match="nosuchbot"):
+        run_panel(scenario, ["random", "nosuchbot"], out=out)
+    result = CliRunner().invoke(cli, ["robust", str(scenario), "--panel", "random,random", "--out", str(out)])
+    assert result.exit_code == 2 and "listed twice" in result.stderr
+
+
+def test_the_scenarios_own_run_and_report_go_beside_its_panel(panel_folder):
+    from simlab.report.build import build_report
+    from simlab.run.runner import run_scenario
+
+    scenario, out, _ = panel_folder
+    run_scenario(scenario, out=out, jobs=1, progress=False)  # the panel/ folder does not make it "not empty"
+    report = build_report(out)
+    (section,) = [s for s in report.sections if s.id == "robust"]
+    assert section.title == "Does it hold for stronger play?"
+    assert section.tables and {"random", "trader"} <= set(section.tables[0].header)
+    assert any("Cochran's Q" in note for note in section.notes)
