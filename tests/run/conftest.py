@@ -42,3 +42,29 @@ def rows(folder: Path) -> pl.DataFrame:
     from simlab.run.store import load_results
 
     return load_results(folder).sort("variant", "game", "seat").collect()
+
+
+#: SMALL at 20 games per variant in chunks of 10: four parts, for the tests that damage parts
+SMALL_20 = SMALL.replace("games = 60", "games = 20").replace("chunk_size = 25", "chunk_size = 10")
+
+
+@pytest.fixture(scope="module")
+def original(tmp_path_factory) -> tuple[Path, Path, pl.DataFrame]:
+    """SMALL_20 played once per test module: (scenario path, result folder, its rows). Tests copy it (``folder``)."""
+    from simlab.run.runner import run_scenario
+
+    base = tmp_path_factory.mktemp("small20")
+    path = base / "small.toml"
+    path.write_text(SMALL_20)
+    folder = run_scenario(path, jobs=1, out=base / "out", progress=False, compact=False)
+    return path, folder, rows(folder)
+
+
+@pytest.fixture
+def folder(original, tmp_path) -> Path:
+    """A copy of ``original``'s result folder that a test may damage."""
+    import shutil
+
+    copy = tmp_path / "results"
+    shutil.copytree(original[1], copy)
+    return copy

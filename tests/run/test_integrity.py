@@ -5,35 +5,16 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import stat
 
 import pytest
-from conftest import SMALL, rows
+from conftest import rows
 
 from simlab.run.compact import compact
 from simlab.run.errors import ResultFolderError
 from simlab.run.integrity import DAMAGED, check_parts, file_sha256, manifest_hashes, quarantine
 from simlab.run.runner import run_scenario
 from simlab.run.verify import verify_folder
-
-SMALL_20 = SMALL.replace("games = 60", "games = 20").replace("chunk_size = 25", "chunk_size = 10")
-
-
-@pytest.fixture(scope="module")
-def original(tmp_path_factory):
-    base = tmp_path_factory.mktemp("integrity")
-    path = base / "small.toml"
-    path.write_text(SMALL_20)
-    folder = run_scenario(path, jobs=1, out=base / "out", progress=False, compact=False)
-    return path, folder, rows(folder)
-
-
-@pytest.fixture
-def folder(original, tmp_path):
-    copy = tmp_path / "results"
-    shutil.copytree(original[1], copy)
-    return copy
 
 
 def _manifest(folder):
