@@ -52,6 +52,8 @@ SLOPE_Z = 4.0
 #: most candidates the model's shortlist races
 SHORTLIST = 5
 
+UNFITTABLE = "the fair-vector model cannot be fitted: some seat wins all or none of its games; play more games"
+
 Play = Callable[..., np.ndarray]
 Progress = Callable[[str], None]
 
@@ -201,13 +203,15 @@ def fit_softmax(game: np.ndarray, d: np.ndarray, w: np.ndarray) -> SoftmaxFit:
         try:
             step = np.linalg.solve(info, grad)
         except np.linalg.LinAlgError as exc:
-            raise AnalysisError("the fair-vector model cannot be fitted: some seat wins all or none of its games") from exc
+            raise AnalysisError(
+                "the fair-vector model cannot be fitted: some seat wins all or none of its games"
+            ) from exc
         theta = theta + step
         hess = info
         if np.max(np.abs(step)) < 1e-10:
             break
     if not np.all(np.isfinite(theta)):
-        raise AnalysisError("the fair-vector model cannot be fitted: some seat wins all or none of its games")
+        raise AnalysisError(UNFITTABLE)
     fit = SoftmaxFit(np.append(0.0, theta[:-1]), float(theta[-1]), np.zeros((n, n)), 0)
     r = w - fit.p(d)
     scores = np.einsum("mkp,mk->mp", design(d), r)
@@ -384,6 +388,7 @@ class FairVector:
     tolerance: float
     offset_lo: np.ndarray | None = None  # continuous knobs: interval of each offset
     offset_hi: np.ndarray | None = None
+    _pool: list[Candidate] = dataclasses.field(default_factory=list)  # every vector played (exploration too)
 
     def candidates_table(self) -> pl.DataFrame:
         rows = []
@@ -402,6 +407,34 @@ class FairVector:
                 }
             )
         return pl.DataFrame(rows)
+
+    def chart_frame(self) -> pl.DataFrame:
+        """Seat shares of the base (the search's games at offset 0) and of the chosen vector (the confirmation
+        run), in ``seat_advantage``'s columns for ``charts.seat_win_shares``."""
+        frames = []
+        zero = next((c for c in self.candidates if c.games and not any(c.offsets)), None)
+        if zero is None:
+            zero = next((c for c in self._pool if c.games and not any(c.offsets)), None)
+        runs = [(zero, "base"), (None, "chosen")] if zero is not None else [(None, "chosen")]
+        for c, what in runs:
+            conf = self.confirmation if c is None else confirmation_of(self.base, np.concatenate(c.wins), self.level)
+            how = "confirmation, fresh seeds" if c is None else "search games"
+            frames.append(
+                conf.table()
+                .with_columns(pl.lit(f"{what} {_show(conf.value)} ({how})").alias("variant"))
+                .select(
+                    "variant",
+                    "seat",
+                    "games",
+                    "win_share",
+                    "win_share_lo",
+                    "win_share_hi",
+                    "fair_share",
+                    "p_equal",
+                    "interval",
+                )
+            )
+        return pl.concat(frames)
 
     def answer_table(self) -> pl.DataFrame:
         n = len(self.base)
@@ -463,7 +496,9 @@ def search(
         nonlocal next_game, spent
         seeds = game_seeds(seed, next_game, next_game + per)
         values = [with_offsets(base, o) for o in offsets]
-        for o, w in zip(offsets, _play_all(play, game, config, knob, values, lineup, next_game, seeds, jobs), strict=True):
+        for o, w in zip(
+            offsets, _play_all(play, game, config, knob, values, lineup, next_game, seeds, jobs), strict=True
+        ):
             c = pool.setdefault(o, Candidate(o))
             c.game.append(np.arange(next_game, next_game + per))
             c.wins.append(w)
@@ -512,7 +547,7 @@ def search(
         say(f"  confirming {_show(value)} on {confirm_games:,} fresh games")
         conf = confirm(game, config, knob, value, lineup, confirm_games, seed, level, play, jobs)
         return FairVector(knob, base, False, value, tuple(float(x) for x in fair), "continuous", spent,
-                          list(pool.values()), fit, conf, level, tolerance, lo, hi)  # fmt: skip
+                          list(pool.values()), fit, conf, level, tolerance, lo, hi, list(pool.values()))  # fmt: skip
 
     # 2. shortlist, 3. race
     short = shortlist(fit, size)
@@ -552,7 +587,10 @@ def search(
     value = with_offsets(base, chosen.offsets)
     say(f"  confirming {_show(value)} on {confirm_games:,} fresh games")
     conf = confirm(game, config, knob, value, lineup, confirm_games, seed, level, play, jobs)
-    return FairVector(knob, base, True, value, chosen.offsets, status, spent, racers, fit, conf, level, tolerance)
+    return FairVector(
+        knob, base, True, value, chosen.offsets, status, spent, racers, fit, conf, level, tolerance,
+        _pool=list(pool.values()),
+    )  # fmt: skip
 
 
 def _show(value: Sequence[Any]) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from simlab.analysis.compensation_text import compensation_text  # noqa: F401  (moved; kept importable here)
 from simlab.core.facts import GENERIC_UNITS, Units
 
 
@@ -88,21 +89,6 @@ def compare_text(df: pl.DataFrame, metric: str = "win share") -> list[str]:
         f"change in {metric} (points) against {base}, paired by game seed:",
         *("  " + s for s in table(["", "change", "95% CI", "p"], rows)),
     ]
-
-
-def compensation_text(comp: Any, units: Units = GENERIC_UNITS) -> list[str]:
-    lines = []
-    for r in comp.fit.iter_rows(named=True):
-        lines.append(
-            f"seat {r['seat']}: fair offset {_num(r['fair_offset'], '+.2f')} {units.money_plural} "
-            f"{_ci(r['fair_lo'], r['fair_hi'], lambda x: _num(x, '+.2f'))} (starting money "
-            f"{_num(r['fair_money'])} against {_num(r['others_money'])}); win share at offset 0: "
-            f"{_pct(r['share_at_0'])}%; one {units.money} is worth {r['rate'] * 100:.2f} "
-            f"{_ci(r['rate_lo'], r['rate_hi'], lambda x: f'{x * 100:.2f}')} win-share points; "
-            f"{r['games']:,} seat-games over {r['offsets']} offsets"
-        )
-    lines.append(f"intervals: {comp.fit['interval'][0]}")
-    return lines
 
 
 def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:

@@ -40,14 +40,13 @@ from simlab.analysis.frames import (
 from simlab.analysis.market_pass import market_summary, market_summary_from_partial
 from simlab.analysis.markets import MARKET, no_market_message
 from simlab.analysis.metrics import merge_histogram
+from simlab.analysis.sweep import base_variant, money_sweep, not_a_sweep
 from simlab.core.facts import MONEY_KNOB, Roles, Units, not_available
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.embed import svg_data_uri
 from simlab.report.flags import ConfigFlag, VariantChange, config_flags, provenance_of, variant_changes
 
-#: variant names tried, in order, as the base every other variant is compared with
-BASE_NAMES = ("rulebook", "control", "original", "default", "base")
 #: charts and tables show every variant up to this many; beyond it (card runs, sweeps) only the base
 MAX_FOCUS = 4
 #: per-variant comparisons are listed up to this many other variants
@@ -166,10 +165,8 @@ class Context:
             knob = self.money_knob() or MONEY_KNOB
             subset = money_sweep(configs, _base_variant(manifest, configs), knob)
             if not subset:
-                raise AnalysisError(
-                    f"{self.sweep} is not a starting-money sweep: no variants differ from its base "
-                    f"in {knob} alone (see scenarios/starting_money_sweep.toml)"
-                )
+                base = _base_variant(manifest, configs)
+                raise AnalysisError(f"{self.sweep} is not a starting-money sweep. {not_a_sweep(configs, base, knob)}")
             rows = simlab.load_results(self.sweep).filter(pl.col("variant").is_in(subset))
             r = A.compensation(rows, level=self.level).fit.row(0, named=True)
             source = f"starting-money sweep in {self.sweep} (seat {r['seat']})"
@@ -318,22 +315,7 @@ def _context(folder: Path, level: float) -> Context:
     return ctx
 
 
-def _base_variant(manifest: dict[str, Any], configs: dict[str, dict[str, Any]]) -> str:
-    """The variant others are compared with: a conventional name, else the one with the published rules."""
-    names = list(configs)
-    for name in BASE_NAMES:
-        if name in configs:
-            return name
-    try:
-        game = simlab.get_game(manifest["game"])
-        default = game.make_config(players=int(manifest["players"])).as_dict()
-        default = {k: list(v) if isinstance(v, tuple) else v for k, v in default.items()}
-        for name, cfg in configs.items():
-            if cfg == default:
-                return name
-    except Exception:  # a plug-in game missing here: fall back to the first variant
-        pass
-    return names[0]
+_base_variant = base_variant
 
 
 def _bots(df: pl.DataFrame) -> str:
@@ -422,10 +404,7 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         kind = "role" if ctx.roles.missing("money.start") else "money intervention"
         sec.notes.append(f"No compensation fit: {not_available('compensation', kind, missing, ctx.roles.game)}.")
     else:
-        sec.notes.append(
-            "No compensation fit: it needs variants that differ only in starting money (a sweep such as "
-            "scenarios/starting_money_sweep.toml); `simlab compensate` finds the fair offset by playing games."
-        )
+        sec.notes.append(not_a_sweep(ctx.configs, ctx.base, ctx.money_knob()))
     sec.notes.append(
         "Seats are numbered from 0, the first player. With a rotated lineup every bot sits in every seat "
         "equally often, so a difference between seats is the seat's, not the bots'. \"All seats equal?\" is "
@@ -611,25 +590,6 @@ def _compare_table(cmp: pl.DataFrame, base: str) -> Table:
         f"difference ({stats.PAIRED_METHOD}).",
         marked=marked,
     )
-
-
-def money_sweep(configs: dict[str, dict[str, Any]], base: str, knob: str | None = MONEY_KNOB) -> list[str]:
-    """Variants that differ from the base only in starting money (the base included), if any money varies.
-
-    ``knob``: the game's money-intervention knob (None: the game has none). A compensation fit is honest
-    only on such variants: a preset that also changes other rules (a hand limit) would credit those changes
-    to the money.
-    """
-    ref = configs[base]
-    if knob is None or knob not in ref:
-        return []
-    same = [
-        v
-        for v, cfg in configs.items()
-        if {k: x for k, x in cfg.items() if k != knob} == {k: x for k, x in ref.items() if k != knob}
-    ]
-    moneys = {tuple(configs[v][knob]) for v in same}
-    return same if len(same) >= 2 and len(moneys) >= 2 else []
 
 
 def _compensation(ctx: Context) -> Any:
