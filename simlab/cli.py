@@ -777,7 +777,7 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
         money = None
         if sweep:
             r = fit(sweep).fit.row(0, named=True)
-            money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}")
+            money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}", r["games"])
         df = card_value(folder, control=control, money=money, adjust=adjust)
         units = roles(folder).units
         if fmt:
@@ -996,7 +996,7 @@ def compensate(
         _compensate_one_seat(g, config, knob, seat, lineup, width, max_games or 100_000, batch, seed, jobs, chart)
         return
     click.echo(
-        f"{g.name}: fair {knob} for all {config.players} seats (base {getattr(config, knob, '?')}), "
+        f"{g.name}: fair {knob} for all {config.players} seats (base {fv._show(fv.knob_vector(config, knob))}), "
         f"lineup {','.join(lineup)} rotated; tolerance {tolerance:g} points",
         err=True,
     )

@@ -343,11 +343,12 @@ def games_needed(games: int, slope: float, slope_se: float, level: float = 0.95)
     return max(float(math.ceil(total - games)), 0.0)
 
 
-def undetermined(games: int, more: float) -> str:
-    """The words shown instead of a point estimate whose interval is unbounded."""
-    if not math.isfinite(more):
-        return f"not determined with {games:,} games; the slope is indistinguishable from zero"
-    return f"not determined with {games:,} games; about {int(more):,} more needed"
+def undetermined(games: int | None, more: float | None) -> str:
+    """The words shown instead of a point estimate whose interval is unbounded (``games`` None: unknown)."""
+    n = f" with {int(games):,} games" if games is not None and math.isfinite(games) else ""
+    if more is None or not math.isfinite(more):
+        return f"not determined{n}; the slope is indistinguishable from zero"
+    return f"not determined{n}; about {int(more):,} more needed"
 
 
 def fit_undetermined(row: dict, level: float = 0.95) -> str | None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import math
 import time
 import tomllib
 from collections.abc import Callable
@@ -28,6 +27,7 @@ import polars as pl
 import simlab
 from simlab import analysis as A
 from simlab.analysis import stats
+from simlab.analysis.compensation import fit_undetermined, games_needed
 from simlab.analysis.digest import BIN_WIDTH, Digest, load_digest
 from simlab.analysis.frames import (
     AnalysisError,
@@ -170,7 +170,7 @@ class Context:
             rows = simlab.load_results(self.sweep).filter(pl.col("variant").is_in(subset))
             r = A.compensation(rows, level=self.level).fit.row(0, named=True)
             source = f"starting-money sweep in {self.sweep} (seat {r['seat']})"
-            self._money = A.MoneyRate(r["rate"], r["rate_se"], source)
+            self._money = A.MoneyRate(r["rate"], r["rate_se"], source, r["games"])
         return self._money
 
     @property
@@ -460,7 +460,9 @@ def _seat_findings(
             f"(n={F.count(r['games'])}; fair share {F.pct(share, 0)}): {word}",
         )
         f = fair.get(r["seat"])
-        if f is not None and not F.missing(f["fair_offset"]):
+        if f is not None and not F.missing(f["fair_offset"]) and F.unbounded(f["fair_lo"], f["fair_hi"]):
+            text += f"; fair compensation {F.undetermined(f.get('games'), f.get('more'))}{f.get('how', '')}"
+        elif f is not None and not F.missing(f["fair_offset"]):
             text += (
                 f"; fair compensation ≈ {F.num(f['fair_offset'], 1, sign=True)} {units.money_plural} "
                 f"{F.ci(f['fair_lo'], f['fair_hi'], places=1, sign=True)}{f.get('how', '')}"
@@ -522,6 +524,8 @@ def _priced_deficits(d: pl.DataFrame, money: Any, level: float) -> dict[int, dic
             "fair_lo": lo,
             "fair_hi": hi,
             "how": f", priced by the {money.source}",
+            "games": money.games,
+            "more": games_needed(money.games, money.rate, money.se, level) if money.games else None,
         }
     return out
 
@@ -608,7 +612,8 @@ def _compensation(ctx: Context) -> Any:
 def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
     rows = []
     for r in comp.fit.iter_rows(named=True):
-        bounded = math.isfinite(r["fair_lo"]) and math.isfinite(r["fair_hi"])
+        missing = fit_undetermined(r, comp.level)
+        bounded = missing is None
         fair = F.ci(r["fair_lo"], r["fair_hi"], places=1, sign=True)
         text = (
             f"{seat_name(r['seat']).capitalize()} would win 1/{comp.players} of the games with "
@@ -618,16 +623,19 @@ def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
             f"{F.ci(r['rate_lo'], r['rate_hi'], 100, 2)} points of win share "
             f"(n={F.count(r['games'])} seat-games over {r['offsets']} offsets)."
         )
-        if not bounded:
-            text += " The slope is not significant yet, so the interval is unbounded: more games are needed."
+        if not bounded:  # never a point estimate beside an unbounded interval
+            text = (
+                f"{seat_name(r['seat']).capitalize()}'s fair starting money is {missing} (the slope of win share on "
+                f"money is not significant yet; n={F.count(r['games'])} seat-games over {r['offsets']} offsets)."
+            )
         sec.findings.append(Finding(text, "info" if bounded else "warn"))
         rows.append(
             [
                 seat_name(r["seat"]),
                 F.count(r["games"]),
                 str(r["offsets"]),
-                F.est_ci(r["fair_offset"], r["fair_lo"], r["fair_hi"], places=2, sign=True),
-                F.num(r["fair_money"], 2),
+                F.est_ci(r["fair_offset"], r["fair_lo"], r["fair_hi"], places=2, sign=True) if bounded else missing,
+                F.num(r["fair_money"], 2) if bounded else "–",
                 F.pct(r["share_at_0"]),
                 F.est_ci(r["rate"], r["rate_lo"], r["rate_hi"], 100, places=2),
             ]
@@ -701,7 +709,9 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
         if cards.height < 2 and word == "Least valuable":
             break
         money = ""
-        if not F.missing(r.get("money")):
+        if not F.missing(r.get("money")) and F.unbounded(r["money_lo"], r["money_hi"]):
+            money = f", in {ctx.units.money_plural} {F.undetermined(r.get('money_games'), r.get('money_more_games'))}"
+        elif not F.missing(r.get("money")):
             money = (
                 f", ≈ {F.num(r['money'], 1, sign=True)} {ctx.units.money_plural} "
                 f"{F.ci(r['money_lo'], r['money_hi'], places=1, sign=True)}"
@@ -748,7 +758,15 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
                 F.est_ci(r["win_share_diff"], r["win_share_diff_lo"], r["win_share_diff_hi"], 100, 2, True),
                 F.p_value(r["p_adjusted"]) if r["kind"] == "card" else "–",
                 F.est_ci(r["score_diff"], r["score_diff_lo"], r["score_diff_hi"], places=2, sign=True),
-                F.est_ci(r["money"], r["money_lo"], r["money_hi"], places=1, sign=True),
+                F.est_ci_or_undetermined(
+                    r["money"],
+                    r["money_lo"],
+                    r["money_hi"],
+                    r.get("money_games"),
+                    r.get("money_more_games"),
+                    places=1,
+                    sign=True,
+                ),
                 F.points(r.get("played_diff")),
             ]
         )
