@@ -254,6 +254,9 @@ class Candidate:
         return sum(len(g) for g in self.game)
 
     def shares(self) -> np.ndarray:
+        """Mean win share by seat over its games (NaN before it has any)."""
+        if not self.wins:
+            return np.full(len(self.offsets), np.nan)
         return np.concatenate(self.wins).mean(axis=0)
 
 
@@ -506,9 +509,10 @@ def search(
         spent += per * len(offsets)
 
     def observations() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        g = np.concatenate([np.concatenate(c.game) for c in pool.values()])
-        d = np.concatenate([np.tile(np.array(c.offsets, float), (c.games, 1)) for c in pool.values()])
-        w = np.concatenate([np.concatenate(c.wins) for c in pool.values()])
+        played = [c for c in pool.values() if c.games]
+        g = np.concatenate([np.concatenate(c.game) for c in played])
+        d = np.concatenate([np.tile(np.array(c.offsets, float), (c.games, 1)) for c in played])
+        w = np.concatenate([np.concatenate(c.wins) for c in played])
         return g, d, w
 
     # 1. explore until the slope is clear

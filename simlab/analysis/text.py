@@ -110,7 +110,7 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
             _ci(r["score_diff_lo"], r["score_diff_hi"], lambda x: f"{x:+.2f}"),
         ]
         if has_money:
-            row += [_num(r["money"], "+.2f"), _ci(r["money_lo"], r["money_hi"], lambda x: _num(x, "+.2f"))]
+            row += _money_cells(r)
         if "played_diff" in df.columns:
             row += [f"{r['played_diff'] * 100:+.1f}" if r.get("played_diff") is not None else "-"]
         rows.append(row)
@@ -128,6 +128,16 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
             "never did (control games); not a value."
         )
     return lines
+
+
+def _money_cells(r: dict[str, Any]) -> list[str]:
+    """A card's price in money and its interval, or "not determined ..." (no point beside an unbounded one)."""
+    lo, hi = r["money_lo"], r["money_hi"]
+    if any(isinstance(v, float) and math.isinf(v) for v in (lo, hi)):
+        from simlab.analysis.compensation import undetermined
+
+        return [undetermined(r.get("money_games"), r.get("money_more_games")), ""]
+    return [_num(r["money"], "+.2f"), _ci(lo, hi, lambda x: _num(x, "+.2f"))]
 
 
 def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame | None, units: Units = GENERIC_UNITS) -> list[str]:
