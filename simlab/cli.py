@@ -1083,7 +1083,10 @@ def _compensate_one_seat(
 
         fit = result.fit
         more = games_needed(result.games, fit.b, math.sqrt(fit.cov[1, 1])) if fit is not None else math.inf
-        click.echo(f"fair {knob} offset for seat {seat}: {undetermined(result.games, more)}; {status}")
+        click.echo(
+            f"fair {knob} offset for seat {seat}: {undetermined(result.games, more)}; {result.games:,} games spent; "
+            f"{status}"
+        )
     if isinstance(result.base[seat], int):
         click.echo(
             f"note: {knob} takes whole values and this is one seat's curve crossing 1/N, not a rule to print; "

@@ -6,8 +6,8 @@ whole vector, verified:
 
 1. **Explore.** Play the base vector and base + step for each seat alone, on the same seeds (common random
    numbers), and fit a softmax model ``p_k(d) ∝ exp(α_k + β·d_k)`` of the seats' win shares against the
-   offsets ``d`` (quasi-likelihood: split wins are fractions; covariance clustered by game index). While the
-   slope β is not clearly positive the step doubles.
+   offsets ``d`` (quasi-likelihood: split wins are fractions; covariance clustered by game index). While β is
+   under ``SLOPE_Z`` standard errors the step doubles (exploring spends at most half of ``max_games``).
 2. **Shortlist.** Offsets are normalised so the smallest is 0 (the strongest seat keeps the base value; 6,6,6,7
    and 7,7,7,8 are one answer, not two). For an integer knob the candidates are the whole vectors within one of
    the model's continuous answer, ranked by the model's largest deviation ``max_k |p_k − 1/N|``; the best few
@@ -478,7 +478,7 @@ def search(
     """Find and confirm the vector of ``knob`` values (one per seat) that makes the seats' win shares equal.
 
     ``tolerance`` (a share: 0.005 is half a point) ends the race when the survivors are that close to the best.
-    ``max_games`` bounds the search (not the confirmation). ``play(game, config, knob, value, lineup, start,
+    ``max_games`` bounds the search (not the confirmation); exploring stops at half of it. ``play(game, config, knob, value, lineup, start,
     seeds)`` returns the games' win shares (replaceable in tests).
     """
     from simlab.run.seeds import game_seeds
@@ -521,8 +521,8 @@ def search(
         design = [tuple([0.0] * n)] + [tuple(step if j == k else 0.0 for j in range(n)) for k in range(n)]
         if integer:
             design = [tuple(int(x) for x in o) for o in design]
-        if spent + batch * len(design) > max_games and fit is not None:
-            break
+        if spent + batch * len(design) > max_games // 2 and fit is not None:
+            break  # half of the budget at most goes to exploring: the race needs the rest
         if spent + batch * len(design) > max_games:
             raise AnalysisError(
                 f"not enough games to explore (--max-games {max_games:,}); the first step needs "
