@@ -478,8 +478,9 @@ def search(
     """Find and confirm the vector of ``knob`` values (one per seat) that makes the seats' win shares equal.
 
     ``tolerance`` (a share: 0.005 is half a point) ends the race when the survivors are that close to the best.
-    ``max_games`` bounds the search (not the confirmation); exploring stops at half of it. ``play(game, config, knob, value, lineup, start,
-    seeds)`` returns the games' win shares (replaceable in tests).
+    ``max_games`` bounds the search (not the confirmation); exploring stops at half of it.
+    ``play(game, config, knob, value, lineup, start, seeds)`` returns the games' win shares (replaceable in
+    tests).
     """
     from simlab.run.seeds import game_seeds
 
