@@ -272,4 +272,5 @@ def test_compensate_vector_errors_before_playing(args, message):
 def test_compensate_help_states_the_default_runtime():
     result = CliRunner().invoke(cli, ["compensate", "--help"])
     assert result.exit_code == 0
-    assert "--confirm-games" in result.output and "--tolerance" in result.output and "2 cores" in result.output
+    text = " ".join(result.output.split())
+    assert "--confirm-games" in text and "--tolerance" in text and "on 2 busy cores" in text

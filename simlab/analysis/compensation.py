@@ -185,6 +185,7 @@ def folder_sweep(folder: str | Path) -> tuple[list[str], list[str]]:
     from simlab.analysis.sweep import sweep_variants
     from simlab.run.store import load_manifest
 
+    money_column(folder)  # a game without starting money or a money intervention: not available, not refused
     found = roles(folder).intervention("money")
     return sweep_variants(load_manifest(folder), found["knob"] if found else None)
 
