@@ -45,8 +45,9 @@ from simlab.run.scenario import rotated_lineup
 
 #: first game index of a confirmation run: far beyond any search, so its seeds are fresh
 CONFIRM_START = 1 << 40
-#: bootstrap replicates of a race round
+#: bootstrap replicates of a race round, drawn in blocks of this many
 BOOTSTRAP = 400
+BOOTSTRAP_BLOCK = 50
 #: the slope must be this many standard errors above 0 before the shortlist is drawn
 SLOPE_Z = 4.0
 #: most candidates the model's shortlist races
@@ -264,12 +265,16 @@ def _bootstrap_deviation(cands: list[Candidate], seed: int, rounds: int, replica
     """Replicates (B × candidates) of each candidate's largest deviation, Poisson weights per game index."""
     top = max(int(np.concatenate(c.game).max()) for c in cands) + 1
     rng = np.random.default_rng([seed, rounds, 0xB007])
-    weights = rng.poisson(1.0, size=(replicates, top)).astype(np.float32)
+    games = [(np.concatenate(c.game), np.concatenate(c.wins).astype(np.float32)) for c in cands]
     out = np.empty((replicates, len(cands)))
-    for j, c in enumerate(cands):
-        g, w = np.concatenate(c.game), np.concatenate(c.wins).astype(np.float32)
-        wg = weights[:, g]
-        out[:, j] = largest_deviation((wg @ w) / np.maximum(wg.sum(axis=1, keepdims=True), 1e-9))
+    # replicates in blocks: the same draws as one (replicates × top) matrix (the generator fills rows in
+    # order), without holding it all (400 × 200,000 weights would be 320 MB)
+    for a in range(0, replicates, BOOTSTRAP_BLOCK):
+        b = min(a + BOOTSTRAP_BLOCK, replicates)
+        weights = rng.poisson(1.0, size=(b - a, top)).astype(np.float32)
+        for j, (g, w) in enumerate(games):
+            wg = weights[:, g]
+            out[a:b, j] = largest_deviation((wg @ w) / np.maximum(wg.sum(axis=1, keepdims=True), 1e-9))
     return out
 
 
