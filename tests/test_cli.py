@@ -251,3 +251,26 @@ def test_readme_starts_with_the_two_commands_and_lists_every_command():
     assert readme.index("make demo") < readme.index("make test") < 400
     for name in cli.commands:
         assert f"`simlab {name}" in readme, f"README does not document `simlab {name}`"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--max-games", "100"], "not enough games to explore (--max-games 100); the first step needs 10,000"),
+        (["--knob", "rounds"], "knob 'rounds' is not a per-seat number"),
+        (["--batch", "5"], "--batch: need at least 10 games"),
+    ],
+)
+def test_compensate_vector_errors_before_playing(args, message):
+    """Bad budgets and knobs are refused with a clear message (exit 2) before any game is played."""
+    result = CliRunner().invoke(cli, ["compensate", "massilia", *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output.replace("\n", " ")
+    assert "Traceback" not in result.output
+
+
+def test_compensate_help_states_the_default_runtime():
+    result = CliRunner().invoke(cli, ["compensate", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "--confirm-games" in text and "--tolerance" in text and "on 2 busy cores" in text

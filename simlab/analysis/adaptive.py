@@ -277,6 +277,7 @@ def as_compensation(result: SearchResult, bots: Sequence[str]) -> Any:
         "offsets": len(xs),
         "a": fit.a,
         "b": fit.b,
+        "b_se": math.sqrt(fit.cov[1, 1]),
         "share_at_0": float(fit.p(0.0)),
         "fair_offset": result.fair,
         "fair_lo": lo,

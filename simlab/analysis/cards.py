@@ -52,6 +52,7 @@ class MoneyRate:
     rate: float
     se: float
     source: str = "starting-money sweep"
+    games: int | None = None  # games behind the rate (for "about N more needed" while it is undetermined)
 
 
 def design_from_names(variants: list[str], control: str = "control") -> pl.DataFrame:
@@ -299,7 +300,10 @@ def _in_money(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | None
     """Convert win-share changes to money: paired money variants first, else an external rate."""
     labels = out["label"].to_list()
     money_labels = [lab for lab in labels if MONEY_RE.match(lab)]
+    from simlab.analysis.compensation import bounded, games_needed
+
     values: dict[str, tuple[float, float, float]] = {}
+    needs: dict[str, tuple[float, float]] = {}  # label: (games behind the price, more games it needs)
     source = None
     if money_labels:
         ref = max(money_labels, key=lambda lab: int(MONEY_RE.match(lab).group("amount")))
@@ -329,6 +333,7 @@ def _in_money(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | None
             est = r["mc"] / b if b else math.nan
             lo, hi = stats.fieller(-r["mc"], b, 0.0, r["vc"] / g, -r["cv"] / g / amount, vbb, level)
             values[r["label"]] = (est, lo, hi)
+            needs[r["label"]] = (g, 0.0 if bounded(lo, hi) else games_needed(g, b, math.sqrt(max(vbb, 0.0))))
         for lab in money_labels:  # a money variant is worth its amount, by definition
             values[lab] = (float(MONEY_RE.match(lab).group("amount")), None, None)
     elif money is not None:
@@ -338,12 +343,18 @@ def _in_money(out: pl.DataFrame, per_game: pl.LazyFrame, money: MoneyRate | None
             est = dw / money.rate if money.rate else math.nan
             lo, hi = stats.fieller(-dw, money.rate, 0.0, r["win_share_diff_se"] ** 2, 0.0, money.se**2, level)
             values[r["label"]] = (est, lo, hi)
+            n = money.games if money.games else math.nan
+            more = 0.0 if bounded(lo, hi) else (games_needed(n, money.rate, money.se) if money.games else math.inf)
+            needs[r["label"]] = (n, more)
     cols = [values.get(lab, (None, None, None)) for lab in labels]
+    need = [needs.get(lab, (None, None)) for lab in labels]
     return out.with_columns(
         pl.Series("money", [c[0] for c in cols], dtype=pl.Float64),
         pl.Series("money_lo", [c[1] for c in cols], dtype=pl.Float64),
         pl.Series("money_hi", [c[2] for c in cols], dtype=pl.Float64),
         pl.lit(source, dtype=pl.String).alias("money_source"),
+        pl.Series("money_games", [c[0] for c in need], dtype=pl.Float64),
+        pl.Series("money_more_games", [c[1] for c in need], dtype=pl.Float64),
     )
 
 

@@ -32,6 +32,7 @@ from simlab.analysis.frames import (
     require,
     require_intervention,
     require_roles,
+    roles,
 )
 
 Meat = Callable[[float, float], np.ndarray]
@@ -178,13 +179,28 @@ def money_column(results: Results) -> str:
     return str(r.column("money.start"))
 
 
+def folder_sweep(folder: str | Path) -> tuple[list[str], list[str]]:
+    """(sweep variants, variants left out) of a result folder, refusing one with no sweep of the money knob
+    (the report's check and message: ``sweep.sweep_variants``)."""
+    from simlab.analysis.sweep import sweep_variants
+    from simlab.run.store import load_manifest
+
+    money_column(folder)  # a game without starting money or a money intervention: not available, not refused
+    found = roles(folder).intervention("money")
+    return sweep_variants(load_manifest(folder), found["knob"] if found else None)
+
+
 def compensation(results: Results, seat: int | None = None, level: float = 0.95, grid: int = 61) -> Compensation:
     """Fit win share against starting-money offset for each seat whose offset varies across variants.
 
-    ``seat`` restricts the fit to one seat. The fair offset makes the seat's expected win share 1/N.
+    ``seat`` restricts the fit to one seat. The fair offset makes the seat's expected win share 1/N. A result
+    folder is fitted on its variants that differ from the base in the money knob alone, and refused (the
+    report's message) when there are none.
     """
     lf = as_lazy(results)
     money = money_column(results if isinstance(results, str | Path) else lf)
+    if isinstance(results, str | Path):
+        lf = lf.filter(pl.col("variant").is_in(folder_sweep(results)[0]))
     require(lf, ("variant", "game", "seat", "win_share", money), "compensation")
     n = players(lf)
     rows = offsets(lf, n, money)
@@ -303,3 +319,41 @@ def _expit(x: np.ndarray | float) -> np.ndarray:
 
 def _logit(p: float) -> float:
     return math.log(p / (1 - p))
+
+
+#: a ratio's denominator counts as determined once it is this many times its critical value (see games_needed)
+DETERMINED_MARGIN = 2.0
+
+
+def bounded(lo: float, hi: float) -> bool:
+    """True when an interval has two finite ends (a Fieller interval is unbounded while its slope is unclear)."""
+    return lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi)
+
+
+def games_needed(games: int, slope: float, slope_se: float, level: float = 0.95) -> float:
+    """About how many more games make a ratio's slope determined (inf if its estimate is 0).
+
+    A Fieller interval of ``c/slope`` is bounded only when the slope is significant: ``|slope| > z·se``. The
+    standard error shrinks as 1/√games, so reaching ``|slope| = DETERMINED_MARGIN·z·se`` (a bounded interval
+    of useful width, not one just short of infinite) takes ``games·(margin·z·se/|slope|)²`` games in all.
+    An estimate from the current standard error and slope: a rough guide, not a guarantee.
+    """
+    if not (math.isfinite(slope) and math.isfinite(slope_se)) or slope == 0:
+        return math.inf
+    total = games * (DETERMINED_MARGIN * stats.z_value(level) * slope_se / abs(slope)) ** 2
+    return max(float(math.ceil(total - games)), 0.0)
+
+
+def undetermined(games: int | None, more: float | None) -> str:
+    """The words shown instead of a point estimate whose interval is unbounded (``games`` None: unknown)."""
+    n = f" with {int(games):,} games" if games is not None and math.isfinite(games) else ""
+    if more is None or not math.isfinite(more):
+        return f"not determined{n}; the slope is indistinguishable from zero"
+    return f"not determined{n}; about {int(more):,} more needed"
+
+
+def fit_undetermined(row: dict, level: float = 0.95) -> str | None:
+    """For a ``compensation().fit`` row: None when its fair offset is bounded, else the words to show."""
+    if bounded(row["fair_lo"], row["fair_hi"]):
+        return None
+    return undetermined(int(row["games"]), games_needed(int(row["games"]), row["b"], row["b_se"], level))

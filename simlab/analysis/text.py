@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from simlab.analysis.compensation_text import compensation_text  # noqa: F401  (moved; kept importable here)
 from simlab.core.facts import GENERIC_UNITS, Units
 
 
@@ -90,21 +91,6 @@ def compare_text(df: pl.DataFrame, metric: str = "win share") -> list[str]:
     ]
 
 
-def compensation_text(comp: Any, units: Units = GENERIC_UNITS) -> list[str]:
-    lines = []
-    for r in comp.fit.iter_rows(named=True):
-        lines.append(
-            f"seat {r['seat']}: fair offset {_num(r['fair_offset'], '+.2f')} {units.money_plural} "
-            f"{_ci(r['fair_lo'], r['fair_hi'], lambda x: _num(x, '+.2f'))} (starting money "
-            f"{_num(r['fair_money'])} against {_num(r['others_money'])}); win share at offset 0: "
-            f"{_pct(r['share_at_0'])}%; one {units.money} is worth {r['rate'] * 100:.2f} "
-            f"{_ci(r['rate_lo'], r['rate_hi'], lambda x: f'{x * 100:.2f}')} win-share points; "
-            f"{r['games']:,} seat-games over {r['offsets']} offsets"
-        )
-    lines.append(f"intervals: {comp.fit['interval'][0]}")
-    return lines
-
-
 def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
     has_money = "money" in df.columns and df["money"].drop_nulls().len() > 0
     header = ["", "games x seats", "win pts", "95% CI", "p (adj)", "score", "95% CI"]
@@ -124,7 +110,7 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
             _ci(r["score_diff_lo"], r["score_diff_hi"], lambda x: f"{x:+.2f}"),
         ]
         if has_money:
-            row += [_num(r["money"], "+.2f"), _ci(r["money_lo"], r["money_hi"], lambda x: _num(x, "+.2f"))]
+            row += _money_cells(r)
         if "played_diff" in df.columns:
             row += [f"{r['played_diff'] * 100:+.1f}" if r.get("played_diff") is not None else "-"]
         rows.append(row)
@@ -142,6 +128,16 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
             "never did (control games); not a value."
         )
     return lines
+
+
+def _money_cells(r: dict[str, Any]) -> list[str]:
+    """A card's price in money and its interval, or "not determined ..." (no point beside an unbounded one)."""
+    lo, hi = r["money_lo"], r["money_hi"]
+    if any(isinstance(v, float) and math.isinf(v) for v in (lo, hi)):
+        from simlab.analysis.compensation import undetermined
+
+        return [undetermined(r.get("money_games"), r.get("money_more_games")), ""]
+    return [_num(r["money"], "+.2f"), _ci(lo, hi, lambda x: _num(x, "+.2f"))]
 
 
 def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame | None, units: Units = GENERIC_UNITS) -> list[str]:

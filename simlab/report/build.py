@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import math
 import time
 import tomllib
 from collections.abc import Callable
@@ -28,6 +27,7 @@ import polars as pl
 import simlab
 from simlab import analysis as A
 from simlab.analysis import stats
+from simlab.analysis.compensation import fit_undetermined, games_needed
 from simlab.analysis.digest import BIN_WIDTH, Digest, load_digest
 from simlab.analysis.frames import (
     AnalysisError,
@@ -40,14 +40,13 @@ from simlab.analysis.frames import (
 from simlab.analysis.market_pass import market_summary, market_summary_from_partial
 from simlab.analysis.markets import MARKET, no_market_message
 from simlab.analysis.metrics import merge_histogram
+from simlab.analysis.sweep import base_variant, money_sweep, not_a_sweep
 from simlab.core.facts import MONEY_KNOB, Roles, Units, not_available
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.embed import svg_data_uri
 from simlab.report.flags import ConfigFlag, VariantChange, config_flags, provenance_of, variant_changes
 
-#: variant names tried, in order, as the base every other variant is compared with
-BASE_NAMES = ("rulebook", "control", "original", "default", "base")
 #: charts and tables show every variant up to this many; beyond it (card runs, sweeps) only the base
 MAX_FOCUS = 4
 #: per-variant comparisons are listed up to this many other variants
@@ -166,14 +165,12 @@ class Context:
             knob = self.money_knob() or MONEY_KNOB
             subset = money_sweep(configs, _base_variant(manifest, configs), knob)
             if not subset:
-                raise AnalysisError(
-                    f"{self.sweep} is not a starting-money sweep: no variants differ from its base "
-                    f"in {knob} alone (see scenarios/starting_money_sweep.toml)"
-                )
+                base = _base_variant(manifest, configs)
+                raise AnalysisError(f"{self.sweep} is not a starting-money sweep. {not_a_sweep(configs, base, knob)}")
             rows = simlab.load_results(self.sweep).filter(pl.col("variant").is_in(subset))
             r = A.compensation(rows, level=self.level).fit.row(0, named=True)
             source = f"starting-money sweep in {self.sweep} (seat {r['seat']})"
-            self._money = A.MoneyRate(r["rate"], r["rate_se"], source)
+            self._money = A.MoneyRate(r["rate"], r["rate_se"], source, r["games"])
         return self._money
 
     @property
@@ -319,22 +316,7 @@ def _context(folder: Path, level: float) -> Context:
     return ctx
 
 
-def _base_variant(manifest: dict[str, Any], configs: dict[str, dict[str, Any]]) -> str:
-    """The variant others are compared with: a conventional name, else the one with the published rules."""
-    names = list(configs)
-    for name in BASE_NAMES:
-        if name in configs:
-            return name
-    try:
-        game = simlab.get_game(manifest["game"])
-        default = game.make_config(players=int(manifest["players"])).as_dict()
-        default = {k: list(v) if isinstance(v, tuple) else v for k, v in default.items()}
-        for name, cfg in configs.items():
-            if cfg == default:
-                return name
-    except Exception:  # a plug-in game missing here: fall back to the first variant
-        pass
-    return names[0]
+_base_variant = base_variant
 
 
 def _bots(df: pl.DataFrame) -> str:
@@ -423,10 +405,7 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         kind = "role" if ctx.roles.missing("money.start") else "money intervention"
         sec.notes.append(f"No compensation fit: {not_available('compensation', kind, missing, ctx.roles.game)}.")
     else:
-        sec.notes.append(
-            "No compensation fit: it needs variants that differ only in starting money (a sweep such as "
-            "scenarios/starting_money_sweep.toml); `simlab compensate` finds the fair offset by playing games."
-        )
+        sec.notes.append(not_a_sweep(ctx.configs, ctx.base, ctx.money_knob()))
     sec.notes.append(
         "Seats are numbered from 0, the first player. With a rotated lineup every bot sits in every seat "
         "equally often, so a difference between seats is the seat's, not the bots'. \"All seats equal?\" is "
@@ -482,7 +461,9 @@ def _seat_findings(
             f"(n={F.count(r['games'])}; fair share {F.pct(share, 0)}): {word}",
         )
         f = fair.get(r["seat"])
-        if f is not None and not F.missing(f["fair_offset"]):
+        if f is not None and not F.missing(f["fair_offset"]) and F.unbounded(f["fair_lo"], f["fair_hi"]):
+            text += f"; fair compensation {F.undetermined(f.get('games'), f.get('more'))}{f.get('how', '')}"
+        elif f is not None and not F.missing(f["fair_offset"]):
             text += (
                 f"; fair compensation ≈ {F.num(f['fair_offset'], 1, sign=True)} {units.money_plural} "
                 f"{F.ci(f['fair_lo'], f['fair_hi'], places=1, sign=True)}{f.get('how', '')}"
@@ -544,6 +525,8 @@ def _priced_deficits(d: pl.DataFrame, money: Any, level: float) -> dict[int, dic
             "fair_lo": lo,
             "fair_hi": hi,
             "how": f", priced by the {money.source}",
+            "games": money.games,
+            "more": games_needed(money.games, money.rate, money.se, level) if money.games else None,
         }
     return out
 
@@ -614,25 +597,6 @@ def _compare_table(cmp: pl.DataFrame, base: str) -> Table:
     )
 
 
-def money_sweep(configs: dict[str, dict[str, Any]], base: str, knob: str | None = MONEY_KNOB) -> list[str]:
-    """Variants that differ from the base only in starting money (the base included), if any money varies.
-
-    ``knob``: the game's money-intervention knob (None: the game has none). A compensation fit is honest
-    only on such variants: a preset that also changes other rules (a hand limit) would credit those changes
-    to the money.
-    """
-    ref = configs[base]
-    if knob is None or knob not in ref:
-        return []
-    same = [
-        v
-        for v, cfg in configs.items()
-        if {k: x for k, x in cfg.items() if k != knob} == {k: x for k, x in ref.items() if k != knob}
-    ]
-    moneys = {tuple(configs[v][knob]) for v in same}
-    return same if len(same) >= 2 and len(moneys) >= 2 else []
-
-
 def _compensation(ctx: Context) -> Any:
     if not ctx.roles.has("money.start"):
         return None
@@ -649,7 +613,8 @@ def _compensation(ctx: Context) -> Any:
 def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
     rows = []
     for r in comp.fit.iter_rows(named=True):
-        bounded = math.isfinite(r["fair_lo"]) and math.isfinite(r["fair_hi"])
+        missing = fit_undetermined(r, comp.level)
+        bounded = missing is None
         fair = F.ci(r["fair_lo"], r["fair_hi"], places=1, sign=True)
         text = (
             f"{seat_name(r['seat']).capitalize()} would win 1/{comp.players} of the games with "
@@ -659,16 +624,19 @@ def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
             f"{F.ci(r['rate_lo'], r['rate_hi'], 100, 2)} points of win share "
             f"(n={F.count(r['games'])} seat-games over {r['offsets']} offsets)."
         )
-        if not bounded:
-            text += " The slope is not significant yet, so the interval is unbounded: more games are needed."
+        if not bounded:  # never a point estimate beside an unbounded interval
+            text = (
+                f"{seat_name(r['seat']).capitalize()}'s fair starting money is {missing} (the slope of win share on "
+                f"money is not significant yet; n={F.count(r['games'])} seat-games over {r['offsets']} offsets)."
+            )
         sec.findings.append(Finding(text, "info" if bounded else "warn"))
         rows.append(
             [
                 seat_name(r["seat"]),
                 F.count(r["games"]),
                 str(r["offsets"]),
-                F.est_ci(r["fair_offset"], r["fair_lo"], r["fair_hi"], places=2, sign=True),
-                F.num(r["fair_money"], 2),
+                F.est_ci(r["fair_offset"], r["fair_lo"], r["fair_hi"], places=2, sign=True) if bounded else missing,
+                F.num(r["fair_money"], 2) if bounded else "–",
                 F.pct(r["share_at_0"]),
                 F.est_ci(r["rate"], r["rate_lo"], r["rate_hi"], 100, places=2),
             ]
@@ -742,7 +710,9 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
         if cards.height < 2 and word == "Least valuable":
             break
         money = ""
-        if not F.missing(r.get("money")):
+        if not F.missing(r.get("money")) and F.unbounded(r["money_lo"], r["money_hi"]):
+            money = f", in {ctx.units.money_plural} {F.undetermined(r.get('money_games'), r.get('money_more_games'))}"
+        elif not F.missing(r.get("money")):
             money = (
                 f", ≈ {F.num(r['money'], 1, sign=True)} {ctx.units.money_plural} "
                 f"{F.ci(r['money_lo'], r['money_hi'], places=1, sign=True)}"
@@ -789,7 +759,15 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
                 F.est_ci(r["win_share_diff"], r["win_share_diff_lo"], r["win_share_diff_hi"], 100, 2, True),
                 F.p_value(r["p_adjusted"]) if r["kind"] == "card" else "–",
                 F.est_ci(r["score_diff"], r["score_diff_lo"], r["score_diff_hi"], places=2, sign=True),
-                F.est_ci(r["money"], r["money_lo"], r["money_hi"], places=1, sign=True),
+                F.est_ci_or_undetermined(
+                    r["money"],
+                    r["money_lo"],
+                    r["money_hi"],
+                    r.get("money_games"),
+                    r.get("money_more_games"),
+                    places=1,
+                    sign=True,
+                ),
                 F.points(r.get("played_diff")),
             ]
         )

@@ -135,23 +135,35 @@ def compensation_curve(
     ax.axhline(target, color="#666666", linestyle="--", linewidth=1, label=f"fair share 1/{data.players}")
     lo, hi = fit["fair_lo"], fit["fair_hi"]
     x_lo, x_hi = ax.get_xlim()
-    # clipped to the drawn range; a fair offset extrapolated beyond it gets no bar on that side (never < 0)
-    ax.errorbar(
-        [fit["fair_offset"]],
-        [target],
-        xerr=[[max(fit["fair_offset"] - max(lo, x_lo), 0.0)], [max(min(hi, x_hi) - fit["fair_offset"], 0.0)]],
-        fmt="D",
-        color=c_fair,
-        capsize=5,
-        markersize=7,
-        label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] {units.money_plural}",
-    )
+    if not (np.isfinite(lo) and np.isfinite(hi)):  # never a point estimate beside an unbounded interval
+        from simlab.analysis.compensation import fit_undetermined
+
+        ax.plot([], [], " ", label=f"fair offset {fit_undetermined(fit, data.level)}")
+    else:
+        _fair_point(ax, fit, target, lo, hi, x_lo, x_hi, c_fair, units)
     ax.set_xlabel(f"seat {k} starting money minus the others' mean ({units.money_label})")
     ax.set_ylabel(f"seat {k} win share (%)")
     ax.set_title(f"Compensating seat {k} with starting money")
     ax.legend(fontsize=8, loc="best")
     _caption(ax, data.caption)
     return fig
+
+
+def _fair_point(
+    ax: Axes, fit: dict, target: float, lo: float, hi: float, x_lo: float, x_hi: float, colour: Any, units: Units
+) -> None:
+    """The fair offset and its (bounded) interval, clipped to the drawn range."""
+    # clipped to the drawn range; a fair offset extrapolated beyond it gets no bar on that side (never < 0)
+    ax.errorbar(
+        [fit["fair_offset"]],
+        [target],
+        xerr=[[max(fit["fair_offset"] - max(lo, x_lo), 0.0)], [max(min(hi, x_hi) - fit["fair_offset"], 0.0)]],
+        fmt="D",
+        color=colour,
+        capsize=5,
+        markersize=7,
+        label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] {units.money_plural}",
+    )
 
 
 def card_value_forest(
@@ -194,12 +206,23 @@ def card_value_forest(
     ax.set_yticks(y, labels)
     ax.set_xlabel("change in the granted seat's win share (percentage points)")
     ax.set_title("Value of one extra card at setup", pad=12)
+    undetermined = ""
     if "money" in d.columns and d["money"].drop_nulls().len():
-        ratio = d.filter(pl.col("money").is_not_null() & (pl.col("money").abs() > 1e-9))
-        per_point = float((ratio["win_share_diff"] * 100 / ratio["money"]).median())  # points per unit of money
+        # the money axis only where the price is determined: never a scale whose rate's interval is unbounded
+        priced = pl.col("money").is_not_null() & (pl.col("money").abs() > 1e-9)
+        finite = pl.col("money_lo").is_not_null() & pl.col("money_lo").is_finite() & pl.col("money_hi").is_finite()
+        ratio = d.filter(priced & finite)
+        per_point = float((ratio["win_share_diff"] * 100 / ratio["money"]).median()) if ratio.height else 0.0
         if per_point > 0:
             top = ax.secondary_xaxis("top", functions=(lambda v: v / per_point, lambda s: s * per_point))
             top.set_xlabel(f"value in {units.money_plural} (priced as in the caption)")
+        elif d.filter(priced & ~finite & pl.col("money_lo").is_not_null()).height:
+            from simlab.report.fmt import undetermined as words
+
+            r = d.filter(priced & ~finite & pl.col("money_lo").is_not_null()).row(0, named=True)
+            undetermined = (
+                f" No {units.money} axis: the price is {words(r.get('money_games'), r.get('money_more_games'))}."
+            )
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=8, loc="center right")
     adj = _first(d, "adjustment", "holm")
@@ -207,7 +230,7 @@ def card_value_forest(
     note = f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards" + (
         f"; {units.money_plural} priced by {source}" if source else ""
     )
-    _caption(ax, caption(d, "Paired with a control on the same game seeds", level) + " " + note + ".")
+    _caption(ax, caption(d, "Paired with a control on the same game seeds", level) + " " + note + "." + undetermined)
     return fig
 
 

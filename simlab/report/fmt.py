@@ -105,3 +105,25 @@ def p_value(p: Any) -> str:
 def count(n: Any) -> str:
     """An integer with thousands separators."""
     return "–" if missing(n) else f"{int(n):,}"
+
+
+def unbounded(lo: Any, hi: Any) -> bool:
+    """True for an interval with an infinite end (a Fieller interval whose slope is not yet significant)."""
+    return any(isinstance(v, float) and math.isinf(v) for v in (lo, hi))
+
+
+def undetermined(games: Any, more: Any) -> str:
+    """What stands in for an estimate whose interval is unbounded: "not determined with n games; about N more
+    needed" (N from the current standard error: ``compensation.games_needed``)."""
+    from simlab.analysis.compensation import undetermined as words
+
+    return words(None if missing(games) else games, None if missing(more) else more)
+
+
+def est_ci_or_undetermined(
+    x: Any, lo: Any, hi: Any, games: Any, more: Any, scale: float = 1.0, places: int | None = None, sign: bool = False
+) -> str:
+    """``est_ci``, or ``undetermined`` when the interval is unbounded: never a point beside [−∞, +∞]."""
+    if unbounded(lo, hi):
+        return undetermined(games, more)
+    return est_ci(x, lo, hi, scale, places, sign)

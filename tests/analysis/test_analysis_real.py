@@ -200,3 +200,37 @@ def test_compensate_gives_the_same_games_with_two_workers(real_folder, tmp_path)
     assert (one.win_share == two.win_share).all() and (one.offset == two.offset).all()
     fig = charts.compensation_curve(as_compensation(one, lineup))
     charts.save(fig, str(tmp_path / "adaptive.png"))
+
+
+def test_cli_compensate_finds_a_whole_vector_and_confirms_it(real_folder):
+    """The real engine, at small size: whole numbers for all seats, the race's record, and a confirmation run
+    whose seat shares have intervals and an equal-seats test (JSON)."""
+    import json
+
+    args = ["compensate", "massilia", "--bots", "trader,priest,trader,priest", "--batch", "100"]
+    args += ["--max-games", "2000", "--confirm-games", "400", "--seed", "3", "--json"]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["command"] == "compensate" and answer["knob"] == "start_money"
+    assert all(isinstance(v, int) and v >= 6 for v in answer["value"]) and min(answer["value"]) == 6
+    conf = answer["tables"]["confirmation"]
+    assert [r["seat"] for r in conf] == [0, 1, 2, 3] and all(r["games"] == 400 for r in conf)
+    assert all(r["win_share_lo"] <= r["win_share"] <= r["win_share_hi"] for r in conf)
+    assert 0 <= conf[0]["p_equal"] <= 1
+    assert answer["games"] <= 2000
+    assert any(r["chosen"] for r in answer["tables"]["candidates"])
+    assert "confirming" in result.stderr  # progress goes to stderr
+
+
+def test_compensate_vector_gives_the_same_answer_with_two_workers(real_folder):
+    from simlab.analysis import fair_vector as fv
+
+    game = simlab.get_game("massilia")
+    config = game.make_config("rulebook")
+    lineup = ["trader", "priest", "trader", "priest"]
+    kw = {"batch": 60, "max_games": 900, "confirm_games": 120, "seed": 5}
+    one = fv.search(game, config, "start_money", lineup, jobs=1, **kw)
+    two = fv.search(game, config, "start_money", lineup, jobs=2, **kw)
+    assert one.value == two.value and one.games == two.games
+    assert (one.confirmation.shares == two.confirmation.shares).all()

@@ -1,0 +1,90 @@
+"""Plain-text answers of ``simlab compensation`` and ``simlab compensate``: intervals first, never a point
+estimate beside an unbounded interval ("not determined with n games; about N more needed" instead)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simlab.analysis.compensation import fit_undetermined
+from simlab.core.facts import GENERIC_UNITS, Units
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.2f}"
+
+
+def compensation_text(comp: Any, units: Units = GENERIC_UNITS) -> list[str]:
+    """One line per fitted seat of a ``Compensation``."""
+    lines = []
+    for r in comp.fit.iter_rows(named=True):
+        rate = (
+            f"one {units.money} is worth {r['rate'] * 100:.2f} [{r['rate_lo'] * 100:.2f}, {r['rate_hi'] * 100:.2f}] "
+            f"win-share points; {r['games']:,} seat-games over {r['offsets']} offsets"
+        )
+        missing = fit_undetermined(r, comp.level)
+        if missing is not None:
+            lines.append(f"seat {r['seat']}: fair offset {missing}; {rate}")
+            continue
+        lines.append(
+            f"seat {r['seat']}: fair offset {_signed(r['fair_offset'])} {units.money_plural} "
+            f"[{_signed(r['fair_lo'])}, {_signed(r['fair_hi'])}] (starting money {r['fair_money']:.2f} against "
+            f"{r['others_money']:.2f}); win share at offset 0: {r['share_at_0'] * 100:.1f}%; {rate}"
+        )
+    lines.append(f"intervals: {comp.fit['interval'][0]}")
+    return lines
+
+
+STATUS = {
+    "decided": "decided: every other raced vector's largest deviation was detectably larger (paired bootstrap "
+    "over game indices, Bonferroni over each round's comparisons)",
+    "equivalent": "the vectors still in the race are within the tolerance of the best ({tol:.1f} points of "
+    "largest deviation): any of them will do",
+    "budget": "--max-games spent before the race was decided: the best vector so far (see the candidates)",
+    "continuous": "a continuous knob: the model's answer, with parametric-bootstrap intervals",
+}
+
+
+def fair_vector_text(result: Any) -> list[str]:
+    """The chosen vector, how the race ended, the candidates and the confirmation run."""
+    from simlab.analysis.fair_vector import largest_deviation, with_offsets
+
+    base = ",".join(f"{b:g}" for b in result.base)
+    value = ",".join(f"{v:g}" for v in result.value)
+    offsets = ",".join(f"{x:+g}" if result.integer else f"{x:+.2f}" for x in result.offsets)
+    lines = [f"fair {result.knob}: {value} (offsets {offsets} on the base {base})"]
+    if result.offset_lo is not None:
+        lines.append(
+            "  offset intervals: "
+            + ", ".join(
+                f"seat {k} [{lo:+.2f}, {hi:+.2f}]"
+                for k, (lo, hi) in enumerate(zip(result.offset_lo, result.offset_hi, strict=True))
+            )
+        )
+    lines.append(f"  search: {result.games:,} games; " + STATUS[result.status].format(tol=result.tolerance * 100))
+    if result.integer:
+        lines.append("  raced vectors (win share by seat, %; largest deviation from 1/N, points):")
+        for c in result.candidates:
+            s = c.shares()
+            mark = "chosen" if tuple(c.offsets) == tuple(result.offsets) else (
+                f"dropped in round {c.dropped}" if c.dropped else "in the race"
+            )  # fmt: skip
+            lines.append(
+                f"    {','.join(f'{v:g}' for v in with_offsets(result.base, c.offsets))}: "
+                f"{' / '.join(f'{x * 100:.1f}' for x in s)}; {largest_deviation(s) * 100:.2f}; "
+                f"{c.games:,} games; {mark}"
+            )
+    conf = result.confirmation
+    n = len(conf.shares)
+    lines.append(f"confirmation on {conf.games:,} fresh games (seeds never used by the search):")
+    for k in range(n):
+        lines.append(
+            f"  seat {k} ({result.knob} {result.value[k]:g}): win share {conf.shares[k] * 100:.1f}% "
+            f"[{conf.lo[k] * 100:.1f}, {conf.hi[k] * 100:.1f}]"
+        )
+    verdict = "no detectable inequality" if conf.p_equal >= 1 - conf.level else "the seats are still unequal"
+    lines.append(
+        f"  all seats equal? Wald χ² = {conf.chi2:.2f} (df {conf.df}), p = {conf.p_equal:.3g}: {verdict}; "
+        f"largest deviation from {100 / n:.1f}%: {conf.deviation * 100:.2f} points"
+    )
+    lines.append(f"  intervals: normal interval of the mean ({conf.level:.0%}), n = {conf.games:,} games per seat")
+    return lines
