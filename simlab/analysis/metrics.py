@@ -16,6 +16,7 @@ from numba import njit
 
 from simlab.analysis import stats
 from simlab.analysis.frames import (
+    AnalysisError,
     GameMajor,
     Results,
     as_lazy,
@@ -362,7 +363,8 @@ def distribution(
             )
             .collect()
         )
-    return distribution_from_partial(hist, column, width, games, by, level, bots_label(lf0))
+    clusters = None if per_game else cluster_partial(lf0, column, by)
+    return distribution_from_partial(hist, column, width, games, by, level, bots_label(lf0), clusters)
 
 
 def histogram_partial(
@@ -401,6 +403,60 @@ def histogram_partial(
     )
 
 
+#: the per-game sums of a pooled per-seat mean (``cluster_partial``): T = Σ of a game's values, m = its rows
+CLUSTER_SUMS = ("c_t", "c_t2", "c_tm", "c_m", "c_m2")
+
+
+def cluster_partial(results: Results, column: str = "score", by: tuple[str, ...] = ("variant",)) -> pl.DataFrame:
+    """Per ``by`` group: games (clusters) and Σ T_g, Σ T_g², Σ T_g·m_g, Σ m_g, Σ m_g² over its games, where
+    T_g is the sum of ``column`` over game g's rows in the group and m_g their number (nulls skipped). Sums,
+    so they merge over disjoint sets of games (``merge_clusters``); ``with_cluster_interval`` turns them into
+    the mean's game-clustered interval. A game is its index (within the group: variants that share seeds
+    share the game's luck, so a group pooling variants clusters them together)."""
+    lf0 = as_lazy(results)
+    require(results if isinstance(results, pl.DataFrame) else lf0, (*by, "game", column), "cluster_partial")
+    if isinstance(results, pl.DataFrame) and tuple(by) == ("variant",) and (layout := game_major(results)):
+        x = layout.matrix(column)
+        t, m = np.nansum(x, axis=1), (~np.isnan(x)).sum(axis=1).astype(np.float64)
+        keys = pl.DataFrame({"variant": [layout.variant]})
+        sums = {"c_t": t, "c_t2": t * t, "c_tm": t * m, "c_m": m, "c_m2": m * m}
+        return coded_moments(keys, np.zeros(len(t), dtype=np.int64), {}, sums, count="games")
+    x = pl.col(column).cast(pl.Float64)
+    per_game = lf0.group_by(*by, "game").agg(x.sum().alias("_t"), x.count().cast(pl.Float64).alias("_m"))
+    t, m = pl.col("_t"), pl.col("_m")
+    exprs = {"c_t": t, "c_t2": t * t, "c_tm": t * m, "c_m": m, "c_m2": m * m}
+    if isinstance(results, pl.DataFrame):  # in memory: sums whose bits do not depend on threads
+        games = per_game.sort(*by, "game").collect()
+        return group_moments(games, list(by), sums=exprs, count="games")
+    return (
+        per_game.group_by(*by)
+        .agg(pl.len().cast(pl.UInt32).alias("games"), *(e.sum().alias(n) for n, e in exprs.items()))
+        .sort(*by)
+        .collect(engine="streaming")
+    )
+
+
+def merge_clusters(df: pl.DataFrame, by: tuple[str, ...] = ("variant",)) -> pl.DataFrame:
+    """``cluster_partial`` frames of disjoint games (concatenated) added per group."""
+    return group_sums(df, list(by), ["games", *CLUSTER_SUMS])
+
+
+def with_cluster_interval(
+    df: pl.DataFrame, clusters: pl.DataFrame, name: str, by: tuple[str, ...], level: float = 0.95
+) -> pl.DataFrame:
+    """``name`` (a pooled mean per ``by`` group, with ``name_lo``/``name_hi``) given the game-clustered interval
+    (``stats.cluster_mean_se``) from ``cluster_partial`` sums; the row-count interval understates the error
+    because a game's seats share its luck."""
+    z = stats.z_value(level)
+    se = {}
+    for r in clusters.iter_rows(named=True):
+        key = tuple(r[b] for b in by)
+        se[key] = stats.cluster_mean_se(r["c_t"], r["c_m"], r["c_t2"], r["c_tm"], r["c_m2"], int(r["games"]))
+    keys = df.select(by).rows()
+    half = pl.Series([z * se.get(tuple(k), float("nan")) for k in keys], dtype=pl.Float64, nan_to_null=True)
+    return df.with_columns((pl.col(name) - half).alias(f"{name}_lo"), (pl.col(name) + half).alias(f"{name}_hi"))
+
+
 def merge_histogram(hist: pl.DataFrame, by: tuple[str, ...] = ("variant",), width: float | None = None) -> pl.DataFrame:
     """``histogram_partial`` frames (concatenated) merged per group and bin; with ``width`` (a multiple of
     theirs) into wider bins, the same as binning the values at ``width`` directly."""
@@ -417,14 +473,27 @@ def distribution_from_partial(
     by: tuple[str, ...] = ("variant",),
     level: float = 0.95,
     bots: str = "",
+    clusters: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """``distribution`` from its (merged) bins; ``games`` per group (None: one value per game, as ``turns``)."""
+    """``distribution`` from its (merged) bins; ``games`` per group (None: one value per game, as ``turns``).
+
+    Per-seat values (``games`` given) pool the seats of each game, so the mean's interval is clustered by game
+    and needs the groups' ``cluster_partial`` sums (``clusters``); one value per game needs none."""
     summary = stats.combine_mean_aggs(hist.drop("bin"), list(by), ["mean"], sums=("count",))
     if games is None:  # one row per game
         summary = summary.with_columns(pl.col("count").alias("games"))
+        method = stats.MEAN_METHOD
     else:
+        if clusters is None:
+            raise AnalysisError(
+                "distribution_from_partial: per-seat values need the per-game sums (cluster_partial) for the "
+                "mean's game-clustered interval; pass clusters="
+            )
         summary = summary.join(games, on=list(by), how="left")
+        method = stats.CLUSTER_METHOD
     summary = stats.with_mean_interval(summary.drop("count"), "mean", level)
+    if clusters is not None and games is not None:
+        summary = with_cluster_interval(summary, clusters, "mean", tuple(by), level)
     return (
         hist.select(*by, "bin", "count")
         .with_columns((pl.col("count") / pl.col("count").sum().over(*by)).alias("fraction"))
@@ -433,14 +502,15 @@ def distribution_from_partial(
             pl.lit(column).alias("column"),
             pl.lit(float(width)).alias("width"),
             pl.lit(bots).alias("bots"),
-            pl.lit(stats.MEAN_METHOD).alias("interval"),
+            pl.lit(method).alias("interval"),
         )
         .sort(*by, "bin")
     )
 
 
 def score_summary(results: Results, by: tuple[str, ...] = ("variant",), level: float = 0.95) -> pl.DataFrame:
-    """Per group: rows, mean score with interval, sd and the 10/50/90% quantiles."""
+    """Per group: rows, mean score with interval, sd and the 10/50/90% quantiles. The interval is clustered
+    by game (a group pooling a game's seats holds rows that share its luck)."""
     lf = as_lazy(results)
     # one streaming pass: counts of each (group, score) — scores take few values — from which the rows, the
     # mean, the sd and exact quantiles follow, instead of holding every score for a sort
@@ -471,8 +541,9 @@ def score_summary(results: Results, by: tuple[str, ...] = ("variant",), level: f
         "sd": pl.Float64,
         **{f"q{int(q * 100)}": pl.Float64 for q in qs},
     }
-    df = pl.DataFrame(rows, schema=schema).sort(*by)
-    return stats.with_mean_interval(df, "score", level).with_columns(pl.lit(stats.MEAN_METHOD).alias("interval"))
+    df = stats.with_mean_interval(pl.DataFrame(rows, schema=schema).sort(*by), "score", level)
+    df = with_cluster_interval(df, cluster_partial(lf, "score", by), "score", by, level)
+    return df.with_columns(pl.lit(stats.CLUSTER_METHOD).alias("interval"))
 
 
 def lead_metrics(results: Results, level: float = 0.95) -> pl.DataFrame:
