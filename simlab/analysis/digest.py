@@ -44,6 +44,8 @@ from simlab.analysis.metrics import (
     merge_game_metrics,
     merge_histogram,
     merge_variance,
+    merge_variance_games,
+    variance_games_partial,
     variance_partial,
 )
 from simlab.analysis.paired import win_masks
@@ -78,6 +80,7 @@ def chunk_partials(rows: pl.DataFrame) -> dict[str, pl.DataFrame]:
         add(("metrics",), lambda: game_metrics_partial(rows))
     if "bot" in cols:
         add(("variance",), lambda: variance_partial(rows))
+        add(("variance_games",), lambda: variance_games_partial(rows))
         out["bots"] = (
             rows.select(pl.col("variant").cast(pl.String), pl.col("bot").cast(pl.String))
             .unique()
@@ -182,6 +185,7 @@ MERGE: dict[str, Callable[[pl.DataFrame], pl.DataFrame]] = {
     "splits": merge_split_products,
     "metrics": merge_game_metrics,
     "variance": merge_variance,
+    "variance_games": merge_variance_games,
     "bots": lambda df: df.unique().sort("variant", "bot"),
     "wins": lambda df: df,  # a byte per game: kept, not summed (games pair across variants)
     "score_bins": merge_histogram,

@@ -100,7 +100,7 @@ def market_summary(
     lf = require_market(results)
     acc = _pass(lf, _summary_pass(names(lf), floor, series, roles(lf)))
     summary = market_summary_from_partial(acc.frames(), level, min_games, bots_label(lf))
-    if acc.sold and not acc.yields.exact:
+    if acc.sold and not acc.yields.whole_games:
         summary = replace(summary, sale_yield=sale_yield(lf, level=level))
     return summary
 
@@ -131,7 +131,7 @@ def market_partial(
             acc.shift.seat_dtype = rows["seat"].dtype  # an empty chunk's cells keep the rows' seat type
     else:
         _pass(lf, acc)
-    if acc.sold and not acc.yields.exact:
+    if acc.sold and not acc.yields.whole_games:
         return None
     return acc.frames()
 
@@ -481,11 +481,20 @@ class _Yields:
         self.sold = sold
         self.income = income  # the money and points earned from sales
         self.exact = True
+        self.batches = 0
         self.sums: dict[str, np.ndarray] = {}
+
+    @property
+    def whole_games(self) -> bool:
+        """The sums are exact and every game's rows were in one batch (the per-game sums of the clustered
+        interval need a game's total: a scan of several batches can cut a game in two, and then
+        ``sale_yield``'s own group-by by game gives the interval)."""
+        return self.exact and self.batches <= 1
 
     def add(self, batch: pl.DataFrame, names_: list[str], code: np.ndarray) -> None:
         """Add one batch's sums (run on a pool thread: the compiled loop releases the GIL)."""
         cols = [*self.sold, *self.income]
+        self.batches += 1
         if not self.exact or any(not batch[c].dtype.is_integer() or batch[c].null_count() for c in cols):
             self.exact = False
             return
@@ -529,8 +538,8 @@ def _game_sums(
     code: np.ndarray, game: np.ndarray, x: np.ndarray, m: np.ndarray, f: np.ndarray, groups: int
 ) -> np.ndarray:
     """Per variant code: games, and Σ over its games of X², M², M·X, F², F·X of each game's totals (int64:
-    exact). A game is (code, game index) within the batch: a chunk is one batch, and a scan's batches of
-    ``SUMMARY_BATCH`` rows cut at most a game or two in two, which moves the error by parts per million."""
+    exact). A game is (code, game index) within the batch: a chunk is one batch; after a scan of several
+    batches (which may cut a game in two) the pass's yields are not used (``_Yields.whole_games``)."""
     key = code * (int(game.max()) + 1 if len(game) else 1) + game
     uniq, inv = np.unique(key, return_inverse=True)
     tot = np.zeros((len(uniq), 3), dtype=np.int64)

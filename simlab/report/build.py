@@ -1077,7 +1077,7 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
         _add_lead(ctx, sec, _ordered_by(lead, ctx.focus), many)
     cells = ctx.partial("variance")
     var = (
-        A.variance_from_partial(cells, "score", ctx.level, ctx.bots())
+        A.variance_from_partial(cells, "score", ctx.level, ctx.bots(), ctx.partial("variance_games"))
         if cells is not None
         else A.variance_decomposition(rows, level=ctx.level)
     )

@@ -99,3 +99,28 @@ def test_real_rows_sale_yield_and_observational_match_a_bootstrap_over_games(rea
 
     boot = _bootstrap_se(rows, diff, reps=200)
     assert (obs["played_diff_hi"] - obs["played_diff_lo"]) / 2 / Z == pytest.approx(boot, rel=0.25)
+
+
+def test_variance_decomposition_takes_the_shared_game_luck_out_of_its_noise_term():
+    """A small seat effect under a big shared game effect: counted as independent rows, the noise term
+    includes the game luck (which cancels from seat comparisons) and eats a third of the seat share."""
+    rng = np.random.default_rng(9)
+    reps, games, seats = 40, 2000, 4
+    alpha = np.array([0.3, 0.0, 0.0, -0.3])
+    luck = rng.normal(0, 6, (reps, games, 1))
+    y = 50 + alpha + luck + rng.normal(0, 3, (reps, games, seats))
+    rows = pl.DataFrame(
+        {
+            "variant": np.repeat(np.arange(reps).astype(str), games * seats),
+            "game": np.tile(np.repeat(np.arange(games), seats), reps),
+            "seat": np.tile(np.arange(seats), reps * games),
+            "bot": "a",
+            "score": y.ravel(),
+        }
+    )
+    truth = alpha.var() / (alpha.var() + 36 + 9)
+    got = A.variance_decomposition(rows).filter(pl.col("component") == "seat")["share"].mean()
+    assert got == pytest.approx(truth, rel=0.1)
+    cells = A.metrics.variance_partial(rows)
+    naive = A.metrics.variance_from_partial(cells).filter(pl.col("component") == "seat")["share"].mean()
+    assert naive < 0.8 * truth  # the old noise term: biased down
