@@ -147,13 +147,19 @@ VERDICTS = {
 }
 
 
+#: ``games_needed`` is capped at this many times the games played: a seat right at the tolerance's edge
+#: needs without bound, and "more than 100 times as many" is the useful answer
+MAX_NEEDED = 100
+
+
 def seat_verdicts(seats: pl.DataFrame, tolerance: float = stats.DEFAULT_TOLERANCE) -> pl.DataFrame:
     """Per variant: whether the seats are unequal *by more than matters* (``tolerance``, in win share).
 
     "Detectably unequal" only says the games were many; a designer needs to know if the difference is worth
     fixing. Against the band 1/N ± tolerance, each seat's simultaneous interval (``seat_advantage``) is
     beyond it (unequal by more than the tolerance), inside it (within it), or across its edge (not yet
-    determined: about ``games_needed`` games per seat would decide it, the interval shrinking as 1/√n).
+    determined: about ``games_needed`` games per seat would decide it, the interval shrinking as 1/√n; at most
+    ``MAX_NEEDED`` times the games played, which means a seat sits almost on the tolerance's edge).
     Verdict codes: ``VERDICTS``. The seat shown is the one furthest from 1/N.
     """
     if tolerance < 0:
@@ -179,7 +185,12 @@ def seat_verdicts(seats: pl.DataFrame, tolerance: float = stats.DEFAULT_TOLERANC
         undecided = ~(beyond | inside)
         with np.errstate(divide="ignore", invalid="ignore"):
             need = games * (half / np.abs(tolerance - off)) ** 2
-        needed = float(np.nanmax(np.where(undecided, need, 0.0))) if undecided.any() else 0.0
+        # an open verdict closes when, at today's estimates, the first seat past the tolerance is shown beyond
+        # it (unequal), or else when the last seat inside is shown inside (within the tolerance)
+        needed = 0.0
+        if verdict in ("small", "undetermined") and undecided.any():
+            past = undecided & (off > tolerance)
+            needed = float(np.nanmin(need[past])) if past.any() else float(np.nanmax(need[undecided]))
         rows.append(
             {
                 "variant": variant,
@@ -193,7 +204,7 @@ def seat_verdicts(seats: pl.DataFrame, tolerance: float = stats.DEFAULT_TOLERANC
                 "tolerance": tolerance,
                 "p_equal": p_equal,
                 "verdict": verdict,
-                "games_needed": math.ceil(needed) if math.isfinite(needed) and needed > games else None,
+                "games_needed": math.ceil(min(needed, MAX_NEEDED * games)) if needed > games else None,
                 "gap": d["gap"][0],
                 "gap_lo": d["gap_lo"][0],
                 "gap_hi": d["gap_hi"][0],

@@ -58,11 +58,29 @@ def verdict_sentence(v: dict[str, Any], prefix: str = "") -> str:
     text = (
         f"{prefix}with n={v['games']:,} games per seat, seat {v['seat']} — the furthest from the fair "
         f"{_pct(v['fair_share'])}% — wins {_pct(v['win_share'])}% {_ci(v['win_share_slo'], v['win_share_shi'])} "
-        f"(95% {level}), so {VERDICTS[v['verdict']].format(tol=tol)} (all seats equal? p = {_p(v['p_equal'])})"
+        f"(95% {level}), so {VERDICTS[v['verdict']].format(tol=tol)} (all seats equal? {_p_eq(v['p_equal'])})"
     )
-    if v.get("games_needed"):
-        text += f"; about {v['games_needed']:,} games per seat would decide it"
+    text += games_needed_text(v)
     return text + "."
+
+
+def _p_eq(p: Any) -> str:
+    shown = _p(p)
+    return f"p {shown[0]} {shown[1:]}" if shown.startswith("<") else f"p = {shown}"
+
+
+def games_needed_text(v: dict[str, Any]) -> str:
+    """How many games would decide an open verdict (see ``seats.seat_verdicts``), or nothing."""
+    from simlab.analysis.seats import MAX_NEEDED
+
+    n = v.get("games_needed")
+    if not n:
+        return ""
+    if n >= MAX_NEEDED * v["games"]:
+        return (
+            f"; a seat sits almost on the tolerance's edge: even {MAX_NEEDED} times as many games would not decide it"
+        )
+    return f"; about {n:,} games per seat would decide it"
 
 
 def seats_text(df: pl.DataFrame, tolerance: float | None = None) -> list[str]:

@@ -40,6 +40,7 @@ from simlab.analysis.frames import (
 from simlab.analysis.market_pass import market_summary, market_summary_from_partial
 from simlab.analysis.markets import MARKET, no_market_message
 from simlab.analysis.metrics import cluster_partial, merge_histogram
+from simlab.analysis.text import games_needed_text
 from simlab.core.facts import MONEY_KNOB, Roles, Units, not_available
 from simlab.report import charts
 from simlab.report import fmt as F
@@ -529,9 +530,7 @@ def _verdict_text(v: dict[str, Any]) -> str:
         f"(95% {simultaneous}), so {A.VERDICTS[v['verdict']].format(tol=tol)} "
         f"(all seats equal? {F.p_value(v['p_equal'])})"
     )
-    if v.get("games_needed"):
-        text += f"; about {F.count(v['games_needed'])} games per seat would decide it"
-    return text + "."
+    return text + games_needed_text(v) + "."
 
 
 def _priced_deficits(d: pl.DataFrame, money: Any, level: float) -> dict[int, dict[str, Any]]:
