@@ -634,7 +634,7 @@ def _pairing_gain(cmp: pl.DataFrame, seats: pl.DataFrame, base: str) -> str | No
     return (
         f"What the pairing bought here: the paired intervals of the seat changes are ×{F.num(lo, 2)}–×{F.num(hi, 2)} "
         "narrower than if the variants had been played on independent seeds, which would have needed "
-        f"×{F.num(lo * lo, 1)}–×{F.num(hi * hi, 1)} as many games for the same width."
+        f"×{F.num(lo * lo, 2)}–×{F.num(hi * hi, 2)} as many games for the same width."
     )
 
 
