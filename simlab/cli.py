@@ -686,16 +686,28 @@ def _json_guard(command: str, folder: str, analysis: str, fmt: str | None) -> It
 @cli.command()
 @folder_argument
 @click.option("--base", metavar="VARIANT", help="Also show each seat's change against this variant (paired).")
+@click.option(
+    "--tolerance",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="Points of win share from the fair 1/N that matter: the verdict says whether the seats are unequal "
+    "by more than this.",
+)
 @chart_option
 @json_option
-def seats(folder: str, base: str | None, chart: str | None, fmt: str | None) -> None:
+def seats(folder: str, base: str | None, tolerance: float, chart: str | None, fmt: str | None) -> None:
     """Seat advantage in a result FOLDER: win share, score and rank by seat with 95% intervals.
 
     Also tests "all seats are equal" per variant (Wald chi-square on per-game win shares, split wins
-    included). With --base, each other variant's change per seat, paired by game seed. --json tables (--csv: the first):
-    seats, equal_seats (and compare with --base).
+    included); a seat is flagged only if that test rejects and its interval, simultaneous over the seats
+    (Bonferroni), excludes 1/N; each variant's verdict says whether the seats are unequal by more than
+    --tolerance points. With --base, each other variant's change per seat, paired by game seed, with Holm-adjusted
+    p-values and simultaneous intervals over all seats and variants. --json tables (--csv: the first):
+    seats, equal_seats, verdicts (and compare with --base).
     """
     from simlab.analysis import compare_variants, seat_advantage
+    from simlab.analysis.seats import seat_verdicts
     from simlab.analysis.text import compare_text, seats_text
 
     with _json_guard("seats", folder, "seat_advantage", fmt):
@@ -703,9 +715,10 @@ def seats(folder: str, base: str | None, chart: str | None, fmt: str | None) -> 
         compared = compare_variants(folder, base) if base else None
         if fmt:
             equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique("variant", keep="first")
-            _emit_json("seats", folder, {"seats": df, "equal_seats": equal, "compare": compared}, [], fmt, base=base)
+            tables = {"seats": df, "equal_seats": equal, "verdicts": seat_verdicts(df, tolerance / 100)}
+            _emit_json("seats", folder, tables | {"compare": compared}, [], fmt, base=base)
         else:
-            _echo(seats_text(df))
+            _echo(seats_text(df, tolerance / 100))
             if compared is not None:
                 _echo(compare_text(compared))
         if chart:

@@ -4,7 +4,7 @@ Each function takes a result folder, a LazyFrame (``simlab.load_results(folder)`
 returns a small tidy polars DataFrame (or a dataclass of them) ready to print or chart with
 ``simlab.report.charts``. See docs/analysis.md for what each answers and the statistics behind it.
 
-- seats: ``seat_advantage``, ``equal_seats_test``, ``compare_variants``
+- seats: ``seat_advantage``, ``equal_seats_test``, ``compare_variants``, ``seat_verdicts`` (against a tolerance)
 - compensation: ``compensation`` (fair starting money from a sweep); ``simlab compensate`` searches adaptively
 - cards: ``card_value``, ``observational``, ``design_from_manifest``
 - markets: ``market_trajectories``, ``marker_collapses``, ``sale_yield``, ``shift_winners`` (all four in one
@@ -35,9 +35,17 @@ from simlab.analysis.metrics import (
     variance_from_partial,
 )
 from simlab.analysis.paired import compare_variants_from_partial
-from simlab.analysis.seats import compare_variants, equal_seats_test, seat_advantage, seat_advantage_from_partial
+from simlab.analysis.seats import (
+    VERDICTS,
+    compare_variants,
+    equal_seats_test,
+    seat_advantage,
+    seat_advantage_from_partial,
+    seat_verdicts,
+)
 
 __all__ = [
+    "VERDICTS",
     "AnalysisError",
     "Compensation",
     "MarketSummary",
@@ -67,6 +75,7 @@ __all__ = [
     "score_summary",
     "seat_advantage",
     "seat_advantage_from_partial",
+    "seat_verdicts",
     "shift_winners",
     "variance_decomposition",
     "variance_from_partial",

@@ -37,18 +37,22 @@ import polars as pl
 from simlab.analysis.frames import AnalysisError
 from simlab.analysis.market_pass import market_partial, merge_market_partials
 from simlab.analysis.metrics import (
+    cluster_partial,
     game_metrics_partial,
     histogram_partial,
+    merge_clusters,
     merge_game_metrics,
     merge_histogram,
     merge_variance,
+    merge_variance_games,
+    variance_games_partial,
     variance_partial,
 )
 from simlab.analysis.paired import win_masks
 from simlab.analysis.seats import SEAT_COLUMNS, merge_seat_sums, merge_split_products, seat_partial
 
 #: bump when a partial's definition changes: older digests are then ignored (the report scans the rows)
-VERSION = 1
+VERSION = 2  # 2: game-clustered sums (score_clusters; the yields' per-game sums)
 #: the histogram bins a digest keeps (integer scores and turns); a report's wider bins merge from them
 BIN_WIDTH = 1.0
 MARKET = "market."
@@ -76,6 +80,7 @@ def chunk_partials(rows: pl.DataFrame) -> dict[str, pl.DataFrame]:
         add(("metrics",), lambda: game_metrics_partial(rows))
     if "bot" in cols:
         add(("variance",), lambda: variance_partial(rows))
+        add(("variance_games",), lambda: variance_games_partial(rows))
         out["bots"] = (
             rows.select(pl.col("variant").cast(pl.String), pl.col("bot").cast(pl.String))
             .unique()
@@ -85,6 +90,7 @@ def chunk_partials(rows: pl.DataFrame) -> dict[str, pl.DataFrame]:
         add(("wins",), lambda: win_masks(rows))
     add(("score_bins",), lambda: histogram_partial(rows, "score", BIN_WIDTH))
     add(("turns_bins",), lambda: histogram_partial(rows, "turns", BIN_WIDTH, per_game=True))
+    add(("score_clusters",), lambda: cluster_partial(rows, "score"))
     market = market_partial(rows)
     if market is not None:
         out.update({MARKET + k: v for k, v in market.items()})
@@ -179,10 +185,12 @@ MERGE: dict[str, Callable[[pl.DataFrame], pl.DataFrame]] = {
     "splits": merge_split_products,
     "metrics": merge_game_metrics,
     "variance": merge_variance,
+    "variance_games": merge_variance_games,
     "bots": lambda df: df.unique().sort("variant", "bot"),
     "wins": lambda df: df,  # a byte per game: kept, not summed (games pair across variants)
     "score_bins": merge_histogram,
     "turns_bins": merge_histogram,
+    "score_clusters": merge_clusters,  # a digest without it (older simlab): the report scans for those sums
 }
 
 

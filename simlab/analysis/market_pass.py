@@ -56,6 +56,9 @@ PARTIAL_SERIES: tuple[str, ...] = ("marker", "price")
 
 #: the exact integer sale sums per variant (cubes sold x, sale money m, fame f), in ``_yield_sums``' order
 YIELD_SUMS = ("n", "sum_x", "sum_xx", "sum_m", "sum_mm", "sum_mx", "sum_f", "sum_ff", "sum_fx")
+#: the per-game sums of the game-clustered interval: games, and Σ over games of X², M², M·X, F², F·X with X, M,
+#: F a game's totals over its seats (cubes sold, sale money, fame)
+YIELD_GAME_SUMS = ("games", "game_xx", "game_mm", "game_mx", "game_ff", "game_fx")
 
 #: the keys each frame of a partial adds by; () for the frames that describe the columns (kept once)
 PARTIAL_KEYS: dict[str, tuple[str, ...]] = {
@@ -97,7 +100,7 @@ def market_summary(
     lf = require_market(results)
     acc = _pass(lf, _summary_pass(names(lf), floor, series, roles(lf)))
     summary = market_summary_from_partial(acc.frames(), level, min_games, bots_label(lf))
-    if acc.sold and not acc.yields.exact:
+    if acc.sold and not acc.yields.whole_games:
         summary = replace(summary, sale_yield=sale_yield(lf, level=level))
     return summary
 
@@ -128,7 +131,7 @@ def market_partial(
             acc.shift.seat_dtype = rows["seat"].dtype  # an empty chunk's cells keep the rows' seat type
     else:
         _pass(lf, acc)
-    if acc.sold and not acc.yields.exact:
+    if acc.sold and not acc.yields.whole_games:
         return None
     return acc.frames()
 
@@ -269,16 +272,18 @@ def _collapses_of(part: dict[str, pl.DataFrame], level: float) -> pl.DataFrame:
 
 def _yields_of(sums: pl.DataFrame, level: float) -> pl.DataFrame:
     """``sale_yield``'s frame per variant from the exact integer sale sums (moments rounded once)."""
-    rows = sums.sort("variant").select("variant", *YIELD_SUMS).iter_rows()
+    rows = sums.sort("variant").select("variant", *YIELD_SUMS, *YIELD_GAME_SUMS).iter_rows()
     df = pl.DataFrame(
         [{"variant": v, **_yield_moments([int(x) for x in s])} for v, *s in rows],
         schema={
             "variant": pl.String,
             "rows": pl.UInt32,
             "cubes_per_seat": pl.Float64,
-            **{f"{y}__{k}": pl.Float64 for y in YIELDS for k in ("my", "vy", "cv")},
+            **{f"{y}__{k}": pl.Float64 for y in YIELDS for k in ("my", "vy", "cv", "gyy", "gxy")},
             "__mx": pl.Float64,
             "__vx": pl.Float64,
+            "__games": pl.Int64,
+            "__gxx": pl.Float64,
         },
     )
     return _yield_frame(df, ("variant",), level)
@@ -318,7 +323,7 @@ class _MarketPass:
 
     def wanted(self) -> list[str]:
         """The columns the pass reads."""
-        sales = [*self.sold, *self.income] if self.sold else []
+        sales = ["game", *self.sold, *self.income] if self.sold else []  # the game: clustered intervals
         shift = ["win_share", *self.shift.markers] if self.shift.markers else []
         return list(dict.fromkeys(["variant", "seat", *self.game_columns, *shift, *sales]))
 
@@ -476,27 +481,33 @@ class _Yields:
         self.sold = sold
         self.income = income  # the money and points earned from sales
         self.exact = True
+        self.batches = 0
         self.sums: dict[str, np.ndarray] = {}
+
+    @property
+    def whole_games(self) -> bool:
+        """The sums are exact and every game's rows were in one batch (the per-game sums of the clustered
+        interval need a game's total: a scan of several batches can cut a game in two, and then
+        ``sale_yield``'s own group-by by game gives the interval)."""
+        return self.exact and self.batches <= 1
 
     def add(self, batch: pl.DataFrame, names_: list[str], code: np.ndarray) -> None:
         """Add one batch's sums (run on a pool thread: the compiled loop releases the GIL)."""
         cols = [*self.sold, *self.income]
+        self.batches += 1
         if not self.exact or any(not batch[c].dtype.is_integer() or batch[c].null_count() for c in cols):
             self.exact = False
             return
         x = np.zeros(len(batch), dtype=np.int64)
         for c in self.sold:
             x += batch[c].to_numpy()
-        got = _yield_sums(
-            code,
-            x,
-            batch[self.income[0]].to_numpy().astype(np.int64, copy=False),
-            batch[self.income[1]].to_numpy().astype(np.int64, copy=False),
-            len(names_),
-        )
+        m = batch[self.income[0]].to_numpy().astype(np.int64, copy=False)
+        f = batch[self.income[1]].to_numpy().astype(np.int64, copy=False)
+        got = _yield_sums(code, x, m, f, len(names_))
+        games = _game_sums(code, batch["game"].to_numpy().astype(np.int64), x, m, f, len(names_))
         for i, v in enumerate(names_):
             if got[i, 0]:
-                self.sums[v] = self.sums.get(v, 0) + got[i]
+                self.sums[v] = self.sums.get(v, 0) + np.concatenate([got[i], games[i]])
 
     def frame(self) -> pl.DataFrame:
         """The exact sums per variant (columns ``YIELD_SUMS``)."""
@@ -504,7 +515,7 @@ class _Yields:
         return pl.DataFrame(
             [(v, *(int(x) for x in self.sums[v])) for v in variants],
             orient="row",
-            schema={"variant": pl.String, **dict.fromkeys(YIELD_SUMS, pl.Int64)},
+            schema={"variant": pl.String, **dict.fromkeys((*YIELD_SUMS, *YIELD_GAME_SUMS), pl.Int64)},
         )
 
 
@@ -516,9 +527,29 @@ def _yield_moments(s: list[int]) -> dict[str, float | int | None]:
         return (n * sab - sa * sb) / (n * (n - 1)) if n > 1 else None
 
     out: dict[str, float | int | None] = {"rows": n, "cubes_per_seat": sx / n}
-    for y, (sy, syy, sxy) in ((YIELDS[0], s[3:6]), (YIELDS[1], s[6:9])):
+    games, gxx, gmm, gmx, gff, gfx = s[9:15]
+    for y, (sy, syy, sxy), (gyy, gxy) in ((YIELDS[0], s[3:6], (gmm, gmx)), (YIELDS[1], s[6:9], (gff, gfx))):
         out |= {f"{y}__my": sy / n, f"{y}__vy": cov(sy, sy, syy), f"{y}__cv": cov(sx, sy, sxy)}
-    return out | {"__mx": sx / n, "__vx": cov(sx, sx, sxx)}
+        out |= {f"{y}__gyy": float(gyy), f"{y}__gxy": float(gxy)}
+    return out | {"__mx": sx / n, "__vx": cov(sx, sx, sxx), "__games": games, "__gxx": float(gxx)}
+
+
+def _game_sums(
+    code: np.ndarray, game: np.ndarray, x: np.ndarray, m: np.ndarray, f: np.ndarray, groups: int
+) -> np.ndarray:
+    """Per variant code: games, and Σ over its games of X², M², M·X, F², F·X of each game's totals (int64:
+    exact). A game is (code, game index) within the batch: a chunk is one batch; after a scan of several
+    batches (which may cut a game in two) the pass's yields are not used (``_Yields.whole_games``)."""
+    key = code * (int(game.max()) + 1 if len(game) else 1) + game
+    uniq, inv = np.unique(key, return_inverse=True)
+    tot = np.zeros((len(uniq), 3), dtype=np.int64)
+    np.add.at(tot, inv, np.stack([x, m, f], axis=1))
+    owner = code[np.unique(inv, return_index=True)[1]]
+    gx, gm, gf = tot[:, 0], tot[:, 1], tot[:, 2]
+    out = np.zeros((groups, 6), dtype=np.int64)
+    for j, v in enumerate((np.ones_like(gx), gx * gx, gm * gm, gm * gx, gf * gf, gf * gx)):
+        np.add.at(out[:, j], owner, v)
+    return out
 
 
 @njit(cache=True, nogil=True)

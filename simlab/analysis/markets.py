@@ -399,32 +399,59 @@ def _income_in(cols: list[str], r: Roles | None = None) -> tuple[str, str] | Non
     return (money, points) if money in cols and points in cols else None
 
 
+#: ``sale_yield``'s interval
+YIELD_METHOD = "ratio of totals, delta-method interval clustered by game (CR1)"
+
+
 def sale_yield(results: Results, by: tuple[str, ...] = ("variant",), level: float = 0.95) -> pl.DataFrame:
-    """Money and fame realised per cube sold (ratio of totals, delta-method interval), per ``by`` group."""
+    """Money and fame realised per cube sold (ratio of totals, game-clustered delta-method interval), per ``by``
+    group."""
     lf = require_market(results)
     sold = _sale_columns(lf)
     cubes = pl.sum_horizontal([pl.col(c) for c in sold]).cast(pl.Float64).alias("_cubes")
     rows = lf.with_columns(cubes)
+    income = _income_in(names(lf), roles(lf)) or ()
     aggs = [pl.len().alias("rows"), pl.col("_cubes").mean().alias("cubes_per_seat")]
-    for y, c in zip(YIELDS, _income_in(names(lf), roles(lf)) or (), strict=True):
+    for y, c in zip(YIELDS, income, strict=True):
         v = pl.col(c).cast(pl.Float64)
         aggs += [v.mean().alias(f"{y}__my"), v.var().alias(f"{y}__vy"), pl.cov(v, "_cubes").alias(f"{y}__cv")]
     aggs += [pl.col("_cubes").mean().alias("__mx"), pl.col("_cubes").var().alias("__vx")]
-    return _yield_frame(rows.group_by(*by).agg(aggs).sort(*by).collect(), by, level)
+    # a game's seats share its market (the prices everyone sells at), so the interval is clustered by game
+    per_game = rows.group_by(*by, "game").agg(
+        pl.col("_cubes").sum().alias("_x"),
+        *(pl.col(c).cast(pl.Float64).sum().alias(f"_{y}") for y, c in zip(YIELDS, income, strict=True)),
+    )
+    x = pl.col("_x")
+    games = per_game.group_by(*by).agg(
+        pl.len().alias("__games"),
+        (x * x).sum().alias("__gxx"),
+        *(
+            e
+            for y in YIELDS
+            for e in ((pl.col(f"_{y}") ** 2).sum().alias(f"{y}__gyy"), (pl.col(f"_{y}") * x).sum().alias(f"{y}__gxy"))
+        ),
+    )
+    df = rows.group_by(*by).agg(aggs).join(games, on=list(by), how="left").sort(*by).collect()
+    return _yield_frame(df, by, level)
 
 
 def _yield_frame(df: pl.DataFrame, by: tuple[str, ...], level: float) -> pl.DataFrame:
-    """Ratios of totals with delta-method intervals from per-group moments (``rows``, ``cubes_per_seat``,
-    ``<y>__my/__vy/__cv``, ``__mx``, ``__vx``), shared by ``sale_yield`` and ``market_summary``."""
+    """Ratios of totals R = ΣY/ΣX with game-clustered delta-method intervals, from per-group moments (``rows``,
+    ``cubes_per_seat``, ``<y>__my``, ``__mx``) and per-game sums (``__games``, ``__gxx``, ``<y>__gyy``,
+    ``<y>__gxy``: Σ over games of X_g², Y_g², Y_g·X_g of each game's totals), shared by ``sale_yield`` and
+    ``market_summary``: Var R = G/(G−1) · Σ_g (Y_g − R·X_g)² / (ΣX)². The seats of one game sell into the same
+    market, so their rows are not independent draws."""
     z = stats.z_value(level)
     out = df.select(*by, "rows", "cubes_per_seat")
+    g = pl.col("__games").cast(pl.Float64)
+    total_x = pl.col("__mx") * pl.col("rows").cast(pl.Float64)
     for y, name in zip(YIELDS, ("money_per_cube", "points_per_cube"), strict=True):
         ratio = pl.col(f"{y}__my") / pl.col("__mx")
-        var = pl.col(f"{y}__vy") - 2 * ratio * pl.col(f"{y}__cv") + ratio**2 * pl.col("__vx")
-        se = (var / pl.col("rows")).sqrt() / pl.col("__mx")
+        ss = (pl.col(f"{y}__gyy") - 2 * ratio * pl.col(f"{y}__gxy") + ratio**2 * pl.col("__gxx")).clip(0.0)
+        se = pl.when(g > 1).then((g / (g - 1) * ss).sqrt() / total_x)
         extra = df.select(ratio.alias(name), (ratio - z * se).alias(f"{name}_lo"), (ratio + z * se).alias(f"{name}_hi"))
         out = pl.concat([out, extra], how="horizontal")
-    return out.with_columns(pl.lit("ratio of totals, delta-method interval").alias("interval"))
+    return out.with_columns(pl.lit(YIELD_METHOD).alias("interval"))
 
 
 def _shift_frame(cells: pl.DataFrame, level: float, min_games: int) -> pl.DataFrame:

@@ -16,6 +16,7 @@ from numba import njit
 
 from simlab.analysis import stats
 from simlab.analysis.frames import (
+    AnalysisError,
     GameMajor,
     Results,
     as_lazy,
@@ -362,7 +363,8 @@ def distribution(
             )
             .collect()
         )
-    return distribution_from_partial(hist, column, width, games, by, level, bots_label(lf0))
+    clusters = None if per_game else cluster_partial(lf0, column, by)
+    return distribution_from_partial(hist, column, width, games, by, level, bots_label(lf0), clusters)
 
 
 def histogram_partial(
@@ -401,6 +403,65 @@ def histogram_partial(
     )
 
 
+#: the per-game sums of a pooled per-seat mean (``cluster_partial``): T = Σ of a game's values, m = its rows
+CLUSTER_SUMS = ("c_t", "c_t2", "c_tm", "c_m", "c_m2")
+
+
+def cluster_partial(results: Results, column: str = "score", by: tuple[str, ...] = ("variant",)) -> pl.DataFrame:
+    """Per ``by`` group: games (clusters) and Σ T_g, Σ T_g², Σ T_g·m_g, Σ m_g, Σ m_g² over its games, where
+    T_g is the sum of ``column`` over game g's rows in the group and m_g their number (nulls skipped). Sums,
+    so they merge over disjoint sets of games (``merge_clusters``); ``with_cluster_interval`` turns them into
+    the mean's game-clustered interval. A game is its index (within the group: variants that share seeds
+    share the game's luck, so a group pooling variants clusters them together)."""
+    lf0 = as_lazy(results)
+    require(results if isinstance(results, pl.DataFrame) else lf0, (*by, "game", column), "cluster_partial")
+    if isinstance(results, pl.DataFrame) and tuple(by) == ("variant",) and (layout := game_major(results)):
+        x = layout.matrix(column)
+        t, m = np.nansum(x, axis=1), (~np.isnan(x)).sum(axis=1).astype(np.float64)
+        t, m = t[m > 0], m[m > 0]  # a game without a value is no cluster
+        keys = pl.DataFrame({"variant": [layout.variant]})
+        sums = {"c_t": t, "c_t2": t * t, "c_tm": t * m, "c_m": m, "c_m2": m * m}
+        return coded_moments(keys, np.zeros(len(t), dtype=np.int64), {}, sums, count="games")
+    x = pl.col(column).cast(pl.Float64)
+    per_game = (
+        lf0.group_by(*by, "game")
+        .agg(x.sum().alias("_t"), x.count().cast(pl.Float64).alias("_m"))
+        .filter(pl.col("_m") > 0)  # a game without a value is no cluster
+    )
+    t, m = pl.col("_t"), pl.col("_m")
+    exprs = {"c_t": t, "c_t2": t * t, "c_tm": t * m, "c_m": m, "c_m2": m * m}
+    if isinstance(results, pl.DataFrame):  # in memory: sums whose bits do not depend on threads
+        games = per_game.sort(*by, "game").collect()
+        return group_moments(games, list(by), sums=exprs, count="games")
+    return (
+        per_game.group_by(*by)
+        .agg(pl.len().cast(pl.UInt32).alias("games"), *(e.sum().alias(n) for n, e in exprs.items()))
+        .sort(*by)
+        .collect(engine="streaming")
+    )
+
+
+def merge_clusters(df: pl.DataFrame, by: tuple[str, ...] = ("variant",)) -> pl.DataFrame:
+    """``cluster_partial`` frames of disjoint games (concatenated) added per group."""
+    return group_sums(df, list(by), ["games", *CLUSTER_SUMS])
+
+
+def with_cluster_interval(
+    df: pl.DataFrame, clusters: pl.DataFrame, name: str, by: tuple[str, ...], level: float = 0.95
+) -> pl.DataFrame:
+    """``name`` (a pooled mean per ``by`` group, with ``name_lo``/``name_hi``) given the game-clustered interval
+    (``stats.cluster_mean_se``) from ``cluster_partial`` sums; the row-count interval understates the error
+    because a game's seats share its luck."""
+    z = stats.z_value(level)
+    se = {}
+    for r in clusters.iter_rows(named=True):
+        key = tuple(r[b] for b in by)
+        se[key] = stats.cluster_mean_se(r["c_t"], r["c_m"], r["c_t2"], r["c_tm"], r["c_m2"], int(r["games"]))
+    keys = df.select(by).rows()
+    half = pl.Series([z * se.get(tuple(k), float("nan")) for k in keys], dtype=pl.Float64, nan_to_null=True)
+    return df.with_columns((pl.col(name) - half).alias(f"{name}_lo"), (pl.col(name) + half).alias(f"{name}_hi"))
+
+
 def merge_histogram(hist: pl.DataFrame, by: tuple[str, ...] = ("variant",), width: float | None = None) -> pl.DataFrame:
     """``histogram_partial`` frames (concatenated) merged per group and bin; with ``width`` (a multiple of
     theirs) into wider bins, the same as binning the values at ``width`` directly."""
@@ -417,14 +478,27 @@ def distribution_from_partial(
     by: tuple[str, ...] = ("variant",),
     level: float = 0.95,
     bots: str = "",
+    clusters: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """``distribution`` from its (merged) bins; ``games`` per group (None: one value per game, as ``turns``)."""
+    """``distribution`` from its (merged) bins; ``games`` per group (None: one value per game, as ``turns``).
+
+    Per-seat values (``games`` given) pool the seats of each game, so the mean's interval is clustered by game
+    and needs the groups' ``cluster_partial`` sums (``clusters``); one value per game needs none."""
     summary = stats.combine_mean_aggs(hist.drop("bin"), list(by), ["mean"], sums=("count",))
     if games is None:  # one row per game
         summary = summary.with_columns(pl.col("count").alias("games"))
+        method = stats.MEAN_METHOD
     else:
+        if clusters is None:
+            raise AnalysisError(
+                "distribution_from_partial: per-seat values need the per-game sums (cluster_partial) for the "
+                "mean's game-clustered interval; pass clusters="
+            )
         summary = summary.join(games, on=list(by), how="left")
+        method = stats.CLUSTER_METHOD
     summary = stats.with_mean_interval(summary.drop("count"), "mean", level)
+    if clusters is not None and games is not None:
+        summary = with_cluster_interval(summary, clusters, "mean", tuple(by), level)
     return (
         hist.select(*by, "bin", "count")
         .with_columns((pl.col("count") / pl.col("count").sum().over(*by)).alias("fraction"))
@@ -433,14 +507,15 @@ def distribution_from_partial(
             pl.lit(column).alias("column"),
             pl.lit(float(width)).alias("width"),
             pl.lit(bots).alias("bots"),
-            pl.lit(stats.MEAN_METHOD).alias("interval"),
+            pl.lit(method).alias("interval"),
         )
         .sort(*by, "bin")
     )
 
 
 def score_summary(results: Results, by: tuple[str, ...] = ("variant",), level: float = 0.95) -> pl.DataFrame:
-    """Per group: rows, mean score with interval, sd and the 10/50/90% quantiles."""
+    """Per group: rows, mean score with interval, sd and the 10/50/90% quantiles. The interval is clustered
+    by game (a group pooling a game's seats holds rows that share its luck)."""
     lf = as_lazy(results)
     # one streaming pass: counts of each (group, score) — scores take few values — from which the rows, the
     # mean, the sd and exact quantiles follow, instead of holding every score for a sort
@@ -471,8 +546,9 @@ def score_summary(results: Results, by: tuple[str, ...] = ("variant",), level: f
         "sd": pl.Float64,
         **{f"q{int(q * 100)}": pl.Float64 for q in qs},
     }
-    df = pl.DataFrame(rows, schema=schema).sort(*by)
-    return stats.with_mean_interval(df, "score", level).with_columns(pl.lit(stats.MEAN_METHOD).alias("interval"))
+    df = stats.with_mean_interval(pl.DataFrame(rows, schema=schema).sort(*by), "score", level)
+    df = with_cluster_interval(df, cluster_partial(lf, "score", by), "score", by, level)
+    return df.with_columns(pl.lit(stats.CLUSTER_METHOD).alias("interval"))
 
 
 def lead_metrics(results: Results, level: float = 0.95) -> pl.DataFrame:
@@ -575,7 +651,45 @@ def variance_decomposition(
     """
     lf = as_lazy(results)
     cells = variance_partial(lf, outcome, batches)
-    return variance_from_partial(cells, outcome, level, bots_label(lf))
+    games = variance_games_partial(lf, outcome, batches)
+    return variance_from_partial(cells, outcome, level, bots_label(lf), games)
+
+
+def variance_games_partial(results: Results, outcome: str = "score", batches: int = 20) -> pl.DataFrame:
+    """Per (variant, batch): games and Σ_g T_g²/m_g (T_g a game's total of ``outcome`` over its m_g rows), the
+    between-game sum of squares the noise term of ``variance_decomposition`` takes out. Sums: they merge over
+    disjoint games (``merge_variance_games``)."""
+    lf = as_lazy(results)
+    y = pl.col(outcome).cast(pl.Float64)
+    if isinstance(results, pl.DataFrame) and (layout := game_major(results)) is not None:
+        x = layout.matrix(outcome)
+        if not np.isnan(x).any():
+            t = x.sum(axis=1)
+            batch = (layout.game // BLOCK) % batches
+            keys, code = np.unique(batch, return_inverse=True)
+            frame = pl.DataFrame({"variant": [layout.variant] * len(keys), "_batch": pl.Series(keys, dtype=pl.Int64)})
+            return coded_moments(frame, code.astype(np.int64), {}, {"t2m": t * t / layout.seats}, count="games")
+    per_game = lf.group_by("variant", "game").agg(
+        y.sum().alias("_t"),
+        y.count().cast(pl.Float64).alias("_m"),
+        ((pl.col("game") // BLOCK) % batches).first().alias("_batch"),
+    )
+    t2m = pl.when(pl.col("_m") > 0).then(pl.col("_t") ** 2 / pl.col("_m")).otherwise(0.0)
+    if isinstance(results, pl.DataFrame):
+        df = per_game.sort("variant", "game").collect().with_columns(pl.col("_batch").cast(pl.Int64))
+        return group_moments(df, ["variant", "_batch"], sums={"t2m": t2m}, count="games")
+    return (
+        per_game.group_by("variant", "_batch")
+        .agg(pl.len().cast(pl.UInt32).alias("games"), t2m.sum().alias("t2m"))
+        .with_columns(pl.col("_batch").cast(pl.Int64))
+        .sort("variant", "_batch")
+        .collect()
+    )
+
+
+def merge_variance_games(df: pl.DataFrame) -> pl.DataFrame:
+    """``variance_games_partial`` frames of disjoint games (concatenated) added per (variant, batch)."""
+    return group_sums(df, ["variant", "_batch"], ["games", "t2m"])
 
 
 def variance_partial(results: Results, outcome: str = "score", batches: int = 20) -> pl.DataFrame:
@@ -640,16 +754,26 @@ def merge_variance(cells: pl.DataFrame) -> pl.DataFrame:
 
 
 def variance_from_partial(
-    cells: pl.DataFrame, outcome: str = "score", level: float = 0.95, bots: str = ""
+    cells: pl.DataFrame,
+    outcome: str = "score",
+    level: float = 0.95,
+    bots: str = "",
+    games: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """``variance_decomposition`` from its (merged) cells: the row scan and a digest end in this function."""
+    """``variance_decomposition`` from its (merged) cells and game sums (``variance_games_partial``): the row
+    scan and a digest end in this function. Without ``games`` (an older digest) the noise term is the
+    residual mean square of independent rows."""
+    between = {}
+    if games is not None:
+        between = {(r["variant"], r["_batch"]): (int(r["games"]), r["t2m"]) for r in games.iter_rows(named=True)}
     parts = []
     for (variant, batch), g in cells.group_by("variant", "_batch"):
-        parts.append({"variant": variant, "batch": batch, **_anova(g)})
+        parts.append({"variant": variant, "batch": batch, **_anova(g, between.get((variant, batch)))})
     full = cells.group_by("variant", "seat", "bot").agg(pl.col("n", "s", "ss").sum())
     out = []
     for (variant,), g in full.group_by("variant"):
-        est = _anova(g)
+        mine = [v for (w, _b), v in between.items() if w == variant]
+        est = _anova(g, (sum(v[0] for v in mine), sum(v[1] for v in mine)) if mine else None)
         per_batch = [p for p in parts if p["variant"] == variant]
         for comp in ("seat", "bot", "seat_bot", "chance"):
             _m, lo, hi = stats.batch_interval([p[comp] for p in per_batch], level)
@@ -672,8 +796,15 @@ def variance_from_partial(
     )
 
 
-def _anova(cells: pl.DataFrame) -> dict[str, float]:
-    """Variance shares from cell counts, sums and sums of squares (n, s, ss per seat and bot)."""
+def _anova(cells: pl.DataFrame, between: tuple[int, float] | None = None) -> dict[str, float]:
+    """Variance shares from cell counts, sums and sums of squares (n, s, ss per seat and bot).
+
+    The noise a component's sum of squares would show without any effect is its df × the noise mean square.
+    The seats of one game share its luck (a long game lifts every score), and seat and bot are compared
+    within games (every game seats each seat once, and the same bots), so that shared part cancels from
+    their sums of squares: the noise mean square is the residual's *within games*, the between-game sum of
+    squares (``between`` = games and Σ_g T_g²/m_g) taken out of it. Counted as independent rows instead, it
+    over- or under-states the noise (the share of a seat effect with it). The shared luck stays in chance."""
     n = cells["n"].cast(pl.Float64)
     total_n = float(n.sum())
     mean = float(cells["s"].sum()) / total_n
@@ -692,6 +823,9 @@ def _anova(cells: pl.DataFrame) -> dict[str, float]:
     df_int = max(cells.height - 1 - df_seat - df_bot, 0)
     df_res = max(total_n - cells.height, 1)
     ms_res = (ss_total - ss_cells) / df_res
+    if between is not None and between[0] > 1 and total_n - cells.height - (between[0] - 1) > 0:
+        ss_games = between[1] - total_n * mean**2  # Σ_g m_g (ȳ_g − ȳ)²
+        ms_res = max(ss_total - ss_cells - ss_games, 0.0) / (total_n - cells.height - (between[0] - 1))
     if ss_total <= 0:
         return {"seat": 0.0, "bot": 0.0, "seat_bot": 0.0, "chance": 1.0, "rows": int(total_n)}
     seat = max(ss_seat - df_seat * ms_res, 0.0) / ss_total

@@ -8,6 +8,8 @@ changes each seat's result against a base variant, paired by game seed.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import polars as pl
 
@@ -94,13 +96,122 @@ def seat_advantage_from_partial(
 ) -> pl.DataFrame:
     """``seat_advantage`` from its (merged) partial: the row scan and a digest end in this one function."""
     n = int(per["seat"].max()) + 1
-    tests = _equal_seats(per, splits, n)
+    tests = _equal_seats(per, splits, n, level)
     per = per.drop("_w1", "_w2", "_bots", strict=False)
     for name in ("win_share", "score", "rank"):
-        per = stats.with_mean_interval(per, name, level)
-    return per.join(tests, on="variant", how="left").with_columns(
+        per = stats.with_mean_interval(per, name, level, keep_se=name == "win_share")
+    out = per.join(tests, on="variant", how="left").with_columns(
         pl.lit(1.0 / n).alias("fair_share"), pl.lit(bots).alias("bots"), pl.lit(stats.MEAN_METHOD).alias("interval")
     )
+    return _with_seat_flags(out, n, level)
+
+
+def _with_seat_flags(df: pl.DataFrame, n: int, level: float) -> pl.DataFrame:
+    """Each seat's test against 1/N and its simultaneous interval, and the flag read from both.
+
+    A report names the seats that are off, so the seats are a family: read one by one at 95%, a fair
+    four-seat game shows an "unfair" seat in about 15% of analyses. A seat is flagged only if the
+    equal-seats test rejects first *and* its interval, simultaneous over the N seats (Bonferroni: each at
+    1 − α/N), excludes 1/N — the family-wise error stays at most α whatever the seats' correlation.
+    """
+    z = stats.simultaneous_z(level, n)
+    se, fair, alpha = pl.col("win_share_se"), pl.col("fair_share"), 1 - level
+    df = df.with_columns(
+        (pl.col("win_share") - z * se).alias("win_share_slo"),
+        (pl.col("win_share") + z * se).alias("win_share_shi"),
+        pl.Series(
+            "p_seat", stats.normal_p((df["win_share"] - df["fair_share"]).to_numpy(), df["win_share_se"].to_numpy())
+        ),
+    )
+    gate = pl.col("p_equal") < alpha
+    return df.with_columns(
+        pl.when(gate & (pl.col("win_share_slo") > fair))
+        .then(pl.lit("advantaged"))
+        .when(gate & (pl.col("win_share_shi") < fair))
+        .then(pl.lit("disadvantaged"))
+        .otherwise(pl.lit(None, dtype=pl.String))
+        .alias("flag"),
+        pl.lit(stats.simultaneous_method(level, n, "seats")).alias("simultaneous"),
+    ).drop("win_share_se")
+
+
+#: a variant's verdict against the designer's tolerance, in the words a report and the CLI use
+VERDICTS = {
+    "unequal": "the seats are unequal by more than the {tol}-point tolerance",
+    "small": "the seats are detectably unequal, but whether by more than the {tol}-point tolerance is not yet "
+    "determined",
+    "within": "the seats are detectably unequal, but every seat is within the {tol}-point tolerance",
+    "fair": "every seat is within the {tol}-point tolerance of the fair share",
+    "undetermined": "no seat is detectably off, but the interval is too wide to say whether the seats are "
+    "within the {tol}-point tolerance",
+}
+
+
+#: ``games_needed`` is capped at this many times the games played: a seat right at the tolerance's edge
+#: needs without bound, and "more than 100 times as many" is the useful answer
+MAX_NEEDED = 100
+
+
+def seat_verdicts(seats: pl.DataFrame, tolerance: float = stats.DEFAULT_TOLERANCE) -> pl.DataFrame:
+    """Per variant: whether the seats are unequal *by more than matters* (``tolerance``, in win share).
+
+    "Detectably unequal" only says the games were many; a designer needs to know if the difference is worth
+    fixing. Against the band 1/N ± tolerance, each seat's simultaneous interval (``seat_advantage``) is
+    beyond it (unequal by more than the tolerance), inside it (within it), or across its edge (not yet
+    determined: about ``games_needed`` games per seat would decide it, the interval shrinking as 1/√n; at most
+    ``MAX_NEEDED`` times the games played, which means a seat sits almost on the tolerance's edge).
+    Verdict codes: ``VERDICTS``. The seat shown is the one furthest from 1/N.
+    """
+    if tolerance < 0:
+        raise AnalysisError(f"tolerance must be ≥ 0 points of win share, got {tolerance * 100:g}")
+    rows = []
+    for (variant,), d in seats.group_by("variant", maintain_order=True):
+        fair = float(d["fair_share"][0])
+        lo, hi = d["win_share_slo"].to_numpy(), d["win_share_shi"].to_numpy()
+        share, games = d["win_share"].to_numpy(), int(d["games"].max())
+        p_equal = d["p_equal"][0]
+        beyond = (lo > fair + tolerance) | (hi < fair - tolerance)
+        inside = (lo >= fair - tolerance) & (hi <= fair + tolerance)
+        detected = p_equal is not None and p_equal < 1 - float(d["level"][0]) and d["flag"].drop_nulls().len() > 0
+        if detected and beyond.any():
+            verdict = "unequal"
+        elif inside.all():
+            verdict = "within" if detected else "fair"
+        else:
+            verdict = "small" if detected else "undetermined"
+        off = np.abs(share - fair)
+        k = int(np.nanargmax(off))
+        half = (hi - lo) / 2
+        undecided = ~(beyond | inside)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            need = games * (half / np.abs(tolerance - off)) ** 2
+        # an open verdict closes when, at today's estimates, the first seat past the tolerance is shown beyond
+        # it (unequal), or else when the last seat inside is shown inside (within the tolerance)
+        needed = 0.0
+        if verdict in ("small", "undetermined") and undecided.any():
+            past = undecided & (off > tolerance)
+            needed = float(np.nanmin(need[past])) if past.any() else float(np.nanmax(need[undecided]))
+        rows.append(
+            {
+                "variant": variant,
+                "games": games,
+                "seats": d.height,
+                "seat": int(d["seat"][k]),
+                "win_share": float(share[k]),
+                "win_share_slo": float(lo[k]),
+                "win_share_shi": float(hi[k]),
+                "fair_share": fair,
+                "tolerance": tolerance,
+                "p_equal": p_equal,
+                "verdict": verdict,
+                "games_needed": math.ceil(min(needed, MAX_NEEDED * games)) if needed > games else None,
+                "gap": d["gap"][0],
+                "gap_lo": d["gap_lo"][0],
+                "gap_hi": d["gap_hi"][0],
+                "simultaneous": d["simultaneous"][0],
+            }
+        )
+    return pl.DataFrame(rows, schema_overrides={"games_needed": pl.Int64, "p_equal": pl.Float64})
 
 
 def equal_seats_test(results: Results, n: int | None = None) -> pl.DataFrame:
@@ -116,7 +227,7 @@ def equal_seats_test(results: Results, n: int | None = None) -> pl.DataFrame:
     require(lf, ("variant", "game", "seat", "win_share"), "equal_seats_test")
     per = _per_seat(lf, ())
     n = n or int(per["seat"].max()) + 1
-    return _equal_seats(per, _split_products(lf, n), n)
+    return _equal_seats(per, _split_products(lf, n), n).select("variant", "chi2_equal", "df_equal", "p_equal")
 
 
 def _per_seat(lf: pl.LazyFrame, aggs: tuple[pl.Expr, ...]) -> pl.DataFrame:
@@ -159,8 +270,9 @@ def _split_products(lf: pl.LazyFrame, n: int) -> pl.DataFrame:
     )
 
 
-def _equal_seats(per: pl.DataFrame, splits: pl.DataFrame, n: int) -> pl.DataFrame:
-    """The Wald test per variant from the per-seat sums and the split-game cross products."""
+def _equal_seats(per: pl.DataFrame, splits: pl.DataFrame, n: int, level: float = 0.95) -> pl.DataFrame:
+    """The Wald test per variant from the per-seat sums and the split-game cross products, and the gap
+    between the best and the worst seat, bias-corrected with its interval (``stats.range_bootstrap``)."""
     cross = {r["variant"]: r for r in splits.iter_rows(named=True)}
     rows = []
     for (variant,), d in per.group_by("variant", maintain_order=True):
@@ -178,8 +290,31 @@ def _equal_seats(per: pl.DataFrame, splits: pl.DataFrame, n: int) -> pl.DataFram
                 prod[i, j] = prod[j, i] = c.get(f"c{i}_{j}") or 0.0
         cov = (prod / g - np.outer(m, m)) * (g / max(g - 1, 1))
         chi2, df, p = stats.equal_shares_test(m, cov, g)
-        rows.append({"variant": variant, "chi2_equal": chi2, "df_equal": df, "p_equal": p})
-    schema = {"variant": pl.String, "chi2_equal": pl.Float64, "df_equal": pl.Int64, "p_equal": pl.Float64}
+        gap, gap_lo, gap_hi = stats.range_bootstrap(m, cov, g, level)
+        rows.append(
+            {
+                "variant": variant,
+                "chi2_equal": chi2,
+                "df_equal": df,
+                "p_equal": p,
+                "gap_raw": float(m.max() - m.min()),
+                "gap": gap,
+                "gap_lo": gap_lo,
+                "gap_hi": gap_hi,
+                "level": level,
+            }
+        )
+    schema = {
+        "variant": pl.String,
+        "chi2_equal": pl.Float64,
+        "df_equal": pl.Int64,
+        "p_equal": pl.Float64,
+        "gap_raw": pl.Float64,
+        "gap": pl.Float64,
+        "gap_lo": pl.Float64,
+        "gap_hi": pl.Float64,
+        "level": pl.Float64,
+    }
     return pl.DataFrame(rows, schema=schema)
 
 

@@ -49,7 +49,51 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
-def seats_text(df: pl.DataFrame) -> list[str]:
+def verdict_sentence(v: dict[str, Any], prefix: str = "") -> str:
+    """One plain sentence per variant: the games, the seat furthest from fair with its simultaneous interval,
+    and the verdict against the tolerance (a row of ``seats.seat_verdicts``)."""
+    from simlab.analysis.seats import VERDICTS
+
+    tol = _num(v["tolerance"] * 100, "g")
+    level = v["simultaneous"].split(" (")[0]
+    text = (
+        f"{prefix}with n={v['games']:,} games per seat, seat {v['seat']} — the furthest from the fair "
+        f"{_pct(v['fair_share'])}% — wins {_pct(v['win_share'])}% {_ci(v['win_share_slo'], v['win_share_shi'])} "
+        f"(95% {level}), so {VERDICTS[v['verdict']].format(tol=tol)} (all seats equal? {_p_eq(v['p_equal'])})"
+    )
+    text += games_needed_text(v)
+    return text + "."
+
+
+def _p_eq(p: Any) -> str:
+    shown = _p(p)
+    return f"p {shown[0]} {shown[1:]}" if shown.startswith("<") else f"p = {shown}"
+
+
+def games_needed_text(v: dict[str, Any]) -> str:
+    """How many games would decide an open verdict (see ``seats.seat_verdicts``), or nothing."""
+    from simlab.analysis.seats import MAX_NEEDED
+
+    n = v.get("games_needed")
+    if not n:
+        return ""
+    if n >= MAX_NEEDED * v["games"]:
+        return (
+            f"; a seat sits almost on the tolerance's edge: even {MAX_NEEDED} times as many games would not decide it"
+        )
+    return f"; about {n:,} games per seat would decide it"
+
+
+def seats_text(df: pl.DataFrame, tolerance: float | None = None) -> list[str]:
+    """The seat table per variant, each variant's verdict against ``tolerance`` (default 1 point) and the
+    bias-corrected gap between the best and the worst seat."""
+    from simlab.analysis import stats
+    from simlab.analysis.seats import seat_verdicts
+
+    verdicts = {
+        v["variant"]: v
+        for v in seat_verdicts(df, stats.DEFAULT_TOLERANCE if tolerance is None else tolerance).iter_rows(named=True)
+    }
     lines = []
     for (v,), d in df.group_by("variant", maintain_order=True):
         r0 = d.row(0, named=True)
@@ -62,6 +106,8 @@ def seats_text(df: pl.DataFrame) -> list[str]:
                 f"seat {r['seat']}",
                 _pct(r["win_share"]),
                 _ci(r["win_share_lo"], r["win_share_hi"]),
+                _ci(r["win_share_slo"], r["win_share_shi"]),
+                r["flag"] or "-",
                 _num(r["score"], ".1f"),
                 _ci(r["score_lo"], r["score_hi"], lambda x: _num(x, ".1f")),
                 _num(r["rank"]),
@@ -69,8 +115,19 @@ def seats_text(df: pl.DataFrame) -> list[str]:
             ]
             for r in d.iter_rows(named=True)
         ]
-        lines += ["  " + s for s in table(["", "win %", "95% CI", "score", "95% CI", "rank", "95% CI"], rows)]
-    lines.append(f"fair share 1/N = {_pct(df['fair_share'][0])}%; intervals: {df['interval'][0]}")
+        header = ["", "win %", "95% CI", "simult. CI", "flag", "score", "95% CI", "rank", "95% CI"]
+        lines += ["  " + s for s in table(header, rows)]
+        lines.append(
+            f"  gap best - worst seat: {_pct(r0['gap'])} points {_ci(r0['gap_lo'], r0['gap_hi'])} "
+            f"(bias-corrected; the plain difference reads {_pct(r0['gap_raw'])})"
+        )
+        lines.append("  " + verdict_sentence(verdicts[v]))
+    lines += [
+        f"fair share 1/N = {_pct(df['fair_share'][0])}%; intervals: {df['interval'][0]}; simult. CI: "
+        f"{df['simultaneous'][0]}; a seat is flagged only if the equal-seats test rejects and its simultaneous "
+        "interval excludes 1/N",
+        f"gap: {stats.GAP_METHOD}",
+    ]
     return lines
 
 
@@ -80,15 +137,20 @@ def compare_text(df: pl.DataFrame, metric: str = "win share") -> list[str]:
             f"{r['variant']} seat {r['seat']}",
             f"{r['diff'] * 100:+.2f}",
             _ci(r["diff_lo"], r["diff_hi"], lambda x: f"{x * 100:+.2f}"),
+            _ci(r["diff_slo"], r["diff_shi"], lambda x: f"{x * 100:+.2f}"),
             _p(r["p"]),
+            _p(r["p_adjusted"]),
         ]
         for r in df.iter_rows(named=True)
     ]
     base = df["base_variant"][0] if df.height else "?"
-    return [
+    lines = [
         f"change in {metric} (points) against {base}, paired by game seed:",
-        *("  " + s for s in table(["", "change", "95% CI", "p"], rows)),
+        *("  " + s for s in table(["", "change", "95% CI", "simult. CI", "p", "p (Holm)"], rows)),
     ]
+    if df.height:
+        lines.append(f"simult. CI: {df['simultaneous'][0]}")
+    return lines
 
 
 def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import time
 import tomllib
 from collections.abc import Callable
@@ -39,8 +40,9 @@ from simlab.analysis.frames import (
 )
 from simlab.analysis.market_pass import market_summary, market_summary_from_partial
 from simlab.analysis.markets import MARKET, no_market_message
-from simlab.analysis.metrics import merge_histogram
+from simlab.analysis.metrics import cluster_partial, merge_histogram
 from simlab.analysis.sweep import base_variant, money_sweep, not_a_sweep
+from simlab.analysis.text import games_needed_text
 from simlab.core.facts import MONEY_KNOB, Roles, Units, not_available
 from simlab.report import charts
 from simlab.report import fmt as F
@@ -141,6 +143,7 @@ class Context:
     focus: list[str]
     configs: dict[str, dict[str, Any]]
     sweep: Path | None = None
+    tolerance: float = stats.DEFAULT_TOLERANCE  # win share from 1/N that matters to the designer
     _money: Any = None
     digest: Digest | None = None  # the chunks' analysis partials: merged instead of scanning the rows
     roles: Roles = dataclasses.field(default_factory=lambda: Roles({}))  # the facts' roles, units, interventions
@@ -228,17 +231,21 @@ def build_report(
     out: str | Path | None = None,
     sweep: str | Path | None = None,
     progress: Callable[[str], None] | None = None,
+    tolerance: float = stats.DEFAULT_TOLERANCE,
 ) -> Report:
     """Run every analysis the result folder supports and gather the report's content.
 
     ``out`` is where the report will be written, for the ``simlab report`` command it shows. ``sweep`` is a
     starting-money sweep (another result folder) whose exchange rate prices seat deficits and cards in
-    the game's money when the folder itself has no money variants. ``progress`` gets a line as each section is done
+    the game's money when the folder itself has no money variants. ``tolerance`` (win share; default 1 point)
+    is how far from 1/N a seat may be before the verdict calls the seats unequal by more than matters.
+    ``progress`` gets a line as each section is done
     (its time, or that the results do not support it): a report of millions of games takes a while.
     """
     t0 = time.perf_counter()
     ctx = _context(Path(folder), level)
     ctx.sweep = Path(sweep) if sweep is not None else None
+    ctx.tolerance = tolerance
     say = progress or (lambda line: None)
     done = list(ctx.games.values())
     say(f"report of {folder}: {_games_label(done)} of {ctx.manifest['game']}, {len(done)} variant(s)")
@@ -357,7 +364,7 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         fair = fair_by_seat if v == ctx.base else {}
         if comp is None and ctx.money() is not None:
             fair = _priced_deficits(d, ctx.money(), ctx.level)
-        sec.findings += _seat_findings(v, d, fair, many, ctx.level, ctx.units)
+        sec.findings += _seat_findings(v, d, fair, many, ctx.level, ctx.units, ctx.tolerance)
     fig = charts.seat_win_shares(seats, level=ctx.level)
     sec.charts.append(
         _chart(
@@ -367,7 +374,8 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
                 "Win share by seat (wins with ties split) against the fair share 1/N",
                 _games_label(seats["games"].to_list(), "games per seat and variant"),
                 _bots(seats),
-                stats.MEAN_METHOD,
+                f"{stats.MEAN_METHOD}, each seat on its own; the seat flags use intervals "
+                f"{seats['simultaneous'][0]} after the equal-seats test",
                 ctx.focus,
             ),
         )
@@ -389,6 +397,9 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         )
         sec.findings += _compare_findings(cmp, seats, ctx.base)
         sec.tables.append(_compare_table(cmp, ctx.base))
+        gain = _pairing_gain(cmp, seats, ctx.base)
+        if gain is not None:
+            sec.notes.append(gain)
     if comp is not None:
         _add_compensation(ctx, sec, comp)
     elif ctx.money() is not None:
@@ -409,7 +420,11 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
     sec.notes.append(
         "Seats are numbered from 0, the first player. With a rotated lineup every bot sits in every seat "
         "equally often, so a difference between seats is the seat's, not the bots'. \"All seats equal?\" is "
-        "a Wald χ² test on the per-game win shares (split wins included)."
+        "a Wald χ² test on the per-game win shares (split wins included). A seat is called advantaged or "
+        "disadvantaged only if that test rejects and the seat's interval, simultaneous over the seats "
+        "(Bonferroni), excludes 1/N; the verdict compares those intervals with a tolerance of "
+        f"±{F.num(ctx.tolerance * 100, 1)} points of win share (unequal by more than that, within it, or not yet "
+        f"determined). The best − worst gap is {stats.GAP_METHOD}."
     )
     return sec, ""
 
@@ -439,26 +454,29 @@ def _ordered(df: pl.DataFrame, variants: list[str]) -> pl.DataFrame:
 
 
 def _seat_findings(
-    variant: str, d: pl.DataFrame, fair: dict[int, dict[str, Any]], many: bool, level: float, units: Units
+    variant: str,
+    d: pl.DataFrame,
+    fair: dict[int, dict[str, Any]],
+    many: bool,
+    level: float,
+    units: Units,
+    tolerance: float = stats.DEFAULT_TOLERANCE,
 ) -> list[Finding]:
+    """The verdict against the tolerance first (one sentence: games, interval, verdict), then each flagged
+    seat. Flags need the equal-seats test to reject and the seat's simultaneous interval to exclude 1/N
+    (``seats.seat_advantage``), so a fair game names a seat in at most 5% of reports, not 15%."""
     r0 = d.row(0, named=True)
     share = r0["fair_share"]
     prefix = f"In {variant}, " if many else ""
-    out = []
-    flagged = []
-    for r in d.sort("win_share", descending=True).iter_rows(named=True):
-        if F.missing(r["win_share_lo"]):
-            continue
-        if r["win_share_lo"] > share:
-            flagged.append((r, "advantaged"))
-        elif r["win_share_hi"] < share:
-            flagged.append((r, "disadvantaged"))
-    for r, word in flagged:
+    verdict = A.seat_verdicts(d, tolerance).row(0, named=True)
+    tone = {"unequal": "warn", "small": "info", "within": "ok", "fair": "ok", "undetermined": "info"}
+    out = [Finding(_sentence(prefix, _verdict_text(verdict)), tone[verdict["verdict"]])]
+    simultaneous = r0["simultaneous"].split(" (")[0]
+    for r in d.filter(pl.col("flag").is_not_null()).sort("win_share", descending=True).iter_rows(named=True):
         text = _sentence(
             prefix,
-            f"{seat_name(r['seat'])} wins "
-            f"{F.pm_pct(r['win_share'], r['win_share_lo'], r['win_share_hi'])} of games "
-            f"(n={F.count(r['games'])}; fair share {F.pct(share, 0)}): {word}",
+            f"{seat_name(r['seat'])} wins {F.pct_ci(r['win_share'], r['win_share_slo'], r['win_share_shi'])} of "
+            f"games (n={F.count(r['games'])}; fair share {F.pct(share, 0)}; {level:.0%} {simultaneous}): {r['flag']}",
         )
         f = fair.get(r["seat"])
         if f is not None and not F.missing(f["fair_offset"]) and F.unbounded(f["fair_lo"], f["fair_hi"]):
@@ -469,42 +487,33 @@ def _seat_findings(
                 f"{F.ci(f['fair_lo'], f['fair_hi'], places=1, sign=True)}{f.get('how', '')}"
             )
         out.append(Finding(text + ".", "warn"))
-    test = f"all seats equal? {F.p_value(r0['p_equal'])}"
-    if not flagged:
+    if verdict["verdict"] in ("unequal", "small", "within"):
         out.append(
             Finding(
                 _sentence(
                     prefix,
-                    f"no seat's win share differs detectably from the fair {F.pct(share, 0)} "
-                    f"(n={F.count(r0['games'])} games per seat; {test}).",
-                ),
-                "ok",
-            )
-        )
-    elif not F.missing(r0["p_equal"]) and r0["p_equal"] >= 1 - level:
-        out.append(
-            Finding(
-                _sentence(
-                    prefix,
-                    f"taken together the seats are not detectably unequal ({test}): "
-                    "single seats outside the fair share may be chance.",
+                    f"the best and the worst seat are {F.num(r0['gap'] * 100, 1)} points apart "
+                    f"{F.ci(r0['gap_lo'], r0['gap_hi'], 100, 1)} (bias-corrected; the plain difference of the "
+                    f"estimates reads {F.num(r0['gap_raw'] * 100, 1)}).",
                 ),
                 "info",
-            )
-        )
-    else:
-        lo = d["win_share"].min()
-        hi = d["win_share"].max()
-        out.append(
-            Finding(
-                _sentence(
-                    prefix, f"the best and the worst seat are {F.num((hi - lo) * 100, 1)} points apart ({test})."
-                ),
-                "info",
-                headline=not many,
+                headline=False,
             )
         )
     return out
+
+
+def _verdict_text(v: dict[str, Any]) -> str:
+    """A variant's verdict as one sentence: games, the seat furthest from fair with its interval, the verdict."""
+    tol = F.num(v["tolerance"] * 100, 1)
+    simultaneous = v["simultaneous"].split(" (")[0]
+    text = (
+        f"with n={F.count(v['games'])} games per seat, {seat_name(v['seat'])} — the furthest from the fair "
+        f"{F.pct(v['fair_share'], 0)} — wins {F.pct_ci(v['win_share'], v['win_share_slo'], v['win_share_shi'])} "
+        f"(95% {simultaneous}), so {A.VERDICTS[v['verdict']].format(tol=tol)} "
+        f"(all seats equal? {F.p_value(v['p_equal'])})"
+    )
+    return text + games_needed_text(v) + "."
 
 
 def _priced_deficits(d: pl.DataFrame, money: Any, level: float) -> dict[int, dict[str, Any]]:
@@ -540,36 +549,78 @@ def _seats_table(seats: pl.DataFrame) -> Table:
                 seat_name(r["seat"]),
                 F.count(r["games"]),
                 F.est_ci(r["win_share"], r["win_share_lo"], r["win_share_hi"], 100),
+                F.ci(
+                    r["win_share_slo"],
+                    r["win_share_shi"],
+                    100,
+                    F.decimals((r["win_share_hi"] - r["win_share_lo"]) * 50),
+                ),
                 F.est_ci(r["score"], r["score_lo"], r["score_hi"], places=1),
                 F.est_ci(r["rank"], r["rank_lo"], r["rank_hi"], places=2),
                 F.p_value(r["p_equal"]).removeprefix("p ").removeprefix("= "),
             ]
         )
-        lo, hi, fair = r["win_share_lo"], r["win_share_hi"], r["fair_share"]
-        marked.append(not F.missing(lo) and (lo > fair or hi < fair))
+        marked.append(r["flag"] is not None)
+    simultaneous = seats["simultaneous"][0] if seats.height else ""
     return Table(
         "Win share (%), score and rank by seat",
-        ["variant", "seat", "games", "win share %", "score", "rank", "p (all seats equal)"],
+        ["variant", "seat", "games", "win share %", "simultaneous %", "score", "rank", "p (all seats equal)"],
         rows,
-        note="Estimates with their intervals in brackets; marked rows: the seat's interval excludes the fair share.",
+        note="Estimates with their intervals in brackets (each on its own); simultaneous: the win-share intervals "
+        f"{simultaneous}. Marked rows: the equal-seats test rejects and the seat's simultaneous interval excludes "
+        "the fair share (the family-wise error over the seats stays at most 5%).",
         marked=marked,
     )
 
 
 def _compare_findings(cmp: pl.DataFrame, seats: pl.DataFrame, base: str) -> list[Finding]:
+    """Per variant: the bias-corrected best-worst gap in the base and the variant, and the largest change with
+    its interval simultaneous over every seat and variant compared (it was selected as the largest, so its
+    own interval would cover too rarely) and its Holm-adjusted p-value."""
     out = []
-    spread = seats.group_by("variant").agg((pl.col("win_share").max() - pl.col("win_share").min()).alias("s"))
-    gap = dict(zip(spread["variant"].to_list(), spread["s"].to_list(), strict=True))
+    gaps = {r["variant"]: r for r in seats.unique("variant", keep="first").iter_rows(named=True)}
+
+    def gap(v: str) -> str:
+        g = gaps[v]
+        return f"{F.num(g['gap'] * 100, 1)} {F.ci(g['gap_lo'], g['gap_hi'], 100, 1)}"
+
     for (v,), d in cmp.group_by("variant", maintain_order=True):
         top = d.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+        detected = not F.missing(top["p_adjusted"]) and top["p_adjusted"] < 0.05
         text = (
             f"{v} against {base} (same game seeds): the gap between the best and the worst seat goes from "
-            f"{F.num(gap[base] * 100, 1)} to {F.num(gap[v] * 100, 1)} points; the largest change is "
+            f"{gap(base)} to {gap(v)} points (bias-corrected); the largest change is "
             f"{seat_name(top['seat'])}'s, {F.points(top['diff'])} "
-            f"{F.ci(top['diff_lo'], top['diff_hi'], 100, 1, sign=True)} (n={F.count(top['games'])} paired games)."
+            f"{F.ci(top['diff_slo'], top['diff_shi'], 100, 1, sign=True)} (n={F.count(top['games'])} paired games; "
+            f"simultaneous over the {cmp.height} changes, Holm-adjusted {F.p_value(top['p_adjusted'])})"
         )
+        text += "." if detected else ": no seat's change is detectable once the comparisons are adjusted for."
         out.append(Finding(text, "info"))
     return out
+
+
+def _pairing_gain(cmp: pl.DataFrame, seats: pl.DataFrame, base: str) -> str | None:
+    """What the shared seeds bought in this comparison: the unpaired standard error of each change (the two
+    variants' seat shares as independent samples) over the paired one, as a range over the seats."""
+    se = {
+        (r["variant"], r["seat"]): (r["win_share_hi"] - r["win_share_lo"]) / 2
+        for r in seats.iter_rows(named=True)
+        if not F.missing(r["win_share_lo"])
+    }
+    ratios = []
+    for r in cmp.iter_rows(named=True):
+        a, b = se.get((r["variant"], r["seat"])), se.get((base, r["seat"]))
+        paired = (r["diff_hi"] - r["diff_lo"]) / 2 if not F.missing(r["diff_lo"]) else None
+        if a is not None and b is not None and paired:
+            ratios.append(math.sqrt(a * a + b * b) / paired)
+    if not ratios:
+        return None
+    lo, hi = min(ratios), max(ratios)
+    return (
+        f"What the pairing bought here: the paired intervals of the seat changes are ×{F.num(lo, 2)}–×{F.num(hi, 2)} "
+        "narrower than if the variants had been played on independent seeds, which would have needed "
+        f"×{F.num(lo * lo, 2)}–×{F.num(hi * hi, 2)} as many games for the same width."
+    )
 
 
 def _compare_table(cmp: pl.DataFrame, base: str) -> Table:
@@ -583,16 +634,20 @@ def _compare_table(cmp: pl.DataFrame, base: str) -> Table:
                 F.pct(r["base"]),
                 F.pct(r["value"]),
                 F.est_ci(r["diff"], r["diff_lo"], r["diff_hi"], 100, sign=True),
+                F.ci(r["diff_slo"], r["diff_shi"], 100, 1, sign=True),
                 F.p_value(r["p"]),
+                F.p_value(r["p_adjusted"]),
             ]
         )
-        marked.append(not F.missing(r["diff_lo"]) and (r["diff_lo"] > 0 or r["diff_hi"] < 0))
+        marked.append(not F.missing(r["p_adjusted"]) and r["p_adjusted"] < 0.05)
+    simultaneous = cmp["simultaneous"][0] if cmp.height else ""
     return Table(
         f"Change of each seat's win share against {base}, paired by game seed",
-        ["variant", "seat", "games", f"{base} %", "variant %", "change (points)", "p"],
+        ["variant", "seat", "games", f"{base} %", "variant %", "change (points)", "simultaneous", "p", "p (Holm)"],
         rows,
         note=f"Game i of every variant has the same seed; the interval is that of the mean per-game "
-        f"difference ({stats.PAIRED_METHOD}).",
+        f"difference ({stats.PAIRED_METHOD}); simultaneous: {simultaneous} over the seats and variants. Marked "
+        "rows: Holm-adjusted p < 0.05.",
         marked=marked,
     )
 
@@ -1007,7 +1062,7 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
         _add_lead(ctx, sec, _ordered_by(lead, ctx.focus), many)
     cells = ctx.partial("variance")
     var = (
-        A.variance_from_partial(cells, "score", ctx.level, ctx.bots())
+        A.variance_from_partial(cells, "score", ctx.level, ctx.bots(), ctx.partial("variance_games"))
         if cells is not None
         else A.variance_decomposition(rows, level=ctx.level)
     )
@@ -1090,8 +1145,13 @@ def _distribution(ctx: Context, column: str, width: float, per_game: bool) -> pl
             schema={"variant": pl.String, "games": pl.Int64},
         )
     )
+    clusters = None
+    if not per_game:  # the mean of per-seat values: its game-clustered interval needs the per-game sums
+        clusters = ctx.partial(f"{column}_clusters")
+        if clusters is None:
+            clusters = cluster_partial(ctx.focus_rows(), column)
     return A.distribution_from_partial(
-        merge_histogram(hist, width=width), column, width, games, level=ctx.level, bots=ctx.bots()
+        merge_histogram(hist, width=width), column, width, games, level=ctx.level, bots=ctx.bots(), clusters=clusters
     )
 
 

@@ -360,7 +360,20 @@ def test_distribution_one_scan_equals_direct(column, per_game, width):
     assert per_variant["games"].to_list() == ref["games"].to_list()
     assert np.allclose(per_variant["mean"].to_numpy(), ref["mean"].to_numpy(), rtol=1e-12)
     half = (per_variant["mean_hi"] - per_variant["mean"]).to_numpy()
-    assert np.allclose(half, stats.z_value(0.95) * ref["sd"].to_numpy() / np.sqrt(ref["n"].to_numpy()), rtol=1e-9)
+    if per_game:  # one value per game: the ordinary interval
+        assert np.allclose(half, stats.z_value(0.95) * ref["sd"].to_numpy() / np.sqrt(ref["n"].to_numpy()), rtol=1e-9)
+    else:  # per-seat values pooled: clustered by game (CR1 from each game's total and rows)
+        g = (
+            rows.filter(pl.col(column).is_not_null())
+            .group_by("variant", "game")
+            .agg(pl.col(column).sum().alias("t"), pl.len().alias("m"))
+        )
+        cr1 = []
+        for (_v,), d in g.sort("variant").group_by("variant", maintain_order=True):
+            t, m = d["t"].to_numpy(), d["m"].to_numpy().astype(float)
+            y, k = t.sum() / m.sum(), len(t)
+            cr1.append(np.sqrt(k / (k - 1) * ((t - y * m) ** 2).sum()) / m.sum())
+        assert np.allclose(half, stats.z_value(0.95) * np.array(cr1), rtol=1e-9)
     direct = (
         rows.with_columns(((pl.col(column) / width).floor() * width).alias("bin"))
         .group_by("variant", "bin")

@@ -46,13 +46,18 @@ def _check_against_rows(folder: Path, digest: Digest) -> None:
     assert lead is not None and row_lead is not None
     _same(lead, row_lead, ["variant"])
 
-    var = A.variance_from_partial(digest.partial("variance", variants), bots=bots)
+    var = A.variance_from_partial(
+        digest.partial("variance", variants), bots=bots, games=digest.partial("variance_games", variants)
+    )
     _same(var, A.variance_decomposition(rows), ["variant", "component"])
 
     games = rows.group_by("variant").agg(pl.col("game").n_unique().alias("games")).collect()
     for column, per_game, width in (("score", False, 2.0), ("turns", True, 2.0), ("score", False, 1.0)):
         hist = merge_histogram(digest.partial(f"{column}_bins", variants), width=width)
-        got = A.distribution_from_partial(hist, column, width, None if per_game else games, bots=bots)
+        clusters = None if per_game else digest.partial(f"{column}_clusters", variants)
+        got = A.distribution_from_partial(
+            hist, column, width, None if per_game else games, bots=bots, clusters=clusters
+        )
         _same(got, A.distribution(rows, column, width=width, per_game=per_game), ["variant", "bin"])
 
     markets = market_summary_from_partial(digest.partial("market", variants), bots=bots)
@@ -169,7 +174,8 @@ folder = sys.argv[1]
 d = load_digest(folder)
 h = hashlib.sha256()
 variants = sorted({c[0] for f in d.files for c in f.chunks})
-for kind in ("seats", "splits", "metrics", "variance", "score_bins", "turns_bins", "wins"):
+kinds = ("seats", "splits", "metrics", "variance", "score_bins", "turns_bins", "score_clusters", "variance_games")
+for kind in (*kinds, "wins"):
     buf = io.BytesIO(); d.partial(kind, variants).write_ipc_stream(buf); h.update(buf.getvalue())
 for frame in d.partial("market", variants).values():
     buf = io.BytesIO(); frame.write_ipc_stream(buf); h.update(buf.getvalue())

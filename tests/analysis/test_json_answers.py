@@ -60,7 +60,8 @@ def assert_estimates(rows: list[dict], *names: str) -> None:
 def test_seats_json(real_folder):
     data = answer("seats", str(real_folder), "--base", "control")
     assert data["game"] == "massilia" and data["base"] == "control" and data["not_available"] == []
-    assert set(data["tables"]) == {"seats", "equal_seats", "compare"}
+    assert set(data["tables"]) == {"seats", "equal_seats", "verdicts", "compare"}
+    assert {v["verdict"] for v in data["tables"]["verdicts"]} <= {"unequal", "small", "within", "fair", "undetermined"}
     assert_estimates(data["tables"]["seats"], "win_share", "score", "rank")
     assert len(data["tables"]["seats"]) == 5 * 4
     assert {"variant", "chi2_equal", "df_equal", "p_equal", "games"} == set(data["tables"]["equal_seats"][0])
