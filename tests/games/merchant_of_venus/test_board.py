@@ -154,6 +154,16 @@ def test_space_and_system_lookups_name_the_board_when_unknown():
         BOARD.spaces_of_system("Mars")
 
 
+def test_mission_targets_are_systems_and_routes_of_the_board():
+    from simlab.games.merchant_of_venus.data import DEFAULT_DATA, MISSION_ROUTE, MISSION_SYSTEM
+
+    for m in DEFAULT_DATA.missions:
+        names = {MISSION_SYSTEM: BOARD.system_names, MISSION_ROUTE: BOARD.line_names}[m.kind]
+        assert m.target in names, m
+    market = {BOARD.system_names[s] for s in BOARD.market_systems}
+    assert {m.target for m in DEFAULT_DATA.missions if m.kind == MISSION_SYSTEM} == market
+
+
 def test_surface_line_cost_is_a_load_parameter():
     board = B.load_board(B.DEFAULT_BOARD_PATH, edge_mp=(1, 2, 1))
     a, b = board.space("Southern Comfort"), board.space("Shoemaker Levee")

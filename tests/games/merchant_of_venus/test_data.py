@@ -151,6 +151,20 @@ def test_seeded_placeholder_tables_are_what_their_recorded_generator_gives():
         )
 
 
+def test_the_race_tech_placeholders_are_what_their_recorded_generator_gives():
+    techs = json.loads((D.DATA_DIR / "race_techs.json").read_text())
+    rng = np.random.default_rng(techs["generator"]["seed"])
+    cultures = [int(x) + 1 for x in rng.permutation(14)]
+    bands = techs["class_bands"]
+    for k, t in enumerate(DATA.race_techs):
+        lo, hi = bands[D.TECH_CLASSES[k % 3]]
+        assert (t.culture, t.tech_class, t.price) == (
+            cultures[k],
+            k % 3,
+            int(rng.integers(lo // 10, hi // 10 + 1)) * 10,
+        )
+
+
 def test_race_techs_as_the_rules_page_models_them():
     effects = [t.effect for t in DATA.race_techs]
     assert effects.count(D.TECH_THRUST_BOOSTER) == 1 and effects.count(D.TECH_FUZZY_DICE) == 1
