@@ -20,7 +20,14 @@ from typing import Any
 import numpy as np
 
 from simlab.core.errors import DataError
-from simlab.games.merchant_of_venus.data import DATA_DIR, DRIVE_COMBINED, DRIVE_NONE, DRIVE_RED, DRIVE_YELLOW
+from simlab.games.merchant_of_venus.data import (
+    DATA_DIR,
+    DRIVE_COMBINED,
+    DRIVE_NONE,
+    DRIVE_RED,
+    DRIVE_YELLOW,
+    HAZARD_DIALS,
+)
 
 # Space kinds (file 'type' -> code); the space named GALACTIC_BASE_NAME gets KIND_GALACTIC_BASE.
 KIND_EMPTY, KIND_CITY, KIND_PORT, KIND_ASTEROID, KIND_HAZARD, KIND_ENCOUNTER, KIND_GALACTIC_BASE = range(7)
@@ -60,6 +67,9 @@ FILE_EDGE_KINDS = {
 EDGE_MP = (1, 2, 2)
 
 N_DIE = 6
+#: hazard spaces get a test (data.HAZARD_DIALS: laser / shield / pilot) round-robin over a permutation of the
+#: hazard spaces in file order drawn with this seed (rules page 'Board (proxy)': a seeded table, placeholder)
+HAZARD_SEED = 20261205
 #: systems with a market (a city or a neutral port) besides Galactic Base: one per culture
 N_MARKET_SYSTEMS = 14
 _SPACE_FIELDS = ("name", "system", "line", "type", "color")
@@ -75,7 +85,8 @@ class Board:
     kind[n] KIND_*, colour[n] COLOUR_*, system[n] index into system_names or -1 (route spaces),
     line[n] index into line_names or -1, orbital[n] 1 for a named orbital site, navigation[n] 1 for a
     navigation space, nav_exit[n, 6] the neighbour a navigation die 1..6 (column die-1) leaves towards, -1 elsewhere,
-    penalty[n] the classic penalty amount (0 if none), x[n], y[n] drawing coordinates;
+    penalty[n] the classic penalty amount (0 if none), hazard_dial[n] the dial a hazard space tests (index into
+    data.HAZARD_DIALS, -1 elsewhere; see HAZARD_SEED), x[n], y[n] drawing coordinates;
     adj[n, D] neighbours padded with -1, adj_kind[n, D] EDGE_* (-1 padding), adj_mp[n, D] MP of the line (-1
     padding), degree[n]; edge_a[m], edge_b[m], edge_kind[m], edge_mp[m];
     dist[4, n, n] fewest MP from a to b with drive d (data.DRIVE_*), entering a skipped space costing 0.
@@ -97,6 +108,7 @@ class Board:
     navigation: np.ndarray
     nav_exit: np.ndarray
     penalty: np.ndarray
+    hazard_dial: np.ndarray
     x: np.ndarray
     y: np.ndarray
     adj: np.ndarray
@@ -304,7 +316,17 @@ def _distances(n: int, edges: list[tuple[int, int, int]], colour: np.ndarray, ed
     return out
 
 
-def load_board(path: Path | str, edge_mp: tuple[int, int, int] = EDGE_MP) -> Board:
+def _hazard_dials(kind: list[int], seed: int) -> np.ndarray:
+    """The dial each hazard space tests: round-robin over a seeded permutation of the hazard spaces."""
+    hazards = [i for i, k in enumerate(kind) if k == KIND_HAZARD]
+    out = np.full(len(kind), -1, dtype=np.int32)
+    for j, p in enumerate(np.random.default_rng(seed).permutation(len(hazards))):
+        out[hazards[int(p)]] = j % len(HAZARD_DIALS)
+    out.setflags(write=False)
+    return out
+
+
+def load_board(path: Path | str, edge_mp: tuple[int, int, int] = EDGE_MP, hazard_seed: int = HAZARD_SEED) -> Board:
     """Read and check a board file; every rule broken raises DataError naming the file and the space or edge."""
     path = Path(path)
     spaces, edges = _read(path)
@@ -371,6 +393,7 @@ def load_board(path: Path | str, edge_mp: tuple[int, int, int] = EDGE_MP) -> Boa
         navigation=_i32(["navigation" in s for s in spaces]),
         nav_exit=nav_exit,
         penalty=_i32([s.get("penalty", 0) for s in spaces]),
+        hazard_dial=_hazard_dials(kind, hazard_seed),
         x=_i32([s.get("x", 0) for s in spaces]),
         y=_i32([s.get("y", 0) for s in spaces]),
         adj=adj,

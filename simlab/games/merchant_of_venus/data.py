@@ -217,7 +217,7 @@ class GameData:
     Arrays (all int32, culture axes indexed by culture number − 1):
       buy[14], resale[14, 3] (culture, DEMAND_*), goods_tokens[14], race_tech_tokens[14], iou[14],
       buys_from[14, 14] (1 where culture b buys culture a's good: buys_from[a, b]),
-      market_demand[14, 3], market_equipment[14, 3, 2] (EQ_* codes of token t; tokens in file order),
+      market_demand[14, 3], market_equipment[14, 3, 2] (EQ_* codes of the culture's token t, t = DEMAND_*),
       item_type[6], item_price[6] (ITEM_* order), item_drive[6] (DRIVE_* a drive item installs, else DRIVE_NONE),
       culture_tech[14] (index into the tech arrays of the tech the culture offers),
       tech_culture[n], tech_effect[n], tech_class[n], tech_price[n], tech_copies[n], tech_max_owned[n],

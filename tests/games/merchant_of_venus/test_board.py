@@ -164,6 +164,16 @@ def test_mission_targets_are_systems_and_routes_of_the_board():
     assert {m.target for m in DEFAULT_DATA.missions if m.kind == MISSION_SYSTEM} == market
 
 
+def test_hazard_spaces_test_laser_shield_and_pilot_round_robin_from_a_seed():
+    hazards = np.flatnonzero(BOARD.kind == B.KIND_HAZARD)
+    assert (BOARD.hazard_dial[BOARD.kind != B.KIND_HAZARD] == -1).all()
+    assert Counter(BOARD.hazard_dial[hazards].tolist()) == {0: 10, 1: 9, 2: 9}  # 28 hazard spaces
+    order = np.random.default_rng(B.HAZARD_SEED).permutation(len(hazards))
+    assert [int(BOARD.hazard_dial[hazards[p]]) for p in order] == [j % 3 for j in range(len(hazards))]
+    other = B.load_board(B.DEFAULT_BOARD_PATH, hazard_seed=1)
+    assert not (other.hazard_dial == BOARD.hazard_dial).all()
+
+
 def test_surface_line_cost_is_a_load_parameter():
     board = B.load_board(B.DEFAULT_BOARD_PATH, edge_mp=(1, 2, 1))
     a, b = board.space("Southern Comfort"), board.space("Shoemaker Levee")
