@@ -67,7 +67,7 @@ def invariants(s: np.void, config) -> None:
 def fame_sources(s: np.void, config, p: int) -> int:
     """Fame from the listed sources: tokens, rewards, missions, dashboard, Fuzzy Dice, less infamy."""
     f = int(s["fame_tokens"][p]) + int(s["rewards"][p]) * config.reward_fame
-    f += int(s["missions_done"][p]) * config.mission_fame
+    f += int(s["mission_fame_won"][p])
     f += (int(s["holds"][p]) - config.start_holds) * config.hold_fame
     f += sum(config.upgrade_slot_fame[: int(s["upgrades"][p])])
     f += int(s["laser"][p]) * config.laser_fame_per_point + int(s["shield"][p]) * config.shield_fame_per_point

@@ -17,110 +17,61 @@ from pathlib import Path
 from typing import ClassVar
 
 from simlab.core.config import GameConfig, knob, require
+from simlab.games.merchant_of_venus import data
+from simlab.games.merchant_of_venus.board import DEFAULT_BOARD_PATH, load_board
 
 MAX_PLAYERS = 4
 N_CULTURES = 14
 N_PASSENGERS_MAX = 40
 N_TECH_KINDS_MAX = 24
-N_ENCOUNTER_KINDS = 5
+N_ENCOUNTER_KINDS = 8
+N_MISSIONS_MAX = 32
 MAX_PILOT_LEVEL = 4
 
 #: the two readings of the seat bonus (see the rules page, "Starting-money asymmetry")
 SEAT_EXTRA_READINGS = ("turn_order", "literal")
 #: where a sold good goes
 SOLD_GOODS_TO = ("buyer", "producer")
-DEFAULT_BOARD = "/work/shared/data/merchant_of_venus/board_classic.json"
-
-CULTURE_NAMES = (
-    "Nillis",
-    "Volois",
-    "Graw",
-    "Niks",
-    "Dell",
-    "Human",
-    "Shenna",
-    "Yxklyx",
-    "Zum",
-    "Eeepeeep",
-    "Whynom",
-    "Cholos",
-    "Wollow",
-    "Qossuth",
-)
-GOOD_NAMES = (
-    "Bionic Perfume",
-    "Voil Silk",
-    "Space Spice",
-    "Mulch Wine",
-    "Finest Dust",
-    "Rock Videos",
-    "Melf Pelts",
-    "Immortal Grease",
-    "Chicle Liquor",
-    "Servo Mechanism",
-    "Impossible Furniture",
-    "Designer Genes",
-    "Megalith Paperweight",
-    "Psychotic Sculpture",
-)
-#: buy prices (rules page table: the classic game's, M; Perfume confirmed)
-GOOD_BUY = (80, 140, 30, 20, 10, 120, 50, 50, 40, 200, 110, 60, 90, 160)
-#: resale at the middle ("active") token (classic sell price; low/high are -/+ resale_step)
-GOOD_ACTIVE = (140, 220, 80, 60, 50, 200, 110, 100, 90, 300, 180, 120, 160, 250)
-GOODS_TOKENS = (5, 6, 6, 6, 6, 5, 6, 6, 6, 4, 5, 6, 5, 4)
-RACE_TECHS = (2, 2, 3, 2, 3, 2, 3, 2, 2, 3, 3, 2, 3, 2)
-IOU = (80, 120, 90, 80, 60, 90, 90, 100, 100, 100, 80, 90, 90, 120)
+DEFAULT_BOARD = str(DEFAULT_BOARD_PATH)
 
 #: equipment: 0 laser, 1 shield, 2 cargo hold, 3 drive (the drive type is chosen when bought)
-EQUIPMENT_NAMES = ("laser", "shield", "cargo hold", "drive")
-#: drive kinds: 1 yellow, 2 red, 3 combined (a bit mask of the colours skipped)
+EQUIPMENT_NAMES = data.EQUIPMENT_TYPES
 DRIVE_NAMES = ("no drive", "yellow drive", "red drive", "combined drive")
+#: encounter effects (data.ENCOUNTER_EFFECTS): credits (+/-), lose the turn, free MP
+ENCOUNTER_EFFECTS = data.ENCOUNTER_EFFECTS
 
-#: encounter kinds (the proxy table of the rules page): gain credits, lose credits, end the turn, free MP,
-#: gain a fame token
-ENCOUNTER_NAMES = ("windfall", "toll", "lose the turn", "free move", "fame")
+#: the tables of the default model (data.py), flattened into knob defaults so a scenario can change any entry
+_D = data.DEFAULT_DATA
+CULTURE_NAMES = tuple(c.name for c in _D.cultures)
+GOOD_NAMES = tuple(c.good for c in _D.cultures)
+#: the engine's passenger places: culture 0..13, 14 Galactic Base (data: culture number 1..14, 0 GB)
+GB_PLACE = 14
 
 
-def _equipment_pairs() -> tuple[int, ...]:
-    """The equipment pair each culture's low/active/high token offers, as a 4-bit mask (placeholder: a
-    fixed round-robin over the six pairs of four equipment types, so every pair occurs 7 times)."""
-    pairs = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)]
+def _ints(name: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in _D.array(name).reshape(-1))
+
+
+def _place(number: int) -> int:
+    return GB_PLACE if number == data.GALACTIC_BASE else number - 1
+
+
+_BUYER_MASKS = tuple(int(sum(1 << b for b in range(N_CULTURES) if row[b])) for row in _D.array("buys_from"))
+_EQUIP_MASKS = tuple(int((1 << int(e[0])) | (1 << int(e[1]))) for cu in _D.array("market_equipment") for e in cu)
+
+
+def mission_targets(board_file: str) -> tuple[int, ...]:
+    """The data's mission targets in the engine's codes: a market system's index (the board's order, as in
+    ``rules.board_arrays``) or 100 + a route's line index on the board."""
+    bd = load_board(board_file)
+    market = list(bd.market_systems)
     out = []
-    for c in range(N_CULTURES):
-        for k in range(3):
-            a, b = pairs[(3 * c + k) % 6]
-            out.append((1 << a) | (1 << b))
+    for m in _D.missions:
+        if m.kind == data.MISSION_KINDS.index("system"):
+            out.append(market.index(bd.system_names.index(m.target)))
+        else:
+            out.append(100 + bd.line_names.index(m.target))
     return tuple(out)
-
-
-def _tech_of_token() -> tuple[int, ...]:
-    """The tech kind of each of the 34 race-tech tokens, culture by culture (placeholder: 17 kinds × 2
-    copies spread over the cultures, kind = token index mod 17; kind 0 Thrust Booster, kind 1 Fuzzy Dice)."""
-    return tuple(j % 17 for j in range(sum(RACE_TECHS)))
-
-
-def _tech_prices() -> tuple[int, ...]:
-    """Price per tech kind (placeholder within the seed's class bands basic c10-40, premium c50-120, luxury
-    c130-200: kinds cycle basic 40, premium 100, luxury 160)."""
-    return tuple((40, 100, 160)[k % 3] for k in range(17))
-
-
-def _passengers() -> tuple[tuple[int, ...], ...]:
-    """A seeded-looking but fixed table of 15 passengers (placeholder): origin and destination (culture
-    0..13 or 14 = Galactic Base), fare 40-150, fame 0-2, holds (two take 2: the seed's Diva and Caterer)."""
-    origin, dest, fare, fame, holds = [], [], [], [], []
-    for i in range(15):
-        o = (i * 4) % 15
-        d = (o + 5 + (i % 4)) % 15
-        origin.append(o)
-        dest.append(d)
-        fare.append(40 + (i * 37) % 111)
-        fame.append(i % 3)
-        holds.append(2 if i in (3, 11) else 1)
-    return tuple(origin), tuple(dest), tuple(fare), tuple(fame), tuple(holds)
-
-
-_P_ORIGIN, _P_DEST, _P_FARE, _P_FAME, _P_HOLDS = _passengers()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,17 +122,23 @@ class MerchantOfVenusConfig(GameConfig):
     thrust_die_values: tuple[int, ...] = knob(
         (1,), "assumption", "die values that may be assigned to thrust (the seed's '-es': 1 or 2)", record=None
     )
-    grey_mp: int = knob(1, "rulebook", "MP to move along a grey (solid or dashed) line")
-    green_mp: int = knob(2, "rulebook", "MP to move along a green line (orbit to surface city)")
+    grey_mp: int = knob(1, "rulebook", "MP to move along a grey (solid or dashed) line", record=None)
+    green_mp: int = knob(2, "rulebook", "MP to move along a green line (orbit to surface city)", record=None)
+    surface_mp: int = knob(
+        2, "placeholder", "MP to move along a surface line (city to city; not in the seed)", record=None
+    )
     drive_skips_hazards: bool = knob(True, "assumption", "a hazard or encounter on a space the drive skips is not met")
     hazard_six_fails: bool = knob(True, "derived", "a 6 on the effect die always fails a hazard test")
     # -- goods and markets ---------------------------------------------------------------------------
-    good_buy: tuple[int, ...] = knob(GOOD_BUY, "placeholder", "buy price of each culture's good (classic prices)")
-    good_active: tuple[int, ...] = knob(GOOD_ACTIVE, "placeholder", "resale at an active market (classic sell)")
-    resale_step: int = knob(20, "placeholder", "low = active - step, high = active + step (Perfume high 160: H)")
-    goods_tokens: tuple[int, ...] = knob(GOODS_TOKENS, "rulebook", "goods tokens of each culture")
-    buyers_ahead: int = knob(4, "derived", "culture i's good sells to cultures i+1..i+k (mod 14)")
-    iou: tuple[int, ...] = knob(IOU, "placeholder", "IOU credits on each culture's contact card")
+    good_buy: tuple[int, ...] = knob(_ints("buy"), "placeholder", "buy price of each culture's good (data: cultures)")
+    good_resale: tuple[int, ...] = knob(
+        _ints("resale"), "placeholder", "resale at a low, active, high market, culture by culture (data: cultures)"
+    )
+    goods_tokens: tuple[int, ...] = knob(_ints("goods_tokens"), "rulebook", "goods tokens of each culture")
+    buyer_masks: tuple[int, ...] = knob(
+        _BUYER_MASKS, "derived", "per good: bit b set when culture b+1 buys it (data: i+1..i+4; Perfume: 2-5 H)"
+    )
+    iou: tuple[int, ...] = knob(_ints("iou"), "placeholder", "IOU credits on each culture's contact card")
     sold_goods_to: str = knob(
         "buyer",
         "assumption",
@@ -197,48 +154,67 @@ class MerchantOfVenusConfig(GameConfig):
     city_buys: int = knob(1, "rulebook", "buy actions after entering a surface city this turn")
     city_sells: int = knob(1, "rulebook", "sell actions after entering a surface city this turn")
     equipment_pairs: tuple[int, ...] = knob(
-        _equipment_pairs(),
+        _EQUIP_MASKS,
         "placeholder",
-        "equipment each culture's low/active/high token offers (4-bit mask: laser, shield, hold, drive)",
+        "equipment each culture's low/active/high token offers (4-bit mask: laser, shield, hold, drive; data)",
     )
-    laser_price: int = knob(100, "placeholder", "price of a laser (+1 on the dial)")
-    shield_price: int = knob(60, "placeholder", "price of a shield (+1 on the dial)")
-    hold_price: int = knob(50, "placeholder", "price of a cargo hold")
-    drive_price: tuple[int, ...] = knob((80, 120, 300), "placeholder", "price of a yellow, red, combined drive")
+    laser_price: int = knob(int(_D.array("item_price")[0]), "placeholder", "price of a laser (+1 on the dial)")
+    shield_price: int = knob(int(_D.array("item_price")[1]), "placeholder", "price of a shield (+1 on the dial)")
+    hold_price: int = knob(int(_D.array("item_price")[2]), "placeholder", "price of a cargo hold")
+    drive_price: tuple[int, ...] = knob(
+        _ints("item_price")[3:6], "placeholder", "price of a yellow, red, combined drive"
+    )
     # -- race technologies ---------------------------------------------------------------------------
-    race_techs: tuple[int, ...] = knob(RACE_TECHS, "rulebook", "race-tech tokens of each culture")
-    tech_of_token: tuple[int, ...] = knob(
-        _tech_of_token(),
-        "placeholder",
-        "tech kind of each race-tech token (culture order); 0 Thrust Booster, 1 Fuzzy Dice",
+    race_techs: tuple[int, ...] = knob(_ints("race_tech_tokens"), "rulebook", "race-tech tokens of each culture")
+    culture_tech: tuple[int, ...] = knob(
+        _ints("culture_tech"), "placeholder", "the tech kind each culture offers (all its tokens; data)"
     )
-    tech_price: tuple[int, ...] = knob(_tech_prices(), "placeholder", "price of each tech kind")
+    tech_effect: tuple[int, ...] = knob(
+        _ints("tech_effect"),
+        "placeholder",
+        "effect of each tech kind: 0 generic upgrade, 1 Thrust Booster, 2 Fuzzy Dice",
+    )
+    tech_price: tuple[int, ...] = knob(_ints("tech_price"), "placeholder", "price of each tech kind (class bands)")
+    tech_max_owned: tuple[int, ...] = knob(
+        _ints("tech_max_owned"), "rulebook", "copies of a tech kind one player may own (only the Data Probe: 2)"
+    )
     # -- spaceports, drills -----------------------------------------------------------------------------
     port_price: int = knob(200, "derived", "price of a merchant spaceport (the seed's '00': 200 fits the end value)")
     port_fee: int = knob(10, "placeholder", "fee per buy or sell action at another player's port")
     port_end_value: int = knob(200, "rulebook", "what each merchant spaceport sells for at the end")
     multiple_ports: bool = knob(True, "rulebook", "a player may build more than one port in a turn")
-    tokens_per_colour: int = knob(12, "rulebook", "port/drill tokens of each colour")
-    drill_income: int = knob(30, "placeholder", "credits per drill token taken back on a drill round")
+    tokens_per_colour: int = knob(_D.tokens_per_colour, "rulebook", "port/drill tokens of each colour")
+    drill_income: int = knob(_D.drill_income, "placeholder", "credits per drill token taken back on a drill round")
     # -- passengers -------------------------------------------------------------------------------------
-    passenger_origin: tuple[int, ...] = knob(_P_ORIGIN, "placeholder", "origin (culture 0..13, 14 Galactic Base)")
-    passenger_dest: tuple[int, ...] = knob(_P_DEST, "placeholder", "destination (culture 0..13, 14 Galactic Base)")
-    passenger_fare: tuple[int, ...] = knob(_P_FARE, "placeholder", "fare paid on delivery")
-    passenger_fame: tuple[int, ...] = knob(_P_FAME, "placeholder", "fame (negative: infamy) on delivery")
-    passenger_holds: tuple[int, ...] = knob(_P_HOLDS, "derived", "holds a passenger takes (two take 2, L)")
+    passenger_origin: tuple[int, ...] = knob(
+        tuple(_place(x) for x in _ints("passenger_origin")), "placeholder", "origin (culture 0..13, 14 Galactic Base)"
+    )
+    passenger_dest: tuple[int, ...] = knob(
+        tuple(_place(x) for x in _ints("passenger_destination")),
+        "placeholder",
+        "destination (culture 0..13, 14 Galactic Base)",
+    )
+    passenger_fare: tuple[int, ...] = knob(_ints("passenger_fare"), "placeholder", "fare paid on delivery")
+    passenger_fame: tuple[int, ...] = knob(_ints("passenger_fame"), "placeholder", "fame (negative: infamy)")
+    passenger_holds: tuple[int, ...] = knob(_ints("passenger_holds"), "derived", "holds a passenger takes")
     # -- missions, rewards, encounters ---------------------------------------------------------------
-    mission_copies: int = knob(2, "placeholder", "mission cards per destination (14 systems + 2 anomalies)")
-    mission_fame: int = knob(2, "derived", "fame of a completed mission (3 missions = 6 fame)")
-    mission_credits: int = knob(50, "placeholder", "credits of a completed mission")
+    mission_target: tuple[int, ...] = knob(
+        mission_targets(DEFAULT_BOARD),
+        "placeholder",
+        "each mission card's target: a market system 0..13 (the board's order) or 100 + a route line (data)",
+    )
+    mission_fame: tuple[int, ...] = knob(_ints("mission_fame"), "derived", "fame of each mission (3 missions = 6)")
+    mission_credits: tuple[int, ...] = knob(_ints("mission_credits"), "placeholder", "credits of each mission")
     second_mission_price: int = knob(50, "placeholder", "price of a second mission at Galactic Base")
     reward_cards: int = knob(10, "placeholder", "spare Reward cards for sale at Galactic Base")
     reward_price: int = knob(150, "placeholder", "price of a spare Reward card")
     reward_fame: int = knob(3, "derived", "fame of a Reward card (2 relic rewards = 6 fame)")
-    encounter_counts: tuple[int, ...] = knob(
-        (4, 4, 3, 2, 1), "placeholder", "encounter cards by kind: windfall, toll, lose the turn, free move, fame"
+    encounter_effect: tuple[int, ...] = knob(
+        _ints("encounter_effect"), "placeholder", "each encounter card's effect: 0 credits, 1 lose the turn, 2 free MP"
     )
-    encounter_amount: tuple[int, ...] = knob(
-        (50, 30, 0, 3, 1), "placeholder", "credits won, credits lost, -, free MP, fame tokens"
+    encounter_amount: tuple[int, ...] = knob(_ints("encounter_amount"), "placeholder", "credits (+/-) or free MP")
+    encounter_copies: tuple[int, ...] = knob(
+        (4, 4, 3, 3), "placeholder", "copies of each encounter card in the deck (14 cards: one reading of '4')"
     )
     # -- fame and the end -------------------------------------------------------------------------------
     hold_fame: int = knob(3, "derived", "fame per extra cargo hold (2 holds = 6)")
@@ -264,6 +240,7 @@ class MerchantOfVenusConfig(GameConfig):
         )
         require(1 <= self.rounds <= 99, f"rounds must be 1..99, got {self.rounds}")
         require(self.passenger_every >= 1 and self.drill_every >= 1, "passenger_every and drill_every must be >= 1")
+        require(min(self.grey_mp, self.green_mp, self.surface_mp) >= 1, "line costs must be >= 1 MP")
         require(Path(self.board_file).is_file(), f"board_file {self.board_file!r} is not a file; give the board JSON")
         require(
             all(1 <= v <= 6 for v in self.thrust_die_values) and len(self.thrust_die_values) >= 1,
@@ -279,37 +256,38 @@ class MerchantOfVenusConfig(GameConfig):
             1 <= self.upgrade_slots <= 3 and len(self.upgrade_slot_fame) >= self.upgrade_slots,
             "upgrade_slots must be 1..3 with a fame for each",
         )
-        for name in ("good_buy", "good_active", "goods_tokens", "race_techs", "iou"):
+        for name in ("good_buy", "goods_tokens", "race_techs", "iou", "buyer_masks", "culture_tech"):
             v = getattr(self, name)
             require(len(v) == N_CULTURES and all(x >= 0 for x in v), f"{name} needs {N_CULTURES} values >= 0")
-        require(all(a - self.resale_step >= 0 for a in self.good_active), "resale_step leaves a negative low price")
+        require(len(self.good_resale) == 3 * N_CULTURES, "good_resale needs low, active, high per culture (42)")
         require(all(1 <= x <= 8 for x in self.goods_tokens), "goods_tokens must be 1..8 per culture")
-        require(1 <= self.buyers_ahead <= 13, "buyers_ahead must be 1..13")
         require(len(self.equipment_pairs) == 3 * N_CULTURES, "equipment_pairs needs 3 masks per culture (42)")
         require(len(self.drive_price) == 3, "drive_price needs yellow, red, combined")
-        require(len(self.tech_of_token) == sum(self.race_techs), "tech_of_token needs one kind per race-tech token")
-        require(1 <= len(self.tech_price) <= N_TECH_KINDS_MAX, f"tech_price: 1..{N_TECH_KINDS_MAX} kinds")
-        require(all(0 <= k < len(self.tech_price) for k in self.tech_of_token), "tech_of_token names an unknown kind")
-        require(len(self.tech_price) >= 2, "tech kinds 0 (Thrust Booster) and 1 (Fuzzy Dice) must exist")
+        k = len(self.tech_price)
+        require(1 <= k <= N_TECH_KINDS_MAX, f"tech_price: 1..{N_TECH_KINDS_MAX} tech kinds")
+        require(
+            len(self.tech_effect) == k and len(self.tech_max_owned) == k, "tech_effect, tech_max_owned: one per kind"
+        )
+        require(all(0 <= x < k for x in self.culture_tech), "culture_tech names an unknown tech kind")
+        require(all(0 <= e <= 2 for e in self.tech_effect), "tech_effect must be 0, 1 or 2")
+        require(sum(self.race_techs) <= 40, "at most 40 race-tech tokens")
         n = len(self.passenger_origin)
         require(1 <= n <= N_PASSENGERS_MAX, f"1..{N_PASSENGERS_MAX} passengers")
         for name in ("passenger_dest", "passenger_fare", "passenger_fame", "passenger_holds"):
             require(len(getattr(self, name)) == n, f"{name} needs one value per passenger ({n})")
         require(
-            all(0 <= x <= N_CULTURES for x in self.passenger_origin + self.passenger_dest),
+            all(0 <= x <= GB_PLACE for x in self.passenger_origin + self.passenger_dest),
             "passenger origins and destinations are cultures 0..13 or 14 (Galactic Base)",
         )
-        require(
-            all(o != d for o, d in zip(self.passenger_origin, self.passenger_dest, strict=True)),
-            "a passenger's destination must differ from its origin",
-        )
         require(all(1 <= h <= 2 for h in self.passenger_holds), "a passenger takes 1 or 2 holds")
-        require(
-            len(self.encounter_counts) == N_ENCOUNTER_KINDS and len(self.encounter_amount) == N_ENCOUNTER_KINDS,
-            f"encounter_counts and encounter_amount need {N_ENCOUNTER_KINDS} values",
-        )
-        require(sum(self.encounter_counts) >= 1, "the encounter deck needs a card")
-        require(self.mission_copies >= 1, "mission_copies must be >= 1")
+        m = len(self.mission_target)
+        require(1 <= m <= N_MISSIONS_MAX, f"1..{N_MISSIONS_MAX} missions")
+        require(len(self.mission_fame) == m and len(self.mission_credits) == m, "mission_fame/credits: one per mission")
+        e = len(self.encounter_effect)
+        require(1 <= e <= N_ENCOUNTER_KINDS, f"1..{N_ENCOUNTER_KINDS} encounter cards")
+        require(len(self.encounter_amount) == e and len(self.encounter_copies) == e, "encounter tables: one per card")
+        require(all(0 <= x <= 2 for x in self.encounter_effect), "encounter_effect must be 0, 1 or 2")
+        require(sum(self.encounter_copies) >= 1, "the encounter deck needs a card")
         require(self.tokens_per_colour >= 0, "tokens_per_colour must be >= 0")
         for name in (
             "port_price",

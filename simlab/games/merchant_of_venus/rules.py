@@ -33,18 +33,21 @@ Action ids are global (``describe_action`` in game.py names them); see the A_* c
 from __future__ import annotations
 
 import functools
-import json
 
 import numpy as np
 from numba import njit
 
 from simlab.core.components import draw_counts, finish, roll
+from simlab.core.errors import DataError
 from simlab.core.record import state_dtype
 from simlab.core.rng import below, next_u64
+from simlab.games.merchant_of_venus import board as B
+from simlab.games.merchant_of_venus.board import load_board
 from simlab.games.merchant_of_venus.config import (
     MAX_PLAYERS,
     N_CULTURES,
     N_ENCOUNTER_KINDS,
+    N_MISSIONS_MAX,
     N_PASSENGERS_MAX,
     N_TECH_KINDS_MAX,
     SEAT_EXTRA_READINGS,
@@ -57,8 +60,8 @@ DEG = 6
 NC = N_CULTURES
 NSYS = 14
 SYS_GB = 14  # Galactic Base's system index
-SYS_SUPERNOVA, SYS_SUPERGIANT = 15, 16  # the anomalies (mission destinations)
-N_MISSION_DEST = 16  # 14 systems + 2 anomalies
+ROUTE_TARGET = 100  # a mission target >= 100 is the route line (target - 100)
+NM = N_MISSIONS_MAX
 MAX_TOKENS = 40  # race-tech tokens
 NP = N_PASSENGERS_MAX
 NTK = N_TECH_KINDS_MAX
@@ -78,9 +81,9 @@ COL_NONE, COL_YELLOW, COL_RED, COL_BLUE = 0, 1, 2, 3
 COLOUR_OF = {None: COL_NONE, "yellow": COL_YELLOW, "red": COL_RED, "blue": COL_BLUE}
 E_GREY, E_GREEN = 0, 1
 HZ_LASER, HZ_SHIELD, HZ_PILOT = 0, 1, 2
-TECH_THRUST_BOOSTER, TECH_FUZZY_DICE = 0, 1
+FX_GENERIC, FX_THRUST_BOOSTER, FX_FUZZY_DICE = 0, 1, 2  # tech effects
 TOKEN_LOW, TOKEN_ACTIVE, TOKEN_HIGH = 0, 1, 2
-EN_WINDFALL, EN_TOLL, EN_LOSE_TURN, EN_FREE_MOVE, EN_FAME = 0, 1, 2, 3, 4
+EN_CREDITS, EN_LOSE_TURN, EN_FREE_MOVE = 0, 1, 2  # encounter effects
 LOC_BAG, LOC_DELIVERED, LOC_HOLD = -1, -2, 20  # passenger places: culture 0..13, 14 Galactic Base, 20 + seat
 UNLIMITED = 99
 
@@ -147,7 +150,8 @@ STATE_DTYPE = state_dtype(
         ("upgrades", np.int32, (MAX_PLAYERS,)),  # ship-upgrade places used
         ("rewards", np.int32, (MAX_PLAYERS,)),
         ("missions_done", np.int32, (MAX_PLAYERS,)),
-        ("mission", np.int32, (MAX_PLAYERS, 2)),  # destination 0..15, -1 none
+        ("mission_fame_won", np.int32, (MAX_PLAYERS,)),
+        ("mission", np.int32, (MAX_PLAYERS, 2)),  # mission card held (face up), -1 none
         ("ports", np.int32, (MAX_PLAYERS,)),  # merchant spaceports owned
         ("drills", np.int32, (MAX_PLAYERS,)),  # drill tokens on the board
         # -- board and decks ---------------------------------------------------------------------
@@ -166,7 +170,7 @@ STATE_DTYPE = state_dtype(
         ("drill_owner", np.int32, (MAX_SPACES,)),
         ("pass_loc", np.int32, (NP,)),
         ("pass_bag", np.int32, (NP,)),  # 1: still in the face-down pile
-        ("mission_bag", np.int32, (N_MISSION_DEST,)),
+        ("mission_bag", np.int32, (NM,)),
         ("encounter_bag", np.int32, (N_ENCOUNTER_KINDS,)),
         ("encounter_used", np.int32, (N_ENCOUNTER_KINDS,)),
         ("rewards_left", np.int32),
@@ -230,15 +234,12 @@ CONFIG_DTYPE = np.dtype(
         ("speed_dice", np.int32),
         ("max_dice", np.int32),
         ("thrust_mask", np.int32),  # derived: bit v set when die value v may go to thrust
-        ("grey_mp", np.int32),
-        ("green_mp", np.int32),
         ("drive_skips_hazards", np.int32),
         ("hazard_six_fails", np.int32),
         ("good_buy", np.int32, (NC,)),
-        ("good_active", np.int32, (NC,)),
-        ("resale_step", np.int32),
+        ("good_resale", np.int32, (3 * NC,)),
         ("goods_tokens", np.int32, (NC,)),
-        ("buyers_ahead", np.int32),
+        ("buyer_masks", np.int32, (NC,)),
         ("iou", np.int32, (NC,)),
         ("sold_to_producer", np.int32),  # derived: sold_goods_to == "producer"
         ("contact_buys", np.int32),
@@ -252,8 +253,10 @@ CONFIG_DTYPE = np.dtype(
         ("hold_price", np.int32),
         ("drive_price", np.int32, (3,)),
         ("race_techs", np.int32, (NC,)),
-        ("tech_of_token", np.int32, (MAX_TOKENS,)),
+        ("culture_tech", np.int32, (NC,)),
+        ("tech_effect", np.int32, (NTK,)),
         ("tech_price", np.int32, (NTK,)),
+        ("tech_max_owned", np.int32, (NTK,)),
         ("token_culture", np.int32, (MAX_TOKENS,)),  # derived: the culture each tech token belongs to
         ("n_tokens", np.int32),
         ("port_price", np.int32),
@@ -268,15 +271,17 @@ CONFIG_DTYPE = np.dtype(
         ("passenger_fame", np.int32, (NP,)),
         ("passenger_holds", np.int32, (NP,)),
         ("n_passengers", np.int32),
-        ("mission_copies", np.int32),
-        ("mission_fame", np.int32),
-        ("mission_credits", np.int32),
+        ("mission_target", np.int32, (NM,)),
+        ("mission_fame", np.int32, (NM,)),
+        ("mission_credits", np.int32, (NM,)),
+        ("n_missions", np.int32),
         ("second_mission_price", np.int32),
         ("reward_cards", np.int32),
         ("reward_price", np.int32),
         ("reward_fame", np.int32),
-        ("encounter_counts", np.int32, (N_ENCOUNTER_KINDS,)),
+        ("encounter_effect", np.int32, (N_ENCOUNTER_KINDS,)),
         ("encounter_amount", np.int32, (N_ENCOUNTER_KINDS,)),
+        ("encounter_copies", np.int32, (N_ENCOUNTER_KINDS,)),
         ("hold_fame", np.int32),
         ("upgrade_slot_fame", np.int32, (3,)),
         ("laser_fame_per_point", np.int32),
@@ -290,10 +295,12 @@ CONFIG_DTYPE = np.dtype(
         ("gb_space", np.int32),
         ("space_kind", np.int32, (MAX_SPACES,)),
         ("space_colour", np.int32, (MAX_SPACES,)),
-        ("space_system", np.int32, (MAX_SPACES,)),  # 0..13 systems, 14 GB, 15/16 anomalies, -1 none
+        ("space_system", np.int32, (MAX_SPACES,)),  # 0..13 market systems, 14 GB, -1 none
+        ("space_line", np.int32, (MAX_SPACES,)),  # the board's route line, -1 none
         ("hazard_kind", np.int32, (MAX_SPACES,)),
         ("adj", np.int32, (MAX_SPACES, DEG)),
         ("adj_kind", np.int32, (MAX_SPACES, DEG)),
+        ("adj_mp", np.int32, (MAX_SPACES, DEG)),
         ("adj_n", np.int32, (MAX_SPACES,)),
         ("nav_mask", np.int32, (MAX_SPACES, DEG)),  # die values (bit v) leaving a navigation space along a slot
         ("is_nav", np.int32, (MAX_SPACES,)),
@@ -301,82 +308,65 @@ CONFIG_DTYPE = np.dtype(
     align=True,
 )
 
+
 # ==============================================================================================
 # the board: the JSON graph as arrays
 # ==============================================================================================
-ANOMALIES = {"Supernova": SYS_SUPERNOVA, "Supergiant": SYS_SUPERGIANT}
-
-
 @functools.cache
-def board_arrays(path: str) -> dict:
-    """The board file as arrays (names, kinds, colours, systems, adjacency with edge kinds, navigation
-    masks, hazard kinds); systems numbered by sorted name, hazard kinds round-robin over the hazard spaces
-    in file order (laser, shield, piloting: the rules page's proxy)."""
-    with open(path, encoding="utf-8") as fh:
-        raw = json.load(fh)
-    spaces = raw["spaces"]
-    names = [sp["name"] for sp in spaces]
-    index = {n: i for i, n in enumerate(names)}
-    trade_systems = sorted(
-        {
-            sp["system"]
-            for sp in spaces
-            if sp["type"] in ("city", "station") and sp["system"] not in (None, "Galactic Base")
-        }
-    )
-    if len(trade_systems) != NSYS or len(spaces) > MAX_SPACES:
-        raise ValueError(f"{path}: expected {NSYS} systems with cities or ports and at most {MAX_SPACES} spaces")
-    n = len(spaces)
-    kind = np.zeros(n, np.int32)
-    colour = np.zeros(n, np.int32)
-    system = np.full(n, -1, np.int32)
+def board_arrays(path: str, edge_mp: tuple[int, int, int]) -> dict:
+    """The board file (loaded and checked by ``board.load_board``) in the engine's numbering: market systems
+    0..13 in the board's order, Galactic Base 14, the anomalies 15/16; navigation exits as die-value masks
+    per adjacency slot; hazard kinds round-robin over the hazard spaces in file order (laser, shield,
+    piloting: the rules page's proxy)."""
+    bd = load_board(path, edge_mp)
+    n = bd.n_spaces
+    if n > MAX_SPACES or bd.adj.shape[1] > DEG:
+        raise DataError(f"{path}: at most {MAX_SPACES} spaces of degree {DEG} fit the engine's record")
+    to_engine = {sy: i for i, sy in enumerate(bd.market_systems)}
+    to_engine[int(bd.system[bd.galactic_base])] = SYS_GB
+    kind_of = {
+        B.KIND_EMPTY: K_DOT,
+        B.KIND_CITY: K_CITY,
+        B.KIND_PORT: K_STATION,
+        B.KIND_ASTEROID: K_ASTEROID,
+        B.KIND_HAZARD: K_HAZARD,
+        B.KIND_ENCOUNTER: K_ENCOUNTER,
+        B.KIND_GALACTIC_BASE: K_STATION,
+    }
+    kind = np.array([kind_of[int(k)] for k in bd.kind], np.int32)
+    system = np.array([to_engine.get(int(sy), -1) for sy in bd.system], np.int32)
     hazard = np.full(n, -1, np.int32)
-    k_h = 0
-    for i, sp in enumerate(spaces):
-        kind[i] = KIND_OF_TYPE[sp["type"]]
-        colour[i] = COLOUR_OF[sp.get("color")]
-        name = sp.get("system")
-        if name == "Galactic Base":
-            system[i] = SYS_GB
-        elif name in ANOMALIES:
-            system[i] = ANOMALIES[name]
-        elif name in trade_systems:
-            system[i] = trade_systems.index(name)
-        if kind[i] == K_HAZARD:
-            hazard[i] = k_h % 3
-            k_h += 1
+    hz = np.flatnonzero(kind == K_HAZARD)
+    hazard[hz] = np.arange(len(hz)) % 3
+    deg = bd.adj.shape[1]
     adj = np.full((n, DEG), -1, np.int32)
+    adj[:, :deg] = bd.adj
     adj_kind = np.zeros((n, DEG), np.int32)
-    adj_n = np.zeros(n, np.int32)
-    for e in raw["edges"]:
-        a, b = index[e["a"]], index[e["b"]]
-        green = E_GREEN if e["kind"] == "orbit" else E_GREY
-        for x, y in ((a, b), (b, a)):
-            adj[x, adj_n[x]] = y
-            adj_kind[x, adj_n[x]] = green
-            adj_n[x] += 1
+    adj_kind[:, :deg] = np.where(bd.adj_kind == B.EDGE_GREEN, E_GREEN, E_GREY)
+    adj_mp = np.zeros((n, DEG), np.int32)
+    adj_mp[:, :deg] = np.maximum(bd.adj_mp, 0)
     nav = np.zeros((n, DEG), np.int32)
-    is_nav = np.zeros(n, np.int32)
-    for i, sp in enumerate(spaces):
-        if "navigation" in sp:
-            is_nav[i] = 1
-            for target, values in sp["navigation"].items():
-                slot = [int(adj[i, k]) for k in range(adj_n[i])].index(index[target])
-                for v in values:
-                    nav[i, slot] |= 1 << v
+    for i in np.flatnonzero(bd.navigation):
+        for v in range(1, 7):
+            target = int(bd.nav_exit[i, v - 1])
+            if target >= 0:
+                slot = [int(x) for x in bd.adj[i, : bd.degree[i]]].index(target)
+                nav[i, slot] |= 1 << v
     return {
-        "names": names,
-        "systems": trade_systems,
+        "names": list(bd.names),
+        "board": bd,
         "kind": kind,
-        "colour": colour,
+        "colour": bd.colour.astype(np.int32),
         "system": system,
         "hazard": hazard,
+        "line": bd.line.astype(np.int32),
         "adj": adj,
         "adj_kind": adj_kind,
-        "adj_n": adj_n,
+        "adj_mp": adj_mp,
+        "adj_n": bd.degree.astype(np.int32),
         "nav": nav,
-        "is_nav": is_nav,
-        "gb": index["Galactic Base"],
+        "is_nav": bd.navigation.astype(np.int32),
+        "gb": bd.galactic_base,
     }
 
 
@@ -390,7 +380,8 @@ def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
     c["token_culture"][: len(cultures)] = cultures
     c["n_tokens"] = len(cultures)
     c["n_passengers"] = len(config.passenger_origin)
-    b = board_arrays(config.board_file)
+    c["n_missions"] = len(config.mission_target)
+    b = board_arrays(config.board_file, (config.grey_mp, config.green_mp, config.surface_mp))
     n = len(b["names"])
     c["n_spaces"] = n
     c["gb_space"] = b["gb"]
@@ -399,9 +390,12 @@ def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
     c["space_system"][:] = -1
     c["space_system"][:n] = b["system"]
     c["hazard_kind"][:n] = b["hazard"]
+    c["space_line"][:] = -1
+    c["space_line"][:n] = b["line"]
     c["adj"][:] = -1
     c["adj"][:n] = b["adj"]
     c["adj_kind"][:n] = b["adj_kind"]
+    c["adj_mp"][:n] = b["adj_mp"]
     c["adj_n"][:n] = b["adj_n"]
     c["nav_mask"][:n] = b["nav"]
     c["is_nav"][:n] = b["is_nav"]
@@ -453,7 +447,7 @@ def edge_cost(s, c, sp, k):
     t = c.adj[sp, k]
     if skipped(s, c, t):
         return 0
-    return c.green_mp if c.adj_kind[sp, k] == E_GREEN else c.grey_mp
+    return c.adj_mp[sp, k]
 
 
 @njit(cache=True)
@@ -485,18 +479,32 @@ def used_holds(s, c, p):
 
 
 @njit(cache=True)
-def owns_kind(s, c, p, kind):
+def token_kind(c, j):
+    """The tech kind of race-tech token j (its culture's kind)."""
+    return c.culture_tech[c.token_culture[j]]
+
+
+@njit(cache=True)
+def owned_of_kind(s, c, p, kind):
+    n = 0
     for j in range(c.n_tokens):
-        if s.tech_owner[j] == p and c.tech_of_token[j] == kind:
+        if s.tech_owner[j] == p and token_kind(c, j) == kind:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def owns_effect(s, c, p, effect):
+    for j in range(c.n_tokens):
+        if s.tech_owner[j] == p and c.tech_effect[token_kind(c, j)] == effect:
             return True
     return False
 
 
 @njit(cache=True)
 def buys_good(c, culture, good):
-    """Culture ``culture`` buys ``good`` when it is 1..buyers_ahead cultures after the producer."""
-    d = (culture - good + NC) % NC
-    return 1 <= d <= c.buyers_ahead
+    """Whether ``culture`` buys ``good`` (the good's buyer list)."""
+    return (c.buyer_masks[good] >> culture) & 1 == 1
 
 
 @njit(cache=True)
@@ -506,7 +514,7 @@ def top_token(s, cu):
 
 @njit(cache=True)
 def sale_price(s, c, cu, good):
-    return c.good_active[good] + (top_token(s, cu) - TOKEN_ACTIVE) * c.resale_step
+    return c.good_resale[3 * good + top_token(s, cu)]
 
 
 @njit(cache=True)
@@ -608,10 +616,10 @@ def init(st, cf, rng):
     for i in range(NP):
         s.pass_loc[i] = LOC_BAG
         s.pass_bag[i] = 1 if i < c.n_passengers else 0
-    for d in range(N_MISSION_DEST):
-        s.mission_bag[d] = c.mission_copies
+    for m in range(c.n_missions):
+        s.mission_bag[m] = 1
     for k in range(N_ENCOUNTER_KINDS):
-        s.encounter_bag[k] = c.encounter_counts[k]
+        s.encounter_bag[k] = c.encounter_copies[k]
     s.rewards_left = c.reward_cards
     # dashboards, purses, missions, ships on Galactic Base
     base = c.credits_per_player * n
@@ -680,7 +688,7 @@ def legal(st, cf, buf):
         buf[n] = A_DONE
         n += 1
         if s.assignments < s.pilot[p]:
-            booster = owns_kind(s, c, p, TECH_THRUST_BOOSTER)
+            booster = owns_effect(s, c, p, FX_THRUST_BOOSTER)
             for i in range(s.dice_n):
                 if s.assigned[i] != 0:
                     continue
@@ -780,10 +788,10 @@ def legal_trade(s, c, buf):
             for j in range(c.n_tokens):
                 if c.token_culture[j] != cu or s.tech_owner[j] >= 0:
                     continue
-                kind = c.tech_of_token[j]
-                if owns_kind(s, c, p, kind):
+                kind = token_kind(c, j)
+                if owned_of_kind(s, c, p, kind) >= c.tech_max_owned[kind]:
                     continue
-                if kind != TECH_THRUST_BOOSTER and kind != TECH_FUZZY_DICE and s.upgrades[p] >= c.upgrade_slots:
+                if c.tech_effect[kind] == FX_GENERIC and s.upgrades[p] >= c.upgrade_slots:
                     continue
                 if can_pay(s, c, p, cu, c.tech_price[kind], sp):
                     buf[n] = A_TECH + j
@@ -810,10 +818,10 @@ def legal_trade(s, c, buf):
         if s.rewards_left > 0 and s.credits[p] >= c.reward_price:
             buf[n] = A_REWARD
             n += 1
-        if s.mission[p, 1] < 0 and s.mission[p, 0] >= 0 and s.credits[p] >= c.second_mission_price:
+        if s.mission[p, 1] < 0 and s.credits[p] >= c.second_mission_price:
             total = 0
-            for d in range(N_MISSION_DEST):
-                total += s.mission_bag[d]
+            for m in range(NM):
+                total += s.mission_bag[m]
             if total > 0:
                 buf[n] = A_MISSION
                 n += 1
@@ -1003,9 +1011,7 @@ def step(s, c, k):
     s.pos[p] = t
     s.steps += 1
     s.heading = -1
-    sy = c.space_system[t]
-    if sy == SYS_SUPERNOVA or sy == SYS_SUPERGIANT:
-        complete_mission(s, c, p, sy)
+    reach_missions(s, c, p, t)
     met = not (skip and c.drive_skips_hazards != 0)
     if met and c.space_kind[t] == K_HAZARD:
         kind = c.hazard_kind[t]
@@ -1036,16 +1042,13 @@ def encounter(s, c, p):
         return False
     s.encounter_used[e] += 1
     amount = c.encounter_amount[e]
-    if e == EN_WINDFALL:
-        s.credits[p] += amount
-    elif e == EN_TOLL:
-        s.credits[p] -= amount if amount < s.credits[p] else s.credits[p]
-    elif e == EN_LOSE_TURN:
+    effect = c.encounter_effect[e]
+    if effect == EN_CREDITS:
+        s.credits[p] += amount if amount >= -s.credits[p] else -s.credits[p]  # a fine takes what there is
+    elif effect == EN_LOSE_TURN:
         return True
-    elif e == EN_FREE_MOVE:
-        s.mp += amount
     else:
-        s.fame_tokens[p] += amount
+        s.mp += amount
     return False
 
 
@@ -1092,16 +1095,14 @@ def begin_trade(s, c):
         s.buys_left = c.city_buys
         s.sells_left = c.city_sells
     sy = c.space_system[sp]
-    if 0 <= sy < NSYS:
-        if s.discovered[sy] == 0:
-            discover(s, c, p, sy)
-            if c.contact_trade_stacks != 0:
-                s.buys_left = min(UNLIMITED, s.buys_left + c.contact_buys)
-                s.sells_left = min(UNLIMITED, s.sells_left + c.contact_sells)
-            else:
-                s.buys_left = max(s.buys_left, c.contact_buys)
-                s.sells_left = max(s.sells_left, c.contact_sells)
-        complete_mission(s, c, p, sy)
+    if 0 <= sy < NSYS and s.discovered[sy] == 0:
+        discover(s, c, p, sy)
+        if c.contact_trade_stacks != 0:
+            s.buys_left = min(UNLIMITED, s.buys_left + c.contact_buys)
+            s.sells_left = min(UNLIMITED, s.sells_left + c.contact_sells)
+        else:
+            s.buys_left = max(s.buys_left, c.contact_buys)
+            s.sells_left = max(s.sells_left, c.contact_sells)
 
 
 @njit(cache=True)
@@ -1126,12 +1127,20 @@ def discover(s, c, p, sy):
 
 
 @njit(cache=True)
-def complete_mission(s, c, p, dest):
-    for m in range(2):
-        if s.mission[p, m] == dest:
-            s.mission[p, m] = -1
+def reach_missions(s, c, p, sp):
+    """Missions completed by entering space sp: its market system, or its route line."""
+    for k in range(2):
+        m = s.mission[p, k]
+        if m < 0:
+            continue
+        target = c.mission_target[m]
+        if (target < ROUTE_TARGET and target == c.space_system[sp]) or (
+            target >= ROUTE_TARGET and target - ROUTE_TARGET == c.space_line[sp]
+        ):
+            s.mission[p, k] = -1
             s.missions_done[p] += 1
-            s.credits[p] += c.mission_credits
+            s.mission_fame_won[p] += c.mission_fame[m]
+            s.credits[p] += c.mission_credits[m]
     if s.mission[p, 0] < 0 and s.mission[p, 1] >= 0:
         s.mission[p, 0] = s.mission[p, 1]
         s.mission[p, 1] = -1
@@ -1187,10 +1196,10 @@ def apply_trade(s, c, a):
         bought(s, p)
     elif A_TECH <= a < A_PICKUP:
         j = a - A_TECH
-        kind = c.tech_of_token[j]
+        kind = token_kind(c, j)
         pay(s, c, p, cu, c.tech_price[kind], sp)
         s.tech_owner[j] = p
-        if kind != TECH_THRUST_BOOSTER and kind != TECH_FUZZY_DICE:
+        if c.tech_effect[kind] == FX_GENERIC:
             s.upgrades[p] += 1
         bought(s, p)
     elif A_PICKUP <= a < A_DROP:
@@ -1213,7 +1222,7 @@ def apply_trade(s, c, a):
         s.rewards[p] += 1
     elif a == A_MISSION:
         s.credits[p] -= c.second_mission_price
-        s.mission[p, 1] = draw_counts(s, s.mission_bag)
+        s.mission[p, 1 if s.mission[p, 0] >= 0 else 0] = draw_counts(s, s.mission_bag)
 
 
 @njit(cache=True)
@@ -1300,7 +1309,7 @@ def end_turn(s, c):
 @njit(cache=True)
 def fame_before_dice(s, c, p):
     """Fame of tokens, rewards, missions and the dashboard (extra holds, upgrade places, dials, pilot)."""
-    f = s.fame_tokens[p] + s.rewards[p] * c.reward_fame + s.missions_done[p] * c.mission_fame
+    f = s.fame_tokens[p] + s.rewards[p] * c.reward_fame + s.mission_fame_won[p]
     f += (s.holds[p] - c.start_holds) * c.hold_fame
     for k in range(s.upgrades[p]):
         f += c.upgrade_slot_fame[k]
@@ -1321,7 +1330,7 @@ def end_game(s, c):
         s.f_port_credits[p] += value
         fame = fame_before_dice(s, c, p)
         per = c.fame_credits
-        if owns_kind(s, c, p, TECH_FUZZY_DICE):
+        if owns_effect(s, c, p, FX_FUZZY_DICE):
             a = roll(s, 6)
             b = roll(s, 6)
             s.fuzzy_dice[p, 0] = a
