@@ -10,7 +10,6 @@ city <-> city of one planet) are not in the seed and cost 2 MP like a green line
 
 from __future__ import annotations
 
-import heapq
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.sparse.csgraph import csgraph_from_dense, shortest_path
 
 from simlab.core.errors import DataError
 from simlab.games.merchant_of_venus.data import (
@@ -290,28 +290,17 @@ def _check_reachable(path: Path, spaces: list[Any], neighbours: list[set[int]], 
 
 
 def _distances(n: int, edges: list[tuple[int, int, int]], colour: np.ndarray, edge_mp: tuple[int, ...]) -> np.ndarray:
-    """All-pairs fewest MP per drive (Dijkstra from every space; entering a skipped space costs 0)."""
+    """All-pairs fewest MP per drive (scipy's Dijkstra on the directed graph where entering a skipped space costs 0;
+    csgraph_from_dense keeps those zero-cost lines as edges)."""
     out = np.zeros((N_DRIVES, n, n), dtype=np.int32)
-    links: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for a, b, kind in edges:
-        links[a].append((b, edge_mp[kind]))
-        links[b].append((a, edge_mp[kind]))
     for drive in range(N_DRIVES):
         free = SKIPS[drive][colour]
-        for src in range(n):
-            best = [np.iinfo(np.int32).max] * n
-            best[src] = 0
-            heap = [(0, src)]
-            while heap:
-                d, u = heapq.heappop(heap)
-                if d > best[u]:
-                    continue
-                for v, mp in links[u]:
-                    nd = d + (0 if free[v] else mp)
-                    if nd < best[v]:
-                        best[v] = nd
-                        heapq.heappush(heap, (nd, v))
-            out[drive, src] = best
+        weights = np.full((n, n), np.inf)
+        for a, b, kind in edges:
+            weights[a, b] = 0 if free[b] else edge_mp[kind]
+            weights[b, a] = 0 if free[a] else edge_mp[kind]
+        dist = shortest_path(csgraph_from_dense(weights, null_value=np.inf), method="D", directed=True)
+        out[drive] = np.where(np.isfinite(dist), dist, np.iinfo(np.int32).max)
     out.setflags(write=False)
     return out
 
