@@ -83,7 +83,7 @@ class MerchantOfVenusState(State):
     """A Merchant of Venus game in progress (see ``rules`` for the decision sequence)."""
 
     def _names(self) -> list[str]:
-        return R.board_arrays(self.config.board_file)["names"]
+        return R.board_for(self.config)["names"]
 
     def describe(self, action: int) -> str:
         s = self.record[0]

@@ -370,6 +370,11 @@ def board_arrays(path: str, edge_mp: tuple[int, int, int]) -> dict:
     }
 
 
+def board_for(config: MerchantOfVenusConfig) -> dict:
+    """The board arrays a config plays on (its board file and line costs)."""
+    return board_arrays(config.board_file, (config.grey_mp, config.green_mp, config.surface_mp))
+
+
 def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
     """Config-record fields computed from knobs: readings as flags, the thrust mask, the tech tokens'
     cultures, table lengths and the board arrays of ``board_file``."""
@@ -381,7 +386,7 @@ def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
     c["n_tokens"] = len(cultures)
     c["n_passengers"] = len(config.passenger_origin)
     c["n_missions"] = len(config.mission_target)
-    b = board_arrays(config.board_file, (config.grey_mp, config.green_mp, config.surface_mp))
+    b = board_for(config)
     n = len(b["names"])
     c["n_spaces"] = n
     c["gb_space"] = b["gb"]
