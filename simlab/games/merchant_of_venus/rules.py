@@ -20,8 +20,8 @@ Settled points (each a config knob or listed in docs/games/merchant_of_venus.md 
 - a ship that cannot spend its remaining MP (a dead end, a green line with 1 MP left) stops there;
 - a drive skips (costs 0 MP for) entering a space of its colour; a skipped hazard or encounter is not met
   (``drive_skips_hazards``); entering such spaces with 0 MP left is not possible (movement ends at 0);
-- a merchant port blocks its green line in both directions; the Asteroid System's 3-green-line ports are
-  not modelled (the proxy board has no such lines);
+- a merchant port closes its green line down to the city (the seed's direction; up from the city stays
+  open); the Asteroid System's 3-green-line ports are not modelled (the proxy board has no such lines);
 - IOU credits are spent before own credits on buys from their culture (they are worth nothing later);
 - market production takes the culture's good from its own supply area, else from the lowest-numbered
   area holding one (sold goods go to the buyer's area by default);
@@ -429,12 +429,9 @@ def is_landing(s, c, sp):
 
 @njit(cache=True)
 def edge_open(s, c, sp, k):
-    """A green line to or from an orbital space with a merchant port is closed."""
-    if c.adj_kind[sp, k] == E_GREEN:
-        t = c.adj[sp, k]
-        if s.port_owner[sp] >= 0 or s.port_owner[t] >= 0:
-            return False
-    return True
+    """An orbital space with a merchant port no longer leads down its green line to the city (the seed
+    forbids only that direction; a ship may still climb from the city onto the port)."""
+    return not (c.adj_kind[sp, k] == E_GREEN and s.port_owner[sp] >= 0 and c.space_kind[c.adj[sp, k]] == K_CITY)
 
 
 @njit(cache=True)
