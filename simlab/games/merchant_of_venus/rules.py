@@ -869,7 +869,7 @@ def apply(st, cf, a):
     elif ph == PH_ASSIGN:
         if a == A_DONE:
             s.phase = PH_MOVE
-            continue_move(s, c)
+            move_along(s, c, continue_move(s, c))
             return
         if a < A_NAV:
             i = a - A_THRUST
@@ -888,11 +888,11 @@ def apply(st, cf, a):
         if a == A_LAND:
             land(s, c)
             return
-        step(s, c, a - A_EDGE)
+        move_along(s, c, a - A_EDGE)
     elif ph == PH_NAV_CHOICE:
         s.cur = s.active
         s.phase = PH_MOVE
-        step(s, c, a - A_EDGE)
+        move_along(s, c, a - A_EDGE)
     elif ph == PH_TRADE:
         apply_trade(s, c, a)
     elif ph == PH_DRILL:
@@ -967,42 +967,56 @@ def nav_exit(s, c, sp):
 
 @njit(cache=True)
 def continue_move(s, c):
-    """After a step (or the roll): a navigation space sets the exit; a ship with no move left stops."""
+    """After a step (or the roll): the next decision, or the slot a navigation die forces (-1: none).
+
+    A ship with no MP left, or none it can spend, stops; a navigation space with a navigation die sets the
+    exit (returned, for :func:`move_along` to take), without one the next player chooses it.
+    """
     p = s.active
     sp = s.pos[p]
     if s.mp <= 0:
         stop_here(s, c)
-        return
+        return -1
     if c.is_nav[sp] != 0:
         if s.nav_value > 0:
             k = nav_exit(s, c, sp)
             if k < 0 or (s.steps > 0 and c.adj[sp, k] == s.came_from[p]):
                 end_turn(s, c)  # the navigation die points back the way the ship came in
-                return
+                return -1
             if not edge_open(s, c, sp, k) or edge_cost(s, c, sp, k) > s.mp:
                 end_turn(s, c)
-                return
-            step(s, c, k)
-            return
+                return -1
+            return k
         buf = np.zeros(DEG, np.int32)
         s.heading = -1
         if move_options(s, c, buf, 0) == 0:
             end_turn(s, c)
-            return
+            return -1
         s.phase = PH_NAV_CHOICE
         s.cur = (p + 1) % s.n_players  # the next player chooses the route
-        return
+        return -1
     buf = np.zeros(DEG + 1, np.int32)
     if legal_move(s, c, buf) == 0:
         stop_here(s, c)  # no way to spend the MP left: the ship stops here
-        return
+        return -1
     s.phase = PH_MOVE
     s.cur = p
+    return -1
+
+
+@njit(cache=True)
+def move_along(s, c, k):
+    """Take slot k, then every exit navigation dice force, until a decision or the end of the movement (a
+    loop, not recursion: numba's cache does not load mutually recursive functions safely)."""
+    while k >= 0:
+        if not step(s, c, k):
+            return
+        k = continue_move(s, c)
 
 
 @njit(cache=True)
 def step(s, c, k):
-    """Move the active ship along slot k, meeting what the new space holds."""
+    """Move the active ship along slot k, meeting what the new space holds; False: the turn ended there."""
     p = s.active
     sp = s.pos[p]
     t = c.adj[sp, k]
@@ -1022,11 +1036,11 @@ def step(s, c, k):
         if d > dial or (d == 6 and c.hazard_six_fails != 0):
             s.f_hazards_failed[p] += 1
             end_turn(s, c)
-            return
+            return False
     if met and c.space_kind[t] == K_ENCOUNTER and encounter(s, c, p):
         end_turn(s, c)
-        return
-    continue_move(s, c)
+        return False
+    return True
 
 
 @njit(cache=True)
