@@ -108,6 +108,13 @@ class MerchantOfVenusState(State):
         for sy in range(R.NSYS):
             if int(b["discovered"][sy]) == 0 and int(a["discovered"][sy]) == 1:
                 lines.append(f"    discovered {CULTURE_NAMES[int(a['sys_culture'][sy])]}")
+        p = int(b["active"])
+        names = self._names()
+        if int(b["phase"]) in (R.PH_MOVE, R.PH_NAV_CHOICE, R.PH_ASSIGN) and int(a["pos"][p]) != int(b["pos"][p]):
+            k = action - R.A_EDGE
+            target = int(self.cfg[0]["adj"][int(b["pos"][p]), k]) if R.A_EDGE <= action < R.A_THRUST else -1
+            if int(a["pos"][p]) != target:  # navigation dice carried the ship on
+                lines.append(f"    seat {p} carried on to {names[int(a['pos'][p])]}")
         if int(a["dice_n"]) > int(b["dice_n"]):
             lines.append(
                 "    dice " + " ".join(str(int(x)) for x in a["dice"][: int(a["dice_n"])]) + f" = {int(a['mp'])} MP"
