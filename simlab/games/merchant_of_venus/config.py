@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from simlab.core.config import GameConfig, knob, require
 from simlab.games.merchant_of_venus import data
-from simlab.games.merchant_of_venus.board import DEFAULT_BOARD_PATH, load_board
+from simlab.games.merchant_of_venus.board import DEFAULT_BOARD_PATH, HAZARD_SEED, load_board
 
 MAX_PLAYERS = 4
 N_CULTURES = 14
@@ -126,6 +126,9 @@ class MerchantOfVenusConfig(GameConfig):
     green_mp: int = knob(2, "rulebook", "MP to move along a green line (orbit to surface city)", record=None)
     surface_mp: int = knob(
         2, "placeholder", "MP to move along a surface line (city to city; not in the seed)", record=None
+    )
+    hazard_seed: int = knob(
+        HAZARD_SEED, "placeholder", "seed of the board's table of which dial each hazard space tests", record=None
     )
     drive_skips_hazards: bool = knob(True, "assumption", "a hazard or encounter on a space the drive skips is not met")
     hazard_six_fails: bool = knob(True, "derived", "a 6 on the effect die always fails a hazard test")

@@ -313,12 +313,12 @@ CONFIG_DTYPE = np.dtype(
 # the board: the JSON graph as arrays
 # ==============================================================================================
 @functools.cache
-def board_arrays(path: str, edge_mp: tuple[int, int, int]) -> dict:
+def board_arrays(path: str, edge_mp: tuple[int, int, int], hazard_seed: int) -> dict:
     """The board file (loaded and checked by ``board.load_board``) in the engine's numbering: market systems
-    0..13 in the board's order, Galactic Base 14, the anomalies 15/16; navigation exits as die-value masks
-    per adjacency slot; hazard kinds round-robin over the hazard spaces in file order (laser, shield,
-    piloting: the rules page's proxy)."""
-    bd = load_board(path, edge_mp)
+    0..13 in the board's order, Galactic Base 14; navigation exits as die-value masks per adjacency slot;
+    the dial each hazard space tests from the board's seeded table (``hazard_seed``: the rules page's
+    round-robin proxy)."""
+    bd = load_board(path, edge_mp, hazard_seed)
     n = bd.n_spaces
     if n > MAX_SPACES or bd.adj.shape[1] > DEG:
         raise DataError(f"{path}: at most {MAX_SPACES} spaces of degree {DEG} fit the engine's record")
@@ -335,9 +335,7 @@ def board_arrays(path: str, edge_mp: tuple[int, int, int]) -> dict:
     }
     kind = np.array([kind_of[int(k)] for k in bd.kind], np.int32)
     system = np.array([to_engine.get(int(sy), -1) for sy in bd.system], np.int32)
-    hazard = np.full(n, -1, np.int32)
-    hz = np.flatnonzero(kind == K_HAZARD)
-    hazard[hz] = np.arange(len(hz)) % 3
+    hazard = bd.hazard_dial.astype(np.int32)  # laser / shield / pilot: HZ_* follow data.HAZARD_DIALS
     deg = bd.adj.shape[1]
     adj = np.full((n, DEG), -1, np.int32)
     adj[:, :deg] = bd.adj
@@ -372,7 +370,7 @@ def board_arrays(path: str, edge_mp: tuple[int, int, int]) -> dict:
 
 def board_for(config: MerchantOfVenusConfig) -> dict:
     """The board arrays a config plays on (its board file and line costs)."""
-    return board_arrays(config.board_file, (config.grey_mp, config.green_mp, config.surface_mp))
+    return board_arrays(config.board_file, (config.grey_mp, config.green_mp, config.surface_mp), config.hazard_seed)
 
 
 def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
