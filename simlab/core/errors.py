@@ -9,6 +9,11 @@ class ConfigError(SimlabError, ValueError):
     """A config key, value or preset is unknown, of the wrong type or out of range."""
 
 
+class DataError(SimlabError, ValueError):
+    """A game's data file (board, component table) is malformed: the message names the file, the row or space,
+    the field and what is allowed."""
+
+
 class UnknownGameError(SimlabError, KeyError):
     """A game id that is not registered."""
 

@@ -1,0 +1,161 @@
+"""Merchant of Venus on the simlab game contract: the Game object, its State (action names, transcript
+lines, determinize)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.core.bots import BotRegistry
+from simlab.core.game import Game, State
+from simlab.games.merchant_of_venus import rules as R
+from simlab.games.merchant_of_venus.config import (
+    CULTURE_NAMES,
+    DRIVE_NAMES,
+    GOOD_NAMES,
+    MAX_PLAYERS,
+    MerchantOfVenusConfig,
+)
+
+RULES_VERSION = "merchant_of_venus-0.1"
+
+_BOTS = BotRegistry("merchant_of_venus", [])
+_EQUIP = ("a laser", "a shield", "a cargo hold", "a yellow drive", "a red drive", "a combined drive")
+
+
+def describe_action(
+    action: int,
+    phase: int | None = None,
+    names: list[str] | None = None,
+    where: int | None = None,
+    cf: np.ndarray | None = None,
+) -> str:
+    """A readable name for any action id (``phase`` refines the generic ones; with the board's ``names``,
+    the space ``where`` and the config record ``cf`` an edge is named by the space it leads to)."""
+    a = action
+    if a == R.A_DONE:
+        return {
+            R.PH_ASSIGN: "assign no more dice",
+            R.PH_DRILL: "place no drill",
+            R.PH_PORT: "build no (more) port",
+        }.get(phase if phase is not None else -1, "end trading")
+    fixed = {
+        R.A_SKIP: "skip movement",
+        R.A_GO: "move (drive on)",
+        R.A_GO_NO_DRIVE: "move with the drive switched off",
+        R.A_LASER_HIGH: "laser dial high, shield low",
+        R.A_SHIELD_HIGH: "shield dial high, laser low",
+        R.A_LAND: "land here",
+        R.A_DRILL: "place a drill",
+        R.A_BUY_GOOD: "buy a goods token",
+        R.A_PILOT: "upgrade the pilot",
+        R.A_REWARD: "buy a Reward card",
+        R.A_MISSION: "buy a second mission",
+    }
+    if a in fixed:
+        return fixed[a]
+    if R.A_EDGE <= a < R.A_THRUST:
+        k = a - R.A_EDGE
+        if names is not None and where is not None and cf is not None:
+            target = names[int(cf[0]["adj"][where, k])]
+            verb = {R.PH_HEADING: "head for", R.PH_PORT: "build a spaceport on"}.get(
+                phase if phase is not None else -1, "to"
+            )
+            return f"{verb} {target}"
+        return f"edge {k}"
+    if R.A_THRUST <= a < R.A_NAV:
+        return f"die {a - R.A_THRUST + 1} to thrust"
+    if R.A_NAV <= a < R.A_BUY_GOOD:
+        return f"die {a - R.A_NAV + 1} to navigation"
+    if R.A_SELL <= a < R.A_EQUIP:
+        return f"sell {GOOD_NAMES[a - R.A_SELL]}"
+    if R.A_EQUIP <= a < R.A_TECH:
+        return f"buy {_EQUIP[a - R.A_EQUIP]}"
+    if R.A_TECH <= a < R.A_PICKUP:
+        return f"buy race tech token {a - R.A_TECH}"
+    if R.A_PICKUP <= a < R.A_DROP:
+        return f"pick up passenger {a - R.A_PICKUP}"
+    if R.A_DROP <= a < R.A_PILOT:
+        return f"drop off passenger {a - R.A_DROP}"
+    return f"action {a}"
+
+
+class MerchantOfVenusState(State):
+    """A Merchant of Venus game in progress (see ``rules`` for the decision sequence)."""
+
+    def _names(self) -> list[str]:
+        return R.board_for(self.config)["names"]
+
+    def describe(self, action: int) -> str:
+        s = self.record[0]
+        p = int(s["active"])
+        where = int(s["port_city"]) if int(s["phase"]) == R.PH_PORT else int(s["pos"][p])
+        return describe_action(action, int(s["phase"]), self._names(), where, self.cfg)
+
+    def narrate_start(self) -> list[str]:
+        s = self.record[0]
+        n = self.config.players
+        return [
+            f"setup: start player seat {int(s['first'])}; credits " + "/".join(str(int(x)) for x in s["credits"][:n])
+        ]
+
+    def narrate_before(self, action: int) -> list[str]:
+        s = self.record[0]
+        return [f"  r{int(s['round_no'])} seat {int(s['cur'])} [{self.decision_name()}] {self.describe(action)}"]
+
+    def narrate_after(self, action: int, after: State) -> list[str]:
+        b, a = self.record[0], after.record[0]
+        lines = []
+        for sy in range(R.NSYS):
+            if int(b["discovered"][sy]) == 0 and int(a["discovered"][sy]) == 1:
+                lines.append(f"    discovered {CULTURE_NAMES[int(a['sys_culture'][sy])]}")
+        p = int(b["active"])
+        names = self._names()
+        if int(b["phase"]) in (R.PH_MOVE, R.PH_NAV_CHOICE, R.PH_ASSIGN) and int(a["pos"][p]) != int(b["pos"][p]):
+            k = action - R.A_EDGE
+            target = int(self.cfg[0]["adj"][int(b["pos"][p]), k]) if R.A_EDGE <= action < R.A_THRUST else -1
+            if int(a["pos"][p]) != target:  # navigation dice carried the ship on
+                lines.append(f"    seat {p} carried on to {names[int(a['pos'][p])]}")
+        if int(a["dice_n"]) > int(b["dice_n"]):
+            lines.append(
+                "    dice " + " ".join(str(int(x)) for x in a["dice"][: int(a["dice_n"])]) + f" = {int(a['mp'])} MP"
+            )
+        return lines
+
+    def ship(self, seat: int) -> str:
+        """One seat's ship in words (for transcripts and docs)."""
+        s = self.record[0]
+        cargo = ", ".join(f"{int(s['cargo'][seat, g])} {GOOD_NAMES[g]}" for g in range(R.NC) if s["cargo"][seat, g])
+        return (
+            f"seat {seat} at {self._names()[int(s['pos'][seat])]}: c{int(s['credits'][seat])}, laser "
+            f"{int(s['laser'][seat])}, shield {int(s['shield'][seat])}, pilot {int(s['pilot'][seat])}, "
+            f"{DRIVE_NAMES[int(s['drive'][seat])]}, {int(s['holds'][seat])} holds [{cargo}]"
+        )
+
+    def determinize(self, player: int, rng: np.random.Generator) -> MerchantOfVenusState:
+        """A copy in which what ``player`` cannot see is resampled (the compiled ``rules.determinize``:
+        cultures of undiscovered systems, unrevealed market-stack order, the chance stream)."""
+        other = self.clone()
+        words = np.array([int(rng.integers(1, 2**63))], dtype=np.uint64)
+        R.determinize(other.record, other.cfg, int(player), words)
+        return other
+
+
+class MerchantOfVenusGame(Game):
+    """Merchant of Venus (standard game, 2012 edition; a model: see docs/games/merchant_of_venus.md)."""
+
+    name = "merchant_of_venus"
+    title = "Merchant of Venus"
+    rules_version = RULES_VERSION
+    config_class = MerchantOfVenusConfig
+    state_class = MerchantOfVenusState
+    min_players = 2
+    max_players = MAX_PLAYERS
+    rules_module = "simlab.games.merchant_of_venus.rules"
+    policy = "simlab.games.merchant_of_venus.rules:heuristic_policy"
+
+    @property
+    def bots(self) -> BotRegistry:
+        return _BOTS
+
+
+GAME = MerchantOfVenusGame()

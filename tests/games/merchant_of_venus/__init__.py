@@ -1,0 +1,1 @@
+"""Merchant of Venus game tests."""
