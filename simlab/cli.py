@@ -93,7 +93,7 @@ def bots_option(func: Callable) -> Callable:
         "-b",
         metavar="A,B,...",
         help="Bot spec per seat, comma-separated (e.g. trader,random,priest,trader:token_cost=3); "
-        "one name fills every seat; default: a mix of the game's bots.",
+        "one name fills every seat; default: the game's heuristic bots in turn (see `simlab bots GAME`).",
     )(func)
 
 

@@ -209,3 +209,10 @@ def test_replay_of_a_folder_whose_variants_have_other_columns(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "--set rounds=5" in result.stderr and "=== round 5 ===" in result.stdout
     assert "=== round 6 ===" not in result.stdout
+
+
+# -- simlab play's default line-up -----------------------------------------------------------------
+def test_play_without_bots_seats_the_games_heuristic_bots(runner):
+    result = invoke(runner, "play", "massilia", "--seed", "3", "-p", "3")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1] == "seats: 0=trader, 1=priest, 2=trader"
