@@ -146,6 +146,9 @@ class Game:
     #: seats: the game's own strategies (a random bot's churn buries a narrated game); empty = the game's
     #: heuristic bots in registry order
     default_bots: ClassVar[tuple[str, ...]] = ()
+    #: the shipped scenario files that answer each kind of question for this game ("money_sweep": a
+    #: starting-money sweep, "card_value": a card intervention run), for the pointers reports and errors give
+    scenarios: ClassVar[dict[str, str]] = {}
 
     @property
     def phase_names(self) -> tuple[str, ...]:

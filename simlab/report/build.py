@@ -151,6 +151,15 @@ class Context:
         """The game's words for its money and points."""
         return self.roles.units
 
+    def scenario_hint(self, kind: str) -> str:
+        """ ", such as scenarios/X.toml": the game's own shipped scenario of that kind (``Game.scenarios``), or ""
+        when it declares none (or is a plug-in not installed here): never another game's scenario."""
+        try:
+            path = simlab.get_game(self.manifest["game"]).scenarios.get(kind)
+        except Exception:  # a plug-in game missing on this machine: no pointer rather than a failed report
+            path = None
+        return f", such as {path}" if path else ""
+
     def money_knob(self) -> str | None:
         """The config knob of the game's money intervention (None without one)."""
         found = self.roles.intervention("money")
@@ -168,7 +177,7 @@ class Context:
             if not subset:
                 raise AnalysisError(
                     f"{self.sweep} is not a starting-money sweep: no variants differ from its base "
-                    f"in {knob} alone (see scenarios/starting_money_sweep.toml)"
+                    f"in {knob} alone (a sweep{self.scenario_hint('money_sweep')})"
                 )
             rows = simlab.load_results(self.sweep).filter(pl.col("variant").is_in(subset))
             r = A.compensation(rows, level=self.level).fit.row(0, named=True)
@@ -356,11 +365,12 @@ def _chart(fig: Any, title: str, caption: str) -> Chart:
 
 # -- seats and starting money ---------------------------------------------------------------------------
 def _seats_section(ctx: Context) -> tuple[Section | None, str]:
+    money = ctx.units.money_plural
     sec = Section(
         "seats",
-        "Seats and starting money",
-        "Is the seat you start in worth something, does a variant change that, and how much starting money "
-        "would make up for it?",
+        f"Seats and starting {money}" if ctx.money_knob() else "Seats",
+        "Is the seat you start in worth something, does a variant change that"
+        + (f", and how many starting {money} would make up for it?" if ctx.money_knob() else "?"),
     )
     rows = ctx.focus_rows()
     seats = _seat_advantage(ctx, ctx.focus)
@@ -423,8 +433,8 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         sec.notes.append(f"No compensation fit: {not_available('compensation', kind, missing, ctx.roles.game)}.")
     else:
         sec.notes.append(
-            "No compensation fit: it needs variants that differ only in starting money (a sweep such as "
-            "scenarios/starting_money_sweep.toml); `simlab compensate` finds the fair offset by playing games."
+            f"No compensation fit: it needs variants that differ only in starting {ctx.units.money_plural} (a "
+            f"sweep{ctx.scenario_hint('money_sweep')}); `simlab compensate` finds the fair offset by playing games."
         )
     sec.notes.append(
         "Seats are numbered from 0, the first player. With a rotated lineup every bot sits in every seat "
@@ -711,7 +721,7 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
     control = "control"
     reason = (
         "Card value: not in these results (it needs an intervention run with a 'control' variant and "
-        "<card>_seat<k> variants, such as scenarios/card_value.toml)."
+        f"<card>_seat<k> variants{ctx.scenario_hint('card_value')})."
     )
     if ctx.roles.intervention("card") is None:
         return None, f"Card value: {not_available('card value', 'card intervention', [], ctx.roles.game)}."
@@ -1201,6 +1211,8 @@ def _duration(seconds: float) -> str:
 
 def _variants_table(ctx: Context, changes: list[VariantChange]) -> Table:
     by_variant: dict[str, list[str]] = {}
+    # the run's player count is the table it plays at (shown in the summary), not a change from the rules
+    changes = [c for c in changes if not (c.field == "players" and c.value == str(ctx.manifest.get("players")))]
     for c in changes:
         mark = f" [{c.source}]" if c.source in ("assumption", "placeholder") else ""
         by_variant.setdefault(c.variant, []).append(f"{c.field} = {c.value} (rules: {c.default}){mark}")
@@ -1222,7 +1234,7 @@ def _variants_table(ctx: Context, changes: list[VariantChange]) -> Table:
         "Variants",
         ["variant", "description", "games", "config hash", "changes from the rules"],
         rows,
-        note="Marked rows change an assumption or placeholder field (see the flags).",
+        note="Marked rows change an assumption or placeholder field (see the flags)." if any(marked) else "",
         collapsed=len(rows) > 12,
         marked=marked,
     )

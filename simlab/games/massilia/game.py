@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from simlab.core.bots import BotRegistry, heuristic
@@ -252,6 +254,10 @@ class MassiliaGame(Game):
     policy = "simlab.games.massilia.bots:heuristic_policy"
     max_players = 4
     default_bots = ("trader", "priest")
+    scenarios: ClassVar[dict[str, str]] = {
+        "money_sweep": "scenarios/starting_money_sweep.toml",
+        "card_value": "scenarios/card_value.toml",
+    }
 
     @property
     def bots(self) -> BotRegistry:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from simlab.core.bots import BotRegistry, heuristic
@@ -218,6 +220,7 @@ class RomaGame(Game):
     policy = "simlab.games.roma.bots:heuristic_policy"
     max_players = 2
     default_bots = ("builder", "warrior")
+    scenarios: ClassVar[dict[str, str]] = {"card_value": "scenarios/roma_card_value.toml"}
 
     @property
     def bots(self) -> BotRegistry:
