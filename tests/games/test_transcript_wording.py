@@ -26,8 +26,10 @@ def test_count_agrees_with_the_noun() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_massilia_transcript_names_what_each_count_counts(seed: int) -> None:
     game = get_game("massilia")
-    config = game.make_config(players=3)
-    lines = play_with_transcript(game, config, seed, ["trader", "priest", "random"]).lines
+    config = game.make_config(players=4)
+    lines = play_with_transcript(game, config, seed, ["trader", "priest", "random", "trader"]).lines
+    if seed == 2:  # a game in which a consul's tax is paid
+        assert any("[pay consul tax]" in ln for ln in lines)
     rolls = [ln for ln in lines if "[dice to roll]" in ln]
     assert rolls, "no roll decisions narrated"
     for line in rolls:
@@ -36,6 +38,8 @@ def test_massilia_transcript_names_what_each_count_counts(seed: int) -> None:
         assert line.endswith(" die") == (n == 1), line
     for line in (ln for ln in lines if "[coloured cubes to buy]" in ln):
         assert re.search(r"\] buy \d+ (pink|orange|purple) cubes?( and \d+ beige cubes?)?$", line), line
+    for line in (ln for ln in lines if "[pay consul tax]" in ln):
+        assert re.search(r"\] pay the tax on \d+ cubes?(, give up \d+ cubes?)?$", line), line
     for line in (ln for ln in lines if "[keep rolled die]" in ln):
         assert re.search(r"\] (grey|brown|black|beige) [1-6]: ", line), line
     assert not [ln for ln in lines if PLURAL_AFTER_ONE.search(ln)]

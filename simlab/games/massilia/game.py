@@ -140,7 +140,9 @@ class MassiliaState(State):
                 rest = f" and {count(beige, 'beige cube')}" if beige else ""
                 return f"buy {count(k, colour + ' cube')}{rest}"
             if phase == R.PH_TAX:
-                return f"pay the tax on {count(k, 'cube')}, give up the rest"
+                rest = int(s["cubes"][int(s["consul_space"])].sum()) - k
+                give_up = f", give up {count(rest, 'cube')}" if rest else ""
+                return f"pay the tax on {count(k, 'cube')}{give_up}"
         if R.A_KEEPDIE_TEMPLE <= action <= R.A_KEEPDIE_MARS and int(s["phase"]) == R.PH_KEEP:
             i = int(s["rolled_i"])
             die = f"{data.DICE[int(s['rolled_col'][i])]} {int(s['rolled_val'][i])}"
