@@ -1,6 +1,7 @@
 # simlab — the two commands a newcomer needs, on a machine with only Python 3.11+:
 #   make demo   set up .venv with simlab alone, run scenarios/quickstart.toml into results/quickstart, write its report
 #   make test   set up .venv with the test extras too, (install chromium if missing,) run ruff and the whole test suite
+#   make notebooks  add Jupyter to .venv (the `notebook` extra) and open notebooks/ in it
 # Each target installs what it needs: the demo `.` (no test, dask or ray extras), the tests `.[test]` (pytest, ruff,
 # the cluster backends, the notebook runners); `make test` after `make demo` adds the extras. The environment is
 # (re)installed when pyproject.toml changes. PYTHON=python3.12 make ... picks another Python.
@@ -12,12 +13,17 @@ BIN        := $(VENV)/bin
 STAMP      := $(VENV)/.simlab-installed
 # and the test extra (pip install -e '.[test]'); it implies STAMP
 TEST_STAMP := $(VENV)/.simlab-test-installed
+# and the notebook extra (pip install -e '.[notebook]': Jupyter); it implies STAMP
+NB_STAMP   := $(VENV)/.simlab-notebook-installed
+# `make notebooks JUPYTER_ARGS=--no-browser` on a machine without a browser (then open the URL it prints)
+JUPYTER_ARGS ?=
 
-.PHONY: demo test env test-env lint browser help
+.PHONY: demo test env test-env notebooks notebook-env lint browser help
 
 help:
 	@echo "make demo      run a small Massilia experiment into results/quickstart, and its report (installs simlab only)"
 	@echo "make test      ruff check, ruff format --check and the whole pytest suite (installs the test extras)"
+	@echo "make notebooks add Jupyter to $(VENV) and open the notebooks (notebooks/*.ipynb) in it"
 	@echo "make env       only create/update $(VENV) with simlab"
 	@echo "make test-env  only create/update $(VENV) with simlab and its test extras"
 
@@ -40,6 +46,18 @@ $(TEST_STAMP): pyproject.toml
 	$(make_venv)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP) $(TEST_STAMP)
+
+# the notebook extra includes everything the demo needs: both stamps are fresh afterwards
+$(NB_STAMP): pyproject.toml
+	$(make_venv)
+	$(BIN)/python -m pip install --quiet -e '.[notebook]'
+	@touch $(STAMP) $(NB_STAMP)
+
+notebook-env: $(NB_STAMP)
+
+notebooks: notebook-env
+	@echo "notebooks:" && ls notebooks/*.ipynb
+	$(BIN)/jupyter notebook $(JUPYTER_ARGS) notebooks
 
 demo: env
 	$(BIN)/simlab run scenarios/quickstart.toml --out results/quickstart --resume

@@ -95,7 +95,7 @@ def bots_option(func: Callable) -> Callable:
         "-b",
         metavar="A,B,...",
         help="Bot spec per seat, comma-separated (e.g. trader,random,priest,trader:token_cost=3); "
-        "one name fills every seat; default: a mix of the game's bots.",
+        "one name fills every seat; default: the game's heuristic bots in turn (see `simlab bots GAME`).",
     )(func)
 
 
@@ -178,10 +178,12 @@ def bots(game: str) -> None:
 @click.option("--players", "-p", type=click.IntRange(1), help="Number of players (for knobs that depend on it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the knobs as JSON (keys: see docs/running.md).")
 def config(game: str, preset: str | None, players: int | None, as_json: bool) -> None:
-    """List every config knob of GAME: its value (the preset's), default, type, provenance and description.
+    """List every config knob of GAME: its value (the preset's), default, type, range, provenance and description.
 
-    Provenance says where a default comes from: rulebook, derived, assumption (a point the rules leave open)
-    or placeholder. Change a knob with `--set key=value` (play, bench) or a scenario's [set] table.
+    The range is what every config enforces (each entry of a list knob; a bound set by another knob is
+    shown for this preset). Provenance says where a default comes from: rulebook, derived, assumption (a
+    point the rules leave open) or placeholder. Change a knob with `--set key=value` (play, bench) or a
+    scenario's [set] table.
     """
     from simlab.core.config import knob_table
     from simlab.run.scenario import format_value
@@ -201,7 +203,11 @@ def config(game: str, preset: str | None, players: int | None, as_json: bool) ->
     w_name = max(len(r["name"]) for r in rows)
     w_value = min(24, max(len(v) for _, v, _ in shown))
     w_type = max(len(r["type"]) for r in rows)
-    click.echo(f"  {'knob':<{w_name}}  {'value':<{w_value}}  {'type':<{w_type}}  {'source':<11} description")
+    w_range = max(5, *(len(r["range"] or "") for r in rows))
+    click.echo(
+        f"  {'knob':<{w_name}}  {'value':<{w_value}}  {'type':<{w_type}}  {'range':<{w_range}}  {'source':<11} "
+        "description"
+    )
     for r, value, default in shown:
         mark = "*" if r["changed"] else " "
         doc = r["doc"]
@@ -209,7 +215,10 @@ def config(game: str, preset: str | None, players: int | None, as_json: bool) ->
             doc += f" (default {default})"
         if r["choices"]:
             doc += f"; one of {', '.join(map(str, r['choices']))}"
-        click.echo(f"{mark} {r['name']:<{w_name}}  {value:<{w_value}}  {r['type']:<{w_type}}  {r['source']:<11} {doc}")
+        click.echo(
+            f"{mark} {r['name']:<{w_name}}  {value:<{w_value}}  {r['type']:<{w_type}}  {r['range'] or '':<{w_range}}  "
+            f"{r['source']:<11} {doc}"
+        )
 
 
 @cli.command("new-scenario")

@@ -34,6 +34,16 @@ def test_config_lists_every_knob_with_default_type_and_provenance(runner, game):
     assert "*" not in "".join(ln[0] for ln in result.output.splitlines()[2:])  # the default preset changes nothing
 
 
+@pytest.mark.parametrize(
+    ("game", "knob", "shown"), [("massilia", "rounds", "1..12"), ("roma", "mercator_cap", "-1 or >= 1")]
+)
+def test_config_shows_each_knobs_range(runner, game, knob, shown):
+    result = invoke(runner, "config", game)
+    assert "range" in result.output.splitlines()[1]
+    line = next(ln for ln in result.output.splitlines() if re.match(rf"^[ *] {knob}\s", ln))
+    assert f"  {shown}  " in line, line
+
+
 def test_config_of_a_preset_shows_its_values_and_marks_them(runner):
     result = invoke(runner, "config", "massilia", "--preset", "quined2014")
     assert result.exit_code == 0
@@ -47,7 +57,11 @@ def test_config_json_has_stable_keys(runner):
     assert data["game"] == "massilia" and data["preset"] == "quined2014"
     knobs = {k["name"]: k for k in data["knobs"]}
     assert set(knobs) == set(simlab.get_game("massilia").config_class.field_names())
-    assert set(knobs["start_money"]) == {"name", "value", "default", "type", "source", "doc", "choices", "changed"}
+    assert set(knobs["start_money"]) == {
+        "name", "value", "default", "type", "source", "doc", "choices", "range", "changed"
+    }  # fmt: skip
+    assert knobs["players"]["range"] == "2..4" and knobs["bonus_card_seat"]["range"] == "-1 or 0..3"
+    assert knobs["marker_drop_per_cube"]["range"] is None
     assert knobs["start_money"]["value"] == [5, 6, 7, 8] and knobs["start_money"]["default"] == [6, 6, 6, 6]
     assert knobs["start_money"]["changed"] and not knobs["rounds"]["changed"]
     assert knobs["bonus_card"]["choices"][0] == "none" and knobs["bonus_card"]["type"] == "str"
@@ -209,3 +223,10 @@ def test_replay_of_a_folder_whose_variants_have_other_columns(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "--set rounds=5" in result.stderr and "=== round 5 ===" in result.stdout
     assert "=== round 6 ===" not in result.stdout
+
+
+# -- simlab play's default line-up -----------------------------------------------------------------
+def test_play_without_bots_seats_the_games_heuristic_bots(runner):
+    result = invoke(runner, "play", "massilia", "--seed", "3", "-p", "3")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1] == "seats: 0=trader, 1=priest, 2=trader"

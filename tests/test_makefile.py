@@ -79,3 +79,28 @@ def test_readme_links_stay_inside_the_clone():
     for target in re.findall(r"\]\(([^)#]+)\)", readme):
         if "://" not in target:
             assert (ROOT / target).exists(), f"README links {target}, which is not in the repository"
+
+
+def test_notebooks_installs_jupyter_and_opens_the_notebooks(tmp_path):
+    """`make notebooks` adds the notebook extra (Jupyter) to the venv, lists the notebooks and opens them."""
+    import tomllib
+
+    venv = tmp_path / "venv"
+    result = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), "notebooks", f"VENV={venv}"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    installs = [line for line in result.stdout.splitlines() if "pip install" in line]
+    assert len(installs) == 1 and installs[0].endswith("pip install --quiet -e '.[notebook]'")
+    assert f"{venv}/bin/jupyter notebook" in result.stdout and "ls notebooks/*.ipynb" in result.stdout
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert any(dep.startswith("notebook") for dep in extras["notebook"])
+    touch_fresh(venv / ".simlab-notebook-installed")
+    assert dry_run("notebooks", venv) == []  # installed once
+    demo = dry_run("demo", venv)  # the demo's own install never adds Jupyter
+    assert all(line.endswith("pip install --quiet -e .") for line in demo)
+
+
+def test_the_readme_says_how_to_open_the_notebooks():
+    readme = (ROOT / "README.md").read_text()
+    assert "make notebooks" in readme and "notebooks/" in readme

@@ -40,3 +40,24 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert not [o for o in outputs if o.get("output_type") == "error"]
     assert any("image/png" in o.get("data", {}) for o in outputs), "the notebook drew no chart"
     assert list(tmp_path.iterdir()), "the notebook wrote its results somewhere else than SIMLAB_NB_RESULTS"
+
+
+def test_the_notebook_helper_prints_floats_with_their_significant_digits():
+    import polars as pl
+
+    from simlab.notebook import setup_notebook
+
+    with pl.Config():
+        pl.Config.set_fmt_float("full")
+        setup_notebook()
+        shown = str(pl.DataFrame({"win": [0.019518634264255555, 0.25, 1234567.891]}))
+    assert "0.019519" in shown and "0.0195186342" not in shown and "0.25" in shown
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_notebooks_use_the_shared_display_settings_and_show_progress(path: Path):
+    import nbformat
+
+    code = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code")
+    assert "setup_notebook()" in code and 'set_fmt_float("full")' not in code
+    assert "progress=False" not in code  # a run from a notebook shows its progress

@@ -64,13 +64,11 @@ def others_changed(configs: dict[str, dict[str, Any]], base: str, knob: str) -> 
     return out
 
 
-def not_a_sweep(configs: dict[str, dict[str, Any]], base: str, knob: str | None) -> str:
-    """Why there is no compensation fit (the report's note and the CLI's error alike)."""
+def not_a_sweep(configs: dict[str, dict[str, Any]], base: str, knob: str | None, example: str = "") -> str:
+    """Why there is no compensation fit (the report's note and the CLI's error alike); ``example`` is ", such as
+    <the game's own sweep scenario>" (``sweep_example``), or "" for a game that ships none."""
     knob = knob or MONEY_KNOB
-    text = (
-        f"No compensation fit: it needs variants that differ from {base} only in {knob} (a sweep such as "
-        "scenarios/starting_money_sweep.toml)"
-    )
+    text = f"No compensation fit: it needs variants that differ from {base} only in {knob} (a sweep{example})"
     changed = others_changed(configs, base, knob)
     if changed:
         shown = "; ".join(f"{v} also changes {', '.join(keys)}" for v, keys in list(changed.items())[:4])
@@ -86,5 +84,22 @@ def sweep_variants(manifest: dict[str, Any], knob: str | None) -> tuple[list[str
     base = base_variant(manifest, configs)
     subset = money_sweep(configs, base, knob)
     if not subset:
-        raise AnalysisError(not_a_sweep(configs, base, knob))
+        raise AnalysisError(not_a_sweep(configs, base, knob, sweep_example(manifest.get("game"))))
     return subset, [v for v in configs if v not in subset]
+
+
+def sweep_example(game: Any) -> str:
+    """ ", such as scenarios/X.toml": the game's own starting-money sweep scenario, or "" (see ``scenario_example``)."""
+    return scenario_example(game, "money_sweep")
+
+
+def scenario_example(game: Any, kind: str) -> str:
+    """ ", such as scenarios/X.toml": the game's own shipped scenario of ``kind`` (``Game.scenarios``), or "" when it
+    declares none (or is a plug-in not installed here): never another game's scenario."""
+    import simlab
+
+    try:
+        path = simlab.get_game(str(game)).scenarios.get(kind)
+    except Exception:  # a plug-in game missing on this machine: no pointer rather than a failed message
+        path = None
+    return f", such as {path}" if path else ""

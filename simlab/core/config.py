@@ -12,12 +12,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Self, get_args, get_origin, get_type_hints
 
 from simlab.core.errors import ConfigError
 
 SOURCES = ("rulebook", "derived", "assumption", "placeholder")
+
+#: one end of a knob's range: a number, None (no bound) or a function of the config (another knob's value)
+Bound = int | float | Callable[[Any], int | float] | None
 
 
 def knob(
@@ -28,6 +31,8 @@ def knob(
     record: str | None = "",
     choices: tuple[Any, ...] = (),
     hash_default: bool = True,
+    range: tuple[Bound, Bound] | None = None,
+    also: tuple[Any, ...] = (),
 ) -> Any:
     """Declare a config field with its default, provenance and description.
 
@@ -37,10 +42,18 @@ def knob(
     take (for listings and the knob contract test; the config's ``validate`` checks them).
     ``hash_default=False`` leaves the field out of the config hash while it holds its default: a knob added
     to a released game that way changes no existing config hash (result folders, golden transcripts).
+    ``range=(lo, hi)`` bounds a number (each entry of a list knob), both ends included; an end is a number,
+    None (unbounded) or a function of the config (a bound set by another knob, e.g. ``lambda c: c.price_max``);
+    ``also`` lists values allowed outside the range (sentinels such as -1: nobody). Every config enforces its
+    knobs' ranges after ``validate()`` (so a game's own, more specific message comes first), and
+    ``simlab config`` shows them: a range shown is a range enforced.
     """
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}, got {source!r}")
     meta = {"source": source, "doc": doc, "record": record, "choices": tuple(choices)}
+    if range is not None:
+        meta["range"] = tuple(range)
+        meta["also"] = tuple(also)
     if not hash_default:
         meta["hash_default"] = False
     return dataclasses.field(default=default, metadata=meta)
@@ -62,6 +75,9 @@ class GameConfig:
             value = getattr(self, f.name)
             object.__setattr__(self, f.name, _coerce(f.name, value, hints[f.name]))
         self.validate()
+        for f in dataclasses.fields(self):
+            if "range" in f.metadata:
+                _check_range(f, self)
 
     # -- hooks ---------------------------------------------------------------------------------
     def validate(self) -> None:
@@ -137,8 +153,9 @@ def type_name(hint: Any) -> str:
 
 def knob_table(config_class: type[GameConfig], preset: str | None = None, players: int | None = None) -> list[dict]:
     """Every knob of a game's config: name, value (the preset's; the default without a preset), default, type,
-    provenance (``source``), description, allowed ``choices`` and whether the value differs from the default
-    (``changed``).
+    provenance (``source``), description, allowed ``choices``, the ``range`` its values must lie in (as text,
+    under this config: ``2..4``, ``>= 0``, ``-1 or 0..3``; None without one) and whether the value differs from
+    the default (``changed``).
 
     What ``simlab config GAME [--preset P] [--json]`` prints; values are JSON-ready (tuples as lists).
     """
@@ -157,10 +174,49 @@ def knob_table(config_class: type[GameConfig], preset: str | None = None, player
                 "source": f.metadata.get("source", "rulebook"),
                 "doc": f.metadata.get("doc", ""),
                 "choices": [_jsonable(c) for c in f.metadata.get("choices", ())],
+                "range": range_text(f, config) or None,
                 "changed": value != f.default,
             }
         )
     return rows
+
+
+def knob_range(f: dataclasses.Field, config: GameConfig) -> tuple[float | None, float | None] | None:
+    """The (lo, hi) a knob's values must lie in under ``config`` (ends that are functions evaluated), or None."""
+    if "range" not in f.metadata:
+        return None
+    lo, hi = (end(config) if callable(end) else end for end in f.metadata["range"])
+    return lo, hi
+
+
+def range_text(f: dataclasses.Field, config: GameConfig) -> str:
+    """A knob's range as the listing and the error message say it: ``2..4``, ``>= 0``, ``-1 or >= 1``."""
+    bounds = knob_range(f, config)
+    if bounds is None:
+        return ""
+    lo, hi = bounds
+    if lo is not None and hi is not None:
+        text = f"{lo}" if lo == hi else f"{lo}..{hi}"
+    elif lo is not None:
+        text = f">= {lo}"
+    elif hi is not None:
+        text = f"<= {hi}"
+    else:
+        text = "any number"
+    also = f.metadata.get("also", ())
+    return " or ".join([*(str(v) for v in also), text])
+
+
+def _check_range(f: dataclasses.Field, config: GameConfig) -> None:
+    value = getattr(config, f.name)
+    lo, hi = knob_range(f, config)  # type: ignore[misc]
+    also = f.metadata.get("also", ())
+    for item in value if isinstance(value, tuple) else (value,):
+        if item in also or ((lo is None or item >= lo) and (hi is None or item <= hi)):
+            continue
+        what = f"{f.name} values" if isinstance(value, tuple) else f.name
+        shown = ",".join(map(str, value)) if isinstance(value, tuple) else value
+        raise ConfigError(f"{what} must be {range_text(f, config)}, got {shown}")
 
 
 def _jsonable(value: Any) -> Any:

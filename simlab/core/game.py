@@ -142,6 +142,13 @@ class Game:
     max_players: ClassVar[int]
     rules_module: ClassVar[str]
     policy: ClassVar[str]
+    #: the bots ``simlab play``, ``bench`` and ``compensate`` seat when none are given, repeated to fill the
+    #: seats: the game's own strategies (a random bot's churn buries a narrated game); empty = the game's
+    #: heuristic bots in registry order
+    default_bots: ClassVar[tuple[str, ...]] = ()
+    #: the shipped scenario files that answer each kind of question for this game ("money_sweep": a
+    #: starting-money sweep, "card_value": a card intervention run), for the pointers reports and errors give
+    scenarios: ClassVar[dict[str, str]] = {}
 
     @property
     def phase_names(self) -> tuple[str, ...]:
@@ -184,6 +191,15 @@ class Game:
     def bot_states(self, seed: int, players: int) -> np.ndarray:
         """Each seat's compiled-bot generator state for a game seed (separate from the chance stream)."""
         return np.array([seed_to_state(seed, BOT_STREAM_BASE + p) for p in range(players)], dtype=np.uint64)
+
+    def default_lineup(self, players: int) -> list[str]:
+        """One bot name per seat when none are given: ``default_bots`` (or else the game's heuristic bots,
+        or else random) repeated to fill the seats."""
+        names = list(self.default_bots) or [
+            n for n in self.bots.names() if n != "random" and self.bots.info(n).kind is not None
+        ]
+        names = names or ["random"]
+        return [names[i % len(names)] for i in range(players)]
 
     def make_bots(self, specs: Sequence[str], players: int) -> list[Any]:
         if len(specs) != players:

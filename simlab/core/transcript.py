@@ -10,6 +10,13 @@ from simlab.core.config import GameConfig
 from simlab.core.game import Game, State
 
 
+def count(amount: int, one: str, many: str | None = None) -> str:
+    """``amount`` and the word that goes with it: ``count(1, "stall")`` is "1 stall", ``count(2, "stall")``
+    "2 stalls", ``count(0, "die", "dice")`` "0 dice" (only 1 and -1 are singular)."""
+    word = one if abs(amount) == 1 else (many if many is not None else one + "s")
+    return f"{amount} {word}"
+
+
 @dataclasses.dataclass
 class PlayResult:
     """A finished game: its transcript lines and the summary ``--json`` prints."""

@@ -41,7 +41,7 @@ from simlab.analysis.frames import (
 from simlab.analysis.market_pass import market_summary, market_summary_from_partial
 from simlab.analysis.markets import MARKET, no_market_message
 from simlab.analysis.metrics import cluster_partial, merge_histogram
-from simlab.analysis.sweep import base_variant, money_sweep, not_a_sweep
+from simlab.analysis.sweep import base_variant, money_sweep, not_a_sweep, scenario_example
 from simlab.analysis.text import games_needed_text
 from simlab.core.facts import MONEY_KNOB, Roles, Units, not_available
 from simlab.report import charts
@@ -153,6 +153,11 @@ class Context:
         """The game's words for its money and points."""
         return self.roles.units
 
+    def scenario_hint(self, kind: str) -> str:
+        """ ", such as scenarios/X.toml": the game's own shipped scenario of that kind (``Game.scenarios``), or ""
+        when it declares none (or is a plug-in not installed here): never another game's scenario."""
+        return scenario_example(self.manifest["game"], kind)
+
     def money_knob(self) -> str | None:
         """The config knob of the game's money intervention (None without one)."""
         found = self.roles.intervention("money")
@@ -169,7 +174,8 @@ class Context:
             subset = money_sweep(configs, _base_variant(manifest, configs), knob)
             if not subset:
                 base = _base_variant(manifest, configs)
-                raise AnalysisError(f"{self.sweep} is not a starting-money sweep. {not_a_sweep(configs, base, knob)}")
+                why = not_a_sweep(configs, base, knob, self.scenario_hint("money_sweep"))
+                raise AnalysisError(f"{self.sweep} is not a starting-money sweep. {why}")
             rows = simlab.load_results(self.sweep).filter(pl.col("variant").is_in(subset))
             r = A.compensation(rows, level=self.level).fit.row(0, named=True)
             source = f"starting-money sweep in {self.sweep} (seat {r['seat']})"
@@ -346,11 +352,12 @@ def _chart(fig: Any, title: str, caption: str) -> Chart:
 
 # -- seats and starting money ---------------------------------------------------------------------------
 def _seats_section(ctx: Context) -> tuple[Section | None, str]:
+    money = ctx.units.money_plural
     sec = Section(
         "seats",
-        "Seats and starting money",
-        "Is the seat you start in worth something, does a variant change that, and how much starting money "
-        "would make up for it?",
+        f"Seats and starting {money}" if ctx.money_knob() else "Seats",
+        "Is the seat you start in worth something, does a variant change that"
+        + (f", and how many starting {money} would make up for it?" if ctx.money_knob() else "?"),
     )
     rows = ctx.focus_rows()
     seats = _seat_advantage(ctx, ctx.focus)
@@ -416,7 +423,7 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         kind = "role" if ctx.roles.missing("money.start") else "money intervention"
         sec.notes.append(f"No compensation fit: {not_available('compensation', kind, missing, ctx.roles.game)}.")
     else:
-        sec.notes.append(not_a_sweep(ctx.configs, ctx.base, ctx.money_knob()))
+        sec.notes.append(not_a_sweep(ctx.configs, ctx.base, ctx.money_knob(), ctx.scenario_hint("money_sweep")))
     sec.notes.append(
         "Seats are numbered from 0, the first player. With a rotated lineup every bot sits in every seat "
         "equally often, so a difference between seats is the seat's, not the bots'. \"All seats equal?\" is "
@@ -735,7 +742,7 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
     control = "control"
     reason = (
         "Card value: not in these results (it needs an intervention run with a 'control' variant and "
-        "<card>_seat<k> variants, such as scenarios/card_value.toml)."
+        f"<card>_seat<k> variants{ctx.scenario_hint('card_value')})."
     )
     if ctx.roles.intervention("card") is None:
         return None, f"Card value: {not_available('card value', 'card intervention', [], ctx.roles.game)}."
@@ -1246,6 +1253,8 @@ def _duration(seconds: float) -> str:
 
 def _variants_table(ctx: Context, changes: list[VariantChange]) -> Table:
     by_variant: dict[str, list[str]] = {}
+    # the run's player count is the table it plays at (shown in the summary), not a change from the rules
+    changes = [c for c in changes if not (c.field == "players" and c.value == str(ctx.manifest.get("players")))]
     for c in changes:
         mark = f" [{c.source}]" if c.source in ("assumption", "placeholder") else ""
         by_variant.setdefault(c.variant, []).append(f"{c.field} = {c.value} (rules: {c.default}){mark}")
@@ -1267,7 +1276,7 @@ def _variants_table(ctx: Context, changes: list[VariantChange]) -> Table:
         "Variants",
         ["variant", "description", "games", "config hash", "changes from the rules"],
         rows,
-        note="Marked rows change an assumption or placeholder field (see the flags).",
+        note="Marked rows change an assumption or placeholder field (see the flags)." if any(marked) else "",
         collapsed=len(rows) > 12,
         marked=marked,
     )

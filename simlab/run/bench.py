@@ -56,9 +56,8 @@ class BenchResult:
 
 
 def default_bots(game: Any, players: int) -> list[str]:
-    """The game's bots in registry order, repeated to fill the seats (a mix of baseline and heuristics)."""
-    names = game.bots.names()
-    return [names[i % len(names)] for i in range(players)]
+    """The game's default lineup (``Game.default_lineup``: its heuristic bots, repeated to fill the seats)."""
+    return game.default_lineup(players)
 
 
 def seat_specs(game: Any, bots: Sequence[str] | None, players: int) -> list[str]:

@@ -1,7 +1,8 @@
 """Progress of a long run on stderr: games done, games/s and time left.
 
-On a terminal the line redraws in place a few times a second; in a log (not a terminal) a line is printed
-every ``log_every`` seconds, so CI logs stay short.
+On a terminal the line redraws in place a few times a second; in a Jupyter notebook (an ipykernel output
+stream, which is no terminal but renders a carriage return) it redraws in place twice a second; in a log
+a line is printed every ``log_every`` seconds, so CI logs stay short.
 
 The rate behind the ETA is measured between finished chunks (over the last ``WINDOW`` of them), not from
 the start of the session: the first chunk also pays for starting the workers and loading the engine, so a
@@ -29,6 +30,11 @@ def format_duration(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+def in_notebook(stream: object) -> bool:
+    """Whether ``stream`` is a Jupyter kernel's output (``sys.stderr`` inside a notebook)."""
+    return type(stream).__module__.startswith("ipykernel")
+
+
 class Progress:
     """Counts games of this session towards ``total`` (``done`` were finished by earlier sessions)."""
 
@@ -40,8 +46,10 @@ class Progress:
         self.session = 0
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = enabled
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.every = 0.25 if self.tty else log_every
+        self.notebook = in_notebook(self.stream)
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)()) or self.notebook
+        self.every = 0.5 if self.notebook else 0.25 if self.tty else log_every
+        self.width = 0  # longest line drawn in place (a notebook has no erase-line code: pad instead)
         self.start = time.perf_counter()
         self.last = 0.0
         #: (time, session games) when each of the last chunks finished
@@ -90,7 +98,10 @@ class Progress:
                 self.stream.flush()
 
     def _emit(self, text: str) -> None:
-        if self.tty:
+        if self.notebook:
+            self.width = max(self.width, len(text))
+            self.stream.write("\r" + text.ljust(self.width))
+        elif self.tty:
             self.stream.write("\r" + text + "\033[K")
         else:
             self.stream.write(text + "\n")

@@ -29,11 +29,9 @@ def toml_value(value: Any) -> str:
 
 
 def template_lineup(game: Any, players: int) -> list[str]:
-    """The game's bots for the lineup: its heuristics (not the random baseline, whose moves bury the game)
-    repeated to fill the seats; the random bot only when the game has no other."""
-    names = game.bots.names()
-    heuristics = [n for n in names if n != "random"] or names
-    return [heuristics[i % len(heuristics)] for i in range(players)]
+    """The game's default lineup (``Game.default_lineup``: its declared bots, not the random baseline whose
+    moves bury the game), the same as ``simlab play`` seats."""
+    return game.default_lineup(players)
 
 
 def scenario_template(game: Any, players: int | None = None, name: str | None = None) -> str:

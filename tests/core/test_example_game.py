@@ -54,3 +54,11 @@ def test_pig_runs_into_a_result_folder_with_its_facts_and_roles(pig_registered, 
     out = CliRunner().invoke(cli, ["seats", str(folder)])
     assert out.exit_code == 0, out.output
     assert "head_start" in out.output
+
+
+def test_a_game_without_declared_default_bots_seats_its_heuristic_bots() -> None:
+    """Game.default_lineup falls back to the game's compiled heuristic bots, never random's churn."""
+    from tests.examples.pig.game import GAME
+
+    assert GAME.default_bots == ()
+    assert GAME.default_lineup(3) == ["holder", "holder", "holder"]

@@ -54,7 +54,14 @@ def test_self_contained(quick_report):
 def test_sections_and_headlines(quick_report, quick_folder, quick_built):
     _, html = quick_report
     text = _text(html)
-    for title in ("Summary", "Seats and starting money", "Markets", "General balance metrics", "Flags", "Reproduce"):
+    for title in (
+        "Summary",
+        "Seats and starting sesterces",
+        "Markets",
+        "General balance metrics",
+        "Flags",
+        "Reproduce",
+    ):
         assert title in text
     assert "Card value: not in these results" in text  # says why the section is missing
     seats = A.seat_advantage(simlab.load_results(quick_folder).filter(pl.col("variant") == "rulebook"))

@@ -19,6 +19,35 @@ MAX_SPACES = 32
 MAX_VENUS_RETURNS = 4  # action ids for returning fewer tokens have room for this many
 
 
+# bounds of a knob's range set by another knob (see simlab.core.config.knob)
+def _price_min(c: MassiliaConfig) -> int:
+    return c.price_min
+
+
+def _price_max(c: MassiliaConfig) -> int:
+    return c.price_max
+
+
+def _marker_min(c: MassiliaConfig) -> int:
+    return c.marker_min
+
+
+def _marker_max(c: MassiliaConfig) -> int:
+    return c.marker_max
+
+
+def _setup_stalls(c: MassiliaConfig) -> int:
+    return max(1, c.setup_stalls_by_players[c.players - 2])
+
+
+def _stall_capacity(c: MassiliaConfig) -> int:
+    return c.stall_capacity
+
+
+def _last_seat(c: MassiliaConfig) -> int:
+    return c.players - 1
+
+
 @dataclasses.dataclass(frozen=True)
 class MassiliaConfig(GameConfig):
     """Every number of Massilia's rules page (see each field's provenance and description)."""
@@ -33,30 +62,40 @@ class MassiliaConfig(GameConfig):
     }
     DEFAULT_PRESET: ClassVar[str] = "rulebook"
 
-    players: int = knob(4, "rulebook", "number of players (2 to 4)")
-    rounds: int = knob(7, "rulebook", "rounds in a game")
+    players: int = knob(4, "rulebook", "number of players (2 to 4)", range=(2, MAX_PLAYERS))
+    rounds: int = knob(7, "rulebook", "rounds in a game", range=(1, MAX_ROUNDS))
     start_money: tuple[int, ...] = knob(
-        (6, 6, 6, 6), "rulebook", "starting sesterces by seat (seat 0 is the first player)"
+        (6, 6, 6, 6), "rulebook", "starting sesterces by seat (seat 0 is the first player)", range=(0, None)
     )
     cubes_total: tuple[int, ...] = knob(
-        (15, 15, 15, 10), "rulebook", "goods cubes by colour (pink, orange, purple, beige)"
+        (15, 15, 15, 10), "rulebook", "goods cubes by colour (pink, orange, purple, beige)", range=(0, None)
     )
-    harbour_start: tuple[int, ...] = knob((6, 6, 6, 10), "rulebook", "cubes in each harbour at setup (same order)")
+    harbour_start: tuple[int, ...] = knob(
+        (6, 6, 6, 10), "rulebook", "cubes in each harbour at setup (same order)", range=(0, None)
+    )
     refill_by_players: tuple[int, ...] = knob(
-        (8, 10, 12), "rulebook", "cubes drawn from the bag in phase 1 for 2, 3 and 4 players", record=None
+        (8, 10, 12),
+        "rulebook",
+        "cubes drawn from the bag in phase 1 for 2, 3 and 4 players",
+        record=None,
+        range=(0, None),
     )
     card_copies: tuple[int, ...] = knob(
-        data.CARD_COPIES, "rulebook", "deity cards by type (" + ", ".join(data.CARDS) + ")"
+        data.CARD_COPIES, "rulebook", "deity cards by type (" + ", ".join(data.CARDS) + ")", range=(0, None)
     )
-    price_tiles: tuple[int, ...] = knob((1, 2, 2, 3), "rulebook", "price tile values, placed at random at setup")
-    beige_price: int = knob(1, "assumption", "printed price of a beige cube (the rulebook lists only 4 tiles)")
-    price_min: int = knob(1, "rulebook", "lowest price a Mercure may set")
-    price_max: int = knob(3, "rulebook", "highest price a Mercure may set")
+    price_tiles: tuple[int, ...] = knob(
+        (1, 2, 2, 3), "rulebook", "price tile values, placed at random at setup", range=(_price_min, _price_max)
+    )
+    beige_price: int = knob(
+        1, "assumption", "printed price of a beige cube (the rulebook lists only 4 tiles)", range=(1, None)
+    )
+    price_min: int = knob(1, "rulebook", "lowest price a Mercure may set", range=(1, _price_max))
+    price_max: int = knob(3, "rulebook", "highest price a Mercure may set", range=(_price_min, None))
     turn_tiles: tuple[int, ...] = knob(
         (2, 3, 4), "rulebook", "turn-order tiles; the lowest players-1 are used", record=None
     )
-    tokens_per_player: int = knob(10, "rulebook", "penalty tokens in the common supply per player")
-    marker_start: int = knob(2, "rulebook", "starting position of each score marker")
+    tokens_per_player: int = knob(10, "rulebook", "penalty tokens in the common supply per player", range=(0, None))
+    marker_start: int = knob(2, "rulebook", "starting position of each score marker", range=(_marker_min, _marker_max))
     marker_min: int = knob(1, "rulebook", "lowest score-marker position")
     marker_max: int = knob(3, "rulebook", "highest score-marker position")
     marker_drop_per_cube: bool = knob(
@@ -65,23 +104,34 @@ class MassiliaConfig(GameConfig):
     marker_drop_counts_beige: bool = knob(
         False, "assumption", "a per-cube marker drop also counts the beige cubes of the purchase (rulebook wording)"
     )
-    stalls_per_player: int = knob(6, "rulebook", "stall tiles per player")
-    stall_capacity: int = knob(6, "rulebook", "most cubes a stall may hold")
+    stalls_per_player: int = knob(6, "rulebook", "stall tiles per player", range=(_setup_stalls, 12))
+    stall_capacity: int = knob(6, "rulebook", "most cubes a stall may hold", range=(1, 12))
     setup_stalls_by_players: tuple[int, ...] = knob(
         (2, 1, 1), "rulebook", "stalls each player places at setup for 2, 3 and 4 players", record=None
     )
     setup_cubes_per_stall: int = knob(
-        3, "rulebook", "cubes drawn from the bag onto each setup stall", record="setup_cubes"
+        3,
+        "rulebook",
+        "cubes drawn from the bag onto each setup stall",
+        record="setup_cubes",
+        range=(0, _stall_capacity),
     )
-    keep_die_cost: int = knob(2, "rulebook", "sesterces per rolled die kept")
-    consul_place_cost: int = knob(5, "rulebook", "sesterces to place a stall where the consul stops")
-    consul_move_cubes: int = knob(6, "rulebook", "most cubes moved onto a stall placed with the consul")
-    tax_per_cube: int = knob(1, "rulebook", "consul tax in sesterces per cube on the stall")
-    hand_limit: int = knob(4, "rulebook", "most deity cards in hand")
+    keep_die_cost: int = knob(2, "rulebook", "sesterces per rolled die kept", range=(0, None))
+    consul_place_cost: int = knob(5, "rulebook", "sesterces to place a stall where the consul stops", range=(0, None))
+    consul_move_cubes: int = knob(
+        6, "rulebook", "most cubes moved onto a stall placed with the consul", range=(0, None)
+    )
+    tax_per_cube: int = knob(1, "rulebook", "consul tax in sesterces per cube on the stall", range=(1, None))
+    hand_limit: int = knob(4, "rulebook", "most deity cards in hand", range=(1, None))
     hand_limit_caps_keep: bool = knob(True, "assumption", "a sacrifice keeps at most hand_limit minus cards in hand")
-    beige_per_card: int = knob(2, "rulebook", "beige cubes paid per kept deity card (or one coloured cube)")
+    beige_per_card: int = knob(
+        2, "rulebook", "beige cubes paid per kept deity card (or one coloured cube)", range=(1, None)
+    )
     venus_returns: int = knob(
-        2, "rulebook", "most penalty tokens a Venus returns to the supply (the player may return fewer)"
+        2,
+        "rulebook",
+        "most penalty tokens a Venus returns to the supply (the player may return fewer)",
+        range=(0, MAX_VENUS_RETURNS),
     )
     stall_points: tuple[int, ...] = knob(
         (0, 0, 4, 9, 16, 25),
@@ -90,9 +140,12 @@ class MassiliaConfig(GameConfig):
         record=None,
     )
     money_per_point: int = knob(
-        3, "assumption", "sesterces per end point (the Hungarian line lost its digit; 1 per 3 per play reports)"
+        3,
+        "assumption",
+        "sesterces per end point (the Hungarian line lost its digit; 1 per 3 per play reports)",
+        range=(1, None),
     )
-    token_penalty: int = knob(2, "rulebook", "points lost per penalty token held at the end")
+    token_penalty: int = knob(2, "rulebook", "points lost per penalty token held at the end", range=(0, None))
     removed_beige_to_bag: bool = knob(
         True, "assumption", "beige cubes discarded for cards or taxed go to the bag (False: to the harbour)"
     )
@@ -106,7 +159,11 @@ class MassiliaConfig(GameConfig):
         True, "assumption", "the fame action must buy the die's whole value", record="fame_full"
     )
     market_spaces: int = knob(
-        16, "assumption", "stall spaces around the market (4 sides; middle space per side)", record=None
+        16,
+        "assumption",
+        "stall spaces around the market (4 sides; middle space per side)",
+        record=None,
+        range=(8, MAX_SPACES),
     )
     random_pawn_start: bool = knob(
         True, "rulebook", "characters start on the middle spaces in random order", record="random_pawns"
@@ -118,7 +175,9 @@ class MassiliaConfig(GameConfig):
         record=None,
         choices=("none", *data.CARDS),
     )
-    bonus_card_seat: int = knob(-1, "derived", "seat that receives bonus_card (-1: nobody)", record=None)
+    bonus_card_seat: int = knob(
+        -1, "derived", "seat that receives bonus_card (-1: nobody)", record=None, range=(0, _last_seat), also=(-1,)
+    )
 
     def validate(self) -> None:
         n = self.players

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, State
+from simlab.core.transcript import count
 from simlab.games.massilia import data
 from simlab.games.massilia import rules as R
 from simlab.games.massilia.bots import PRIEST, TRADER
 from simlab.games.massilia.config import MassiliaConfig
+from simlab.games.massilia.facts import FACTS
+
+_UNITS = FACTS.units
 
 RULES_VERSION = "massilia-1.2"
 
@@ -119,6 +125,28 @@ class MassiliaState(State):
     """A Massilia game in progress (see ``rules`` for the decision sequence)."""
 
     def describe(self, action: int) -> str:
+        """The action in the words of the decision at hand: a count says what it counts (dice of which
+        colour, cubes of which colour), everything else as ``describe_action``."""
+        s = self.record[0]
+        if R.A_COUNT <= action < R.A_COLOUR:
+            k = action - R.A_COUNT
+            phase = int(s["phase"])
+            if phase == R.PH_ROLL:
+                colour = data.DICE[int(s["roll_colour"])]
+                return f"roll {count(k, colour + ' die', colour + ' dice')}"
+            if phase == R.PH_BUY_COUNT:  # the die's value in cubes: k of the colour, the rest beige
+                colour = data.GOODS[int(s["buy_colour"])]
+                beige = int(s["act_val"][: int(s["act_n"])].sum()) - k
+                rest = f" and {count(beige, 'beige cube')}" if beige else ""
+                return f"buy {count(k, colour + ' cube')}{rest}"
+            if phase == R.PH_TAX:
+                rest = int(s["cubes"][int(s["consul_space"])].sum()) - k
+                give_up = f", give up {count(rest, 'cube')}" if rest else ""
+                return f"pay the tax on {count(k, 'cube')}{give_up}"
+        if R.A_KEEPDIE_TEMPLE <= action <= R.A_KEEPDIE_MARS and int(s["phase"]) == R.PH_KEEP:
+            i = int(s["rolled_i"])
+            die = f"{data.DICE[int(s['rolled_col'][i])]} {int(s['rolled_val'][i])}"
+            return f"{die}: {describe_action(action)}"
         return describe_action(action)
 
     # -- transcript ------------------------------------------------------------------------------
@@ -177,9 +205,11 @@ class MassiliaState(State):
         out = []
         for p in range(c.players):
             stalls = int((s["stall_owner"] == p).sum())
+            money = int(s["money"][p])
             out.append(
-                f"  seat {p}: {int(s['score'][p])} points (fame {int(s['fame'][p])}, {stalls} stalls, "
-                f"{int(s['money'][p])} sesterces, {int(s['tokens'][p])} tokens) rank {int(s['rank'][p])}"
+                f"  seat {p}: {count(int(s['score'][p]), 'point')} (fame {int(s['fame'][p])}, "
+                f"{count(stalls, 'stall')}, {money} {_UNITS.of('money', money)}, "
+                f"{count(int(s['tokens'][p]), 'token')}) rank {int(s['rank'][p])}"
             )
         return out
 
@@ -225,6 +255,11 @@ class MassiliaGame(Game):
     rules_module = "simlab.games.massilia.rules"
     policy = "simlab.games.massilia.bots:heuristic_policy"
     max_players = 4
+    default_bots = ("trader", "priest")
+    scenarios: ClassVar[dict[str, str]] = {
+        "money_sweep": "scenarios/starting_money_sweep.toml",
+        "card_value": "scenarios/card_value.toml",
+    }
 
     @property
     def bots(self) -> BotRegistry:

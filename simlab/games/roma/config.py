@@ -19,6 +19,15 @@ MAX_HAND_DEAL = 12
 MAX_VP = 200
 
 
+# bounds of a knob's range set by other knobs (see simlab.core.config.knob)
+def _more_than_start_vp(c: RomaConfig) -> int:
+    return sum(c.start_vp[:2]) + 1  # the stockpile starts with at least one VP
+
+
+def _hand_size(c: RomaConfig) -> int:
+    return c.hand_size
+
+
 def _names(values: tuple[int, ...]) -> str:
     return ", ".join(f"{k} {v}" for k, v in zip(data.CARD_KEYS, values, strict=True))
 
@@ -34,47 +43,72 @@ class RomaConfig(GameConfig):
     }
     DEFAULT_PRESET: ClassVar[str] = "original"
 
-    players: int = knob(2, "rulebook", "number of players (Roma is a two-player game)")
+    players: int = knob(2, "rulebook", "number of players (Roma is a two-player game)", range=(2, 2))
     # -- victory points and money ----------------------------------------------------------------
-    total_vp: int = knob(36, "rulebook", "victory points in the game (players' plus the stockpile)")
+    total_vp: int = knob(
+        36, "rulebook", "victory points in the game (players' plus the stockpile)", range=(_more_than_start_vp, MAX_VP)
+    )
     start_vp: tuple[int, ...] = knob(
-        (10, 10), "rulebook", "starting VP by seat (seat 0 starts); the rest is the stockpile"
+        (10, 10), "rulebook", "starting VP by seat (seat 0 starts); the rest is the stockpile", range=(1, None)
     )
     start_money: tuple[int, ...] = knob(
-        (0, 0), "rulebook", "starting sestertii by seat (EN-RB gives none; one review says 5 each)"
+        (0, 0), "rulebook", "starting sestertii by seat (EN-RB gives none; one review says 5 each)", range=(0, None)
     )
     full_credit: bool = knob(
         True, "rulebook", "a payout the stockpile cannot cover is still credited in full (then the game ends)"
     )
-    max_turns: int = knob(400, "assumption", "safety limit: the game ends after this many turns in all (0: no limit)")
+    max_turns: int = knob(
+        400, "assumption", "safety limit: the game ends after this many turns in all (0: no limit)", range=(0, None)
+    )
     # -- setup -------------------------------------------------------------------------------------
-    hand_size: int = knob(4, "rulebook", "cards dealt to each player (the bribe-disc variant deals 5)")
-    swap_size: int = knob(2, "rulebook", "cards each player passes face down to the other at setup")
+    hand_size: int = knob(
+        4, "rulebook", "cards dealt to each player (the bribe-disc variant deals 5)", range=(1, MAX_HAND_DEAL)
+    )
+    swap_size: int = knob(
+        2, "rulebook", "cards each player passes face down to the other at setup", range=(0, _hand_size)
+    )
     bribe_disc: bool = knob(
         False, "rulebook", "Arena: Roma II's bribe disc as a 7th card space (preset bribe_disc)", record="bribe"
     )
-    action_dice: int = knob(3, "rulebook", "action dice per player", record="n_dice")
+    action_dice: int = knob(3, "rulebook", "action dice per player", record="n_dice", range=(1, 6))
     # -- deck ----------------------------------------------------------------------------------------
     card_copies: tuple[int, ...] = knob(
-        data.CARD_COPIES, "rulebook", "copies of each card (" + _names(data.CARD_COPIES) + ")", record="copies"
+        data.CARD_COPIES,
+        "rulebook",
+        "copies of each card (" + _names(data.CARD_COPIES) + ")",
+        record="copies",
+        range=(0, None),
     )
     card_cost: tuple[int, ...] = knob(
-        data.CARD_COST, "rulebook", "cost in sestertii of each card (same order)", record="cost"
+        data.CARD_COST, "rulebook", "cost in sestertii of each card (same order)", record="cost", range=(0, None)
     )
     card_defence: tuple[int, ...] = knob(
-        data.CARD_DEFENCE, "rulebook", "defence of each card (same order)", record="defence"
+        data.CARD_DEFENCE, "rulebook", "defence of each card (same order)", record="defence", range=(0, None)
     )
     # -- phases 1 and 2 --------------------------------------------------------------------------------
     empty_disc_loss: int = knob(
-        1, "rulebook", "VP returned to the stockpile per own empty space at the start of a turn", record="empty_loss"
+        1,
+        "rulebook",
+        "VP returned to the stockpile per own empty space at the start of a turn",
+        record="empty_loss",
+        range=(0, None),
     )
     triple_reroll: bool = knob(True, "rulebook", "a player who rolls a triple may reroll all three dice")
     triple_reroll_limit: int = knob(
-        -1, "assumption", "most triple rerolls in one turn (-1: as long as triples come)", record="reroll_limit"
+        -1,
+        "assumption",
+        "most triple rerolls in one turn (-1: as long as triples come)",
+        record="reroll_limit",
+        range=(0, None),
+        also=(-1,),
     )
     # -- bribe disc ------------------------------------------------------------------------------------
     bribe_cost_per_pip: int = knob(
-        1, "rulebook", "sestertii paid per pip of the die that activates the bribe-disc card", record="bribe_pip_cost"
+        1,
+        "rulebook",
+        "sestertii paid per pip of the die that activates the bribe-disc card",
+        record="bribe_pip_cost",
+        range=(0, None),
     )
     bribe_counts_empty: bool = knob(True, "rulebook", "an empty bribe space costs VP in phase 1 like an empty disc")
     bribe_counts_legat: bool = knob(True, "rulebook", "Legat counts the opponent's empty bribe space")
@@ -91,23 +125,37 @@ class RomaConfig(GameConfig):
         record="praetorianus_bribe",
     )
     # -- card abilities ----------------------------------------------------------------------------------
-    battle_die_sides: int = knob(6, "rulebook", "sides of the battle die", record="battle_sides")
-    turris_bonus: int = knob(1, "rulebook", "defence each face-up Turris adds to each of the owner's other cards")
-    essedum_reduction: int = knob(2, "rulebook", "defence each Essedum activation takes from every opposing card")
+    battle_die_sides: int = knob(6, "rulebook", "sides of the battle die", record="battle_sides", range=(2, 20))
+    turris_bonus: int = knob(
+        1, "rulebook", "defence each face-up Turris adds to each of the owner's other cards", range=(0, None)
+    )
+    essedum_reduction: int = knob(
+        2, "rulebook", "defence each Essedum activation takes from every opposing card", range=(0, None)
+    )
     essedum_whole_turn: bool = knob(
         True, "assumption", "Essedum lasts to the end of the turn (False: only for the next battle of the turn)"
     )
-    basilica_vp: int = knob(2, "rulebook", "extra VP for each Basilica next to an activated Forum")
+    basilica_vp: int = knob(2, "rulebook", "extra VP for each Basilica next to an activated Forum", range=(0, None))
     basilica_each: bool = knob(True, "assumption", "two adjacent Basilicas pay twice (SUITE); False: once")
-    legat_vp: int = knob(1, "rulebook", "VP from the stockpile per opponent space without a card")
-    tribunus_vp: int = knob(1, "rulebook", "VP Tribunus Plebis takes from the opponent")
-    mercator_price: int = knob(2, "rulebook", "sestertii per VP bought with Mercator (paid to the opponent)")
-    mercator_cap: int = knob(-1, "assumption", "most VP one Mercator activation buys (-1: no cap; HU hints at a cap)")
-    mercatus_vp: int = knob(1, "rulebook", "VP Mercatus gains per face-up Forum of the opponent")
+    legat_vp: int = knob(1, "rulebook", "VP from the stockpile per opponent space without a card", range=(0, None))
+    tribunus_vp: int = knob(1, "rulebook", "VP Tribunus Plebis takes from the opponent", range=(0, None))
+    mercator_price: int = knob(
+        2, "rulebook", "sestertii per VP bought with Mercator (paid to the opponent)", range=(1, None)
+    )
+    mercator_cap: int = knob(
+        -1,
+        "assumption",
+        "most VP one Mercator activation buys (-1: no cap; HU hints at a cap)",
+        range=(1, None),
+        also=(-1,),
+    )
+    mercatus_vp: int = knob(1, "rulebook", "VP Mercatus gains per face-up Forum of the opponent", range=(0, None))
     mercatus_from_opponent: bool = knob(
         True, "assumption", "Mercatus takes its VP from the opponent (HU, SUITE); False: from the stockpile"
     )
-    consul_step: int = knob(1, "rulebook", "how far Consul changes a die (up or down, staying within 1..6)")
+    consul_step: int = knob(
+        1, "rulebook", "how far Consul changes a die (up or down, staying within 1..6)", range=(1, 5)
+    )
     scaenicus_copies_scaenicus: bool = knob(
         True, "assumption", "Scaenicus may copy another Scaenicus (SUITE)", record="scaen_scaen"
     )
@@ -124,7 +172,13 @@ class RomaConfig(GameConfig):
         hash_default=False,  # added in simlab's facts release: existing Roma config hashes stay
     )
     bonus_card_seat: int = knob(
-        -1, "assumption", "seat that receives bonus_card (-1: nobody)", record=None, hash_default=False
+        -1,
+        "assumption",
+        "seat that receives bonus_card (-1: nobody)",
+        record=None,
+        hash_default=False,
+        range=(0, 1),
+        also=(-1,),
     )
 
     def bonus(self) -> tuple[int, int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from simlab.core.bots import BotRegistry, heuristic
@@ -10,6 +12,9 @@ from simlab.games.roma import data
 from simlab.games.roma import rules as R
 from simlab.games.roma.bots import BUILDER, WARRIOR
 from simlab.games.roma.config import RomaConfig
+from simlab.games.roma.facts import FACTS
+
+_UNITS = FACTS.units
 
 RULES_VERSION = "roma-1.1"
 
@@ -75,6 +80,11 @@ def describe_action(action: int, phase: int | None = None) -> str:
     if R.A_COUNT <= a < R.MAX_ACTIONS:
         return f"buy {a - R.A_COUNT} VP"
     return f"action {a}"
+
+
+def _money(amount: int) -> str:
+    """``amount`` sestertii in the game's words ("1 sestertius", "3 sestertii")."""
+    return f"{amount} {_UNITS.of('money', amount)}"
 
 
 def _board(s: np.void, p: int, spaces: int) -> str:
@@ -151,7 +161,7 @@ class RomaState(State):
     def narrate_scores(self) -> list[str]:
         s = self.record[0]
         return [
-            f"  seat {p}: {int(s['score'][p])} VP, {int(s['money'][p])} sestertii, rank {int(s['rank'][p])}"
+            f"  seat {p}: {int(s['score'][p])} VP, {_money(int(s['money'][p]))}, rank {int(s['rank'][p])}"
             for p in range(2)
         ]
 
@@ -209,6 +219,8 @@ class RomaGame(Game):
     rules_module = "simlab.games.roma.rules"
     policy = "simlab.games.roma.bots:heuristic_policy"
     max_players = 2
+    default_bots = ("builder", "warrior")
+    scenarios: ClassVar[dict[str, str]] = {"card_value": "scenarios/roma_card_value.toml"}
 
     @property
     def bots(self) -> BotRegistry:
