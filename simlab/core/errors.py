@@ -9,6 +9,11 @@ class ConfigError(SimlabError, ValueError):
     """A config key, value or preset is unknown, of the wrong type or out of range."""
 
 
+class DataFileError(ConfigError):
+    """A game's data file (a table, a map) is malformed: the message names the file, the row or hex, the field
+    and what is allowed, so a designer can fix the file without reading code."""
+
+
 class UnknownGameError(SimlabError, KeyError):
     """A game id that is not registered."""
 
