@@ -254,8 +254,9 @@ def check_total(table: Table, field: str, total: int, what: str) -> None:
 
 
 @functools.cache
-def action_cards() -> Table:
-    t = read("action_cards")
+def action_cards(source: str | Path | None = None) -> Table:
+    """The bundled table, or a designer's file of the same kind (checked)."""
+    t = read("action_cards", source)
     check_total(t, "count", TOTALS["action_cards"], "action cards")
     for i, row in enumerate(by_key(t, "card", CARD_TYPES, "card type")):
         expected = "movement" if i == MOVEMENT else "money" if i == MONEY_1 else "sacrifice"
@@ -277,8 +278,9 @@ def card_values() -> np.ndarray:
 
 
 @functools.cache
-def special_money() -> Table:
-    t = read("special_money")
+def special_money(source: str | Path | None = None) -> Table:
+    """The bundled table, or a designer's file of the same kind (checked)."""
+    t = read("special_money", source)
     check_total(t, "count", TOTALS["special_money"], "special money cards")
     by_key(t, "value", tuple(r["value"] for r in t.rows), "value")
     return t
@@ -293,8 +295,9 @@ def special_money_stack() -> np.ndarray:
 
 
 @functools.cache
-def sacrifice_tiles() -> Table:
-    t = read("sacrifice_tiles")
+def sacrifice_tiles(source: str | Path | None = None) -> Table:
+    """The bundled table, or a designer's file of the same kind (checked)."""
+    t = read("sacrifice_tiles", source)
     got = sum(r["tiles_level_1_2"] + r["tiles_level_3_4"] for r in t.rows)
     if got != TOTALS["sacrifice_tiles"]:
         raise fail(t.path, "fields 'tiles_level_1_2' + 'tiles_level_3_4'", f"sum to {got}; the game has 32 tiles")
@@ -309,8 +312,9 @@ def sacrifice_tile_counts() -> np.ndarray:
 
 
 @functools.cache
-def sacrifice_cost_table() -> Table:
-    t = read("sacrifice_costs")
+def sacrifice_cost_table(source: str | Path | None = None) -> Table:
+    """The bundled table, or a designer's file of the same kind (checked)."""
+    t = read("sacrifice_costs", source)
     rows = by_key(t, "level", tuple(range(1, MAX_TILE_LEVEL + 1)), "level")
     costs = [r["cost"] for r in rows]
     if any(b <= a for a, b in itertools.pairwise(costs)):
@@ -328,8 +332,9 @@ def sacrifice_costs() -> np.ndarray:
 
 
 @functools.cache
-def god_catalogue() -> Table:
-    t = read("gods")
+def god_catalogue(source: str | Path | None = None) -> Table:
+    """The bundled table, or a designer's file of the same kind (checked)."""
+    t = read("gods", source)
     by_key(t, "god", GODS, "god")
     return t
 
@@ -482,8 +487,9 @@ def bonus_counts(source: str | Path | None = None) -> np.ndarray:
 
 
 @functools.cache
-def nations() -> Table:
-    t = read("nations")
+def nations(source: str | Path | None = None) -> Table:
+    """The bundled table, or a designer's file of the same kind (checked)."""
+    t = read("nations", source)
     by_key(t, "nation", NATIONS, "nation")
     return t
 
@@ -502,8 +508,9 @@ def nation_amount() -> np.ndarray:
 
 
 @functools.cache
-def column_scoring() -> Table:
-    t = read("column_scoring")
+def column_scoring(source: str | Path | None = None) -> Table:
+    """The bundled table, or a designer's file of the same kind (checked)."""
+    t = read("column_scoring", source)
     covered = [0] * (MAX_COLUMNS + 1)
     for i, r in enumerate(t.rows):
         if r["min_columns"] > r["max_columns"]:
@@ -532,8 +539,9 @@ def column_score() -> np.ndarray:
 
 
 @functools.cache
-def era_point_table() -> Table:
-    t = read("era_points")
+def era_point_table(source: str | Path | None = None) -> Table:
+    """The bundled table, or a designer's file of the same kind (checked)."""
+    t = read("era_points", source)
     by_key(t, "era", tuple(range(1, ERAS + 1)), "era")
     return t
 
@@ -548,8 +556,9 @@ def era_points() -> np.ndarray:
 
 
 @functools.cache
-def scoring_constants() -> Table:
-    t = read("scoring_constants")
+def scoring_constants(source: str | Path | None = None) -> Table:
+    """The bundled table, or a designer's file of the same kind (checked)."""
+    t = read("scoring_constants", source)
     by_key(t, "name", SCORING_CONSTANTS, "constant")
     return t
 
