@@ -20,11 +20,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-from collections import deque
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import shortest_path
 
 from simlab.games.pantheon.data import NATIONS
 from simlab.games.pantheon.table_loader import PROVENANCES, fail
@@ -95,25 +96,18 @@ def hex_label(i: int, h: Any) -> str:
     return f"hex {i}"
 
 
-def bfs(neighbours: np.ndarray, passable: np.ndarray, source: int) -> np.ndarray:
-    """Steps from ``source`` to every hex through passable hexes (-1 unreachable); the source itself counts."""
-    dist = np.full(len(neighbours), -1, np.int32)
-    dist[source] = 0
-    todo = deque([source])
-    while todo:
-        h = todo.popleft()
-        for nb in neighbours[h]:
-            if nb >= 0 and passable[nb] and dist[nb] < 0:
-                dist[nb] = dist[h] + 1
-                todo.append(nb)
-    return dist
-
-
 def all_pairs(neighbours: np.ndarray, passable: np.ndarray) -> np.ndarray:
-    out = np.full((len(neighbours), len(neighbours)), -1, np.int32)
-    for h in range(len(neighbours)):
-        if passable[h]:
-            out[h] = bfs(neighbours, passable, h)
+    """Steps between every two passable hexes through passable hexes (-1 unreachable or impassable); the same
+    numbers as a breadth-first search from each hex, by scipy's breadth-first shortest paths."""
+    n = len(neighbours)
+    src, direction = np.nonzero(neighbours >= 0)
+    dst = neighbours[src, direction]
+    keep = passable[src] & passable[dst]
+    graph = csr_matrix((np.ones(int(keep.sum())), (src[keep], dst[keep])), shape=(n, n))
+    steps = shortest_path(graph, method="D", unweighted=True)
+    out = np.where(np.isfinite(steps), steps, -1).astype(np.int32)
+    out[~passable] = -1
+    out[:, ~passable] = -1
     return out
 
 
