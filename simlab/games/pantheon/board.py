@@ -221,9 +221,9 @@ def _load(path: Path) -> Board:
     return board
 
 
-def load_map(path: str | Path = DEFAULT_MAP) -> Board:
-    """Load and check a map file (the shipped placeholder by default); cached per resolved path."""
-    return _load(Path(path).resolve())
+def load_map(path: str | Path | None = DEFAULT_MAP) -> Board:
+    """Load and check a map file (the shipped placeholder for the default, None or ""); cached per resolved path."""
+    return _load(Path(path or DEFAULT_MAP).resolve())
 
 
 def starts(path: Path, hexes: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:

@@ -189,13 +189,15 @@ SCHEMAS = {
     "scoring_constants": ({"name": one_of(*SCORING_CONSTANTS), "value": integer(0, 100)}, "name"),
 }
 
-#: the bundled file of each table kind that has no named alternatives
+#: the bundled file of each table kind, taken when the source is None or "" (a config's "use the default")
 DEFAULT_FILES = {
     "action_cards": "action_cards.json",
     "special_money": "special_money.json",
     "sacrifice_tiles": "sacrifice_tiles.json",
     "sacrifice_costs": "sacrifice_costs.json",
     "gods": "gods.json",
+    "god_tiles": GOD_TILE_TABLES["even"],
+    "demigods": DEMIGOD_TABLES["default"],
     "loot_bonus": "loot_bonus.json",
     "nations": "nations.json",
     "column_scoring": "column_scoring.json",
@@ -214,9 +216,10 @@ def resolve(source: str | Path, named: Mapping[str, str]) -> Path:
 
 
 def read(kind: str, source: str | Path | None = None, named: Mapping[str, str] | None = None) -> Table:
-    """Load and check one table of ``kind`` (the schema's) from a bundled name or a path."""
+    """Load and check one table of ``kind`` (the schema's) from a bundled name or a path (None or "": the
+    bundled default)."""
     schema, key = SCHEMAS[kind]
-    if source is None:
+    if source is None or source == "":
         path = TABLES_DIR / DEFAULT_FILES[kind]
     else:
         path = resolve(source, named or {})

@@ -30,6 +30,10 @@ def test_shipped_map_is_the_generators_output():
     assert map_generator.main(["--check"]) == 0
 
 
+def test_default_map_by_none_or_empty_path(board):
+    assert B.load_map("") is board and B.load_map(None) is board and B.load_map(str(B.DEFAULT_MAP)) is board
+
+
 def test_shipped_map_size_and_water(board):  # §9: ~18 x 12, ~200 hexes, ~35 % water
     assert board.n_hexes == 216
     assert 0.30 <= 1 - board.land.mean() <= 0.40

@@ -324,5 +324,11 @@ def test_unknown_table_name_wrong_kind_and_bad_json(tmp_path):
         D.god_tiles(tmp_path / "absent.json")
 
 
+def test_empty_source_means_the_bundled_default():  # a config's '' = "the shipped table"
+    assert (D.loot_counts("") == D.loot_counts()).all()
+    assert (D.god_counts("") == D.god_counts("even")).all()
+    assert (D.demigod_counts("") == D.demigod_counts("default")).all()
+
+
 def test_data_file_error_is_a_config_error_the_cli_prints():
     assert issubclass(DataFileError, ConfigError) and issubclass(DataFileError, SimlabError)
