@@ -265,8 +265,8 @@ def action_cards(source: str | Path | None = None) -> Table:
         expected = "movement" if i == MOVEMENT else "money" if i == MONEY_1 else "sacrifice"
         kind = SACRIFICE_KINDS[i - CARD_GIFTS] if expected == "sacrifice" else None
         if row["effect"] != expected or row["sacrifice_kind"] != kind:
-            raise fail(t.path, f"row {t.rows.index(row)} (card={row['card']!r})", f"expected effect {expected!r} "
-                       f"and sacrifice_kind {kind!r}")  # fmt: skip
+            where = f"row {t.rows.index(row)} (card={row['card']!r})"
+            raise fail(t.path, where, f"expected effect {expected!r} and sacrifice_kind {kind!r}")
     return t
 
 
@@ -522,8 +522,9 @@ def column_scoring(source: str | Path | None = None) -> Table:
             covered[n] += 1
     bad = [n for n in range(1, MAX_COLUMNS + 1) if covered[n] != 1]
     if bad:
-        raise fail(t.path, "bands", f"column totals {bad} are covered {[covered[n] for n in bad]} times; "
-                   f"every total 1..{MAX_COLUMNS} needs exactly one band")  # fmt: skip
+        counts = [covered[n] for n in bad]
+        what = f"every total 1..{MAX_COLUMNS} needs exactly one band"
+        raise fail(t.path, "bands", f"column totals {bad} are covered {counts} times; {what}")
     return t
 
 

@@ -299,6 +299,15 @@ def test_action_cards_not_75(tmp_path):
         D.action_cards(write(tmp_path, doc))
 
 
+def test_card_effect_must_match_its_type(tmp_path):
+    doc = bundled("action_cards.json")
+    doc["rows"][1]["sacrifice_kind"] = "priests"
+    with pytest.raises(
+        DataFileError, match=r"row 1 \(card='gifts'\): expected effect 'sacrifice' and sacrifice_kind 'gifts'"
+    ):
+        D.action_cards(write(tmp_path, doc))
+
+
 def test_sacrifice_costs_must_rise(tmp_path):
     doc = bundled("sacrifice_costs.json")
     doc["rows"][3]["cost"] = 6
