@@ -80,8 +80,9 @@ class Board:
 
     def index(self, q: int, r: int) -> int:
         """The hex index of axial (q, r); KeyError if the map has no such hex."""
-        return self._index()[(q, r)]
+        return self._index[(int(q), int(r))]
 
+    @functools.cached_property
     def _index(self) -> dict[tuple[int, int], int]:
         return {(int(q), int(r)): i for i, (q, r) in enumerate(self.coords)}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import types
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,7 @@ def integer_list(min_len: int, max_len: int, lo: int, hi: int) -> Field:
 
 @dataclasses.dataclass(frozen=True)
 class Table:
-    """A checked table: its rows (plain dicts, in file order) and the file they came from."""
+    """A checked table: its rows (read-only mappings, in file order) and the file they came from."""
 
     path: Path
     kind: str
@@ -103,7 +104,7 @@ def load_table(path: str | Path, kind: str, schema: Mapping[str, Field], key: st
         if not isinstance(row, dict):
             raise fail(path, label, "expected an object of fields")
         check_row(path, label, row, schema)
-    return Table(path, kind, tuple(rows))
+    return Table(path, kind, tuple(types.MappingProxyType(row) for row in rows))
 
 
 def check_row(path: Path, label: str, row: Mapping[str, Any], schema: Mapping[str, Field]) -> None:
