@@ -54,7 +54,7 @@ MIN_COLUMN_START_DISTANCE = 2
 HEX_FIELDS = ("q", "r", "terrain", "column_space", "start", "symbol")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)  # arrays: identity, not element-wise ==
 class Board:
     """A checked map as arrays; hexes are indexed 0..n-1 in file order, nations in ``data.NATIONS`` order."""
 

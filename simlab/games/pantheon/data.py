@@ -352,7 +352,7 @@ def god_timing() -> np.ndarray:
     return frozen(TIMINGS.index(r["timing"]) for r in by_key(god_catalogue(), "god", GODS, "god"))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)  # arrays: identity, not element-wise ==
 class GodTiles:
     """The 40 god tiles, one entry per physical tile (rows expanded by their count, in file order).
 
@@ -445,7 +445,7 @@ def demigod_values(source: str | Path = "default") -> np.ndarray:
 # --- loot and bonus tiles ------------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)  # arrays: identity, not element-wise ==
 class LootTypes:
     """Loot and bonus tile types, each array indexed by ``LOOT_TYPES`` (13 types)."""
 
