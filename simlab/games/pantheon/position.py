@@ -9,7 +9,8 @@ What is not given is rebalanced so every total still adds up:
 
 - cards: hands not given are empty; the display is refilled from the deck; every other card is in the
   deck, shuffled by the seed; the special money stack is full (``special`` gives its cards, top last).
-- gods: tiles not owned or face up are in the stack, shuffled (``god_stack_top`` puts tiles on top, the
+- gods: ``face_up`` not given: players + 1 random tiles (``[]``: none, so the era ends after the next
+  action); tiles not owned or face up are in the stack, shuffled (``god_stack_top`` puts tiles on top, the
   first given is the top); nothing is boxed. A god is named by its god (``"Stonkus"``: the first such tile
   of the stack), by its tile index, or by its requirement (``(2, 2, 2, 1)``: the first tile printed so;
   ``("Vinthrad", 4, 1)``: that god's).
@@ -197,7 +198,9 @@ def position(
             free.remove(t)
             s["god_loc"][t] = R.L_OWNED
             s["god_owner"][t] = p
-    for i, g in enumerate(face_up if face_up is not None else ()):
+    if face_up is None:  # as the era's set-up reveals them: players + 1 random tiles
+        face_up = [int(t) for t in rng.permutation(free)[: n + config.gods_per_era_extra]]
+    for i, g in enumerate(face_up):
         if i >= R.MAX_FACE:
             raise PositionError(f"face_up: at most {R.MAX_FACE} face-up gods")
         t = _god_tile(f"face_up[{i}]", g, cf, free)
