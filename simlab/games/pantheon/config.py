@@ -13,6 +13,7 @@ import itertools
 from typing import ClassVar
 
 from simlab.core.config import GameConfig, knob, require
+from simlab.core.errors import ConfigError
 
 MAX_PLAYERS = 4
 KINDS = 4  # sacrifice kinds: gifts, priests, dancers, temples
@@ -36,10 +37,18 @@ class PantheonConfig(GameConfig):
         "", "placeholder", "the board's map file ('' = the shipped maps/mediterranean_approx.json)", record=None
     )
     god_tiles: str = knob(
-        "even", "placeholder", "god-tile table: a bundled name (even, permanent_weighted) or a path", record=None
+        "even",
+        "placeholder",
+        "god-tile table: a bundled name (even, permanent_weighted) or a path",
+        record=None,
+        choices=("even", "permanent_weighted"),
     )
     demigods: str = knob(
-        "default", "placeholder", "demigod value table: a bundled name (default, triangular) or a path", record=None
+        "default",
+        "placeholder",
+        "demigod value table: a bundled name (default, triangular) or a path",
+        record=None,
+        choices=("default", "triangular"),
     )
     loot_table: str = knob(
         "", "placeholder", "loot/bonus mix file ('' = the shipped tables/loot_bonus.json)", record=None
@@ -154,9 +163,7 @@ class PantheonConfig(GameConfig):
         require(len(self.special_money) == 4, "special_money needs 4 counts (values 2, 3, 4, 5)")
         cost = self.sacrifice_tile_cost
         require(len(cost) == LEVELS, f"sacrifice_tile_cost needs {LEVELS} costs (levels 1..4), got {len(cost)}")
-        require(
-            all(b > a for a, b in itertools.pairwise(cost)) and cost[0] >= 0, "sacrifice_tile_cost must rise"
-        )
+        require(all(b > a for a, b in itertools.pairwise(cost)) and cost[0] >= 0, "sacrifice_tile_cost must rise")
         require(len(self.era_points) == 6, "era_points needs 6 values (eras 1..6)")
         require(len(self.column_points) == 13, "column_points needs 13 values (0..12 columns)")
         require(len(self.stock_feet_by_players) == 3 and len(self.stock_columns_by_players) == 3,
@@ -172,6 +179,26 @@ class PantheonConfig(GameConfig):
         need = self.players * (self.start_hand + 7) + self.display_cards
         require(deck >= need, f"the card deck ({deck} cards) is too small for {self.players} players")
         require(self.tiles_per_pile >= self.players, "tiles_per_pile must be at least players (one tile per kind each)")
+
+        self.check_tables()
+
+    def check_tables(self) -> None:
+        """Load the chosen tables and map once (cached): a broken or missing file is a DataFileError naming
+        the file, the row or hex and the field."""
+        from simlab.games.pantheon import board, data
+
+        if self.god_tiles not in data.GOD_TILE_TABLES and not self.god_tiles.endswith(".json"):
+            raise ConfigError(
+                f"god_tiles: unknown table {self.god_tiles!r}; use {', '.join(data.GOD_TILE_TABLES)} or a .json path"
+            )
+        if self.demigods not in data.DEMIGOD_TABLES and not self.demigods.endswith(".json"):
+            raise ConfigError(
+                f"demigods: unknown table {self.demigods!r}; use {', '.join(data.DEMIGOD_TABLES)} or a .json path"
+            )
+        data.god_tiles(self.god_tiles)
+        data.demigod_values(self.demigods)
+        data.loot_types(self.loot_table or None)
+        board.load_map(self.map_file) if self.map_file else board.load_map()
 
     def stock(self) -> tuple[int, int]:
         """(feet, columns) each player starts with in the own stock."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.core.bots import BotRegistry
+from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, State
 from simlab.games.pantheon import data as D
 from simlab.games.pantheon import rules as R
+from simlab.games.pantheon.bots import GOD_FIRST
 from simlab.games.pantheon.config import MAX_PLAYERS, PantheonConfig
 
 RULES_VERSION = "pantheon-0.1"
@@ -125,6 +126,13 @@ class PantheonGame(Game):
         return _BOTS
 
 
-_BOTS = BotRegistry("pantheon", [])
+_BOTS = BotRegistry(
+    "pantheon",
+    [
+        heuristic(
+            "god_first", "takes a face-up god whenever one can be paid, otherwise a random legal action", GOD_FIRST
+        )
+    ],
+)
 
 GAME = PantheonGame()

@@ -34,3 +34,12 @@ def test_presets_and_provenance():
 def test_sacrifice_costs_must_rise():
     with pytest.raises(ConfigError, match="must rise"):
         PantheonConfig(sacrifice_tile_cost=(1, 3, 3, 10))
+
+
+def test_unknown_table_and_missing_map_are_clear_errors():
+    with pytest.raises(ConfigError, match="god_tiles: unknown table 'nope'"):
+        PantheonConfig(god_tiles="nope")
+    from simlab.core.errors import DataFileError
+
+    with pytest.raises(DataFileError, match="not found"):
+        PantheonConfig(map_file="/nonexistent/map.json")
