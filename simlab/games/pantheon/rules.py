@@ -1232,12 +1232,16 @@ def era_end(s, c):
     s.temple = -1
     s.era_over = 0
     s.era_ender = -1
+    scored = False
     for i in range(6):
-        if c.scoring_eras[i] == s.era:
+        if c.scoring_eras[i] == s.era and not scored:
             scoring(s, c)
+            scored = True
             if i == 0:
                 for p in range(s.n_players):
                     s.f_scoring1[p] = s.points[p]
+    if s.era >= c.eras and not scored:
+        scoring(s, c)
     if s.era >= c.eras:
         game_over(s, c)
         return
