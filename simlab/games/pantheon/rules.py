@@ -592,14 +592,28 @@ def group_cost(s, c, p, t, need, k):
 
 @njit(cache=True)
 def payable_from(s, c, p, t, g0, used, ngroups):
-    """Whether groups g0.. of tile t can be paid with kinds outside the bitmask ``used`` (distinct kinds)."""
-    if g0 >= ngroups:
+    """Whether groups g0.. of tile t can be paid with kinds outside the bitmask ``used`` (distinct kinds).
+
+    Tries every assignment of kinds to the (at most 4) groups; iterative, because numba's on-disk cache
+    cannot load a self-recursive function."""
+    m = ngroups - g0
+    if m <= 0:
         return True
-    need = c.tile_req[t, g0]
-    for k in range(NKIND):
-        if (used >> k) & 1:
-            continue
-        if group_cost(s, c, p, t, need, k) >= 0 and payable_from(s, c, p, t, g0 + 1, used | (1 << k), ngroups):
+    total = 1
+    for _ in range(m):
+        total *= NKIND
+    for code in range(total):
+        x = code
+        mask = used
+        ok = True
+        for g in range(g0, ngroups):
+            k = x % NKIND
+            x //= NKIND
+            if (mask >> k) & 1 or group_cost(s, c, p, t, c.tile_req[t, g], k) < 0:
+                ok = False
+                break
+            mask |= 1 << k
+        if ok:
             return True
     return False
 
