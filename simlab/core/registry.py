@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 BUILTIN_GAMES: dict[str, str] = {
     "massilia": "simlab.games.massilia.game:GAME",
+    "pantheon": "simlab.games.pantheon.game:GAME",
     "roma": "simlab.games.roma.game:GAME",
 }
 
