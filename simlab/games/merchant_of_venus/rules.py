@@ -38,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.components import draw_counts, finish, roll
-from simlab.core.errors import DataError
+from simlab.core.errors import DataFileError
 from simlab.core.record import state_dtype
 from simlab.core.rng import below, next_u64
 from simlab.games.merchant_of_venus import board as B
@@ -321,7 +321,7 @@ def board_arrays(path: str, edge_mp: tuple[int, int, int], hazard_seed: int) -> 
     bd = load_board(path, edge_mp, hazard_seed)
     n = bd.n_spaces
     if n > MAX_SPACES or bd.adj.shape[1] > DEG:
-        raise DataError(f"{path}: at most {MAX_SPACES} spaces of degree {DEG} fit the engine's record")
+        raise DataFileError(f"{path}: at most {MAX_SPACES} spaces of degree {DEG} fit the engine's record")
     to_engine = {sy: i for i, sy in enumerate(bd.market_systems)}
     to_engine[int(bd.system[bd.galactic_base])] = SYS_GB
     kind_of = {
