@@ -42,15 +42,28 @@ from simlab.core.rng import below, next_u64
 #: the spec name of the search bot, offered for every game by the bot registry
 SEARCH_NAME = "ismcts"
 #: parameter vector layout
-P_ITERATIONS, P_C, P_ROLLOUT_KIND, P_SECONDS, P_MAX_NODES = 0, 1, 2, 3, 4
+P_ITERATIONS, P_C, P_ROLLOUT_KIND, P_SECONDS, P_MAX_NODES, P_PRIOR, P_WIDEN, P_RANK_WEIGHT = range(8)
 ROLLOUT_OFFSET = 8
 #: numeric parameters and their defaults (``rollout`` is a bot name, resolved by :func:`search_params`)
-DEFAULTS: dict[str, float] = {"iterations": 200.0, "c": 0.7, "seconds": 0.0, "max_nodes": 200_000.0}
+DEFAULTS: dict[str, float] = {
+    "iterations": 200.0,
+    "c": 0.7,
+    "prior": 0.0,
+    "widen": 0.0,
+    "rank_weight": 0.0,
+    "seconds": 0.0,
+    "max_nodes": 200_000.0,
+}
 PARAM_DOC = {
     "iterations": "search iterations per decision (0 with seconds > 0: time only)",
     "c": "UCB1 exploration constant (rewards are win shares in [0, 1])",
     "rollout": "the bot that plays every seat in the playouts: random or one of the game's heuristics "
     "(default: the game's first heuristic)",
+    "prior": "virtual visits (at an even share, 1 / players) for the rollout bot's own choice, expanded first at "
+    "every node: the search keeps to the heuristic until its playouts say otherwise (0: uniform expansion)",
+    "widen": "progressive widening: a node holds at most widen * sqrt(visits + 1) children (0: every legal action)",
+    "rank_weight": "reward = (1 - w) * win share + w * (players - rank) / (players - 1): a rank-based value "
+    "that separates second from last (0: the win share alone)",
     "seconds": "wall-clock budget per decision (0: none); not reproducible, so never for experiments",
     "max_nodes": "tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
 }
@@ -90,6 +103,11 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
     rollout_kind = int(params[P_ROLLOUT_KIND])
     seconds = params[P_SECONDS]
     rollout_params = params[ROLLOUT_OFFSET:]
+    prior = params[P_PRIOR]
+    widen = params[P_WIDEN]
+    rank_weight = params[P_RANK_WEIGHT]
+    players = bot_rng.shape[0]  # one bot stream per seat of the game
+    even = 1.0 / players
     cap = iterations + 1 if seconds <= 0.0 else int(params[P_MAX_NODES])
     if iterations > 0 and seconds > 0.0:
         cap = min(cap, iterations + 1)
@@ -153,15 +171,21 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
                         best_value = value
                         best = ch
                 ch = sibling[ch]
-            if tried < m and nodes < cap:
-                k = below(mine, 0, m - tried)
+            room = widen <= 0.0 or best < 0 or tried < widen * math.sqrt(visits[node] + 1.0)
+            if tried < m and nodes < cap and room:
                 chosen = -1
-                for j in range(m):
-                    if mark[sbuf[j]] == stamp:
-                        if k == 0:
-                            chosen = sbuf[j]
-                            break
-                        k -= 1
+                virtual = 0.0
+                if prior > 0.0 and first[node] < 0:  # the node's first child: the rollout bot's own choice
+                    chosen = base_policy(rollout_kind, rollout_params, work, cf, sbuf, m, roll_rng, p)
+                    virtual = prior
+                else:
+                    k = below(mine, 0, m - tried)
+                    for j in range(m):
+                        if mark[sbuf[j]] == stamp:
+                            if k == 0:
+                                chosen = sbuf[j]
+                                break
+                            k -= 1
                 child = nodes
                 nodes += 1
                 parent[child] = node
@@ -171,6 +195,8 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
                 sibling[child] = first[node]
                 first[node] = child
                 avail[child] = 1.0
+                visits[child] = virtual
+                wins[child] = virtual * even
                 apply(work, cf, chosen)
                 node = child
                 break
@@ -183,11 +209,16 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
             p = current_player(work)
             m = legal(work, cf, sbuf)
             apply(work, cf, base_policy(rollout_kind, rollout_params, work, cf, sbuf, m, roll_rng, p))
-        # backup: each node's mover scores its own win share
+        # backup: each node's mover scores its own win share (and rank, by rank_weight)
         x = node
+        w = work[0]
         while x > 0:
+            q = mover[x]
+            reward = w.share[q]
+            if rank_weight > 0.0 and players > 1:
+                reward = (1.0 - rank_weight) * reward + rank_weight * (players - w.rank[q]) / (players - 1.0)
             visits[x] += 1.0
-            wins[x] += work[0].share[mover[x]]
+            wins[x] += reward
             x = parent[x]
         visits[0] += 1.0
     # the most visited root action that is legal here (ties: the first expanded of them)
@@ -256,6 +287,11 @@ def search_params(spec: str, game: str, rollout_bots: Mapping[str, Any], default
     out[P_ROLLOUT_KIND] = bot.kind
     out[P_SECONDS] = values["seconds"]
     out[P_MAX_NODES] = values["max_nodes"]
+    out[P_PRIOR] = values["prior"]
+    out[P_WIDEN] = values["widen"]
+    if values["rank_weight"] > 1:
+        raise BotSpecError(f"bot spec {spec!r}: rank_weight must be between 0 and 1, got {values['rank_weight']:g}")
+    out[P_RANK_WEIGHT] = values["rank_weight"]
     out[ROLLOUT_OFFSET:] = bot.params
     return out
 
