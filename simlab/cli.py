@@ -168,7 +168,7 @@ def bots(game: str) -> None:
         if info.params:
             params = ", ".join(f"{k}={v:g}" for k, v in info.params.items())
             click.echo(f"{'':<10} parameters: {params}")
-    from simlab.core.search import PARAM_DOC
+    from simlab.core.search_spec import PARAM_DOC
 
     for name in g.bots.search_names():  # core's search bot: its strength and cost are measured in docs/search.md
         click.echo(f"{name:<10} {g.bots.info(name).doc}")

@@ -26,6 +26,7 @@ def ladder(game, opponent: str, n: int, spec: str) -> str:
     config = game.make_config()
     players = config.players
     shares: list[float] = []
+    game.play_batch(config, [0], game.make_bots([spec] + [opponent] * (players - 1), players))  # compile or load
     start = time.perf_counter()
     for r in range(players):
         lineup = [opponent] * players

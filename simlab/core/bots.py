@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from simlab.core import search
+from simlab.core import search_spec as search
 from simlab.core.errors import BotSpecError
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM, KIND_SEARCH
 

@@ -230,22 +230,35 @@ def test_pig_holds_to_win_and_rolls_when_holding_cannot():
         assert decide(GAME, state, bot, GAME.bot_states(seed, 2)) == 0  # A_ROLL
 
 
+#: the opponent's discs all hold a card (buildings that take no VP), so ending the turn costs it nothing
+FULL_BOARD = {1: "Turris", 2: "Templum", 3: "Basilica", 4: "Machina", 5: "Mercatus", 6: "Aesculapinum"}
+
+
 def test_roma_takes_the_last_vp_with_mercator():
-    """Roma: one die left, a 6 on the Mercator's disc, the opponent at 2 VP: buying both wins at once."""
+    """Roma: a 6 among the dice, the Mercator on disc 6, the opponent at 2 VP. Only activating the Mercator
+    with the 6 and buying both VP wins; any other play loses, since the seat (1 VP, no cards in hand, five
+    empty discs) pays the empty-disc penalty at the start of its next turn."""
     from simlab.games.roma.game import GAME
     from simlab.games.roma.position import position
 
     def won(spec: str, seed: int) -> bool:
-        state = position(0, boards={0: {6: "Mercator"}}, dice=(6,), money=(10, 0), vp=(10, 2), seed=seed)
+        state = position(
+            0,
+            boards={0: {6: "Mercator"}, 1: FULL_BOARD},
+            hands={0: []},
+            dice=(6, 2, 1),
+            money=(10, 0),
+            vp=(1, 2),
+            seed=seed,
+        )
         bots = GAME.make_bots([spec, "builder"], 2)
         bot_rng = GAME.bot_states(seed, 2)
-        turns = int(state.record[0]["turns"])
-        while not state.is_terminal() and int(state.record[0]["turns"]) == turns:
-            seat = state.current_player
-            state.apply(decide(GAME, state, bots[seat], bot_rng))
-        return state.is_terminal() and state.record[0]["share"][0] == 1.0
+        while not state.is_terminal() and state.current_player == 0:
+            state.apply(decide(GAME, state, bots[0], bot_rng))
+        s = state.record[0]
+        return state.is_terminal() and s["share"][0] == 1.0 and list(s["vp"]) == [3, 0]
 
-    assert all(won("ismcts:iterations=200", seed) for seed in range(4))
+    assert all(won("ismcts", seed) for seed in range(4))  # the default spec
     assert not all(won("random", seed) for seed in range(12)), "the position must not be won by any play"
 
 
