@@ -291,3 +291,14 @@ def test_a_run_with_a_search_seat_is_bit_identical_on_one_and_two_workers(tmp_pa
         frames.append(load_results(folder).sort("variant", "game", "seat").collect())
     assert frames[0].height == 12
     assert frames[0].equals(frames[1])
+
+
+def test_simlab_bots_lists_the_search_bot_and_points_to_its_figures():
+    from click.testing import CliRunner
+
+    from simlab.cli import cli
+
+    result = CliRunner().invoke(cli, ["bots", GAMES[0]])
+    assert result.exit_code == 0
+    assert "ismcts" in result.output and "docs/search.md" in result.output
+    assert "iterations=200" in result.output and "rollout" in result.output
