@@ -4,9 +4,9 @@
 
 For each SPEC (a search bot, or any bot), GAMES games of GAME (default config) with SPEC in one seat and
 OPPONENT in every other, the seat rotated (game i puts SPEC in seat i mod players; seeds 10,000 + i): SPEC's
-mean win share with a 95% interval (Student t on the per-game shares, which are 0, 1 or a tie's split), the
-games/s of the whole run (one process), and, for a search spec, decisions/s and iterations/s on one core,
-timed on the states before 60 decisions with a choice of OPPONENT-only games.
+mean win share with a 95% interval (Student t on the per-game shares, which are 0, 1 or a tie's split;
+clipped to [0, 1]), the games/s of the whole run (one process), and, for a search spec, decisions/s and
+iterations/s on one core, timed on the states before 60 decisions with a choice of OPPONENT-only games.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def ladder(game, opponent: str, n: int, spec: str) -> str:
     half = stats.t.ppf(0.975, len(s) - 1) * s.std(ddof=1) / np.sqrt(len(s)) if len(s) > 1 else float("nan")
     return (
         f"{spec} vs {opponent} x{players - 1}: n={len(s)} win share {s.mean():.3f} "
-        f"[{s.mean() - half:.3f}, {s.mean() + half:.3f}] (even: {1 / players:.3f}); {len(s) / elapsed:.3f} games/s"
+        f"[{max(0.0, s.mean() - half):.3f}, {min(1.0, s.mean() + half):.3f}] (even: {1 / players:.3f}); "
+        f"{len(s) / elapsed:.3f} games/s"
     )
 
 
