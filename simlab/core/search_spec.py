@@ -44,7 +44,7 @@ PARAM_DOC = {
     "rollout": "the bot that plays every seat in the playouts: random or one of the game's heuristics "
     "(default: the game's first heuristic)",
     "prior": "virtual visits (at an even share, 1 / players) for the rollout bot's own choice, expanded first at "
-    "every node: the search keeps to the heuristic until its playouts say otherwise (0: uniform expansion)",
+    "every node: it steers the exploration; the decision counts real visits only (0: uniform expansion)",
     "widen": "progressive widening: a node holds at most widen * sqrt(visits + 1) children (0: every legal action)",
     "rank_weight": "reward = (1 - w) * win share + w * (players - rank) / (players - 1): a rank-based value "
     "that separates second from last (0: the win share alone)",
