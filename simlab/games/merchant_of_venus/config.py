@@ -70,6 +70,16 @@ def _place(number: int) -> int:
 
 
 _BUYER_MASKS = tuple(int(sum(1 << b for b in range(N_CULTURES) if row[b])) for row in _D.array("buys_from"))
+def _masks(d: data.GameData) -> tuple[int, ...]:
+    return tuple(int(sum(1 << b for b in range(N_CULTURES) if row[b])) for row in d.array("buys_from"))
+
+
+def table_preset(buyers: str = "derived", prices: str = "standard") -> dict[str, object]:
+    """The knob overrides that play data.py's named buyer and price tables (a sensitivity preset)."""
+    d = data.load_data(buyers=buyers, prices=prices)
+    return {"buyer_masks": _masks(d), "good_resale": tuple(int(x) for x in d.array("resale").reshape(-1))}
+
+
 _EQUIP_MASKS = tuple(int((1 << int(e[0])) | (1 << int(e[1]))) for cu in _D.array("market_equipment") for e in cu)
 
 
@@ -95,6 +105,11 @@ class MerchantOfVenusConfig(GameConfig):
         "standard": {},
         "literal_purses": {"seat_extra_reading": "literal"},
         "short": {"rounds": 10},
+        # data.py's alternative tables (sensitivity): the classic game's buyer lists, other price spreads
+        "classic_buyers": table_preset(buyers="classic"),
+        "narrow_prices": table_preset(prices="narrow"),
+        "wide_prices": table_preset(prices="wide"),
+        "flat_prices": table_preset(prices="flat"),
     }
     DEFAULT_PRESET: ClassVar[str] = "standard"
     PYTHON_ONLY: ClassVar[dict[str, str]] = {
