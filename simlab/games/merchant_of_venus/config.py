@@ -70,6 +70,8 @@ def _place(number: int) -> int:
 
 
 _BUYER_MASKS = tuple(int(sum(1 << b for b in range(N_CULTURES) if row[b])) for row in _D.array("buys_from"))
+
+
 def _masks(d: data.GameData) -> tuple[int, ...]:
     return tuple(int(sum(1 << b for b in range(N_CULTURES) if row[b])) for row in d.array("buys_from"))
 
@@ -393,11 +395,11 @@ class MerchantOfVenusConfig(GameConfig):
             "fuzzy_double_credits",
         ):
             require(getattr(self, name) >= 0, f"{name} must be >= 0")
-        low = self.credits_per_player * n + min(self.purse_offset[:n])
+        seats, base = self.players, self.credits_per_player * self.players
         require(
-            low >= 0,
-            f"purse_offset {self.purse_offset[:n]} makes a starting purse negative "
-            f"({self.credits_per_player * n} + the offset); keep every offset >= -{self.credits_per_player * n}",
+            base + min(self.purse_offset[:seats]) >= 0,
+            f"purse_offset {self.purse_offset[:seats]} makes a starting purse negative ({base} + the offset); "
+            f"keep every offset >= -{base}",
         )
         code = self.bonus_code()
         if code >= len(BONUS_EQUIPMENT) and self.bonus_item_seat >= 0:
