@@ -63,15 +63,15 @@ def _price_level(records: np.ndarray, config) -> np.ndarray:
     count = buys.sum(1)
     with np.errstate(invalid="ignore", divide="ignore"):
         level = (buys @ resale) / count[:, None]  # culture, token
-    top = records["f_top_r"].astype(np.int64)
+    top = records["f_top_r"][:, : config.rounds].astype(np.int64)  # the rounds the game has
     out = level[np.arange(N_CULTURES)[None, None, :], np.clip(top, 0, 2)]
     return np.where(top >= 0, out, np.nan)
 
 
 def _mean_sale_price(records: np.ndarray, config) -> np.ndarray:
-    sales = records["f_sales_r"].astype(np.float64)
+    sales = records["f_sales_r"][:, : config.rounds].astype(np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(sales > 0, records["f_sale_sum_r"] / sales, np.nan)
+        return np.where(sales > 0, records["f_sale_sum_r"][:, : config.rounds] / sales, np.nan)
 
 
 def _seat(pattern, source, description, role=None, unit="count", axes=(), dtype="int32"):
