@@ -155,7 +155,10 @@ class MerchantOfVenusGame(Game):
     max_players = MAX_PLAYERS
     rules_module = "simlab.games.merchant_of_venus.rules"
     policy = "simlab.games.merchant_of_venus.rules:heuristic_policy"
-    scenarios: ClassVar[dict[str, str]] = {"money_sweep": "scenarios/mov_seats_and_purse.toml"}
+    scenarios: ClassVar[dict[str, str]] = {
+        "money_sweep": "scenarios/mov_seats_and_purse.toml",
+        "card_value": "scenarios/mov_item_value.toml",
+    }
 
     @property
     def bots(self) -> BotRegistry:
