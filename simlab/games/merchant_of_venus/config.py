@@ -27,6 +27,8 @@ N_TECH_KINDS_MAX = 24
 N_ENCOUNTER_KINDS = 8
 N_MISSIONS_MAX = 32
 MAX_PILOT_LEVEL = 4
+#: most rounds a game may have (the per-round fact series are this long in the record)
+MAX_ROUNDS = 99
 
 #: the two readings of the seat bonus (see the rules page, "Starting-money asymmetry")
 SEAT_EXTRA_READINGS = ("turn_order", "literal")
@@ -48,6 +50,17 @@ GOOD_NAMES = tuple(c.good for c in _D.cultures)
 GB_PLACE = 14
 
 
+#: what ``bonus_item`` may give a seat at the start: an equipment item, or one race-tech token of a kind
+#: (the default data's tech names, lower case with underscores; the kind's index follows the tech tables)
+BONUS_EQUIPMENT = data.EQUIPMENT_ITEMS
+BONUS_TECHS = tuple(t.name.lower().replace(" ", "_") for t in _D.race_techs)
+BONUS_ITEMS = ("none", *BONUS_EQUIPMENT, *BONUS_TECHS)
+
+
+def _last_seat(c: MerchantOfVenusConfig) -> int:
+    return c.players - 1
+
+
 def _ints(name: str) -> tuple[int, ...]:
     return tuple(int(x) for x in _D.array(name).reshape(-1))
 
@@ -57,6 +70,18 @@ def _place(number: int) -> int:
 
 
 _BUYER_MASKS = tuple(int(sum(1 << b for b in range(N_CULTURES) if row[b])) for row in _D.array("buys_from"))
+
+
+def _masks(d: data.GameData) -> tuple[int, ...]:
+    return tuple(int(sum(1 << b for b in range(N_CULTURES) if row[b])) for row in d.array("buys_from"))
+
+
+def table_preset(buyers: str = "derived", prices: str = "standard") -> dict[str, object]:
+    """The knob overrides that play data.py's named buyer and price tables (a sensitivity preset)."""
+    d = data.load_data(buyers=buyers, prices=prices)
+    return {"buyer_masks": _masks(d), "good_resale": tuple(int(x) for x in d.array("resale").reshape(-1))}
+
+
 _EQUIP_MASKS = tuple(int((1 << int(e[0])) | (1 << int(e[1]))) for cu in _D.array("market_equipment") for e in cu)
 
 
@@ -82,6 +107,11 @@ class MerchantOfVenusConfig(GameConfig):
         "standard": {},
         "literal_purses": {"seat_extra_reading": "literal"},
         "short": {"rounds": 10},
+        # data.py's alternative tables (sensitivity): the classic game's buyer lists, other price spreads
+        "classic_buyers": table_preset(buyers="classic"),
+        "narrow_prices": table_preset(prices="narrow"),
+        "wide_prices": table_preset(prices="wide"),
+        "flat_prices": table_preset(prices="flat"),
     }
     DEFAULT_PRESET: ClassVar[str] = "standard"
     PYTHON_ONLY: ClassVar[dict[str, str]] = {
@@ -105,6 +135,38 @@ class MerchantOfVenusConfig(GameConfig):
         "from the start player: in 4p the 2nd to act gets the 4th's extra)",
         record=None,
         choices=SEAT_EXTRA_READINGS,
+    )
+    start_player: int = knob(
+        0,
+        "derived",
+        "seat that takes the first turn: -1 drawn at random (the rulebook); k: seat k, so seat numbers are "
+        "turn-order positions (a relabelling of the same games, which seat analyses need)",
+        range=(0, _last_seat),
+        also=(-1,),
+        hash_default=False,
+    )
+    purse_offset: tuple[int, ...] = knob(
+        (0, 0, 0, 0),
+        "derived",
+        "experiment knob: credits added to each seat's rulebook purse (the compensation knob; may be negative)",
+        hash_default=False,
+    )
+    bonus_item: str = knob(
+        "none",
+        "derived",
+        "experiment knob: an equipment item or a race tech (by name) bonus_item_seat starts with",
+        record=None,
+        choices=BONUS_ITEMS,
+        hash_default=False,
+    )
+    bonus_item_seat: int = knob(
+        -1,
+        "derived",
+        "seat that starts with bonus_item (-1: nobody)",
+        record=None,
+        range=(0, _last_seat),
+        also=(-1,),
+        hash_default=False,
     )
     # -- dashboard ---------------------------------------------------------------------------------------
     start_holds: int = knob(2, "rulebook", "cargo holds each ship starts with")
@@ -148,6 +210,13 @@ class MerchantOfVenusConfig(GameConfig):
         "whose supply a sold good goes to: buyer (the port-fee example) or producer",
         record=None,
         choices=SOLD_GOODS_TO,
+    )
+    market_shifts: bool = knob(
+        True,
+        "rulebook",
+        "the market shifts after a turn with a sale there (False: frozen markets, a counterfactual: the top "
+        "token never moves, so no production either)",
+        hash_default=False,
     )
     contact_buys: int = knob(3, "rulebook", "buy actions at first contact")
     contact_sells: int = knob(3, "rulebook", "sell actions at first contact")
@@ -231,6 +300,11 @@ class MerchantOfVenusConfig(GameConfig):
     fuzzy_double_credits: int = knob(20, "rulebook", "credits per fame when the Fuzzy Dice roll a double")
     eliminate_below: int = knob(0, "derived", "total fame below this eliminates a player")
 
+    def bonus_code(self) -> int:
+        """The engine's code of ``bonus_item``: -1 none, 0..5 an equipment item (data.EQUIPMENT_ITEMS order),
+        6 + k one token of race-tech kind k."""
+        return BONUS_ITEMS.index(self.bonus_item) - 1 if self.bonus_item in BONUS_ITEMS else -1
+
     def validate(self) -> None:
         require(2 <= self.players <= MAX_PLAYERS, f"players must be 2 to {MAX_PLAYERS}, got {self.players}")
         require(
@@ -241,7 +315,24 @@ class MerchantOfVenusConfig(GameConfig):
             self.sold_goods_to in SOLD_GOODS_TO,
             f"sold_goods_to must be one of {', '.join(SOLD_GOODS_TO)}, got {self.sold_goods_to!r}",
         )
-        require(1 <= self.rounds <= 99, f"rounds must be 1..99, got {self.rounds}")
+        require(1 <= self.rounds <= MAX_ROUNDS, f"rounds must be 1..{MAX_ROUNDS}, got {self.rounds}")
+        n = self.players
+        require(
+            -1 <= self.start_player < n,
+            f"start_player must be -1 (random) or a seat 0..{n - 1}, got {self.start_player}",
+        )
+        require(
+            len(self.purse_offset) == MAX_PLAYERS,
+            f"purse_offset needs {MAX_PLAYERS} values (one per seat), got {self.purse_offset}",
+        )
+        require(
+            self.bonus_item in BONUS_ITEMS,
+            f"bonus_item must be one of {', '.join(BONUS_ITEMS)}, got {self.bonus_item!r}",
+        )
+        require(
+            -1 <= self.bonus_item_seat < n,
+            f"bonus_item_seat must be -1 or a seat 0..{n - 1}, got {self.bonus_item_seat}",
+        )
         require(self.passenger_every >= 1 and self.drill_every >= 1, "passenger_every and drill_every must be >= 1")
         require(min(self.grey_mp, self.green_mp, self.surface_mp) >= 1, "line costs must be >= 1 MP")
         require(Path(self.board_file).is_file(), f"board_file {self.board_file!r} is not a file; give the board JSON")
@@ -304,3 +395,17 @@ class MerchantOfVenusConfig(GameConfig):
             "fuzzy_double_credits",
         ):
             require(getattr(self, name) >= 0, f"{name} must be >= 0")
+        seats, base = self.players, self.credits_per_player * self.players
+        require(
+            base + min(self.purse_offset[:seats]) >= 0,
+            f"purse_offset {self.purse_offset[:seats]} makes a starting purse negative ({base} + the offset); "
+            f"keep every offset >= -{base}",
+        )
+        code = self.bonus_code()
+        if code >= len(BONUS_EQUIPMENT) and self.bonus_item_seat >= 0:
+            kind = code - len(BONUS_EQUIPMENT)
+            require(
+                kind < len(self.tech_price)
+                and any(k == kind and m > 0 for k, m in zip(self.culture_tech, self.race_techs, strict=True)),
+                f"bonus_item {self.bonus_item!r}: no culture offers a token of that race tech under these tables",
+            )
