@@ -893,9 +893,10 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     traj = markets.trajectories.filter(pl.col("variant").is_in(ctx.focus))
     games = _games_label(traj["games"].to_list())
     for series, title, what in (
-        ("marker", "Demand by round", "Mean demand level of each item after each round, one line style per variant"),
-        ("price", "Prices by round", "Mean price at each location after each round, one line style per variant"),
+        ("marker", "Demand by round", "Mean demand level of each item, round by round"),
+        ("price", "Prices by round", "Mean price at each location, round by round"),
     ):
+        what += ", one line style per variant" if len(ctx.focus) > 1 else ""
         if traj.filter(pl.col("series") == series).is_empty():
             continue
         fig = charts.market_trajectories(traj, series, level=ctx.level, units=ctx.units, palette=ctx.palette)
