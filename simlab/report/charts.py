@@ -69,6 +69,10 @@ class VariantPalette:
                 "build it from the manifest's variants (VariantPalette.of(names))"
             ) from None
 
+    def order(self, variants: Iterable[str]) -> list[str]:
+        """``variants`` in the palette's order, so every chart's legend lists them alike."""
+        return sorted(variants, key=self._index)
+
     def colour(self, variant: str) -> tuple[float, float, float]:
         """The variant's colour (an RGB triple of the colour-blind-safe palette)."""
         colours = sns.color_palette(PALETTE)
@@ -79,8 +83,12 @@ class VariantPalette:
         return LINE_STYLES[self._index(variant) % len(LINE_STYLES)]
 
 
-def _palette(data: pl.DataFrame, palette: VariantPalette | None) -> VariantPalette:
-    return palette if palette is not None else VariantPalette.of(data["variant"].unique(maintain_order=True))
+def _palette(data: pl.DataFrame, palette: VariantPalette | None) -> tuple[list[str], VariantPalette]:
+    """The data's variants in the palette's order (legends list them alike in every chart) and the palette."""
+    variants = data["variant"].unique(maintain_order=True).to_list()
+    if palette is None:
+        return variants, VariantPalette.of(variants)
+    return palette.order(variants), palette
 
 
 def span_limits(values: Iterable[float], min_span: float) -> tuple[float, float]:
@@ -190,8 +198,7 @@ def seat_win_shares(
     ``data``: ``simlab.analysis.seat_advantage(...)``.
     """
     fig, ax = _axes(ax)
-    variants = data["variant"].unique(maintain_order=True).to_list()
-    palette = _palette(data, palette)
+    variants, palette = _palette(data, palette)
     width = 0.8 / max(len(variants), 1)
     for i, v in enumerate(variants):
         colour = palette.colour(v)
@@ -370,8 +377,7 @@ def market_trajectories(
     stat = stat or ("mean" if series in ("price", "marker") else "median")
     if variant is not None:
         d = d.filter(pl.col("variant") == variant)
-    variants = d["variant"].unique(maintain_order=True).to_list()
-    palette = _palette(d, palette)
+    variants, palette = _palette(d, palette)
     items = d["item"].unique(maintain_order=True).to_list()
     fallback = sns.color_palette(PALETTE, len(items))
     lo, mid, hi = ("q25", "q50", "q75") if stat == "median" else ("mean_lo", "mean", "mean_hi")
@@ -425,8 +431,7 @@ def distribution(
     """
     fig, ax = _axes(ax)
     column = _first(data, "column", "value")
-    variants = data["variant"].unique(maintain_order=True).to_list()
-    palette = _palette(data, palette)
+    variants, palette = _palette(data, palette)
     for v in variants:
         colour = palette.colour(v)
         d = data.filter(pl.col("variant") == v).sort("bin")
@@ -457,8 +462,7 @@ def leader_curve(
     ``data``: ``simlab.analysis.leader_curve(simlab.analysis.lead_metrics(...))``.
     """
     fig, ax = _axes(ax)
-    variants = data["variant"].unique(maintain_order=True).to_list()
-    palette = _palette(data, palette)
+    variants, palette = _palette(data, palette)
     for v in variants:
         colour = palette.colour(v)
         d = data.filter(pl.col("variant") == v).sort("round")
@@ -490,8 +494,7 @@ def variance_shares(
     """
     fig, ax = _axes(ax)
     comps = ["seat", "bot", "seat_bot", "chance"]
-    variants = data["variant"].unique(maintain_order=True).to_list()
-    palette = _palette(data, palette)
+    variants, palette = _palette(data, palette)
     width = 0.8 / max(len(variants), 1)
     for i, v in enumerate(variants):
         d = data.filter(pl.col("variant") == v)
@@ -507,7 +510,7 @@ def variance_shares(
     ax.set_yscale("linear")
     ax.set_ylim(0, 100)
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(100, decimals=0))
-    ax.set_ylabel("share of the variance (%)")
+    ax.set_ylabel("share of the variance")
     ax.set_title(f"What decides the {_first(data, 'outcome', 'score')}?")
     ax.legend(fontsize=8)
     _caption(ax, caption(data, "", level))

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from matplotlib.colors import to_hex
+from matplotlib.colors import to_hex, to_rgba_array
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 
+import simlab
 from simlab.report import build as report_build
 from simlab.report import build_report, charts
 
@@ -128,8 +128,11 @@ def _variant_colours(fig: Figure, variants: list[str]) -> dict[str, str]:
     for handle, text in zip(legend.legend_handles, legend.get_texts(), strict=True):
         label = text.get_text()
         named = [v for v in variants if label == v or re.match(re.escape(v) + r"[ :(]", label)]
-        colour = handle.get_color() if isinstance(handle, Line2D) else handle.get_facecolor()
-        if named and to_hex(colour) != to_hex(charts.STYLE_KEY_COLOUR):
+        colour = np.asarray(
+            to_rgba_array(handle.get_color() if hasattr(handle, "get_color") else handle.get_facecolor())
+        )
+        colour = colour[0] if len(colour) else None  # a line collection's colour array, a line's one colour
+        if named and colour is not None and to_hex(colour) != to_hex(charts.STYLE_KEY_COLOUR):
             found[max(named, key=len)] = to_hex(colour)
     return found
 
@@ -158,12 +161,12 @@ def quick_figures(quick_folder: Path):
 
     with pytest.MonkeyPatch.context() as m:
         m.setattr(report_build, "_chart", keep)
-        return build_report(quick_folder), drawn
+        report = build_report(quick_folder)
+    return report, drawn, [v["name"] for v in simlab.load_manifest(quick_folder)["variants"]]
 
 
 def test_each_variant_has_one_colour_across_the_report(quick_figures):
-    report, drawn = quick_figures
-    variants = [row[0] for row in report.variants.rows]
+    _report, drawn, variants = quick_figures
     assert len(variants) >= 3
     seen: dict[str, dict[str, str]] = {}
     for title, fig in drawn:
@@ -183,7 +186,7 @@ def _no_repeats(title: str, caption: str) -> None:
 
 
 def test_no_caption_repeats_its_title_or_itself(quick_figures, cards_folder):
-    report, drawn = quick_figures
+    report, drawn, _variants = quick_figures
     cards = build_report(cards_folder)
     shown = [c for r in (report, cards) for s in r.sections for c in s.charts]
     assert len(shown) >= 10
