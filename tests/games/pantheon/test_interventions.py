@@ -107,3 +107,66 @@ def test_an_era_ended_by_the_last_face_up_god_and_one_ended_by_the_last_loot_are
     s = st.record[0]
     assert s["era"] == 2 and s["f_era_end_by"][0] == R.END_LOOT and s["f_era_turns"][0] == turns + 1
     assert s["f_points_src"][0, R.P_ERA_END] == 3 and s["f_played"][0, R.C_MOVE] == 1
+
+
+def test_gods_by_loot_by_gallia_and_by_bonus_tile_are_counted_by_route():
+    _t, f, _c = geometry(position(0, players=2))
+    st = position(0, players=2, god_stack_top=["Plaesiris"], hands={0: {"movement": 1}}, loot={f: "god", 0: "draw_2"})
+    play(st, R.A_MOVE, R.A_COUNT + 1, FOOT + f, STOP)
+    assert st.record[0]["f_gods_route"][0, R.PLAESIRIS, R.R_LOOT] == 1
+    st = position(
+        0, players=2, phase="gallia", nation="Gallia", god_stack_top=[("Gadicea", 5, 1)], hands={0: {"dancers": 5}}
+    )
+    play(st, R.A_GALLIA_FLIP, R.A_KIND + D.DANCERS)
+    assert st.record[0]["f_gods_route"][0, R.GADICEA, R.R_GALLIA] == 1
+    god_bonus = [t for t, e in enumerate(D.loot_types().effect) if e == D.GOD]
+    for seed in range(200):
+        s = _start(seed).record[0]
+        seats = [p for p in range(2) if int(s["f_bonus_tile"][p]) in god_bonus]
+        if seats:
+            break
+    assert seats, "no god bonus tile in 200 seeds"
+    p = seats[0]
+    assert s["f_gods_route"][p, :, R.R_BONUS].sum() == 1 and s["f_gods_era"][p, 0] >= 1
+    assert all(int(s["f_bonus_tile"][q]) >= 0 for q in range(2))  # every seat's bonus tile is recorded
+
+
+def test_a_scoring_records_the_columns_on_the_board_and_the_points_by_source():
+    """The rulebook's scoring example (11 + demigods 3 + 2 + five columns at 2 each = 26), by source."""
+    cf = position(1, players=2, era=3, face_up=[(3, 1)], loot={}).cfg[0]
+    spaces = [h for h in range(int(cf["n_hex"])) if cf["column_space"][h]][:5]
+    st = position(
+        1,
+        players=2,
+        era=3,
+        points={0: 11, 1: 0},
+        demigods={0: [3, 2]},
+        pieces={0: {"columns": spaces}},
+        face_up=[(3, 1)],
+        hands={1: {"dancers": 3, "temples": 1}},
+    )
+    before = st.record[0]["f_points_src"].copy()
+    play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + D.DANCERS, R.A_KIND + D.TEMPLES)
+    s = st.record[0]
+    gained = s["f_points_src"] - before
+    assert gained[0, R.P_DEMIGODS] == 5 and gained[0, R.P_COLUMNS] == 10 and gained[0, R.P_PIETALTE] == 0
+    assert gained[1, R.P_GODS] == 3 and gained[1, R.P_ERA_END] == 3
+    assert s["f_scorings"] == 1 and s["f_cols_scored"][0, 0] == 5 and s["f_cols_scored"][1, 0] == 0
+    assert s["f_points_era"][0, 2] == 26 and s["f_points_era"][1, 2] == 6
+
+
+def test_draws_count_cards_into_the_hand_and_an_empty_god_stack_reshuffles_the_box():
+    st = position(0, players=2, hands={0: {}})
+    s = st.record[0]
+    before = int(s["f_drawn"][0].sum())
+    play(st, R.A_DRAW, R.A_DECK, R.A_SLOT + 0, R.A_DECK)
+    assert int(s["f_drawn"][0].sum()) == before + 3 == before + int(s["hand"][0].sum())
+    _t, f, _c = geometry(position(0, players=2))
+    st = position(0, players=2, hands={0: {"movement": 1}}, loot={f: "god", 0: "draw_2"})
+    s = st.record[0]
+    for i in range(int(s["god_n"])):  # every face-down god to the box: the stack is empty
+        s["god_loc"][s["god_stack"][i]] = R.L_BOX
+        s["god_stack"][i] = -1
+    s["god_n"] = 0
+    play(st, R.A_MOVE, R.A_COUNT + 1, FOOT + f, STOP)
+    assert s["f_god_reshuffles"] == 1 and s["f_gods"][0] >= 1
