@@ -21,7 +21,8 @@ def test_scenario_error_is_a_simlab_error():
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
 def test_shipped_scenarios_load(path):
     sc = load_scenario(path)
-    assert sc.game == ("roma" if path.stem.startswith("roma_") else "massilia") and sc.games > 0 and sc.variants
+    game = next((g for g in ("roma", "pantheon") if path.stem.startswith(f"{g}_")), "massilia")
+    assert sc.game == game and sc.games > 0 and sc.variants
     assert sc.rotate, "shipped scenarios rotate their lineup so bot strength is not read as seat advantage"
 
 
