@@ -3,6 +3,8 @@ lines, determinize)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from simlab.core.bots import BotRegistry
@@ -16,7 +18,8 @@ from simlab.games.merchant_of_venus.config import (
     MerchantOfVenusConfig,
 )
 
-RULES_VERSION = "merchant_of_venus-0.1"
+#: 0.2: seat 0 starts by default (start_player), the record's fact series, the experiment knobs
+RULES_VERSION = "merchant_of_venus-0.2"
 
 _BOTS = BotRegistry("merchant_of_venus", [])
 _EQUIP = ("a laser", "a shield", "a cargo hold", "a yellow drive", "a red drive", "a combined drive")
@@ -152,6 +155,10 @@ class MerchantOfVenusGame(Game):
     max_players = MAX_PLAYERS
     rules_module = "simlab.games.merchant_of_venus.rules"
     policy = "simlab.games.merchant_of_venus.rules:heuristic_policy"
+    scenarios: ClassVar[dict[str, str]] = {
+        "money_sweep": "scenarios/mov_seats_and_purse.toml",
+        "card_value": "scenarios/mov_item_value.toml",
+    }
 
     @property
     def bots(self) -> BotRegistry:
