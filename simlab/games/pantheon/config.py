@@ -20,6 +20,25 @@ KINDS = 4  # sacrifice kinds: gifts, priests, dancers, temples
 LEVELS = 4
 
 
+#: the gods' keys for the start_god knob (data.GODS in lower case, same order)
+GOD_KEYS = (
+    "surparit",
+    "plaesiris",
+    "taksator",
+    "traitera",
+    "depraccus",
+    "vinthrad",
+    "gaiviles",
+    "stonkus",
+    "gadicea",
+    "pietalte",
+)
+
+
+def _last_seat(c: PantheonConfig) -> int:
+    return c.players - 1
+
+
 @dataclasses.dataclass(frozen=True)
 class PantheonConfig(GameConfig):
     """Every number of Pantheon's rules page (see each field's provenance and description)."""
@@ -154,6 +173,39 @@ class PantheonConfig(GameConfig):
     roma_cards: int = knob(2, "rulebook", "cards Roma lets each player draw from the deck")
     draw_action_cards: int = knob(3, "rulebook", "cards drawn in the draw action (+1 per Gadicea)")
     join_draw_cards: int = knob(1, "rulebook", "cards a player draws instead of joining a movement")
+    # -- experiment knobs (the interventions of simlab.games.pantheon.facts) ------------------------------
+    start_points: tuple[int, ...] = knob(
+        (0, 0, 0, 0),
+        "assumption",
+        "experiment knob: points each seat starts with (the rulebook: 0 for all)",
+        hash_default=False,
+        range=(0, None),
+    )
+    extra_start_feet: tuple[int, ...] = knob(
+        (0, 0, 0, 0),
+        "assumption",
+        "experiment knob: feet each seat takes from its general supply into its stock at set-up, on top of the "
+        "start stock (the compensation unit; negative returns feet to the supply)",
+        hash_default=False,
+    )
+    start_god: str = knob(
+        "none",
+        "assumption",
+        "experiment knob: a god (by key, e.g. stonkus) whose topmost tile in the stack start_god_seat gains "
+        "before era 1, like a bonus-tile god (bonus_god_era_points and its effect)",
+        record=None,
+        choices=("none", *GOD_KEYS),
+        hash_default=False,
+    )
+    start_god_seat: int = knob(
+        -1,
+        "assumption",
+        "seat that gains start_god (-1: nobody)",
+        record=None,
+        hash_default=False,
+        range=(0, _last_seat),
+        also=(-1,),
+    )
 
     def validate(self) -> None:
         require(
@@ -186,6 +238,7 @@ class PantheonConfig(GameConfig):
         need = self.players * (self.start_hand + 7) + self.display_cards
         require(deck >= need, f"the card deck ({deck} cards) is too small for {self.players} players")
         require(self.tiles_per_pile >= self.players, "tiles_per_pile must be at least players (one tile per kind each)")
+        self.check_experiment_knobs()
 
         self.check_tables()
 
@@ -202,10 +255,47 @@ class PantheonConfig(GameConfig):
             raise ConfigError(
                 f"demigods: unknown table {self.demigods!r}; use {', '.join(data.DEMIGOD_TABLES)} or a .json path"
             )
-        data.god_tiles(self.god_tiles)
+        tiles = data.god_tiles(self.god_tiles)
+        god, _ = self.start_god_index()
+        if god >= 0 and tiles.counts()[god] == 0:
+            raise ConfigError(f"start_god: {self.start_god!r} has no tiles in the god-tile table {self.god_tiles!r}")
         data.demigod_values(self.demigods)
         data.loot_types(self.loot_table or None)
         board.load_map(self.map_file) if self.map_file else board.load_map()
+
+    def check_experiment_knobs(self) -> None:
+        n = self.players
+        require(
+            len(self.start_points) == MAX_PLAYERS,
+            f"start_points needs {MAX_PLAYERS} values (one per seat; seats beyond players are ignored), "
+            f"got {self.start_points}",
+        )
+        require(
+            len(self.extra_start_feet) == MAX_PLAYERS,
+            f"extra_start_feet needs {MAX_PLAYERS} values (one per seat; seats beyond players are ignored), "
+            f"got {self.extra_start_feet}",
+        )
+        feet, _ = self.stock()
+        for p in range(n):
+            have = feet + self.extra_start_feet[p]
+            require(
+                0 <= have <= self.feet_per_player,
+                f"extra_start_feet[{p}] = {self.extra_start_feet[p]} leaves seat {p} with {have} feet in stock; "
+                f"it must be 0..{self.feet_per_player} (start feet {feet})",
+            )
+        require(
+            self.start_god == "none" or self.start_god in GOD_KEYS,
+            f"start_god must be 'none' or one of {', '.join(GOD_KEYS)}, got {self.start_god!r}",
+        )
+        require(
+            -1 <= self.start_god_seat < n, f"start_god_seat must be -1 or a seat 0..{n - 1}, got {self.start_god_seat}"
+        )
+
+    def start_god_index(self) -> tuple[int, int]:
+        """(god type, seat) of the start_god intervention, or (-1, -1) when nobody gains one."""
+        if self.start_god == "none" or self.start_god_seat < 0:
+            return -1, -1
+        return GOD_KEYS.index(self.start_god), self.start_god_seat
 
     def stock(self) -> tuple[int, int]:
         """(feet, columns) each player starts with in the own stock."""

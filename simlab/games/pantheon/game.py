@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from simlab.core.bots import BotRegistry, heuristic
@@ -120,6 +122,7 @@ class PantheonGame(Game):
     max_players = MAX_PLAYERS
     rules_module = "simlab.games.pantheon.rules"
     policy = "simlab.games.pantheon.bots:heuristic_policy"
+    scenarios: ClassVar[dict[str, str]] = {"card_value": "scenarios/pantheon_god_value.toml"}
 
     @property
     def bots(self) -> BotRegistry:

@@ -47,8 +47,15 @@ E_SUPPLY, E_DEMIGOD, E_GOD, E_COLUMN, E_SACRIFICE, E_DRAW, E_MONEY, E_STEPS = ra
 N_TILE, N_GALLIA, N_HAND, N_DRAW, N_SWAP, N_PERSIA, N_PURCHASE = range(7)
 # where a god tile is
 L_STACK, L_FACE, L_BOX, L_OWNED, L_FLIPPED = range(5)
-# routes by which a god is gained
-R_ACTION, R_OTHER = 0, 1
+# routes by which a god is gained (facts: f_gods_route); every route but the action gives face-down demigods
+R_ACTION, R_LOOT, R_BONUS, R_SURPARIT, R_GALLIA, R_GIVEN = range(6)
+NROUTE = 6
+R_OTHER = R_LOOT  # any route but the action (callers that need not say which)
+# points sources (facts: f_points_src): era points of gods, era-end bonus, demigods, columns, Pietalte
+P_GODS, P_ERA_END, P_DEMIGODS, P_COLUMNS, P_PIETALTE = range(5)
+NPSRC = 5
+# what ended an era (facts: f_era_end_by)
+END_LOOT, END_GODS, END_BOTH = 1, 2, 3
 
 # decisions (phase)
 (
@@ -228,6 +235,19 @@ STATE_DTYPE = state_dtype(
         ("f_era_ends", np.int32, (MAX_PLAYERS,)),
         ("f_scoring1", np.int32, (MAX_PLAYERS,)),
         ("f_handins", np.int32),
+        # facts for simlab.games.pantheon.facts (counters only: no rule reads them)
+        ("f_points_src", np.int32, (MAX_PLAYERS, NPSRC)),  # points gained by source (P_*)
+        ("f_points_era", np.int32, (MAX_PLAYERS, 6)),  # points at the end of each era (after its scoring)
+        ("f_gods_route", np.int32, (MAX_PLAYERS, NGODTYPE, NROUTE)),  # god tiles gained by god and route
+        ("f_gods_era", np.int32, (MAX_PLAYERS, 7)),  # god tiles gained by era (0: before era 1)
+        ("f_cols_scored", np.int32, (MAX_PLAYERS, 6)),  # own columns on the board at each scoring
+        ("f_scorings", np.int32),  # scorings held so far
+        ("f_drawn", np.int32, (MAX_PLAYERS, NCARD)),  # cards into the hand by kind (deal, deck, display, special)
+        ("f_played", np.int32, (MAX_PLAYERS, NCARD)),  # cards played by kind (movement, god payments, money)
+        ("f_bonus_tile", np.int32, (MAX_PLAYERS,)),  # the seat's bonus tile type (-1: none yet)
+        ("f_era_turns", np.int32, (6,)),  # turns taken in each era
+        ("f_era_end_by", np.int32, (6,)),  # what ended each era (END_*; 0: not played)
+        ("f_god_reshuffles", np.int32),  # boxed gods reshuffled into an empty stack
     ],
 )
 
@@ -283,6 +303,11 @@ CONFIG_DTYPE = np.dtype(
         ("roma_cards", np.int32),
         ("draw_action_cards", np.int32),
         ("join_draw_cards", np.int32),
+        # experiment knobs (interventions, simlab.games.pantheon.facts)
+        ("start_points", np.int32, (MAX_PLAYERS,)),
+        ("extra_start_feet", np.int32, (MAX_PLAYERS,)),
+        ("start_god", np.int32),  # god type gained by start_god_seat before era 1 (-1: none)
+        ("start_god_seat", np.int32),
         # derived from the data tables and the map
         ("n_hex", np.int32),
         ("nbr", np.int32, (MAX_HEX, NDIR)),
@@ -343,6 +368,7 @@ def derive_config(config: PantheonConfig, c: np.void) -> None:
     c["bonus_count"][:] = loot.bonus
     c["scoring_eras"][:] = 0
     c["scoring_eras"][: len(config.scoring_eras)] = config.scoring_eras
+    c["start_god"], c["start_god_seat"] = config.start_god_index()
 
 
 # --- small helpers ---------------------------------------------------------------------------------------
@@ -377,6 +403,13 @@ def gods_of(s, c, p, g):
 def add_points(s, p, v):
     s.points[p] += v
     s.score[p] = s.points[p]
+
+
+@njit(cache=True)
+def score_points(s, p, v, src):
+    """Points to seat p from source ``src`` (P_*), counted by source for the facts."""
+    add_points(s, p, v)
+    s.f_points_src[p, src] += v
 
 
 @njit(cache=True)
@@ -429,6 +462,7 @@ def draw_card(s, p):
         if k < 0:
             return False
     s.hand[p, k] += 1
+    s.f_drawn[p, k] += 1
     return True
 
 
@@ -456,6 +490,13 @@ def spend(s, p, k, n):
 
 
 @njit(cache=True)
+def play_cards(s, p, k, n):
+    """Seat p plays n cards of kind k (to the discard pile), counted for the facts."""
+    spend(s, p, k, n)
+    s.f_played[p, k] += n
+
+
+@njit(cache=True)
 def take_special_money(s, p):
     """The top special money card to seat p's hand; False if the stack is empty (the god gives only points)."""
     if s.special_n == 0:
@@ -463,6 +504,7 @@ def take_special_money(s, p):
     s.special_n -= 1
     v = s.special[s.special_n]
     s.hand[p, C_MONEY1 + v - 1] += 1
+    s.f_drawn[p, C_MONEY1 + v - 1] += 1
     return True
 
 
@@ -532,6 +574,7 @@ def stack_top(s):
         s.god_n = n
         if n == 0:
             return -1
+        s.f_god_reshuffles += 1
     s.god_n -= 1
     t = s.god_stack[s.god_n]
     s.god_stack[s.god_n] = -1
@@ -543,9 +586,11 @@ def gain_god(s, c, p, t, route):
     """Seat p gains god tile t: era points and its effect; Surparit takes one more from the stack (no chain)."""
     chain = True
     while t >= 0:
-        add_points(s, p, era_points_now(s, c))
+        score_points(s, p, era_points_now(s, c), P_GODS)
         s.f_gods[p] += 1
         g = c.tile_god[t]
+        s.f_gods_route[p, g, route] += 1
+        s.f_gods_era[p, s.era] += 1
         nxt = -1
         s.god_owner[t] = -1
         if g == SURPARIT:
@@ -553,7 +598,7 @@ def gain_god(s, c, p, t, route):
             if chain:
                 nxt = stack_top(s)
                 chain = False
-                route = R_OTHER
+                route = R_SURPARIT
         elif g == PLAESIRIS:
             s.god_loc[t] = L_BOX
             for _ in range(c.plaesiris_demigods):
@@ -634,6 +679,8 @@ def check_era_over(s, c):
     if loot == 0 or face_count(s) == 0:
         s.era_over = 1
         s.era_ender = s.active
+        if s.era >= 1:
+            s.f_era_end_by[s.era - 1] = (END_LOOT if loot == 0 else 0) + (END_GODS if face_count(s) == 0 else 0)
 
 
 # --- sacrifice tiles -------------------------------------------------------------------------------------
@@ -847,10 +894,13 @@ def init(st, cf, rng):
     s.nation_n = c.nations_in_deck
     # players
     for p in range(n):
-        s.supply_feet[p] = c.feet_per_player - c.stock_feet
+        s.supply_feet[p] = c.feet_per_player - c.stock_feet - c.extra_start_feet[p]
         s.supply_cols[p] = c.columns_per_player - c.stock_cols
-        s.stock_feet[p] = c.stock_feet
+        s.stock_feet[p] = c.stock_feet + c.extra_start_feet[p]
         s.stock_cols[p] = c.stock_cols
+        s.points[p] = c.start_points[p]
+        s.score[p] = c.start_points[p]
+        s.f_bonus_tile[p] = -1
         draw_cards(s, p, c.start_hand)
     for i in range(4):
         s.display[i] = -1
@@ -872,12 +922,32 @@ def init(st, cf, rng):
         s.step = S_ERA_BEGIN
     else:
         s.step = S_BONUS_DEAL
+    if c.start_god >= 0:  # experiment knob, after every shuffle so the rest of the game matches the control's
+        give_start_god(s, c, c.start_god_seat, c.start_god)
     run(s, c)
+
+
+@njit(cache=True)
+def give_start_god(s, c, p, g):
+    """Experiment knob: seat p gains the topmost tile of god g in the stack before era 1, like a bonus-tile god
+    (era points ``bonus_god_era_points`` and its effect); the rest of the stack keeps its order."""
+    i = s.god_n - 1
+    while i >= 0 and c.tile_god[s.god_stack[i]] != g:
+        i -= 1
+    if i < 0:  # no tile of the god (validation rules this out)
+        return
+    t = s.god_stack[i]
+    s.god_n -= 1
+    for j in range(i, s.god_n):
+        s.god_stack[j] = s.god_stack[j + 1]
+    s.god_stack[s.god_n] = -1
+    gain_god(s, c, p, t, R_GIVEN)
 
 
 @njit(cache=True)
 def resolve_bonus(s, c, p, t, after):
     """Bonus tile t for seat p: the column bonus is placed after the era-1 set-up, the rest resolves now."""
+    s.f_bonus_tile[p] = t
     if c.loot_effect[t] == E_COLUMN:
         s.column_bonus[p] += 1
         s.bonus_box[t] += 1
@@ -1029,7 +1099,7 @@ def begin_purchase(s, c, p, cartago):
 @njit(cache=True)
 def begin_move(s, c, p, cards, mover):
     """Seat p moves: big foot (mover only) + cards x 2 + Vinthrad + steps tiles; Gaiviles jumps."""
-    spend(s, p, C_MOVE, cards)
+    play_cards(s, p, C_MOVE, cards)
     _, vin = gods_of(s, c, p, VINTHRAD)
     jumps, _ = gods_of(s, c, p, GAIVILES)
     s.steps_left = cards * c.movement_card_steps + vin + s.steps_bonus[p] + (c.big_foot_steps if mover else 0)
@@ -1081,7 +1151,7 @@ def resolve_loot(s, c, i):
         else:
             take_face_up_demigod(s, c, p)
     elif e == E_GOD:
-        gain_god(s, c, p, stack_top(s), R_OTHER)
+        gain_god(s, c, p, stack_top(s), R_BONUS if s.pend_bonus else R_LOOT)
     elif e == E_SACRIFICE:
         s.sac_left = c.loot_amount[t]
     elif e == E_DRAW:
@@ -1176,6 +1246,8 @@ def action_done(s, c):
 @njit(cache=True)
 def turn_end(s, c):
     s.turns += 1
+    if s.era >= 1:
+        s.f_era_turns[s.era - 1] += 1
     if s.era_over:
         s.step = S_ERA_END
         return
@@ -1190,14 +1262,16 @@ def scoring(s, c):
         v = 0
         for x in range(NVAL):
             v += x * s.demi_own[p, x]
-        add_points(s, p, v)
+        score_points(s, p, v, P_DEMIGODS)
     for p in range(s.n_players):
         cols = 0
         for h in range(c.n_hex):
             for i in range(2):
                 if s.occ[h, i] == p and s.occ_col[h, i] == 1:
                     cols += 1
-        add_points(s, p, cols * c.column_points[min(cols, 12)])
+        score_points(s, p, cols * c.column_points[min(cols, 12)], P_COLUMNS)
+        if s.f_scorings < 6:
+            s.f_cols_scored[p, s.f_scorings] = cols
     for p in range(s.n_players):
         cnt, _ = gods_of(s, c, p, PIETALTE)
         best = 0
@@ -1205,14 +1279,15 @@ def scoring(s, c):
         for k in range(NKIND):
             best = max(best, s.level[p, k])
             total += s.level[p, k]
-        add_points(s, p, cnt * (best if c.pietalte_points_highest_level else total))
+        score_points(s, p, cnt * (best if c.pietalte_points_highest_level else total), P_PIETALTE)
+    s.f_scorings += 1
 
 
 @njit(cache=True)
 def era_end(s, c):
     """+3 to the player whose turn ended the era, temple to the left, feet home, leftovers boxed, scoring."""
     ender = s.era_ender if s.era_ender >= 0 else s.active
-    add_points(s, ender, c.era_end_bonus)
+    score_points(s, ender, c.era_end_bonus, P_ERA_END)
     s.f_era_ends[ender] += 1
     s.start_player = next_seat(s, ender)
     for h in range(c.n_hex):
@@ -1256,6 +1331,8 @@ def era_end(s, c):
                     s.f_scoring1[p] = s.points[p]
     if s.era >= c.eras and not scored:
         scoring(s, c)
+    for p in range(s.n_players):
+        s.f_points_era[p, s.era - 1] = s.points[p]
     if s.era >= c.eras:
         game_over(s, c)
         return
@@ -1596,11 +1673,11 @@ def apply(st, cf, a):
         else:
             k = a - A_KIND
             cards = group_cost(s, c, p, t, c.tile_req[t, s.pay_g], k)
-            spend(s, p, 1 + k, cards)
+            play_cards(s, p, 1 + k, cards)
             s.pay_used |= 1 << k
             s.pay_g += 1
             if ph == PH_GALLIA_PAY:
-                gain_god(s, c, p, t, R_OTHER)
+                gain_god(s, c, p, t, R_GALLIA)
                 s.gtile = -1
                 s.sq += 1
                 s.step = S_ABILITY
@@ -1615,6 +1692,7 @@ def apply(st, cf, a):
         else:
             i = a - A_SLOT
             s.hand[p, s.display[i]] += 1
+            s.f_drawn[p, s.display[i]] += 1
             s.display[i] = -1
             refill_display(s, c)
         s.draws_left -= 1
@@ -1721,7 +1799,7 @@ def apply_buy(s, c, p, a):
         return
     if a >= A_MONEY and a < A_TILE:
         k = C_MONEY1 + a - A_MONEY
-        spend(s, p, k, 1)
+        play_cards(s, p, k, 1)
         s.money_left += card_money(k)
         return
     if a >= A_TILE and a < A_BUY_FOOT:
