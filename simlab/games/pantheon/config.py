@@ -56,7 +56,7 @@ class PantheonConfig(GameConfig):
         "value can be tried by the knob contract test",
     }
 
-    players: int = knob(4, "rulebook", "number of players (2 to 4)")
+    players: int = knob(4, "rulebook", "number of players (2 to 4)", range=(2, 4))
     # -- data tables (placeholders live in files, chosen here) -------------------------------------------
     map_file: str = knob(
         "", "placeholder", "the board's map file ('' = the shipped maps/mediterranean_approx.json)", record=None
@@ -79,14 +79,14 @@ class PantheonConfig(GameConfig):
         "", "placeholder", "loot/bonus mix file ('' = the shipped tables/loot_bonus.json)", record=None
     )
     # -- components and set-up -------------------------------------------------------------------------
-    eras: int = knob(6, "rulebook", "eras in a game (one nation each)")
+    eras: int = knob(6, "rulebook", "eras in a game (one nation each)", range=(1, 6))
     scoring_eras: tuple[int, ...] = knob(
         (3, 6), "rulebook", "eras after which a scoring takes place (the game's last era always scores)"
     )
-    columns_per_player: int = knob(12, "rulebook", "columns of each colour")
-    feet_per_player: int = knob(12, "rulebook", "feet of each colour")
-    start_columns: int = knob(3, "rulebook", "columns in each player's own stock at set-up")
-    start_feet: int = knob(4, "rulebook", "feet in each player's own stock at set-up")
+    columns_per_player: int = knob(12, "rulebook", "columns of each colour", range=(1, None))
+    feet_per_player: int = knob(12, "rulebook", "feet of each colour", range=(1, None))
+    start_columns: int = knob(3, "rulebook", "columns in each player's own stock at set-up", range=(0, None))
+    start_feet: int = knob(4, "rulebook", "feet in each player's own stock at set-up", range=(0, None))
     start_stock_by_player_count: bool = knob(
         False, "rulebook", "variant (Brettspielwelt): start stock by player count instead of start_feet/start_columns"
     )
@@ -96,37 +96,41 @@ class PantheonConfig(GameConfig):
     stock_columns_by_players: tuple[int, ...] = knob(
         (5, 4, 3), "rulebook", "start columns for 2, 3, 4 players (variant)", record=None
     )
-    start_hand: int = knob(5, "rulebook", "cards dealt to each player at set-up")
-    display_cards: int = knob(4, "rulebook", "face-up cards beside the deck")
+    start_hand: int = knob(5, "rulebook", "cards dealt to each player at set-up", range=(0, None))
+    display_cards: int = knob(4, "rulebook", "face-up cards beside the deck", range=(0, None))
     bonus_draft: bool = knob(
         False, "rulebook", "variant: bonus tiles face up, chosen in reverse turn order after the era-1 set-up"
     )
-    gods_per_era_extra: int = knob(1, "rulebook", "gods revealed per era: players + this")
-    loot_per_era_extra: int = knob(1, "rulebook", "loot tiles placed per era: players + this")
-    nations_in_deck: int = knob(8, "rulebook", "nation cards in the shuffled deck (one is revealed per era)")
+    gods_per_era_extra: int = knob(1, "rulebook", "gods revealed per era: players + this", range=(0, None))
+    loot_per_era_extra: int = knob(1, "rulebook", "loot tiles placed per era: players + this", range=(0, None))
+    nations_in_deck: int = knob(
+        8, "rulebook", "nation cards in the shuffled deck (one is revealed per era)", range=(1, 8)
+    )
     # -- cards --------------------------------------------------------------------------------------------
-    movement_cards: int = knob(16, "rulebook", "movement cards in the action deck")
+    movement_cards: int = knob(16, "rulebook", "movement cards in the action deck", range=(0, None))
     sacrifice_cards: tuple[int, ...] = knob(
         (11, 11, 11, 11),
         "derived",
         "sacrifice cards per kind (gifts, priests, dancers, temples); only the total 44 is printed",
     )
-    money_cards: int = knob(15, "rulebook", "money-1 cards in the action deck")
+    money_cards: int = knob(15, "rulebook", "money-1 cards in the action deck", range=(0, None))
     special_money: tuple[int, ...] = knob(
         (2, 2, 2, 1), "rulebook", "special money cards of value 2, 3, 4, 5 (open stack, ascending)"
     )
-    movement_card_steps: int = knob(2, "rulebook", "steps per movement card")
+    movement_card_steps: int = knob(2, "rulebook", "steps per movement card", range=(1, None))
     # -- sacrifice tiles ----------------------------------------------------------------------------------
     sacrifice_tile_cost: tuple[int, ...] = knob(
         (1, 3, 6, 10), "placeholder", "printed cost of a sacrifice tile of level 1..4 (1, 3, 6 stated; 10 guessed)"
     )
-    tiles_per_pile: int = knob(4, "derived", "tiles in each kind's level-1/2 pile and level-3/4 pile")
+    tiles_per_pile: int = knob(4, "derived", "tiles in each kind's level-1/2 pile and level-3/4 pile", range=(1, None))
     # -- movement and purchases --------------------------------------------------------------------------
-    big_foot_steps: int = knob(1, "rulebook", "steps the big foot gives the mover")
-    occupied_extra: int = knob(1, "rulebook", "extra steps (or money) to place on a hex holding another player's piece")
-    hex_capacity: int = knob(2, "rulebook", "most pieces on a hex (from different players)")
-    piece_cost: int = knob(1, "rulebook", "money per foot or column bought from the general supply")
-    place_cost: int = knob(1, "rulebook", "money per foot or column placed in a purchase")
+    big_foot_steps: int = knob(1, "rulebook", "steps the big foot gives the mover", range=(0, None))
+    occupied_extra: int = knob(
+        1, "rulebook", "extra steps (or money) to place on a hex holding another player's piece", range=(0, None)
+    )
+    hex_capacity: int = knob(2, "rulebook", "most pieces on a hex (from different players)", range=(1, None))
+    piece_cost: int = knob(1, "rulebook", "money per foot or column bought from the general supply", range=(0, None))
+    place_cost: int = knob(1, "rulebook", "money per foot or column placed in a purchase", range=(0, None))
     purchase_takes_loot: bool = knob(True, "rulebook", "a foot placed in a purchase takes the loot of its hex")
     jump_reached_connected: bool = knob(
         True, "assumption", "pieces reached only by a Gaiviles jump count as connected for later placements (§10)"
@@ -135,8 +139,10 @@ class PantheonConfig(GameConfig):
         True, "assumption", "feet may stand on other nations' start spaces (never on the active temple) (§10)"
     )
     # -- scoring -----------------------------------------------------------------------------------------
-    era_points: tuple[int, ...] = knob((1, 2, 3, 4, 5, 6), "rulebook", "points per god gained in era 1..6")
-    era_end_bonus: int = knob(3, "rulebook", "points to the player whose turn ended the era")
+    era_points: tuple[int, ...] = knob(
+        (1, 2, 3, 4, 5, 6), "rulebook", "points per god gained in era 1..6", range=(0, None)
+    )
+    era_end_bonus: int = knob(3, "rulebook", "points to the player whose turn ended the era", range=(0, None))
     column_points: tuple[int, ...] = knob(
         (0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4),
         "rulebook",
@@ -148,7 +154,9 @@ class PantheonConfig(GameConfig):
         "each Pietalte scores the owner's highest sacrifice-tile level (False: the sum of levels) (§10)",
     )
     # -- §10 ambiguities ---------------------------------------------------------------------------------
-    depraccus_cards: int = knob(2, "rulebook", "cards drawn per Depraccus at the end of each era set-up")
+    depraccus_cards: int = knob(
+        2, "rulebook", "cards drawn per Depraccus at the end of each era set-up", range=(0, None)
+    )
     depraccus_stacks: bool = knob(True, "assumption", "several Depraccus draw their cards each (§10)")
     bonus_god_era_points: int = knob(
         1, "assumption", "era points of a god from the bonus tile, gained before era 1 (§10)"
@@ -156,23 +164,27 @@ class PantheonConfig(GameConfig):
     cartago_before_temple: bool = knob(
         True, "rulebook", "Cartago's purchase comes before the temple is placed, so it can place no piece (§10)"
     )
-    cartago_money: int = knob(2, "rulebook", "money Cartago lets each player spend")
-    gallia_cards: int = knob(2, "rulebook", "cards Gallia's first option draws from the deck")
+    cartago_money: int = knob(2, "rulebook", "money Cartago lets each player spend", range=(0, None))
+    gallia_cards: int = knob(2, "rulebook", "cards Gallia's first option draws from the deck", range=(0, None))
     gallia_plaesiris_reveals: bool = knob(
         True, "assumption", "a Plaesiris flipped by Gallia turns 2 demigods face up like one revealed in set-up (§10)"
     )
-    plaesiris_demigods: int = knob(2, "rulebook", "demigods a Plaesiris gives (and turns face up when revealed)")
-    demigods_low_values: int = knob(3, "rulebook", "demigods of value 1..this are shuffled on top of the stack")
+    plaesiris_demigods: int = knob(
+        2, "rulebook", "demigods a Plaesiris gives (and turns face up when revealed)", range=(0, None)
+    )
+    demigods_low_values: int = knob(
+        3, "rulebook", "demigods of value 1..this are shuffled on top of the stack", range=(0, 6)
+    )
     face_up_demigod_newest_first: bool = knob(
         True, "assumption", "the 'top' face-up demigod is the newest revealed (False: the oldest) (§10)"
     )
     traitera_after_era_end: bool = knob(
         True, "assumption", "Traitera's extra action is taken even after the first action ended the era (§10)"
     )
-    hand_to_cards: int = knob(7, "rulebook", "hand size Germania and Graecia set")
-    roma_cards: int = knob(2, "rulebook", "cards Roma lets each player draw from the deck")
-    draw_action_cards: int = knob(3, "rulebook", "cards drawn in the draw action (+1 per Gadicea)")
-    join_draw_cards: int = knob(1, "rulebook", "cards a player draws instead of joining a movement")
+    hand_to_cards: int = knob(7, "rulebook", "hand size Germania and Graecia set", range=(0, None))
+    roma_cards: int = knob(2, "rulebook", "cards Roma lets each player draw from the deck", range=(0, None))
+    draw_action_cards: int = knob(3, "rulebook", "cards drawn in the draw action (+1 per Gadicea)", range=(0, None))
+    join_draw_cards: int = knob(1, "rulebook", "cards a player draws instead of joining a movement", range=(0, None))
     # -- experiment knobs (the interventions of simlab.games.pantheon.facts) ------------------------------
     start_points: tuple[int, ...] = knob(
         (0, 0, 0, 0),
