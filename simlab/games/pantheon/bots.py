@@ -102,40 +102,43 @@ def column_gain(s, c, p, cols):
     return float(b - a)
 
 
+FAR = 99  # the distance of a hex from loot when no loot tile is on the board (or none can be reached)
+
+
 @njit(cache=True)
-def loot_distance(s, c, dist):
-    """dist[h] = steps from hex h to the nearest loot tile on the board (multi-source BFS); 99 if none."""
-    queue = np.empty(R.MAX_HEX, np.int32)
-    head = 0
-    tail = 0
+def loot_hexes(s, c, loot):
+    """loot[:n] = the hexes holding a loot tile; returns n."""
+    n = 0
     for h in range(c.n_hex):
         if s.loot_hex[h] >= 0:
-            dist[h] = 0
-            queue[tail] = h
-            tail += 1
-        else:
-            dist[h] = 99
-    while head < tail:
-        h = queue[head]
-        head += 1
-        for d in range(R.NDIR):
-            x = c.nbr[h, d]
-            if x >= 0 and dist[x] > dist[h] + 1:
-                dist[x] = dist[h] + 1
-                queue[tail] = x
-                tail += 1
-    return tail
+            loot[n] = h
+            n += 1
+    return n
 
 
 @njit(cache=True)
-def network_distance(s, c, p, dist):
-    """Fewest steps from the temple or one of p's feet to a loot tile (99 with no temple or no loot)."""
-    if s.temple < 0:
-        return 99
-    best = dist[s.temple]
+def loot_distance(c, h, loot, n_loot):
+    """Steps from hex h to the nearest loot tile (the config's distance table); FAR if none."""
+    best = FAR
+    row = c.hex_dist[h]
+    for i in range(n_loot):
+        d = row[loot[i]]
+        if d < best:
+            best = d
+    return best
+
+
+@njit(cache=True)
+def network_distance(s, c, p, loot, n_loot):
+    """Fewest steps from the temple or one of p's feet to a loot tile (FAR with no temple or no loot)."""
+    if s.temple < 0 or n_loot == 0:
+        return FAR
+    best = loot_distance(c, s.temple, loot, n_loot)
     for h in range(c.n_hex):
-        if dist[h] < best and R.own_foot_at(s, p, h):
-            best = dist[h]
+        if R.own_foot_at(s, p, h):
+            d = loot_distance(c, h, loot, n_loot)
+            if d < best:
+                best = d
     return best
 
 
@@ -157,8 +160,13 @@ def free_steps(s, c, p, mover):
 
 @njit(cache=True)
 def min_cards(s, c, p, t):
-    """Fewest cards seat p spends to pay god tile t (distinct kinds per group); -1 if it cannot."""
+    """Fewest cards seat p spends to pay god tile t (distinct kinds per group); -1 if it cannot. The cost
+    of each (group, kind) is looked up once, then every assignment of kinds is tried."""
     ng = c.tile_groups[t]
+    cost = np.empty((R.NKIND, R.NKIND), np.int32)
+    for g in range(ng):
+        for k in range(R.NKIND):
+            cost[g, k] = R.group_cost(s, c, p, t, c.tile_req[t, g], k)
     best = -1
     total = 1
     for _ in range(ng):
@@ -171,15 +179,11 @@ def min_cards(s, c, p, t):
         for g in range(ng):
             k = x % R.NKIND
             x //= R.NKIND
-            if (mask >> k) & 1:
-                ok = False
-                break
-            cost = R.group_cost(s, c, p, t, c.tile_req[t, g], k)
-            if cost < 0:
+            if (mask >> k) & 1 or cost[g, k] < 0:
                 ok = False
                 break
             mask |= 1 << k
-            cards += cost
+            cards += cost[g, k]
         if ok and (best < 0 or cards < best):
             best = cards
     return best
@@ -247,7 +251,7 @@ def best_tile(s, c, p, budget, prm):
 
 
 @njit(cache=True)
-def foot_worth(s, c, p, h, dist, prm, loot_left):
+def foot_worth(s, c, p, h, loot, prm, loot_left):
     """A foot on h: the loot it takes, else its nearness to loot; a foot beside an empty column space
     lets a column follow."""
     t = s.loot_hex[h]
@@ -256,7 +260,7 @@ def foot_worth(s, c, p, h, dist, prm, loot_left):
         if loot_left == 1:
             v += c.era_end_bonus
         return v
-    v = prm[P_REACH] / (1.0 + dist[h])
+    v = prm[P_REACH] / (1.0 + loot_distance(c, h, loot, loot_left))
     if s.stock_cols[p] > 0:
         for d in range(R.NDIR):
             x = c.nbr[h, d]
@@ -276,12 +280,8 @@ def column_worth(s, c, p, h, cols, prm):
 @njit(cache=True)
 def choose_placement(s, c, p, buf, n, prm, buy):
     """The best legal placement (feet, columns, jumps) or purchase; stop when nothing is worth it."""
-    dist = np.empty(R.MAX_HEX, np.int32)
-    loot_distance(s, c, dist)
-    loot_left = 0
-    for h in range(c.n_hex):
-        if s.loot_hex[h] >= 0:
-            loot_left += 1
+    loot = np.empty(R.MAX_HEX, np.int32)
+    loot_left = loot_hexes(s, c, loot)
     cols = own_columns(s, c, p)
     best = 0.0
     arg = R.A_STOP
@@ -295,12 +295,12 @@ def choose_placement(s, c, p, buf, n, prm, buy):
         v = -1e9
         if a < R.A_COL:
             h = a - R.A_FOOT
-            v = foot_worth(s, c, p, h, dist, prm, loot_left) - 0.3 * (R.pieces_at(s, h) > 0)
+            v = foot_worth(s, c, p, h, loot, prm, loot_left) - 0.3 * (R.pieces_at(s, h) > 0)
         elif a < R.A_JUMP:
             v = column_worth(s, c, p, a - R.A_COL, cols, prm)
         elif a < R.A_STOP:
             h = a - R.A_JUMP
-            v = 0.8 * prm[P_REACH] / (1.0 + dist[h])
+            v = 0.8 * prm[P_REACH] / (1.0 + loot_distance(c, h, loot, loot_left))
         elif a >= R.A_TILE and a < R.A_BUY_FOOT:
             x = a - R.A_TILE
             k = x // 4
@@ -334,14 +334,15 @@ def choose_action(s, c, p, buf, n, prm):
             tile, _ = best_tile(s, c, p, money, prm)
             v = prm[P_BUY] * (tile + 0.3 * money)
         elif a == R.A_MOVE:
-            dist = np.empty(R.MAX_HEX, np.int32)
-            if loot_distance(s, c, dist) == 0:
+            loot = np.empty(R.MAX_HEX, np.int32)
+            n_loot = loot_hexes(s, c, loot)
+            if n_loot == 0:
                 v = 0.0
             else:
                 steps = 2 * min(s.hand[p, R.C_MOVE], int(prm[P_MAX_MOVE])) + free_steps(s, c, p, True)
                 room = s.stock_feet[p] + s.stock_cols[p]
                 v = prm[P_MOVE] * 0.4 * min(steps, room)
-                if network_distance(s, c, p, dist) <= steps and s.stock_feet[p] > 0:
+                if network_distance(s, c, p, loot, n_loot) <= steps and s.stock_feet[p] > 0:
                     v += prm[P_MOVE] * prm[P_LOOT]
         else:
             _, gad = R.gods_of(s, c, p, R.GADICEA)
@@ -360,9 +361,9 @@ def choose_move_cards(s, c, p, buf, n, prm):
     have = s.hand[p, R.C_MOVE]
     want = min(have, int(prm[P_MAX_MOVE]))
     if not mover:
-        dist = np.empty(R.MAX_HEX, np.int32)
-        loot_distance(s, c, dist)
-        need = network_distance(s, c, p, dist)
+        loot = np.empty(R.MAX_HEX, np.int32)
+        n_loot = loot_hexes(s, c, loot)
+        need = network_distance(s, c, p, loot, n_loot)
         steps = 2 * want + free
         if need > steps or s.stock_feet[p] == 0 or steps < prm[P_JOIN]:
             for i in range(n):
