@@ -625,6 +625,14 @@ def payable_from(s, c, p, t, g0, used, ngroups):
     m = ngroups - g0
     if m <= 0:
         return True
+    # which kinds can pay each group, worked out once (group_cost is pure), then the assignments tried
+    can = np.zeros(NKIND, np.int64)
+    for g in range(g0, ngroups):
+        for k in range(NKIND):
+            if not (used >> k) & 1 and group_cost(s, c, p, t, c.tile_req[t, g], k) >= 0:
+                can[g - g0] |= 1 << k
+        if can[g - g0] == 0:
+            return False
     total = 1
     for _ in range(m):
         total *= NKIND
@@ -632,10 +640,10 @@ def payable_from(s, c, p, t, g0, used, ngroups):
         x = code
         mask = used
         ok = True
-        for g in range(g0, ngroups):
+        for g in range(m):
             k = x % NKIND
             x //= NKIND
-            if (mask >> k) & 1 or group_cost(s, c, p, t, c.tile_req[t, g], k) < 0:
+            if (mask >> k) & 1 or not (can[g] >> k) & 1:
                 ok = False
                 break
             mask |= 1 << k
