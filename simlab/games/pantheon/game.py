@@ -10,7 +10,7 @@ from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, State
 from simlab.games.pantheon import data as D
 from simlab.games.pantheon import rules as R
-from simlab.games.pantheon.bots import GOD_FIRST
+from simlab.games.pantheon.bots import BUILDER, DEVOUT, GOD_FIRST
 from simlab.games.pantheon.config import MAX_PLAYERS, PantheonConfig
 
 RULES_VERSION = "pantheon-0.1"
@@ -123,6 +123,7 @@ class PantheonGame(Game):
     rules_module = "simlab.games.pantheon.rules"
     policy = "simlab.games.pantheon.bots:heuristic_policy"
     scenarios: ClassVar[dict[str, str]] = {"card_value": "scenarios/pantheon_god_value.toml"}
+    default_bots = ("builder", "devout")
 
     @property
     def bots(self) -> BotRegistry:
@@ -133,8 +134,18 @@ _BOTS = BotRegistry(
     "pantheon",
     [
         heuristic(
+            "builder",
+            "walks feet toward the loot, plants columns on contested column spaces, buys pieces and tiles",
+            BUILDER,
+        ),
+        heuristic(
+            "devout",
+            "buys sacrifice tiles first, then the gods whose era points and lasting effects pay most",
+            DEVOUT,
+        ),
+        heuristic(
             "god_first", "takes a face-up god whenever one can be paid, otherwise a random legal action", GOD_FIRST
-        )
+        ),
     ],
 )
 

@@ -311,6 +311,7 @@ CONFIG_DTYPE = np.dtype(
         # derived from the data tables and the map
         ("n_hex", np.int32),
         ("nbr", np.int32, (MAX_HEX, NDIR)),
+        ("hex_dist", np.int16, (MAX_HEX, MAX_HEX)),  # steps between two hexes over the map (NO_PATH if none)
         ("column_space", np.int32, (MAX_HEX,)),
         ("start_nation", np.int32, (MAX_HEX,)),
         ("start_hex", np.int32, (NNAT,)),
@@ -334,6 +335,30 @@ CONFIG_DTYPE = np.dtype(
 )
 
 
+NO_PATH = 999
+
+
+def hex_distances(neighbours: np.ndarray, n: int) -> np.ndarray:
+    """All-pairs steps over the map's neighbour table (a BFS per hex), padded to MAX_HEX with NO_PATH: read by
+    the bots, which would otherwise search the map at every placement."""
+    out = np.full((MAX_HEX, MAX_HEX), NO_PATH, np.int16)
+    for src in range(n):
+        row = out[src]
+        row[src] = 0
+        frontier = [src]
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for h in frontier:
+                for x in neighbours[h]:
+                    if x >= 0 and row[x] == NO_PATH:
+                        row[x] = d
+                        nxt.append(int(x))
+            frontier = nxt
+    return out
+
+
 def derive_config(config: PantheonConfig, c: np.void) -> None:
     """The fields the compiled rules read that are not copied one-to-one: the stock, the map, the tables."""
     feet, cols = config.stock()
@@ -345,6 +370,7 @@ def derive_config(config: PantheonConfig, c: np.void) -> None:
     c["n_hex"] = n
     c["nbr"][:] = -1
     c["nbr"][:n] = board.neighbours
+    c["hex_dist"][:] = hex_distances(board.neighbours, n)
     c["column_space"][:n] = board.column_space
     c["start_nation"][:] = -1
     c["start_nation"][:n] = board.start_nation
@@ -644,6 +670,14 @@ def payable_from(s, c, p, t, g0, used, ngroups):
     m = ngroups - g0
     if m <= 0:
         return True
+    # which kinds can pay each group, worked out once (group_cost is pure), then the assignments tried
+    can = np.zeros(NKIND, np.int64)
+    for g in range(g0, ngroups):
+        for k in range(NKIND):
+            if not (used >> k) & 1 and group_cost(s, c, p, t, c.tile_req[t, g], k) >= 0:
+                can[g - g0] |= 1 << k
+        if can[g - g0] == 0:
+            return False
     total = 1
     for _ in range(m):
         total *= NKIND
@@ -651,10 +685,10 @@ def payable_from(s, c, p, t, g0, used, ngroups):
         x = code
         mask = used
         ok = True
-        for g in range(g0, ngroups):
+        for g in range(m):
             k = x % NKIND
             x //= NKIND
-            if (mask >> k) & 1 or group_cost(s, c, p, t, c.tile_req[t, g], k) < 0:
+            if (mask >> k) & 1 or not (can[g] >> k) & 1:
                 ok = False
                 break
             mask |= 1 << k
@@ -756,6 +790,23 @@ def connected(s, c, p, mark):
                 mark[x] = 1
                 stack[n] = x
                 n += 1
+
+
+@njit(cache=True)
+def frontier(s, c, mark, near):
+    """near[h] = 1 for every hex next to the temple or to a hex in ``mark``: exactly where ``reachable`` holds."""
+    if s.temple < 0:
+        return
+    for d in range(NDIR):
+        x = c.nbr[s.temple, d]
+        if x >= 0:
+            near[x] = 1
+    for h in range(c.n_hex):
+        if mark[h]:
+            for d in range(NDIR):
+                x = c.nbr[h, d]
+                if x >= 0:
+                    near[x] = 1
 
 
 @njit(cache=True)
@@ -1591,7 +1642,13 @@ def legal_placement(s, c, p, buf, ph):
             n += 1
     extra = c.place_cost - 1 if ph == PH_BUY else 0
     if budget > 0:
+        # the hexes ``reachable`` accepts (next to the temple or to a connected own piece), marked once, so
+        # only they are tried; hexes are still visited in index order, so the legal list is unchanged
+        near = np.zeros(MAX_HEX, np.uint8)
+        frontier(s, c, mark, near)
         for h in range(c.n_hex):
+            if not near[h]:
+                continue
             if c.column_space[h]:
                 cost = place_cost(s, c, p, h, True, mark)
                 if cost > 0 and cost + extra <= budget:
