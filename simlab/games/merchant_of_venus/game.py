@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.core.bots import BotRegistry
+from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, State
 from simlab.games.merchant_of_venus import rules as R
+from simlab.games.merchant_of_venus.bots import PORTER, TRADER
 from simlab.games.merchant_of_venus.config import (
     CULTURE_NAMES,
     DRIVE_NAMES,
@@ -18,7 +19,21 @@ from simlab.games.merchant_of_venus.config import (
 
 RULES_VERSION = "merchant_of_venus-0.1"
 
-_BOTS = BotRegistry("merchant_of_venus", [])
+_BOTS = BotRegistry(
+    "merchant_of_venus",
+    [
+        heuristic(
+            "trader",
+            "buy-low / sell-high round trips on the fewest-MP table and the visible market tokens",
+            TRADER,
+        ),
+        heuristic(
+            "porter",
+            "builds spaceports whenever it can, carries passengers, drills asteroids, trades on the side",
+            PORTER,
+        ),
+    ],
+)
 _EQUIP = ("a laser", "a shield", "a cargo hold", "a yellow drive", "a red drive", "a combined drive")
 
 
@@ -151,7 +166,8 @@ class MerchantOfVenusGame(Game):
     min_players = 2
     max_players = MAX_PLAYERS
     rules_module = "simlab.games.merchant_of_venus.rules"
-    policy = "simlab.games.merchant_of_venus.rules:heuristic_policy"
+    policy = "simlab.games.merchant_of_venus.bots:heuristic_policy"
+    default_bots = ("trader", "porter")
 
     @property
     def bots(self) -> BotRegistry:
