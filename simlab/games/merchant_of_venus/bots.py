@@ -57,6 +57,7 @@ DRIVE_COLOUR_WORTH = 150.0
 BOOSTER_WORTH = 60.0
 PILOT_WORTH = 80.0
 FUZZY_MEAN_FAME = 7.0  # 2d6
+IOU_WORTH = 0.5  # an IOU credit buys only from its culture and is lost at the end
 
 
 # ==============================================================================================
@@ -111,11 +112,13 @@ def best_resale(s, c, prm, g, sy, drive, exclude, horizon):
     to get there, or (an undiscovered buyer left) the active price ``unknown_turns`` away; 0 when no buyer
     can be reached within ``horizon`` turns (an unsold good is worth nothing at the end)."""
     best = 0.0
+    unknown = False
     for b in range(R.NC):
         if b == exclude or not R.buys_good(c, b, g):
             continue
         bs = s.culture_sys[b]
         if bs < 0:
+            unknown = True
             continue
         t = turns_for(prm, float(c.bot_sys_dist[drive, sy, bs]))
         if t > horizon:
@@ -123,7 +126,7 @@ def best_resale(s, c, prm, g, sy, drive, exclude, horizon):
         v = price_at(s, c, b, g) - prm[P_TURN] * t
         if v > best:
             best = v
-    if prm[P_UNKNOWN] <= horizon and undiscovered_buyers(s, c, g) > 0:
+    if unknown and prm[P_UNKNOWN] <= horizon:
         v = float(c.good_resale[3 * g + R.TOKEN_ACTIVE]) - prm[P_TURN] * prm[P_UNKNOWN]
         if v > best:
             best = v
@@ -148,10 +151,11 @@ def passenger_worth(c, prm, i):
 
 @njit(cache=True)
 def effective_price(s, c, p, cu, price):
-    """What a buy from culture cu costs p in credits that count (IOU credits are worth nothing at the end)."""
+    """What a buy from culture cu costs p: own credits, and IOU credits at ``IOU_WORTH`` (they buy only from
+    their culture and are worth nothing at the end)."""
     if cu >= 0 and s.discoverer[cu] == p:
-        iou = s.iou_left[cu]
-        return float(price - iou) if price > iou else 0.0
+        iou = min(s.iou_left[cu], price)
+        return price - IOU_WORTH * iou
     return float(price)
 
 
@@ -177,63 +181,70 @@ def port_wanted(s, c, p, prm, city):
 # destinations
 # ==============================================================================================
 @njit(cache=True)
-def landing_gain(s, c, p, prm, sp, horizon, n_undisc):
+def contact_gain(s, c, p, prm, n_undisc):
+    """What a first contact would bring p (the same at every undiscovered system): the allowance and
+    discovery, half the mean IOU credits, the expected sales of the hold and passengers to that culture."""
+    gain = prm[P_EXPLORE]
+    if n_undisc == 0:
+        return gain
+    iou = 0.0
+    for cu in range(R.NC):
+        if s.culture_sys[cu] < 0:
+            iou += c.iou[cu]
+    gain += 0.5 * iou / n_undisc
+    for g in range(R.NC):
+        k = s.cargo[p, g]
+        if k > 0:
+            nb = undiscovered_buyers(s, c, g)
+            gain += k * nb / n_undisc * float(c.good_resale[3 * g + R.TOKEN_ACTIVE])
+    for i in range(c.n_passengers):
+        dest = c.passenger_dest[i]
+        if s.pass_loc[i] == R.LOC_HOLD + p and dest < 14 and s.culture_sys[dest] < 0:
+            gain += passenger_worth(c, prm, i) / n_undisc
+    return gain
+
+
+@njit(cache=True)
+def landing_gain(s, c, p, prm, sp, horizon, room, cargo_n, pass_n, contact):
     """What landing on space sp (a city, port, merchant port or Galactic Base) would bring p, with
-    ``horizon`` turns left after the landing."""
+    ``horizon`` turns left after the landing (``room``: free holds now; ``cargo_n``: goods tokens held;
+    ``pass_n``: passengers waiting or carried; ``contact``: :func:`contact_gain`)."""
     sy = c.space_system[sp]
     drive = s.drive[p]
     gain = 0.0
-    fee = 0.0
-    owner = s.port_owner[sp]
-    if owner >= 0 and owner != p:
-        fee = float(c.port_fee)
-    unlimited = R.is_port(s, c, sp)
     for k in range(2):
         m = s.mission[p, k]
         if m >= 0 and c.mission_target[m] == sy:
             gain += c.mission_credits[m] + c.mission_fame[m] * c.fame_credits
-    room = s.holds[p] - R.used_holds(s, c, p)
     if sy == R.SYS_GB:
         place = 14
     elif sy >= 0 and s.discovered[sy] == 0:
-        # first contact: the culture is one of the undiscovered ones (which, the seat cannot know)
-        gain += prm[P_EXPLORE]
-        if n_undisc > 0:
-            iou = 0.0
-            for cu in range(R.NC):
-                if s.culture_sys[cu] < 0:
-                    iou += c.iou[cu]
-            gain += 0.5 * iou / n_undisc
-            for g in range(R.NC):
-                k = s.cargo[p, g]
-                if k > 0:
-                    nb = undiscovered_buyers(s, c, g)
-                    gain += k * nb / n_undisc * float(c.good_resale[3 * g + R.TOKEN_ACTIVE])
-            for i in range(c.n_passengers):
-                dest = c.passenger_dest[i]
-                if s.pass_loc[i] == R.LOC_HOLD + p and dest < 14 and s.culture_sys[dest] < 0:
-                    gain += passenger_worth(c, prm, i) / n_undisc
-        return gain
+        return gain + contact  # first contact: one of the undiscovered cultures (which, the seat cannot know)
     elif sy >= 0:
         place = s.sys_culture[sy]  # discovered: visible
     else:
         return gain
+    fee = 0.0
+    owner = s.port_owner[sp]
+    if owner >= 0 and owner != p:
+        fee = float(c.port_fee)
     cu = place if place < 14 else -1
     credits = float(s.credits[p])
     extra = 0  # trade actions beyond a surface city's allowance: one more turn (skipping movement) there
     if cu >= 0:
-        sold = 0
-        for g in range(R.NC):
-            k = s.cargo[p, g]
-            if k > 0 and R.buys_good(c, cu, g):
-                price = price_at(s, c, cu, g) - fee
-                if price > best_resale(s, c, prm, g, sy, drive, cu, horizon):
-                    gain += k * price
-                    credits += k * price
-                    sold += k
-        room += sold
-        if sold > c.city_sells:
-            extra = 1
+        if cargo_n > 0:
+            sold = 0
+            for g in range(R.NC):
+                k = s.cargo[p, g]
+                if k > 0 and R.buys_good(c, cu, g):
+                    price = price_at(s, c, cu, g) - fee
+                    if price > best_resale(s, c, prm, g, sy, drive, cu, horizon):
+                        gain += k * price
+                        credits += k * price
+                        sold += k
+            room += sold
+            if sold > c.city_sells:
+                extra = 1
         if s.market_goods[cu] > 0 and room > 0:
             margin = good_margin(s, c, p, prm, cu, sy, horizon - 1.0) - fee
             price = effective_price(s, c, p, cu, c.good_buy[cu]) + fee
@@ -248,18 +259,19 @@ def landing_gain(s, c, p, prm, sp, horizon, n_undisc):
                         extra = 1
         if port_wanted(s, c, p, prm, sp):
             gain += prm[P_PORT]
-    for i in range(c.n_passengers):
-        loc = s.pass_loc[i]
-        if loc == R.LOC_HOLD + p and c.passenger_dest[i] == place:
-            gain += passenger_worth(c, prm, i)
-        elif loc == place and c.passenger_holds[i] <= room:
-            t = place_turns(s, c, prm, sy, c.passenger_dest[i], drive)
-            if t <= horizon:
-                v = 0.7 * (passenger_worth(c, prm, i) - prm[P_TURN] * t)
-                if v > 0:
-                    gain += v
-                    room -= c.passenger_holds[i]
-    if extra and not unlimited:
+    if pass_n > 0:
+        for i in range(c.n_passengers):
+            loc = s.pass_loc[i]
+            if loc == R.LOC_HOLD + p and c.passenger_dest[i] == place:
+                gain += passenger_worth(c, prm, i)
+            elif loc == place and c.passenger_holds[i] <= room:
+                t = place_turns(s, c, prm, sy, c.passenger_dest[i], drive)
+                if t <= horizon:
+                    v = 0.7 * (passenger_worth(c, prm, i) - prm[P_TURN] * t)
+                    if v > 0:
+                        gain += v
+                        room -= c.passenger_holds[i]
+    if extra and not R.is_port(s, c, sp):
         gain -= prm[P_TURN]
     return gain
 
@@ -278,13 +290,23 @@ def drill_gain(s, c, p, prm, sp, arrive):
 
 @njit(cache=True)
 def choose_target(s, c, p, prm, frm, stay):
-    """The space p should head for from ``frm``: the best gain less ``turn_cost`` per turn of travel.
+    """The space p should head for from ``frm``: the best gain per turn of travel.
 
     ``stay``: ``frm`` itself is a candidate (staying costs the turn: skipping movement to trade there).
     """
     drive = s.drive[p]
     left = turns_left(s, c)
     n_undisc = undiscovered_cultures(s)
+    contact = contact_gain(s, c, p, prm, n_undisc) if n_undisc > 0 else 0.0
+    room = s.holds[p] - R.used_holds(s, c, p)
+    cargo_n = 0
+    for g in range(R.NC):
+        cargo_n += s.cargo[p, g]
+    pass_n = 0
+    for i in range(c.n_passengers):
+        loc = s.pass_loc[i]
+        if (0 <= loc <= 14) or loc == R.LOC_HOLD + p:
+            pass_n += 1
     best = NEG
     arg = c.gb_space if frm != c.gb_space else c.bot_land[0]
     for j in range(c.bot_n_land + c.bot_n_site):
@@ -305,7 +327,7 @@ def choose_target(s, c, p, prm, frm, stay):
             t = max(1.0, turns_for(prm, d))
         if t > left:
             continue
-        v = landing_gain(s, c, p, prm, sp, left - t, n_undisc) - prm[P_TURN] * t
+        v = landing_gain(s, c, p, prm, sp, left - t, room, cargo_n, pass_n, contact) / t
         if v > best:
             best = v
             arg = sp
@@ -318,7 +340,7 @@ def choose_target(s, c, p, prm, frm, stay):
             t = max(1.0, turns_for(prm, d))
             if t > left:
                 continue
-            v = drill_gain(s, c, p, prm, sp, t) - prm[P_TURN] * t
+            v = drill_gain(s, c, p, prm, sp, t) / t
             if v > best:
                 best = v
                 arg = sp
@@ -450,11 +472,11 @@ def score_trade(s, c, p, a, prm):
     if R.A_EQUIP <= a < R.A_TECH:
         e = a - R.A_EQUIP
         cost = effective_price(s, c, p, cu, R.equip_price(c, e)) + fee
-        return equipment_worth(s, c, p, prm, e, share) - cost - reserve_penalty(s, c, p, prm, cost) - no_buy
+        return equipment_worth(s, c, p, prm, e, share) - cost - reserve_penalty(s, c, p, prm, cost) - no_buy - 1.0
     if R.A_TECH <= a < R.A_PICKUP:
         j = a - R.A_TECH
         cost = effective_price(s, c, p, cu, c.tech_price[R.token_kind(c, j)]) + fee
-        return tech_worth(s, c, p, prm, j, share) - cost - reserve_penalty(s, c, p, prm, cost) - no_buy
+        return tech_worth(s, c, p, prm, j, share) - cost - reserve_penalty(s, c, p, prm, cost) - no_buy - 1.0
     if R.A_PICKUP <= a < R.A_DROP:
         i = a - R.A_PICKUP
         t = place_turns(s, c, prm, sy, c.passenger_dest[i], s.drive[p])

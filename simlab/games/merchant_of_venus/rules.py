@@ -68,6 +68,9 @@ NTK = N_TECH_KINDS_MAX
 MAX_LOG = 512  # sales logged per game (round, culture, token, good, price, seller)
 BOT_MAX_LAND, BOT_MAX_AST, BOT_MAX_SITES = 48, 32, 64  # the bots' tables (config record, derive_bot_tables)
 BOT_FAR = 9999  # bot_dist of an unreachable space
+#: the bots' route costs: entering a hazard, navigation or encounter space counts these MP on top of the
+#: line (a failed hazard test or an encounter ends the turn; a navigation space's exit is not the ship's own)
+BOT_HAZARD_MP, BOT_NAV_MP, BOT_ENCOUNTER_MP = 4, 2, 1
 
 # -- space kinds, colours, edge kinds, hazard kinds ----------------------------------------------
 K_DOT, K_HAZARD, K_ENCOUNTER, K_CITY, K_ASTEROID, K_STATION = 0, 1, 2, 3, 4, 5
@@ -416,14 +419,38 @@ def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
     derive_bot_tables(b, c)
 
 
-def derive_bot_tables(b: dict, c: np.void) -> None:
-    """The bots' precomputed tables (bots.py reads them; the rules never do): the board's all-pairs
-    fewest MP per drive, the landing, asteroid and port-site spaces, and fewest MP between systems."""
+def bot_distances(b: dict, c: np.void) -> np.ndarray:
+    """Fewest route cost a -> b per drive (0 none, 1 yellow, 2 red, 3 combined) as the bots count it: the
+    line's MP (0 into a space the drive skips), plus ``BOT_*_MP`` into a hazard, navigation or encounter
+    space the ship meets (scipy's Dijkstra)."""
+    from scipy.sparse.csgraph import csgraph_from_dense, shortest_path
+
     n = len(b["names"])
-    dist = b["board"].dist
-    c["bot_dist"][:] = BOT_FAR
-    c["bot_dist"][:, :n, :n] = np.minimum(dist, BOT_FAR)
+    kind, colour = b["kind"], b["colour"]
+    risk = np.where(kind == K_HAZARD, BOT_HAZARD_MP, 0) + np.where(kind == K_ENCOUNTER, BOT_ENCOUNTER_MP, 0)
+    nav = np.where(b["is_nav"] != 0, BOT_NAV_MP, 0)
+    out = np.full((4, n, n), BOT_FAR, np.int32)
+    for drive in range(4):
+        skip = ((colour == COL_YELLOW) & (drive & 1 != 0)) | ((colour == COL_RED) & (drive & 2 != 0))
+        met = risk * np.where(skip & (c["drive_skips_hazards"] != 0), 0, 1)
+        weights = np.full((n, n), np.inf)
+        for a in range(n):
+            for k in range(b["adj_n"][a]):
+                t = int(b["adj"][a, k])
+                weights[a, t] = (0 if skip[t] else b["adj_mp"][a, k]) + met[t] + nav[t]
+        d = shortest_path(csgraph_from_dense(weights, null_value=np.inf), method="D", directed=True)
+        out[drive] = np.where(np.isfinite(d), np.minimum(d, BOT_FAR), BOT_FAR)
+    return out
+
+
+def derive_bot_tables(b: dict, c: np.void) -> None:
+    """The bots' precomputed tables (bots.py reads them; the rules never do): all-pairs route costs per
+    drive (``bot_distances``), the landing, asteroid and port-site spaces, and route costs between systems."""
+    n = len(b["names"])
     kind, system = b["kind"], b["system"]
+    dist = bot_distances(b, c)
+    c["bot_dist"][:] = BOT_FAR
+    c["bot_dist"][:, :n, :n] = dist
     land = [i for i in range(n) if kind[i] in (K_CITY, K_STATION)]
     ast = [i for i in range(n) if kind[i] == K_ASTEROID]
     sites = sorted(
