@@ -289,15 +289,53 @@ def drill_gain(s, c, p, prm, sp, arrive):
 
 
 @njit(cache=True)
+def gain_bound(s, c, p, prm, contact):
+    """An upper bound of :func:`landing_gain` over every landing space (for pruning far candidates): both
+    missions, the hold sold at the best token, the free holds filled at the best margin of a discovered
+    market with goods, a port, every passenger carried and the best waiting one per free hold."""
+    missions = 0.0
+    for k in range(2):
+        m = s.mission[p, k]
+        if m >= 0:
+            missions += max(0.0, float(c.mission_credits[m] + c.mission_fame[m] * c.fame_credits))
+    cargo = 0.0
+    held = 0
+    margin = 0.0
+    for g in range(R.NC):
+        high = float(max(c.good_resale[3 * g], c.good_resale[3 * g + 1], c.good_resale[3 * g + 2]))
+        k = s.cargo[p, g]
+        cargo += k * high
+        held += k
+        if s.culture_sys[g] >= 0 and s.market_goods[g] > 0:
+            margin = max(margin, high - effective_price(s, c, p, g, c.good_buy[g]))
+    carried = 0.0
+    waiting = 0.0
+    n_waiting = 0
+    for i in range(c.n_passengers):
+        loc = s.pass_loc[i]
+        if loc == R.LOC_HOLD + p:
+            carried += max(0.0, passenger_worth(c, prm, i))
+        elif 0 <= loc <= 14:
+            waiting = max(waiting, passenger_worth(c, prm, i))
+            n_waiting += 1
+    room = s.holds[p] - R.used_holds(s, c, p)
+    trade = cargo + (room + held) * margin + max(0.0, prm[P_PORT])
+    return missions + max(contact, trade) + carried + 0.7 * waiting * min(room + held, n_waiting)
+
+
+@njit(cache=True)
 def choose_target(s, c, p, prm, frm, stay):
     """The space p should head for from ``frm``: the best gain per turn of travel.
 
     ``stay``: ``frm`` itself is a candidate (staying costs the turn: skipping movement to trade there).
+    Candidates are visited by turns of travel, nearest first, until no farther one can beat the best
+    (``gain_bound`` / turns); asteroids (drills) are few and each is one lookup.
     """
     drive = s.drive[p]
     left = turns_left(s, c)
     n_undisc = undiscovered_cultures(s)
     contact = contact_gain(s, c, p, prm, n_undisc) if n_undisc > 0 else 0.0
+    bound = gain_bound(s, c, p, prm, contact)
     room = s.holds[p] - R.used_holds(s, c, p)
     cargo_n = 0
     for g in range(R.NC):
@@ -307,30 +345,12 @@ def choose_target(s, c, p, prm, frm, stay):
         loc = s.pass_loc[i]
         if (0 <= loc <= 14) or loc == R.LOC_HOLD + p:
             pass_n += 1
+    ports = 0
+    for q in range(s.n_players):
+        ports += s.ports[q]
+    n_cand = c.bot_n_land + (c.bot_n_site if ports > 0 else 0)
     best = NEG
     arg = c.gb_space if frm != c.gb_space else c.bot_land[0]
-    for j in range(c.bot_n_land + c.bot_n_site):
-        if j < c.bot_n_land:
-            sp = c.bot_land[j]
-        else:
-            sp = c.bot_site[j - c.bot_n_land]
-            if s.port_owner[sp] < 0:
-                continue
-        if sp == frm:
-            if not stay:
-                continue
-            t = 1.0
-        else:
-            d = mp_dist(c, drive, frm, sp)
-            if d >= R.BOT_FAR:
-                continue
-            t = max(1.0, turns_for(prm, d))
-        if t > left:
-            continue
-        v = landing_gain(s, c, p, prm, sp, left - t, room, cargo_n, pass_n, contact) / t
-        if v > best:
-            best = v
-            arg = sp
     if prm[P_DRILL] > 0.0:
         for j in range(c.bot_n_ast):
             sp = c.bot_ast[j]
@@ -344,6 +364,36 @@ def choose_target(s, c, p, prm, frm, stay):
             if v > best:
                 best = v
                 arg = sp
+    tier = 1.0
+    while tier <= left and bound / tier > best:
+        farther = False
+        for j in range(n_cand):
+            if j < c.bot_n_land:
+                sp = c.bot_land[j]
+            else:
+                sp = c.bot_site[j - c.bot_n_land]
+                if s.port_owner[sp] < 0:
+                    continue
+            if sp == frm:
+                if not stay:
+                    continue
+                t = 1.0
+            else:
+                d = mp_dist(c, drive, frm, sp)
+                if d >= R.BOT_FAR:
+                    continue
+                t = max(1.0, turns_for(prm, d))
+            if t != tier:
+                if t > tier:
+                    farther = True
+                continue
+            v = landing_gain(s, c, p, prm, sp, left - t, room, cargo_n, pass_n, contact) / t
+            if v > best:
+                best = v
+                arg = sp
+        if not farther:
+            break
+        tier += 1.0
     return arg
 
 
