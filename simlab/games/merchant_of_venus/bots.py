@@ -88,6 +88,12 @@ def price_at(s, c, cu, g):
     return float(c.good_resale[3 * g + R.top_token(s, cu)])
 
 
+@njit(cache=True, inline="always")
+def best_token_price(c, g):
+    """What good g sells for under the best of the three market tokens."""
+    return float(max(c.good_resale[3 * g], c.good_resale[3 * g + 1], c.good_resale[3 * g + 2]))
+
+
 @njit(cache=True)
 def undiscovered_cultures(s):
     n = 0
@@ -205,10 +211,31 @@ def contact_gain(s, c, p, prm, n_undisc):
 
 
 @njit(cache=True)
-def landing_gain(s, c, p, prm, sp, horizon, room, cargo_n, pass_n, contact):
+def place_bound(s, c, p, prm, place, room, cargo_n):
+    """An upper bound of what trading at ``place`` (a discovered culture, or 14 Galactic Base) brings p:
+    the hold sold at the best token, the holds filled at the best margin, a port, the passengers."""
+    ub = max(0.0, prm[P_PORT])
+    if place < 14:
+        for g in range(R.NC):
+            k = s.cargo[p, g]
+            if k > 0 and R.buys_good(c, place, g):
+                ub += k * best_token_price(c, g)
+        if s.market_goods[place] > 0:
+            high = best_token_price(c, place)
+            ub += (room + cargo_n) * max(0.0, high - effective_price(s, c, p, place, c.good_buy[place]))
+    for i in range(c.n_passengers):
+        loc = s.pass_loc[i]
+        if (loc == R.LOC_HOLD + p and c.passenger_dest[i] == place) or loc == place:
+            ub += max(0.0, passenger_worth(c, prm, i))
+    return ub
+
+
+@njit(cache=True)
+def landing_gain(s, c, p, prm, sp, horizon, room, cargo_n, pass_n, contact, need):
     """What landing on space sp (a city, port, merchant port or Galactic Base) would bring p, with
     ``horizon`` turns left after the landing (``room``: free holds now; ``cargo_n``: goods tokens held;
-    ``pass_n``: passengers waiting or carried; ``contact``: :func:`contact_gain`)."""
+    ``pass_n``: passengers waiting or carried; ``contact``: :func:`contact_gain`). ``NEG`` as soon as a
+    cheap upper bound shows it cannot exceed ``need`` (the best candidate so far)."""
     sy = c.space_system[sp]
     drive = s.drive[p]
     gain = 0.0
@@ -229,6 +256,8 @@ def landing_gain(s, c, p, prm, sp, horizon, room, cargo_n, pass_n, contact):
     if owner >= 0 and owner != p:
         fee = float(c.port_fee)
     cu = place if place < 14 else -1
+    if need > NEG and gain + place_bound(s, c, p, prm, place, room, cargo_n) <= need:
+        return NEG
     credits = float(s.credits[p])
     extra = 0  # trade actions beyond a surface city's allowance: one more turn (skipping movement) there
     if cu >= 0:
@@ -302,7 +331,7 @@ def gain_bound(s, c, p, prm, contact):
     held = 0
     margin = 0.0
     for g in range(R.NC):
-        high = float(max(c.good_resale[3 * g], c.good_resale[3 * g + 1], c.good_resale[3 * g + 2]))
+        high = best_token_price(c, g)
         k = s.cargo[p, g]
         cargo += k * high
         held += k
@@ -387,7 +416,7 @@ def choose_target(s, c, p, prm, frm, stay):
                 if t > tier:
                     farther = True
                 continue
-            v = landing_gain(s, c, p, prm, sp, left - t, room, cargo_n, pass_n, contact) / t
+            v = landing_gain(s, c, p, prm, sp, left - t, room, cargo_n, pass_n, contact, best * t) / t
             if v > best:
                 best = v
                 arg = sp
