@@ -213,20 +213,30 @@ def contact_gain(s, c, p, prm, n_undisc):
 @njit(cache=True)
 def place_bound(s, c, p, prm, place, room, cargo_n):
     """An upper bound of what trading at ``place`` (a discovered culture, or 14 Galactic Base) brings p:
-    the hold sold at the best token, the holds filled at the best margin, a port, the passengers."""
+    the hold sold at the best token, as many tokens as the holds and purse allow bought at the best
+    token's margin one turn away, a port, the passengers (pick-ups one turn from their destination)."""
     ub = max(0.0, prm[P_PORT])
+    sales = 0.0
     if place < 14:
         for g in range(R.NC):
             k = s.cargo[p, g]
             if k > 0 and R.buys_good(c, place, g):
-                ub += k * best_token_price(c, g)
+                sales += k * best_token_price(c, g)
+        ub += sales
         if s.market_goods[place] > 0:
-            high = best_token_price(c, place)
-            ub += (room + cargo_n) * max(0.0, high - effective_price(s, c, p, place, c.good_buy[place]))
+            price = effective_price(s, c, p, place, c.good_buy[place])
+            margin = best_token_price(c, place) - prm[P_TURN] - price
+            if margin > 0.0:
+                k = min(room + cargo_n, s.market_goods[place])
+                if price > 0.0:
+                    k = min(k, int((s.credits[p] + sales) // price))
+                ub += k * margin
     for i in range(c.n_passengers):
         loc = s.pass_loc[i]
-        if (loc == R.LOC_HOLD + p and c.passenger_dest[i] == place) or loc == place:
+        if loc == R.LOC_HOLD + p and c.passenger_dest[i] == place:
             ub += max(0.0, passenger_worth(c, prm, i))
+        elif loc == place:
+            ub += max(0.0, 0.7 * (passenger_worth(c, prm, i) - prm[P_TURN]))
     return ub
 
 
@@ -603,9 +613,7 @@ def score_action(s, c, p, a, prm, target, want):
             return 1e6 if s.pos[p] == target else NEG
         return edge_score(s, c, p, s.pos[p], a - R.A_EDGE, target)
     if ph == R.PH_NAV_CHOICE:
-        # the next player chooses for a rival's ship: away from where the rival is heading
-        q = s.active
-        return -edge_score(s, c, q, s.pos[q], a - R.A_EDGE, target)
+        return 0.0  # the next player's choice for a rival's ship: any exit (ties broken by the bot's stream)
     if ph == R.PH_ASSIGN:
         return score_assign(s, c, p, a, target, want)
     if ph == R.PH_TRADE:
@@ -635,8 +643,6 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
         target = choose_target(s, c, seat, params, s.turn_start, False)
         if ph == R.PH_ASSIGN:
             want = wanted_nav_die(s, c, seat, target, s.mp)
-    elif ph == R.PH_NAV_CHOICE:
-        target = choose_target(s, c, s.active, params, s.turn_start, False)
     best = NEG
     arg = buf[0]
     for i in range(n):
