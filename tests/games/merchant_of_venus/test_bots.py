@@ -100,7 +100,7 @@ def test_the_trader_sells_where_the_top_token_pays_most_among_reachable_buyers(h
     x, y, city, d = _two_near_systems(config)
     turn_cost = 10.0
     turns = np.ceil(d / BT.TRADER["mp_per_turn"])
-    assert 40 > turn_cost * turns + 1  # the rule forces keeping in the second case
+    assert turn_cost * turns + 1 < 40  # the rule forces keeping in the second case
     good = GOOD_NAMES[0]
     a, b = CULTURE_NAMES[1], CULTURE_NAMES[2]
     assert R.buys_good(GAME.kernel.config_record(config)[0], 1, 0) and R.buys_good(
