@@ -637,8 +637,8 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     ph = s.phase
     target = -1
     want = 0
-    if ph == R.PH_START:
-        target = choose_target(s, c, seat, params, s.pos[seat], True)
+    if ph == R.PH_START and R.is_landing(s, c, s.pos[seat]):
+        target = choose_target(s, c, seat, params, s.pos[seat], True)  # stay and trade, or go
     elif ph == R.PH_HEADING or ph == R.PH_MOVE or ph == R.PH_ASSIGN:
         target = choose_target(s, c, seat, params, s.turn_start, False)
         if ph == R.PH_ASSIGN:
