@@ -170,6 +170,14 @@ def bots(game: str) -> None:
         if info.params:
             params = ", ".join(f"{k}={v:g}" for k, v in info.params.items())
             click.echo(f"{'':<10} parameters: {params}")
+    from simlab.core.search_spec import PARAM_DOC
+
+    for name in g.bots.search_names():  # core's search bot: its strength and cost are measured in docs/search.md
+        click.echo(f"{name:<10} {g.bots.info(name).doc}")
+        for key, doc in PARAM_DOC.items():
+            default = g.bots.info(name).params.get(key)
+            shown = f"{key}={default:g}" if default is not None else key
+            click.echo(f"{'':<10} {shown}: {doc}")
 
 
 @cli.command()

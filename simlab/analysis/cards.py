@@ -131,7 +131,10 @@ def card_value(
             design = design_from_names(variants, control)
     require(lf, ("variant", "game", "seat", "win_share", "score"), "card_value")
     if design.is_empty():
-        raise AnalysisError("no intervention variants: name them <card>_seat<k> (see scenarios/card_value.toml)")
+        raise AnalysisError(
+            "no intervention variants: name them <card>_seat<k> beside a control, as a game's card-value scenario "
+            "does (docs/analysis.md)"
+        )
 
     # the one per-game pipeline: collected once (one row per card and game), then summarised twice
     per_game = _collect_per_game(lf, design, control).lazy()

@@ -224,8 +224,8 @@ def compensation(results: Results, seat: int | None = None, level: float = 0.95,
     seats = sorted(swept["seat"].to_list())
     if not seats:
         raise AnalysisError(
-            "no seat's starting money varies across these results: compensation needs a sweep such as "
-            "scenarios/starting_money_sweep.toml"
+            "no seat's starting money varies across these results: compensation needs a sweep, variants that "
+            "differ only in one seat's starting money (docs/analysis.md; `simlab compensate GAME` plays one itself)"
         )
     bots = sorted(lf.select(pl.col("bot").unique()).collect()["bot"].to_list())
     fits: dict[int, LogisticFit] = {}

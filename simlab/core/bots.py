@@ -17,8 +17,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from simlab.core import search_spec as search
 from simlab.core.errors import BotSpecError
-from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
+from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM, KIND_SEARCH
 
 
 @runtime_checkable
@@ -56,6 +57,8 @@ def heuristic(name: str, doc: str, params: Mapping[str, float]) -> BotInfo:
 
 #: every game's baseline, played by the compiled loop itself (simlab.core.loop)
 RANDOM = BotInfo("random", "", "uniformly random legal action", {}, KIND_RANDOM)
+#: core's search bot, offered for every game whose rules define ``determinize`` (simlab.core.search)
+SEARCH = BotInfo(search.SEARCH_NAME, "", search.DOC, dict(search.DEFAULTS), KIND_SEARCH)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,18 +128,31 @@ class BotRegistry:
         self._infos[info.name] = info
 
     def names(self) -> list[str]:
+        """The game's playing bots (random, its heuristics, plug-ins): the mixes of default lineups. The
+        search bot is not among them (it is orders of magnitude slower): see :meth:`search_names`."""
         self._load_plugins()
         return list(self._infos)
 
+    def search_names(self) -> list[str]:
+        """Core's search bots, offered for every game (``ismcts``; docs/search.md)."""
+        return [SEARCH.name]
+
     def info(self, name: str) -> BotInfo:
+        if name == SEARCH.name:
+            return SEARCH
         self._load_plugins()
         if name not in self._infos:
-            raise BotSpecError(f"unknown bot {name!r} for game {self.game!r}; available: {', '.join(self._infos)}")
+            available = ", ".join([*self._infos, SEARCH.name])
+            raise BotSpecError(f"unknown bot {name!r} for game {self.game!r}; available: {available}")
         return self._infos[name]
 
     def make(self, spec: str | BotSpec) -> Any:
         """Build a bot from a spec string, checking parameter names against the bot's defaults."""
+        if isinstance(spec, str) and spec.strip().partition(":")[0].strip() == SEARCH.name:
+            return self._make_search(spec.strip())
         parsed = parse_spec(spec) if isinstance(spec, str) else spec
+        if parsed.name == SEARCH.name:
+            return self._make_search(str(parsed))
         info = self.info(parsed.name)
         unknown = [k for k in parsed.params if k not in info.params]
         if unknown:
@@ -153,6 +169,33 @@ class BotRegistry:
             params[: len(info.params)] = [values[k] for k in info.params]
             return CompiledBot(str(parsed), info.kind, params, self.game)
         return info.load()(name=str(parsed), **values)
+
+    def _make_search(self, spec: str) -> CompiledBot:
+        """The search bot of ``spec`` (``ismcts:iterations=200,rollout=trader,c=0.7``): its rollout bot is
+        one of this game's compiled bots (default: the first heuristic), its parameters travel in its vector."""
+        _require_determinize(self.game)
+        self._load_plugins()
+        compiled = {name: self.make(name) for name, info in self._infos.items() if info.kind is not None}
+        heuristics = [name for name, info in self._infos.items() if info.kind == KIND_HEURISTIC]
+        params = search.search_params(spec, self.game, compiled, heuristics[0] if heuristics else None)
+        return CompiledBot(spec, KIND_SEARCH, params, self.game)
+
+
+def _require_determinize(game: str) -> None:
+    """A clear error when a registered game's rules define no compiled ``determinize`` (the search needs it).
+    A game the registry does not know (a test's example game) is checked when its kernel runs the search."""
+    from simlab.core.errors import SimlabError
+    from simlab.core.registry import get_game
+
+    try:
+        rules = importlib.import_module(get_game(game).rules_module)
+    except SimlabError:
+        return
+    if not hasattr(rules, "determinize"):
+        raise BotSpecError(
+            f"bot {SEARCH.name!r} cannot play {game!r}: its rules ({rules.__name__}) define no compiled "
+            "determinize(st, cf, seat, rng); add one as docs/adding_a_game.md says ('Hidden information')"
+        )
 
 
 class CompiledBot:

@@ -26,15 +26,17 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from simlab.core import components, jitcache, loop, record, rng
-from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
+from simlab.core import components, jitcache, loop, record, rng, search
+from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM, KIND_SEARCH
 
-__all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "Kernel", "bind", "is_cached", "kernel_for"]
+__all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "KIND_SEARCH", "Kernel", "bind", "is_cached", "kernel_for"]
 
 _CORE = Path(__file__).resolve().parent
-#: core modules compiled into every game's code (inlined by its rules, or its loop's template): an edit to one
+#: core modules compiled into every game's code (inlined by its rules, or its loop's templates): an edit to one
 #: recompiles every game
-SHARED_SOURCES = (_CORE / "rng.py", _CORE / "components.py", _CORE / "loop.py")
+SHARED_SOURCES = (_CORE / "rng.py", _CORE / "components.py", _CORE / "loop.py", _CORE / "search.py")
+#: the template modules bound per game (their cached copies are named ``<module>.<game>.<template>``)
+TEMPLATE_MODULES = ("loop", "search")
 #: the game's own names a loop template reads (module attributes of its rules)
 RULES_NAMES = ("init", "legal", "apply", "MAX_ACTIONS")
 #: names a game's rules may define, read from the record contract otherwise (simlab.core.components)
@@ -50,7 +52,8 @@ class Kernel:
     contract's: ``cur``, and ``cur < 0``); ``policy(kind, params, st, cf, buf, n, bot_rng, seat) -> action``
     and ``play_many(cf, rng_states, bot_states, kinds, params, out)`` are the bound loop;
     ``config_record(config)`` builds the config record the functions read (the rules' ``CONFIG_DTYPE``,
-    filled by ``simlab.core.record.config_record`` and the rules' ``derive_config``).
+    filled by ``simlab.core.record.config_record`` and the rules' ``derive_config``). ``searchable``: the
+    rules define the compiled ``determinize(st, cf, seat, rng)`` core's search bot needs.
     """
 
     name: str
@@ -64,6 +67,7 @@ class Kernel:
     is_terminal: Callable
     policy: Callable
     play_many: Callable
+    searchable: bool = False
 
 
 def _copy(template: types.FunctionType, namespace: dict[str, Any], game: str) -> Any:
@@ -79,7 +83,7 @@ def _copy(template: types.FunctionType, namespace: dict[str, Any], game: str) ->
 def cache_patterns(game: str, sources: Sequence[Path]) -> list[tuple[Path, str]]:
     """Where numba caches the game's compiled code: its own modules and its copies of the loop."""
     patterns = [(path.parent / "__pycache__", f"{path.stem}.*.nb[ic]") for path in sources]
-    patterns.append((_CORE / "__pycache__", f"loop.{game}.*.nb[ic]"))
+    patterns.extend((_CORE / "__pycache__", f"{module}.{game}.*.nb[ic]") for module in TEMPLATE_MODULES)
     return patterns
 
 
@@ -93,14 +97,25 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
     jitcache.refresh(own + list(SHARED_SOURCES), cache_patterns(game, own), own[0].parent / "__pycache__")
     namespace: dict[str, Any] = {name: getattr(rules, name) for name in RULES_NAMES}
     namespace.update({name: getattr(rules, name, default) for name, default in CONTRACT_DEFAULTS.items()})
+    searchable = hasattr(rules, "determinize")
     namespace.update(
         np=np,
+        math=search.math,
         below=rng.below,
         heuristic_policy=heuristic_policy,
+        determinize=rules.determinize if searchable else search.missing_determinize,
+        clock=search.clock,
+        fresh_state=search.fresh_state,
         KIND_RANDOM=KIND_RANDOM,
+        KIND_SEARCH=KIND_SEARCH,
+        CLOCK_EVERY=search.CLOCK_EVERY,
+        ROLLOUT_OFFSET=search.ROLLOUT_OFFSET,
+        **{name: getattr(search, name) for name in dir(search) if name.startswith("P_")},
         __builtins__=__builtins__,
     )
     derive = getattr(rules, "derive_config", None)
+    _copy(loop.base_policy, namespace, game)
+    _copy(search.search_decide, namespace, game)
     policy = _copy(loop.policy, namespace, game)
     _copy(loop.play_one, namespace, game)
     play_many = _copy(loop.play_many, namespace, game)
@@ -116,6 +131,7 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         is_terminal=namespace["is_terminal"],
         policy=policy,
         play_many=play_many,
+        searchable=searchable,
     )
 
 

@@ -9,9 +9,9 @@ class ConfigError(SimlabError, ValueError):
     """A config key, value or preset is unknown, of the wrong type or out of range."""
 
 
-class DataError(SimlabError, ValueError):
-    """A game's data file (board, component table) is malformed: the message names the file, the row or space,
-    the field and what is allowed."""
+class DataFileError(ConfigError):
+    """A game's data file (a table, a map, a board) is malformed: the message names the file, the row, hex or
+    space, the field and what is allowed, so a designer can fix the file without reading code."""
 
 
 class UnknownGameError(SimlabError, KeyError):

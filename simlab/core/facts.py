@@ -46,8 +46,17 @@ a goods colour, a culture) observed per round; the same roles describe a price-t
   ``market.seat_sold``   per seat [item]: units the seat sold (who sold)
   ``market.income``      per seat: money the seat earned from sales
   ``market.income_points`` per seat: points the seat earned from sales
+  ``market.shifted_by``  per game [item, round]: the seat whose sales shifted the item's market in the round
+                         (the last one if several did; null: no shift)
+  ``market.seat_shifts`` per seat [item]: times the seat's sales shifted the item's market
 The market analyses need ``market.price`` and ``market.demand`` (trajectories, collapses, shifts) and
 ``market.seat_sold`` with ``market.income`` (yield per unit sold).
+
+Money by source (per seat [source]): ``money.source`` money earned from each source (sales, fares, …),
+``points.source`` points earned from each source.
+
+A fact may declare a ``missing`` source value (``Fact.missing``): those entries are nulls in the results
+(a market not yet discovered, a round without sales), which the analyses skip.
 
 Other roles a game may use freely (``game.decisions``, ``game.turns``, …) are listed like any other; an
 analysis only reads the roles above. A fact without a role is still a column and in the schema.
@@ -116,6 +125,9 @@ class Fact:
     axes: tuple[Axis, ...] = ()
     dtype: str = "int32"
     unit: str = "count"  # money, points, count, round, level, …
+    #: a source value that means "no value" (written as null: a market not yet open, a round without
+    #: sales); NaN for a float source whose NaNs are nulls; None: every value is a value
+    missing: float | None = None
 
     def placeholders(self) -> list[str]:
         return [f for _, f, _, _ in string.Formatter().parse(self.pattern) if f]
@@ -250,11 +262,10 @@ class FactSet:
             values = cache[key]
             dtype = np.dtype(f.dtype)
             if f.per == "seat":
-                v = values[:, :n][(slice(None), slice(None), *col.index)]
-                cols[col.name] = v.reshape(-1).astype(dtype)
+                v = values[:, :n][(slice(None), slice(None), *col.index)].reshape(-1)
             else:
-                v = values[(slice(None), *col.index)]
-                cols[col.name] = np.repeat(v.astype(dtype), n)
+                v = np.repeat(values[(slice(None), *col.index)], n)
+            cols[col.name] = v.astype(dtype) if f.missing is None else _with_nulls(v, f.missing, dtype)
         return cols
 
     def schema(self, config: Any) -> dict[str, str]:
@@ -309,6 +320,13 @@ class FactSet:
             "units": self.units.as_dict(),
             "interventions": [i.as_dict() for i in self.interventions],
         }
+
+
+def _with_nulls(values: np.ndarray, missing: float, dtype: np.dtype) -> np.ndarray:
+    """A column whose ``missing`` values (or NaNs, for ``missing`` NaN) are masked: the runner writes the
+    masked entries as nulls (``simlab.run.chunk.arrow_column``), ``.tolist()`` gives None for them."""
+    mask = np.isnan(values) if np.isnan(missing) else values == missing
+    return np.ma.MaskedArray(np.where(mask, 0, values).astype(dtype), mask=mask)
 
 
 def merge_manifests(manifests: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

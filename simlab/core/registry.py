@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 BUILTIN_GAMES: dict[str, str] = {
     "massilia": "simlab.games.massilia.game:GAME",
     "merchant_of_venus": "simlab.games.merchant_of_venus.game:GAME",
+    "pantheon": "simlab.games.pantheon.game:GAME",
     "roma": "simlab.games.roma.game:GAME",
 }
 

@@ -192,6 +192,11 @@ class Context:
         return [v["name"] for v in self.manifest["variants"]]
 
     @property
+    def palette(self) -> charts.VariantPalette:
+        """One colour per variant for every chart, from the manifest's order (all variants, not the shown)."""
+        return charts.VariantPalette.of(self.variants)
+
+    @property
     def players(self) -> int:
         return int(self.manifest["players"])
 
@@ -347,7 +352,10 @@ def seat_name(k: int) -> str:
 
 
 def _chart(fig: Any, title: str, caption: str) -> Chart:
-    return Chart(title=title, src=svg_data_uri(fig), caption=caption, alt=f"Chart: {title}")
+    # the page prints the title before the caption: a caption sentence repeating it (or itself) is dropped
+    return Chart(
+        title=title, src=svg_data_uri(fig), caption=charts.without_repeats(caption, title), alt=f"Chart: {title}"
+    )
 
 
 # -- seats and starting money ---------------------------------------------------------------------------
@@ -372,13 +380,13 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         if comp is None and ctx.money() is not None:
             fair = _priced_deficits(d, ctx.money(), ctx.level)
         sec.findings += _seat_findings(v, d, fair, many, ctx.level, ctx.units, ctx.tolerance)
-    fig = charts.seat_win_shares(seats, level=ctx.level)
+    fig = charts.seat_win_shares(seats, level=ctx.level, palette=ctx.palette)
     sec.charts.append(
         _chart(
             fig,
             "Win share by seat",
             ctx.caption(
-                "Win share by seat (wins with ties split) against the fair share 1/N",
+                "Wins with ties split, each seat against the fair share 1/N",
                 _games_label(seats["games"].to_list(), "games per seat and variant"),
                 _bots(seats),
                 f"{stats.MEAN_METHOD}, each seat on its own; the seat flags use intervals "
@@ -884,14 +892,16 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     )
     traj = markets.trajectories.filter(pl.col("variant").is_in(ctx.focus))
     games = _games_label(traj["games"].to_list())
-    for series, title, method in (
-        ("marker", "Demand by round", stats.MEAN_METHOD),
-        ("price", "Prices by round", stats.MEAN_METHOD),
+    for series, title, what in (
+        ("marker", "Demand by round", "Mean demand level of each item, round by round"),
+        ("price", "Prices by round", "Mean price at each location, round by round"),
     ):
+        what += ", one line style per variant" if len(ctx.focus) > 1 else ""
         if traj.filter(pl.col("series") == series).is_empty():
             continue
-        fig = charts.market_trajectories(traj, series, level=ctx.level, units=ctx.units)
-        sec.charts.append(_chart(fig, title, ctx.caption(title, games, _bots(traj), method, ctx.focus)))
+        fig = charts.market_trajectories(traj, series, level=ctx.level, units=ctx.units, palette=ctx.palette)
+        caption = ctx.caption(what, games, _bots(traj), stats.MEAN_METHOD, ctx.focus)
+        sec.charts.append(_chart(fig, title, caption))
     coll = _ordered_by(markets.collapses, ctx.focus)
     many = len(ctx.focus) > 1
     for (v,), d in coll.group_by("variant", maintain_order=True):
@@ -1088,7 +1098,7 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
                 headline=not many,
             )
         )
-    fig = charts.variance_shares(var, level=ctx.level)
+    fig = charts.variance_shares(var, level=ctx.level, palette=ctx.palette)
     sec.charts.append(
         _chart(
             fig,
@@ -1121,7 +1131,7 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
     for column, per_game, width in (("score", False, 2), ("turns", True, 2)):
         dist = _distribution(ctx, column, width, per_game)
         dist = _ordered_by(dist, ctx.focus)
-        fig = charts.distribution(dist, level=ctx.level)
+        fig = charts.distribution(dist, level=ctx.level, palette=ctx.palette)
         what = "Final scores (one per seat and game)" if column == "score" else "Game length in turns (one per game)"
         sec.charts.append(
             _chart(
@@ -1182,7 +1192,7 @@ def _add_lead(ctx: Context, sec: Section, lead: pl.DataFrame, many: bool) -> Non
                 )
             )
     curve = A.leader_curve(lead)
-    fig = charts.leader_curve(curve, level=ctx.level)
+    fig = charts.leader_curve(curve, level=ctx.level, palette=ctx.palette)
     sec.charts.append(
         _chart(
             fig,

@@ -5,12 +5,18 @@ with seaborn's styling. Figures are built with ``matplotlib.figure.Figure`` on t
 through pyplot's global state, so charts work the same in scripts, tests, reports and notebooks (a
 notebook displays the returned figure). Each chart writes a caption under its axes stating the games,
 the bots and the interval method, so a chart copied out of context still says what it shows.
+
+A chart that draws several variants takes a ``palette`` (``VariantPalette``): a report builds one from
+the manifest's variant order and passes it to every chart, so a variant has one colour (and one line
+style) across the report; without one a chart assigns colours in the order of its own data.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import matplotlib.ticker
@@ -27,6 +33,110 @@ STYLE = "whitegrid"
 PALETTE = "colorblind"
 #: market items named after a colour (goods, price locations) drawn in that colour
 ITEM_COLOURS = {"pink": "#e377c2", "orange": "#ff7f0e", "purple": "#9467bd", "beige": "#c8ad7f", "temple": "#555555"}
+#: line styles of variants in charts whose colours mean something else (market items), and the neutral
+#: colour of their legend keys (a variant has no colour there, only its line style)
+LINE_STYLES = ("-", "--", ":", "-.")
+STYLE_KEY_COLOUR = "#444444"
+#: a market series' axis spans at least one whole unit: prices (the price grid's step is one coin),
+#: demand levels and cube counts all move in whole steps, so a narrower axis shows only game-to-game noise
+MIN_SPAN_UNITS = 1.0
+#: ... and at least ±10% of the series' level (for series whose level is in the tens)
+MIN_SPAN_RELATIVE = 0.2
+
+
+@dataclasses.dataclass(frozen=True)
+class VariantPalette:
+    """One colour and one line style per variant, fixed once from the manifest's variant order.
+
+    A report builds it from all its variants (not only the shown ones) and passes it to every chart, so a
+    variant keeps its colour when a chart shows a subset of the variants or lists them in another order.
+    Colours cycle after the palette's 10, line styles after 4 (20 distinct pairs).
+    """
+
+    variants: tuple[str, ...]
+
+    @classmethod
+    def of(cls, variants: Iterable[str]) -> VariantPalette:
+        """The palette of these variants, in this order (repeats dropped)."""
+        return cls(tuple(dict.fromkeys(variants)))
+
+    def _index(self, variant: str) -> int:
+        try:
+            return self.variants.index(variant)
+        except ValueError:
+            raise KeyError(
+                f"variant {variant!r} has no colour: the palette holds {', '.join(self.variants) or 'no variants'}; "
+                "build it from the manifest's variants (VariantPalette.of(names))"
+            ) from None
+
+    def order(self, variants: Iterable[str]) -> list[str]:
+        """``variants`` in the palette's order, so every chart's legend lists them alike."""
+        return sorted(variants, key=self._index)
+
+    def colour(self, variant: str) -> tuple[float, float, float]:
+        """The variant's colour (an RGB triple of the colour-blind-safe palette)."""
+        colours = sns.color_palette(PALETTE)
+        return colours[self._index(variant) % len(colours)]
+
+    def linestyle(self, variant: str) -> str:
+        """The variant's line style, for charts where colour marks something else."""
+        return LINE_STYLES[self._index(variant) % len(LINE_STYLES)]
+
+
+def _palette(data: pl.DataFrame, palette: VariantPalette | None) -> tuple[list[str], VariantPalette]:
+    """The data's variants in the palette's order (legends list them alike in every chart) and the palette."""
+    variants = data["variant"].unique(maintain_order=True).to_list()
+    if palette is None:
+        return variants, VariantPalette.of(variants)
+    return palette.order(variants), palette
+
+
+def span_limits(values: Iterable[float], min_span: float) -> tuple[float, float]:
+    """Axis limits that contain every finite value with a 5% margin and span at least ``min_span``.
+
+    A narrower span is widened about the data's middle; it is shifted up rather than reach below zero when
+    no value is negative (prices and counts), so the axis never invents negative values.
+    """
+    v = np.asarray([x for x in values if x is not None], dtype=float)
+    v = v[np.isfinite(v)]
+    if not v.size:
+        return 0.0, max(min_span, 1.0)
+    lo, hi = float(v.min()), float(v.max())
+    pad = 0.05 * (hi - lo)
+    lo, hi = lo - pad, hi + pad
+    if hi - lo < min_span:
+        mid = (lo + hi) / 2
+        lo, hi = mid - min_span / 2, mid + min_span / 2
+    if lo < 0 <= float(v.min()):
+        lo, hi = 0.0, hi - lo
+    return lo, hi
+
+
+def _sentences(text: str) -> list[str]:
+    return [t for t in re.split(r"(?<=[.!?])\s+", text.strip()) if t]
+
+
+def _same(a: str, b: str) -> bool:
+    return a.strip().rstrip(".!?").casefold() == b.strip().rstrip(".!?").casefold()
+
+
+def without_repeats(text: str, title: str = "") -> str:
+    """``text`` without a sentence that repeats the title or an earlier sentence.
+
+    The report prints the title in bold before the caption, so a caption starting with the title read
+    "Demand markers by round. Demand markers by round."; this is the guard every caption goes through.
+    """
+    kept: list[str] = []
+    for sentence in _sentences(text):
+        if (title and _same(sentence, title)) or any(_same(sentence, k) for k in kept):
+            continue
+        kept.append(sentence)
+    return " ".join(kept)
+
+
+def _legend_outside(ax: Axes, **kwargs: Any) -> None:
+    """The legend to the right of the axes, never over the data (constrained layout makes room for it)."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
 
 
 def _axes(ax: Axes | None, size: tuple[float, float] = (7.5, 4.5)) -> tuple[Figure, Axes]:
@@ -43,7 +153,7 @@ def _caption(ax: Axes, text: str) -> None:
     # offset in points below the axes, not a fraction of their height: the tick labels and the x label
     # take the same room in a short chart (a forest of 4 cards) as in a tall one
     ax.annotate(
-        textwrap.fill(text, 115),
+        textwrap.fill(without_repeats(text, ax.get_title()), 115),
         xy=(0, 0),
         xycoords="axes fraction",
         xytext=(0, -36),
@@ -80,16 +190,18 @@ def caption(data: pl.DataFrame, what: str = "", level: float = 0.95) -> str:
     return "; ".join(parts) + "."
 
 
-def seat_win_shares(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95) -> Figure:
-    """Win share by seat, one colour per variant, with intervals and the fair 1/N line.
+def seat_win_shares(
+    data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95, palette: VariantPalette | None = None
+) -> Figure:
+    """Win share by seat, one colour per variant (``palette``), with intervals and the fair 1/N line.
 
     ``data``: ``simlab.analysis.seat_advantage(...)``.
     """
     fig, ax = _axes(ax)
-    variants = data["variant"].unique(maintain_order=True).to_list()
-    colours = sns.color_palette(PALETTE, len(variants))
+    variants, palette = _palette(data, palette)
     width = 0.8 / max(len(variants), 1)
-    for i, (v, colour) in enumerate(zip(variants, colours, strict=True)):
+    for i, v in enumerate(variants):
+        colour = palette.colour(v)
         d = data.filter(pl.col("variant") == v).sort("seat")
         x = d["seat"].to_numpy() + (i - (len(variants) - 1) / 2) * width
         y = d["win_share"].to_numpy() * 100
@@ -242,13 +354,20 @@ def market_trajectories(
     stat: str | None = None,
     level: float = 0.95,
     units: Units = GENERIC_UNITS,
+    palette: VariantPalette | None = None,
 ) -> Figure:
     """One market series by round (price by location, marker/bought/sold/harbour by colour), per item.
 
     ``stat="median"`` draws the median with the 25–75% band across games (for cube counts, the default);
     ``stat="mean"`` draws the mean with its interval (the default for prices and markers, which take only
     the values 1–3, so their quantiles are steps that hide the movement). Every variant is drawn, one line
-    style each, so variants that change the market compare side by side; ``variant`` keeps one.
+    style each (``palette``), so variants that change the market compare side by side; ``variant`` keeps one.
+    Colours are the items' (a good named after a colour is drawn in it).
+
+    The y-axis spans the chart's own lines and bands with a 5% margin, and at least ``MIN_SPAN_UNITS`` (one
+    whole unit: the price grid's step of one coin, one demand level, one cube) or ``MIN_SPAN_RELATIVE`` of
+    the series' level (±10%), whichever is wider; so a price that sits at 2 with noise of ±0.02 is drawn
+    flat, not as zig-zag bands across the chart. The legend sits outside the axes, never over the data.
     ``data``: ``simlab.analysis.market_trajectories(...)``.
     """
     fig, ax = _axes(ax)
@@ -258,20 +377,27 @@ def market_trajectories(
     stat = stat or ("mean" if series in ("price", "marker") else "median")
     if variant is not None:
         d = d.filter(pl.col("variant") == variant)
-    variants = d["variant"].unique(maintain_order=True).to_list()
-    styles = ["-", "--", ":", "-."]
+    variants, palette = _palette(d, palette)
     items = d["item"].unique(maintain_order=True).to_list()
     fallback = sns.color_palette(PALETTE, len(items))
-    for j, v in enumerate(variants):
+    lo, mid, hi = ("q25", "q50", "q75") if stat == "median" else ("mean_lo", "mean", "mean_hi")
+    many = len(variants) > 1
+    for v in variants:
+        style = palette.linestyle(v) if many else "-"
         for item, colour in zip(items, fallback, strict=True):
             e = d.filter((pl.col("item") == item) & (pl.col("variant") == v)).sort("round")
             col = ITEM_COLOURS.get(item, colour)
-            label = item if len(variants) == 1 else f"{item}, {v}"
-            lo, mid, hi = ("q25", "q50", "q75") if stat == "median" else ("mean_lo", "mean", "mean_hi")
             ax.fill_between(e["round"], e[lo], e[hi], color=col, alpha=0.15 if stat == "median" else 0.3, linewidth=0)
-            ax.plot(
-                e["round"], e[mid], color=col, marker="o", markersize=4, linestyle=styles[j % len(styles)], label=label
-            )
+            ax.plot(e["round"], e[mid], color=col, marker="o", markersize=4, linestyle=style)
+    # one legend entry per item (its colour) and per variant (its line style), not one per pair
+    for item, colour in zip(items, fallback, strict=True):
+        ax.plot([], [], color=ITEM_COLOURS.get(item, colour), marker="o", markersize=4, label=item)
+    if many:
+        for v in variants:
+            ax.plot([], [], color=STYLE_KEY_COLOUR, linestyle=palette.linestyle(v), label=v)
+    level_of = float(np.nanmean(np.abs(d[mid].to_numpy()))) if d.height else 0.0
+    min_span = max(MIN_SPAN_UNITS, MIN_SPAN_RELATIVE * level_of)
+    ax.set_ylim(*span_limits([*d[lo].to_list(), *d[hi].to_list(), *d[mid].to_list()], min_span))
     ylabel = {
         "price": f"price ({units.money_plural})",
         "marker": "demand level",
@@ -282,7 +408,7 @@ def market_trajectories(
     ax.set_xlabel("round")
     ax.set_ylabel(ylabel.get(series, series))
     ax.set_title(f"Market: {series} by round" + (f" ({variants[0]})" if len(variants) == 1 else ""))
-    ax.legend(fontsize=7, loc="best", ncol=2)
+    _legend_outside(ax, fontsize=7)
     what = (
         "Lines: median across games; band: 25–75% of games"
         if stat == "median"
@@ -292,15 +418,22 @@ def market_trajectories(
     return fig
 
 
-def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None = None, level: float = 0.95) -> Figure:
+def distribution(
+    data: pl.DataFrame,
+    ax: Axes | None = None,
+    label: str | None = None,
+    level: float = 0.95,
+    palette: VariantPalette | None = None,
+) -> Figure:
     """Histogram (as fractions of rows) of a distribution, one step line per variant, with its mean.
 
     ``data``: ``simlab.analysis.distribution(results, column, width)`` (scores, turns, ...).
     """
     fig, ax = _axes(ax)
     column = _first(data, "column", "value")
-    variants = data["variant"].unique(maintain_order=True).to_list()
-    for v, colour in zip(variants, sns.color_palette(PALETTE, len(variants)), strict=True):
+    variants, palette = _palette(data, palette)
+    for v in variants:
+        colour = palette.colour(v)
         d = data.filter(pl.col("variant") == v).sort("bin")
         r = d.row(0, named=True)
         mean = f": mean {r['mean']:.1f} [{r['mean_lo']:.1f}, {r['mean_hi']:.1f}]" if "mean" in d.columns else ""
@@ -321,14 +454,17 @@ def distribution(data: pl.DataFrame, ax: Axes | None = None, label: str | None =
     return fig
 
 
-def leader_curve(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95) -> Figure:
+def leader_curve(
+    data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95, palette: VariantPalette | None = None
+) -> Figure:
     """Decisiveness: chance the leader after round K goes on to win, by round, per variant.
 
     ``data``: ``simlab.analysis.leader_curve(simlab.analysis.lead_metrics(...))``.
     """
     fig, ax = _axes(ax)
-    variants = data["variant"].unique(maintain_order=True).to_list()
-    for v, colour in zip(variants, sns.color_palette(PALETTE, len(variants)), strict=True):
+    variants, palette = _palette(data, palette)
+    for v in variants:
+        colour = palette.colour(v)
         d = data.filter(pl.col("variant") == v).sort("round")
         ax.fill_between(d["round"], d["leader_wins_lo"] * 100, d["leader_wins_hi"] * 100, color=colour, alpha=0.2)
         ax.plot(d["round"], d["leader_wins"] * 100, marker="o", color=colour, label=v)
@@ -347,31 +483,47 @@ def leader_curve(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95
     return fig
 
 
-def variance_shares(data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95) -> Figure:
+def variance_shares(
+    data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95, palette: VariantPalette | None = None
+) -> Figure:
     """How much of the result is luck: shares of variance (seat, bot, seat×bot, chance) per variant.
 
+    Bars on a linear 0–100% axis, so a bar's height is its share (a log-like axis made 0.3% look like half
+    of 97%); each bar is labelled with its share, so the small ones stay readable.
     ``data``: ``simlab.analysis.variance_decomposition(...)``.
     """
     fig, ax = _axes(ax)
     comps = ["seat", "bot", "seat_bot", "chance"]
-    variants = data["variant"].unique(maintain_order=True).to_list()
+    variants, palette = _palette(data, palette)
     width = 0.8 / max(len(variants), 1)
-    for i, (v, colour) in enumerate(zip(variants, sns.color_palette(PALETTE, len(variants)), strict=True)):
+    for i, v in enumerate(variants):
         d = data.filter(pl.col("variant") == v)
         vals = {r["component"]: r for r in d.iter_rows(named=True)}
         x = np.arange(len(comps)) + (i - (len(variants) - 1) / 2) * width
         y = np.array([vals[c]["share"] * 100 for c in comps])
         lo = np.array([vals[c]["share_lo"] * 100 for c in comps])
         hi = np.array([vals[c]["share_hi"] * 100 for c in comps])
-        ax.bar(x, y, width=width, color=colour, label=v, yerr=np.vstack([y - lo, hi - y]), capsize=3)
+        err = np.clip(np.vstack([y - lo, hi - y]), 0, None)
+        bars = ax.bar(x, y, width=width, color=palette.colour(v), label=v, yerr=err, capsize=3)
+        ax.bar_label(bars, labels=[_share_label(s) for s in y], padding=2, fontsize=7)
     ax.set_xticks(np.arange(len(comps)), ["seat", "bot", "seat × bot", "chance"])
-    ax.set_yscale("symlog", linthresh=1)
-    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _pos: f"{v:g}"))
-    ax.set_ylabel("share of the variance (%)")
+    ax.set_yscale("linear")
+    ax.set_ylim(0, 100)
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(100, decimals=0))
+    ax.set_ylabel("share of the variance")
     ax.set_title(f"What decides the {_first(data, 'outcome', 'score')}?")
     ax.legend(fontsize=8)
     _caption(ax, caption(data, "", level))
     return fig
+
+
+def _share_label(share: float) -> str:
+    """A bar's share in %: one decimal, two below 1% (0.30%), "<0.01%" for what rounds to nothing."""
+    if not np.isfinite(share):
+        return ""
+    if abs(share) < 0.005:
+        return "<0.01%" if share > 0 else "0%"
+    return f"{share:.2f}%" if abs(share) < 1 else f"{share:.1f}%"
 
 
 def save(fig: Figure, path: str, dpi: int = 120) -> str:
@@ -392,6 +544,11 @@ def save(fig: Figure, path: str, dpi: int = 120) -> str:
 
 
 __all__: Sequence[str] = (
+    "LINE_STYLES",
+    "MIN_SPAN_RELATIVE",
+    "MIN_SPAN_UNITS",
+    "STYLE_KEY_COLOUR",
+    "VariantPalette",
     "caption",
     "card_value_forest",
     "compensation_curve",
@@ -400,5 +557,7 @@ __all__: Sequence[str] = (
     "market_trajectories",
     "save",
     "seat_win_shares",
+    "span_limits",
     "variance_shares",
+    "without_repeats",
 )

@@ -352,6 +352,12 @@ def arrow_column(values: Any) -> pa.Array:
     """
     if isinstance(values, pa.Array):
         return values
+    if isinstance(values, np.ma.MaskedArray):  # a fact with missing values: masked entries are nulls
+        data = np.ascontiguousarray(values.data)
+        mask = np.ma.getmaskarray(values)
+        valid = np.packbits(~mask, bitorder="little")
+        buffers = [pa.py_buffer(valid), pa.py_buffer(data)]
+        return pa.Array.from_buffers(pa.from_numpy_dtype(data.dtype), len(data), buffers, int(mask.sum()))
     arr = np.ascontiguousarray(values)
     if arr.ndim == 1 and arr.dtype == np.bool_:
         bits = np.packbits(arr, bitorder="little")

@@ -148,3 +148,40 @@ def test_a_token_stack_market_uses_the_same_roles(tmp_path) -> None:
     got = summary.collapses.filter(pl.col("colour") == "qossuth")["collapse_rate"][0]
     assert got == pytest.approx(want.item())
     assert summary.sale_yield is not None and summary.sale_yield["rows"][0] == 2 * games
+
+
+def test_a_missing_source_value_is_a_null_in_the_results() -> None:
+    """``Fact.missing``: the source's sentinel (or NaN) entries become nulls in the runner's Arrow columns
+    and None in ``tolist()``; the other entries keep their values and dtype."""
+    from types import SimpleNamespace
+
+    from simlab.core.facts import Axis, Fact, FactSet, Units
+    from simlab.run.chunk import arrow_column
+
+    item = Axis("culture", ("a", "b"))
+    facts = FactSet(
+        [
+            Fact("token_{culture}", "token", "top token", "market.demand", "game", (item,), "int8", "level", -1),
+            Fact(
+                "price_{culture}",
+                "price",
+                "mean price",
+                "market.sale_price",
+                "game",
+                (item,),
+                "float64",
+                "money",
+                np.nan,
+            ),
+            Fact("plain_{culture}", "token", "no sentinel", None, "game", (item,)),
+        ],
+        Units("credit", "credits", "credits", "fame point", "fame points", "fame"),
+    )
+    records = {"token": np.array([[2, -1], [-1, 0]]), "price": np.array([[1.5, np.nan], [np.nan, 3.0]])}
+    cols = facts.columns(records, SimpleNamespace(players=2))
+    assert cols["token_a"].tolist() == [2, 2, None, None] and cols["token_b"].tolist() == [None, None, 0, 0]
+    assert cols["price_a"].tolist() == [1.5, 1.5, None, None]
+    assert cols["token_a"].dtype == np.int8 and cols["plain_b"].tolist() == [-1, -1, 0, 0]
+    arrow = arrow_column(cols["token_b"])
+    assert arrow.null_count == 2 and arrow.to_pylist() == [None, None, 0, 0]
+    assert arrow_column(cols["price_a"]).to_pylist() == [1.5, 1.5, None, None]

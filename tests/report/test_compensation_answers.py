@@ -14,7 +14,7 @@ import simlab
 from simlab import analysis as A
 from simlab.analysis import stats
 from simlab.analysis.frames import roles
-from simlab.analysis.sweep import base_variant, not_a_sweep
+from simlab.analysis.sweep import base_variant, not_a_sweep, sweep_example
 from simlab.cli import cli
 from simlab.report import charts
 from simlab.report.build import build_report
@@ -32,7 +32,8 @@ def _configs(folder):
 def test_compensation_refuses_a_mixed_folder_with_the_reports_message(quick_folder):
     """quickstart-like: the 2014 preset changes the hand limit and markers as well as the money."""
     configs, base = _configs(quick_folder)
-    message = not_a_sweep(configs, base, "start_money")
+    message = not_a_sweep(configs, base, "start_money", sweep_example("massilia"))
+    assert "such as scenarios/starting_money_sweep.toml" in message  # the game's own sweep scenario
     assert "quined2014 also changes" in message and "hand_limit" in message
     seats = next(s for s in build_report(quick_folder).sections if s.id == "seats")
     assert message in seats.notes

@@ -131,8 +131,11 @@ def test_cli_run_refuses_too_many_jobs(write_scenario, tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-def test_cli_bench_refuses_too_many_jobs():
-    result = CliRunner().invoke(cli, ["bench", "massilia", "-j", "999", "-n", "10"])
+@pytest.mark.parametrize(
+    "command", [["bench", "massilia", "-n", "10"], ["compensate", "massilia", "--max-games", "100"]]
+)
+def test_cli_bench_and_compensate_refuse_too_many_jobs(command):
+    result = CliRunner().invoke(cli, [*command, "-j", "999"])
     assert result.exit_code == 2 and "error: --jobs 999: more than the" in result.stderr
 
 

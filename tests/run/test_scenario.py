@@ -21,7 +21,9 @@ def test_scenario_error_is_a_simlab_error():
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
 def test_shipped_scenarios_load(path):
     sc = load_scenario(path)
-    assert sc.game == ("roma" if path.stem.startswith("roma_") else "massilia") and sc.games > 0 and sc.variants
+    prefixes = {"roma_": "roma", "mov_": "merchant_of_venus"}
+    game = next((g for prefix, g in prefixes.items() if path.stem.startswith(prefix)), "massilia")
+    assert sc.game == game and sc.games > 0 and sc.variants
     assert sc.rotate, "shipped scenarios rotate their lineup so bot strength is not read as seat advantage"
 
 

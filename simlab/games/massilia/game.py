@@ -221,25 +221,8 @@ class MassiliaState(State):
         with perfect memory knows them.
         """
         other = self.clone()
-        s = other.record[0]
-        n = int(s["n_players"])
-        pool: list[int] = list(s["deck"][: int(s["deck_n"])])
-        for q in range(n):
-            if q == player:
-                continue
-            for t in range(R.NCARDS):
-                pool.extend([t] * int(s["hand"][q, t]))
-        pool_arr = np.array(pool, dtype=np.int32)
-        rng.shuffle(pool_arr)
-        k = 0
-        for q in range(n):
-            if q == player:
-                continue
-            size = int(s["hand_n"][q])
-            s["hand"][q, :] = np.bincount(pool_arr[k : k + size], minlength=R.NCARDS)
-            k += size
-        rest = pool_arr[k:]
-        s["deck"][: len(rest)] = rest
+        stream = np.array([rng.integers(1, 2**63)], dtype=np.uint64)  # the compiled rules draw from a word
+        R.determinize(other.record, other.cfg, player, stream)  # the search bot's determinize, one rule
         return other
 
 

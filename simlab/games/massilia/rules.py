@@ -32,6 +32,7 @@ from numba import njit
 
 from simlab.core.components import cards_left, deck_from_counts, draw, draw_counts, finish, roll, shuffle
 from simlab.core.record import state_dtype
+from simlab.core.rng import below
 from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MAX_VENUS_RETURNS, MassiliaConfig
 from simlab.games.massilia.data import CARDS as CARD_NAMES
 
@@ -1417,3 +1418,44 @@ def do_pass(s, c, p):
     for i in range(4):
         s.price_mod[i] = 0
     next_turn(s, c)
+
+
+# -- hidden information ------------------------------------------------------------------------------
+@njit(cache=True)
+def determinize(st, cf, seat, rng):
+    """Resample in place what ``seat`` cannot see: the other seats' hand cards and the deck order.
+
+    Hand sizes, the face-up discard pile and everything on the board stay; money, tokens and the dice behind
+    the screens are public (every change to them is a public action). The unseen cards are laid out by type
+    before the shuffle, so the result depends only on what the seat knows and on ``rng`` (``below(rng, 0,
+    n)``): the no-cheating check of the search bot rests on it. No allocation: the first other seat's hand row
+    counts the pool while it is gathered.
+    """
+    s = st[0]
+    n = s.n_players
+    dn = s.deck_n
+    pool_row = 1 if seat == 0 else 0  # the first other seat's hand row counts the unseen cards
+    for i in range(dn):
+        s.hand[pool_row, s.deck[i]] += 1
+    for q in range(n):
+        if q != seat and q != pool_row:
+            for t in range(NCARDS):
+                s.hand[pool_row, t] += s.hand[q, t]
+                s.hand[q, t] = 0
+    k = 0
+    for t in range(NCARDS):
+        for _ in range(s.hand[pool_row, t]):
+            s.deck[k] = t
+            k += 1
+        s.hand[pool_row, t] = 0
+    for i in range(k - 1, 0, -1):  # Fisher-Yates from the seat's stream
+        j = below(rng, 0, i + 1)
+        s.deck[i], s.deck[j] = s.deck[j], s.deck[i]
+    pos = 0
+    for q in range(n):
+        if q != seat:
+            for _ in range(s.hand_n[q]):
+                s.hand[q, s.deck[pos]] += 1
+                pos += 1
+    for i in range(k - pos):
+        s.deck[i] = s.deck[pos + i]

@@ -1,5 +1,5 @@
 """The Merchant of Venus board as arrays the compiled engine and the bots read, loaded from a board JSON file and
-checked on load (any file: a broken one raises DataError naming the file and the space or edge).
+checked on load (any file: a broken one raises DataFileError naming the file and the space or edge).
 
 The file lists ``spaces`` (name, system, line, type, color; optional orbit, navigation, penalty, x, y) and
 ``edges`` (a, b, kind). Spaces are indexed in file order. Line costs: grey lines (edge kinds loop / explicit /
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from scipy.sparse.csgraph import csgraph_from_dense, shortest_path
 
-from simlab.core.errors import DataError
+from simlab.core.errors import DataFileError
 from simlab.games.merchant_of_venus.data import (
     DATA_DIR,
     DRIVE_COMBINED,
@@ -126,9 +126,9 @@ class Board:
         return len(self.names)
 
     def space(self, name: str) -> int:
-        """Index of a space by name; an unknown name is a DataError naming the board file."""
+        """Index of a space by name; an unknown name is a DataFileError naming the board file."""
         if name not in self.index:
-            raise DataError(f"{self.path}: no space named {name!r}")
+            raise DataFileError(f"{self.path}: no space named {name!r}")
         return self.index[name]
 
     def distance(self, a: str, b: str, drive: int = DRIVE_NONE) -> int:
@@ -138,7 +138,7 @@ class Board:
     def spaces_of_system(self, system: str, kind: int | None = None) -> list[int]:
         """Indices of the spaces of a system (optionally of one KIND_*), in file order."""
         if system not in self.system_names:
-            raise DataError(f"{self.path}: no system named {system!r}; known: {', '.join(self.system_names)}")
+            raise DataFileError(f"{self.path}: no system named {system!r}; known: {', '.join(self.system_names)}")
         s = self.system_names.index(system)
         return [i for i in range(self.n_spaces) if self.system[i] == s and (kind is None or self.kind[i] == kind)]
 
@@ -153,14 +153,14 @@ def _read(path: Path) -> tuple[list[Any], list[Any]]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise DataError(f"{path}: board file not found") from None
+        raise DataFileError(f"{path}: board file not found") from None
     except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        raise DataFileError(f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
     if not isinstance(doc, dict):
-        raise DataError(f"{path}: expected a JSON object with 'spaces' and 'edges'")
+        raise DataFileError(f"{path}: expected a JSON object with 'spaces' and 'edges'")
     for key in ("spaces", "edges"):
         if not isinstance(doc.get(key), list) or not doc[key]:
-            raise DataError(f"{path}: '{key}' is missing or empty; expected a list")
+            raise DataFileError(f"{path}: '{key}' is missing or empty; expected a list")
     return doc["spaces"], doc["edges"]
 
 
@@ -169,29 +169,31 @@ def _check_spaces(path: Path, spaces: list[Any]) -> dict[str, int]:
     for i, s in enumerate(spaces):
         label = f"spaces[{i}]" + (f" ({s['name']!r})" if isinstance(s, dict) and "name" in s else "")
         if not isinstance(s, dict):
-            raise DataError(f"{path}: {label}: expected an object with fields {', '.join(_SPACE_FIELDS)}")
+            raise DataFileError(f"{path}: {label}: expected an object with fields {', '.join(_SPACE_FIELDS)}")
         for field in _SPACE_FIELDS:
             if field not in s:
-                raise DataError(
+                raise DataFileError(
                     f"{path}: {label}: field '{field}' is missing; every space needs "
                     f"{', '.join(_SPACE_FIELDS)} (system, line and color may be null)"
                 )
         name = s["name"]
         if not isinstance(name, str) or not name:
-            raise DataError(f"{path}: {label}: field 'name' = {name!r}; expected a non-empty string")
+            raise DataFileError(f"{path}: {label}: field 'name' = {name!r}; expected a non-empty string")
         if name in index:
-            raise DataError(f"{path}: {label}: duplicate space id {name!r} (also spaces[{index[name]}])")
+            raise DataFileError(f"{path}: {label}: duplicate space id {name!r} (also spaces[{index[name]}])")
         if s["type"] not in FILE_TYPES:
-            raise DataError(f"{path}: space {name!r}: type {s['type']!r}; allowed: {', '.join(FILE_TYPES)}")
+            raise DataFileError(f"{path}: space {name!r}: type {s['type']!r}; allowed: {', '.join(FILE_TYPES)}")
         if s["color"] not in FILE_COLOURS:
             allowed = ", ".join(str(c) for c in FILE_COLOURS if c) + " or null"
-            raise DataError(f"{path}: space {name!r}: color {s['color']!r}; allowed: {allowed}")
+            raise DataFileError(f"{path}: space {name!r}: color {s['color']!r}; allowed: {allowed}")
         for field in ("system", "line"):
             if s[field] is not None and not isinstance(s[field], str):
-                raise DataError(f"{path}: space {name!r}: field '{field}' = {s[field]!r}; expected a string or null")
+                raise DataFileError(
+                    f"{path}: space {name!r}: field '{field}' = {s[field]!r}; expected a string or null"
+                )
         index[name] = i
     if GALACTIC_BASE_NAME not in index:
-        raise DataError(f"{path}: no space named {GALACTIC_BASE_NAME!r}; the ships start there")
+        raise DataFileError(f"{path}: no space named {GALACTIC_BASE_NAME!r}; the ships start there")
     return index
 
 
@@ -203,32 +205,32 @@ def _check_edges(
     for j, e in enumerate(edges):
         label = f"edges[{j}]"
         if not isinstance(e, dict):
-            raise DataError(f"{path}: {label}: expected an object with fields {', '.join(_EDGE_FIELDS)}")
+            raise DataFileError(f"{path}: {label}: expected an object with fields {', '.join(_EDGE_FIELDS)}")
         for field in _EDGE_FIELDS:
             if field not in e:
-                raise DataError(f"{path}: {label}: field '{field}' is missing; every edge needs a, b, kind")
+                raise DataFileError(f"{path}: {label}: field '{field}' is missing; every edge needs a, b, kind")
         for end in ("a", "b"):
             if e[end] not in index:
-                raise DataError(f"{path}: {label}: dangling edge: '{end}' = {e[end]!r} is not a space of the board")
+                raise DataFileError(f"{path}: {label}: dangling edge: '{end}' = {e[end]!r} is not a space of the board")
         if e["kind"] not in FILE_EDGE_KINDS:
-            raise DataError(
+            raise DataFileError(
                 f"{path}: {label} ({e['a']} - {e['b']}): kind {e['kind']!r}; allowed: {', '.join(FILE_EDGE_KINDS)}"
             )
         a, b, kind = index[e["a"]], index[e["b"]], FILE_EDGE_KINDS[e["kind"]]
         if a == b:
-            raise DataError(f"{path}: {label}: edge joins space {e['a']!r} to itself")
+            raise DataFileError(f"{path}: {label}: edge joins space {e['a']!r} to itself")
         key = (min(a, b), max(a, b))
         if key in seen:
-            raise DataError(f"{path}: {label}: duplicate edge {e['a']} - {e['b']} (also edges[{seen[key]}])")
+            raise DataFileError(f"{path}: {label}: duplicate edge {e['a']} - {e['b']} (also edges[{seen[key]}])")
         seen[key] = j
         cities = (spaces[a]["type"] == "city") + (spaces[b]["type"] == "city")
         if kind == EDGE_GREEN and cities != 1:
-            raise DataError(
+            raise DataFileError(
                 f"{path}: {label}: orbit (green) line {e['a']} - {e['b']} must join one surface city "
                 "to one orbital space"
             )
         if kind == EDGE_SURFACE and cities != 2:
-            raise DataError(f"{path}: {label}: surface line {e['a']} - {e['b']} must join two surface cities")
+            raise DataFileError(f"{path}: {label}: surface line {e['a']} - {e['b']} must join two surface cities")
         out.append((a, b, kind))
     return out
 
@@ -243,29 +245,29 @@ def _check_navigation(
         nav, name = s["navigation"], s["name"]
         allowed = "a {neighbour: [die numbers 1..6]} object naming every route out, each die number once"
         if not isinstance(nav, dict) or not nav:
-            raise DataError(f"{path}: space {name!r}: navigation space without die numbers; expected {allowed}")
+            raise DataFileError(f"{path}: space {name!r}: navigation space without die numbers; expected {allowed}")
         for target, dice in nav.items():
             if target not in index or index[target] not in neighbours[i]:
-                raise DataError(f"{path}: space {name!r}: navigation names {target!r}, which is not a neighbour")
+                raise DataFileError(f"{path}: space {name!r}: navigation names {target!r}, which is not a neighbour")
             if not isinstance(dice, list) or not dice:
-                raise DataError(
+                raise DataFileError(
                     f"{path}: space {name!r}: navigation route to {target!r} has no die numbers; expected {allowed}"
                 )
             for d in dice:
                 if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= N_DIE:
-                    raise DataError(f"{path}: space {name!r}: navigation die number {d!r}; allowed 1..6")
+                    raise DataFileError(f"{path}: space {name!r}: navigation die number {d!r}; allowed 1..6")
                 if nav_exit[i, d - 1] >= 0:
-                    raise DataError(f"{path}: space {name!r}: navigation die number {d} is given twice")
+                    raise DataFileError(f"{path}: space {name!r}: navigation die number {d} is given twice")
                 nav_exit[i, d - 1] = index[target]
         missing = [d + 1 for d in range(N_DIE) if nav_exit[i, d] < 0]
         if missing:
-            raise DataError(
+            raise DataFileError(
                 f"{path}: space {name!r}: navigation has no route for die number(s) "
                 f"{', '.join(map(str, missing))}; expected {allowed}"
             )
         unnumbered = sorted(spaces[k]["name"] for k in neighbours[i] if k not in set(nav_exit[i].tolist()))
         if unnumbered:
-            raise DataError(
+            raise DataFileError(
                 f"{path}: space {name!r}: navigation gives no die number to the route(s) to "
                 f"{', '.join(unnumbered)}; expected {allowed}"
             )
@@ -283,7 +285,7 @@ def _check_reachable(path: Path, spaces: list[Any], neighbours: list[set[int]], 
     if lost:
         first = spaces[lost[0]]
         systems = sorted({str(spaces[i]["system"]) for i in lost})
-        raise DataError(
+        raise DataFileError(
             f"{path}: space {first['name']!r} (system {first['system']}) is unreachable from "
             f"{GALACTIC_BASE_NAME}; {len(lost)} space(s) cut off, in systems {', '.join(systems)}"
         )
@@ -316,7 +318,7 @@ def _hazard_dials(kind: list[int], seed: int) -> np.ndarray:
 
 
 def load_board(path: Path | str, edge_mp: tuple[int, int, int] = EDGE_MP, hazard_seed: int = HAZARD_SEED) -> Board:
-    """Read and check a board file; every rule broken raises DataError naming the file and the space or edge."""
+    """Read and check a board file; every rule broken raises DataFileError naming the file and the space or edge."""
     path = Path(path)
     spaces, edges = _read(path)
     index = _check_spaces(path, spaces)
@@ -341,17 +343,17 @@ def load_board(path: Path | str, edge_mp: tuple[int, int, int] = EDGE_MP, hazard
     )
     if len(market_systems) != N_MARKET_SYSTEMS:
         names = ", ".join(system_names[s] for s in market_systems)
-        raise DataError(
+        raise DataFileError(
             f"{path}: {len(market_systems)} systems have a market (a city or a port) besides "
             f"{GALACTIC_BASE_NAME}: {names}; the game needs {N_MARKET_SYSTEMS}, one per culture"
         )
     for s in spaces:
         if s.get("orbit") is not None and not isinstance(s["orbit"], str):
-            raise DataError(f"{path}: space {s['name']!r}: field 'orbit' = {s['orbit']!r}; expected a string")
+            raise DataFileError(f"{path}: space {s['name']!r}: field 'orbit' = {s['orbit']!r}; expected a string")
         for field in ("penalty", "x", "y"):
             v = s.get(field, 0)
             if isinstance(v, bool) or not isinstance(v, int):
-                raise DataError(f"{path}: space {s['name']!r}: field '{field}' = {v!r}; expected an integer")
+                raise DataFileError(f"{path}: space {s['name']!r}: field '{field}' = {v!r}; expected an integer")
 
     degree = max(len(nb) for nb in neighbours)
     adj = np.full((n, degree), -1, dtype=np.int32)

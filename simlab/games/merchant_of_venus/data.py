@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from simlab.core.errors import DataError
+from simlab.core.errors import DataFileError
 
 DATA_DIR = Path(__file__).with_name("data")
 PROVENANCE_LEVELS = ("rulebook", "derived", "proxy", "placeholder")
@@ -63,23 +63,23 @@ PASSENGER_TABLES = ("seeded", "classic")
 
 # ---------------------------------------------------------------------------------------------- row checking
 class _Rows:
-    """Reads fields of the rows of one file, raising DataError that names the file, the row and the field."""
+    """Reads fields of the rows of one file, raising DataFileError that names the file, the row and the field."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def fail(self, where: str, message: str) -> DataError:
-        return DataError(f"{self.path}: {where}: {message}")
+    def fail(self, where: str, message: str) -> DataFileError:
+        return DataFileError(f"{self.path}: {where}: {message}")
 
     def load(self) -> dict[str, Any]:
         try:
             doc = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise DataError(f"{self.path}: file not found (the data directory must hold it)") from None
+            raise DataFileError(f"{self.path}: file not found (the data directory must hold it)") from None
         except json.JSONDecodeError as exc:
-            raise DataError(f"{self.path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+            raise DataFileError(f"{self.path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
         if not isinstance(doc, dict):
-            raise DataError(f"{self.path}: expected a JSON object at the top level")
+            raise DataFileError(f"{self.path}: expected a JSON object at the top level")
         return doc
 
     def section(self, doc: Mapping[str, Any], key: str, kind: type) -> Any:
@@ -319,7 +319,7 @@ def load_buyers(path: Path, name: str) -> tuple[dict[int, tuple[int, ...]], str]
     rows = _Rows(path)
     tables = rows.section(rows.section(rows.load(), "buyers", dict), name, dict) if name in BUYER_TABLES else None
     if tables is None:
-        raise DataError(f"{path}: buyers: unknown table {name!r}; allowed: {', '.join(BUYER_TABLES)}")
+        raise DataFileError(f"{path}: buyers: unknown table {name!r}; allowed: {', '.join(BUYER_TABLES)}")
     where = f"buyers[{name}]"
     prov = tables.get("provenance")
     if prov not in PROVENANCE_LEVELS:
@@ -347,7 +347,7 @@ def load_prices(path: Path, name: str, cultures: tuple[Culture, ...]) -> tuple[t
     """The cultures with resale values of the named spread (active ± spread); 'standard' keeps the culture table."""
     rows = _Rows(path)
     if name not in PRICE_TABLES:
-        raise DataError(f"{path}: prices: unknown table {name!r}; allowed: {', '.join(PRICE_TABLES)}")
+        raise DataFileError(f"{path}: prices: unknown table {name!r}; allowed: {', '.join(PRICE_TABLES)}")
     table = rows.section(rows.section(rows.load(), "prices", dict), name, dict)
     where = f"prices[{name}]"
     prov = table.get("provenance")
@@ -482,7 +482,7 @@ def load_passengers(path: Path, name: str) -> tuple[Passenger, ...]:
     """A named passenger table; origin and destination are culture numbers (0 = Galactic Base) and differ."""
     rows = _Rows(path)
     if name not in PASSENGER_TABLES:
-        raise DataError(f"{path}: tables: unknown passenger table {name!r}; allowed: {', '.join(PASSENGER_TABLES)}")
+        raise DataFileError(f"{path}: tables: unknown passenger table {name!r}; allowed: {', '.join(PASSENGER_TABLES)}")
     table = rows.section(rows.section(rows.load(), "tables", dict), name, list)
     out = []
     for i, row in enumerate(table):
@@ -626,7 +626,7 @@ def load_data(
     passengers: str = "seeded",
     data_dir: Path | str = DATA_DIR,
 ) -> GameData:
-    """All tables of one variant from ``data_dir``; a malformed file raises DataError naming file, row and field."""
+    """All tables of one variant from ``data_dir``; a malformed file raises DataFileError naming file, row and field."""
     d = Path(data_dir)
     for name, allowed, kind in (
         (buyers, BUYER_TABLES, "buyers"),
@@ -634,7 +634,7 @@ def load_data(
         (passengers, PASSENGER_TABLES, "passengers"),
     ):
         if name not in allowed:
-            raise DataError(f"unknown {kind} table {name!r}; allowed: {', '.join(allowed)}")
+            raise DataFileError(f"unknown {kind} table {name!r}; allowed: {', '.join(allowed)}")
     cultures = load_cultures(d / "cultures.json")
     buyer_lists, buyers_prov = load_buyers(d / "proxy_tables.json", buyers)
     cultures, prices_prov = load_prices(d / "proxy_tables.json", prices, cultures)

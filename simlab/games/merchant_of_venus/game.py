@@ -3,6 +3,8 @@ lines, determinize)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from simlab.core.bots import BotRegistry, heuristic
@@ -17,7 +19,8 @@ from simlab.games.merchant_of_venus.config import (
     MerchantOfVenusConfig,
 )
 
-RULES_VERSION = "merchant_of_venus-0.1"
+#: 0.2: seat 0 starts by default (start_player), the record's fact series, the experiment knobs
+RULES_VERSION = "merchant_of_venus-0.2"
 
 _BOTS = BotRegistry(
     "merchant_of_venus",
@@ -168,6 +171,10 @@ class MerchantOfVenusGame(Game):
     rules_module = "simlab.games.merchant_of_venus.rules"
     policy = "simlab.games.merchant_of_venus.bots:heuristic_policy"
     default_bots = ("trader", "porter")
+    scenarios: ClassVar[dict[str, str]] = {
+        "money_sweep": "scenarios/mov_seats_and_purse.toml",
+        "card_value": "scenarios/mov_item_value.toml",
+    }
 
     @property
     def bots(self) -> BotRegistry:

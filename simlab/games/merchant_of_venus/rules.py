@@ -38,13 +38,14 @@ import numpy as np
 from numba import njit
 
 from simlab.core.components import draw_counts, finish, roll
-from simlab.core.errors import DataError
+from simlab.core.errors import DataFileError
 from simlab.core.record import state_dtype
 from simlab.core.rng import below, next_u64
 from simlab.games.merchant_of_venus import board as B
 from simlab.games.merchant_of_venus.board import load_board
 from simlab.games.merchant_of_venus.config import (
     MAX_PLAYERS,
+    MAX_ROUNDS,
     N_CULTURES,
     N_ENCOUNTER_KINDS,
     N_MISSIONS_MAX,
@@ -216,6 +217,21 @@ STATE_DTYPE = state_dtype(
         ("f_hazards_failed", np.int32, (MAX_PLAYERS,)),
         ("sale_log", np.int32, (MAX_LOG, 6)),
         ("sale_n", np.int32),
+        # -- fact series (facts.py reads them): filled by record_round at each round's end, by sales, buys
+        # and market shifts; rounds beyond config.rounds stay unused -------------------------------------
+        ("f_credits_r", np.int32, (MAX_PLAYERS, MAX_ROUNDS)),  # credits at the end of each round
+        ("f_fame_r", np.int32, (MAX_PLAYERS, MAX_ROUNDS)),  # total fame then (no Fuzzy Dice roll)
+        ("f_score_r", np.int32, (MAX_PLAYERS, MAX_ROUNDS)),  # final credits if the game ended then
+        ("f_top_r", np.int16, (MAX_ROUNDS, NC)),  # top market token at the round's end, -1 undiscovered
+        ("f_sales_r", np.int16, (MAX_ROUNDS, NC)),  # goods sold at the culture's market in the round
+        ("f_sale_sum_r", np.int32, (MAX_ROUNDS, NC)),  # credits those sales paid
+        ("f_shifter_r", np.int16, (MAX_ROUNDS, NC)),  # seat whose sales last shifted the market, -1 none
+        ("f_bought_good", np.int32, (MAX_PLAYERS, NC)),  # goods tokens bought, by good (= its culture)
+        ("f_sold_good", np.int32, (MAX_PLAYERS, NC)),  # goods tokens sold, by good
+        ("f_sold_at", np.int32, (MAX_PLAYERS, NC)),  # goods tokens sold, by the culture bought from
+        ("f_shifts_made", np.int32, (MAX_PLAYERS, NC)),  # market shifts the seat's sales caused, by culture
+        ("f_mission_credits", np.int32, (MAX_PLAYERS,)),
+        ("f_encounter_credits", np.int32, (MAX_PLAYERS,)),  # net: rewards less fines
     ],
 )
 
@@ -295,6 +311,12 @@ CONFIG_DTYPE = np.dtype(
         ("fame_credits", np.int32),
         ("fuzzy_double_credits", np.int32),
         ("eliminate_below", np.int32),
+        # -- experiment knobs (interventions, counterfactuals) -----------------------------------------
+        ("start_player", np.int32),  # -1 random
+        ("purse_offset", np.int32, (MAX_PLAYERS,)),
+        ("bonus_item", np.int32),  # derived: config.bonus_code() (-1 none, 0..5 equipment, 6 + tech kind)
+        ("bonus_seat", np.int32),  # derived: bonus_item_seat
+        ("market_shifts", np.int32),
         # -- the board (derived from board_file) ---------------------------------------------------
         ("n_spaces", np.int32),
         ("gb_space", np.int32),
@@ -335,7 +357,7 @@ def board_arrays(path: str, edge_mp: tuple[int, int, int], hazard_seed: int) -> 
     bd = load_board(path, edge_mp, hazard_seed)
     n = bd.n_spaces
     if n > MAX_SPACES or bd.adj.shape[1] > DEG:
-        raise DataError(f"{path}: at most {MAX_SPACES} spaces of degree {DEG} fit the engine's record")
+        raise DataFileError(f"{path}: at most {MAX_SPACES} spaces of degree {DEG} fit the engine's record")
     to_engine = {sy: i for i, sy in enumerate(bd.market_systems)}
     to_engine[int(bd.system[bd.galactic_base])] = SYS_GB
     kind_of = {
@@ -398,6 +420,8 @@ def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
     c["n_tokens"] = len(cultures)
     c["n_passengers"] = len(config.passenger_origin)
     c["n_missions"] = len(config.mission_target)
+    c["bonus_item"] = config.bonus_code()
+    c["bonus_seat"] = config.bonus_item_seat
     b = board_for(config)
     n = len(b["names"])
     c["n_spaces"] = n
@@ -463,9 +487,9 @@ def derive_bot_tables(b: dict, c: np.void) -> None:
         }
     )
     if len(land) > BOT_MAX_LAND or len(ast) > BOT_MAX_AST or len(sites) > BOT_MAX_SITES:
-        raise DataError(
-            f"board: {len(land)} landing spaces, {len(ast)} asteroids, {len(sites)} port sites; the bots' tables "
-            f"hold at most {BOT_MAX_LAND}, {BOT_MAX_AST}, {BOT_MAX_SITES}"
+        raise DataFileError(
+            f"{b['board'].path}: {len(land)} landing spaces, {len(ast)} asteroids, {len(sites)} port sites; "
+            f"the bots' tables hold at most {BOT_MAX_LAND}, {BOT_MAX_AST}, {BOT_MAX_SITES}"
         )
     for name, spaces in (("land", land), ("ast", ast), ("site", sites)):
         c["bot_" + name][: len(spaces)] = spaces
@@ -666,7 +690,8 @@ def init(st, cf, rng):
     s.rng[0] = rng[0]
     n = c.players
     s.n_players = n
-    s.first = below(s.rng, 0, n)
+    drawn = below(s.rng, 0, n)  # drawn even when fixed: the chance stream stays the same
+    s.first = drawn if c.start_player < 0 else c.start_player
     s.round_no = 1
     s.turn_k = 0
     # contact cards shuffled, one face down on each system
@@ -708,6 +733,7 @@ def init(st, cf, rng):
         if n >= 4:
             s.credits[seat_at(s, fourth)] += c.fourth_seat_extra
     for p in range(n):
+        s.credits[p] += c.purse_offset[p]
         s.start_credits[p] = s.credits[p]
         s.holds[p] = c.start_holds
         s.pilot[p] = 1
@@ -715,11 +741,37 @@ def init(st, cf, rng):
         s.came_from[p] = -1
         s.mission[p, 0] = draw_counts(s, s.mission_bag)
         s.mission[p, 1] = -1
+    give_bonus_item(s, c)
+    for r in range(c.rounds):
+        for cu in range(NC):
+            s.f_shifter_r[r, cu] = -1
     draw_passenger(s, c)
     s.dials_left = n
     s.phase = PH_DIALS
     s.cur = s.first
     s.active = s.first
+
+
+@njit(cache=True)
+def give_bonus_item(s, c):
+    """The item-value experiment: seat ``bonus_seat`` starts with one extra equipment item (a laser or shield
+    point is added when the dials are set, see apply) or one race-tech token of a kind, taken from its
+    culture's tokens."""
+    p, item = c.bonus_seat, c.bonus_item
+    if p < 0 or item < 0:
+        return
+    if item == 2 and s.holds[p] < c.max_holds:
+        s.holds[p] += 1
+    elif 3 <= item <= 5:
+        s.drive[p] = item - 2
+    elif item >= 6:
+        for j in range(c.n_tokens):
+            kind = token_kind(c, j)
+            if kind == item - 6 and s.tech_owner[j] < 0:
+                s.tech_owner[j] = p
+                if c.tech_effect[kind] == FX_GENERIC:
+                    s.upgrades[p] += 1
+                return
 
 
 @njit(cache=True)
@@ -916,6 +968,11 @@ def apply(st, cf, a):
         high = a == A_LASER_HIGH
         s.laser[p] = c.dial_high if high else c.dial_low
         s.shield[p] = c.dial_low if high else c.dial_high
+        if p == c.bonus_seat and (c.bonus_item == 0 or c.bonus_item == 1):  # the bonus laser or shield point
+            if c.bonus_item == 0:
+                s.laser[p] = min(s.laser[p] + 1, c.max_dial)
+            else:
+                s.shield[p] = min(s.shield[p] + 1, c.max_dial)
         s.dials_left -= 1
         if s.dials_left > 0:
             s.cur = (p + 1) % s.n_players
@@ -1133,7 +1190,9 @@ def encounter(s, c, p):
     amount = c.encounter_amount[e]
     effect = c.encounter_effect[e]
     if effect == EN_CREDITS:
-        s.credits[p] += amount if amount >= -s.credits[p] else -s.credits[p]  # a fine takes what there is
+        got = amount if amount >= -s.credits[p] else -s.credits[p]  # a fine takes what there is
+        s.credits[p] += got
+        s.f_encounter_credits[p] += got
     elif effect == EN_LOSE_TURN:
         return True
     else:
@@ -1230,6 +1289,7 @@ def reach_missions(s, c, p, sp):
             s.missions_done[p] += 1
             s.mission_fame_won[p] += c.mission_fame[m]
             s.credits[p] += c.mission_credits[m]
+            s.f_mission_credits[p] += c.mission_credits[m]
     if s.mission[p, 0] < 0 and s.mission[p, 1] >= 0:
         s.mission[p, 0] = s.mission[p, 1]
         s.mission[p, 1] = -1
@@ -1247,6 +1307,7 @@ def apply_trade(s, c, a):
         pay(s, c, p, cu, c.good_buy[cu], sp)
         s.market_goods[cu] -= 1
         s.cargo[p, cu] += 1
+        s.f_bought_good[p, cu] += 1
         bought(s, p)
     elif A_SELL <= a < A_EQUIP:
         g = a - A_SELL
@@ -1262,6 +1323,10 @@ def apply_trade(s, c, a):
         s.sold += 1
         s.f_sales[p] += 1
         s.f_sale_income[p] += price
+        s.f_sales_r[s.round_no - 1, cu] += 1
+        s.f_sale_sum_r[s.round_no - 1, cu] += price
+        s.f_sold_good[p, g] += 1
+        s.f_sold_at[p, cu] += 1
         if s.sale_n < MAX_LOG:
             k = s.sale_n
             s.sale_log[k, 0] = s.round_no
@@ -1328,7 +1393,9 @@ def end_trade(s, c):
     p = s.active
     sp = s.pos[p]
     cu = culture_here(s, c, sp)
-    if s.sold > 0 and cu >= 0:
+    if s.sold > 0 and cu >= 0 and c.market_shifts != 0:
+        s.f_shifter_r[s.round_no - 1, cu] = p
+        s.f_shifts_made[p, cu] += 1
         s.stack_top[cu] = (s.stack_top[cu] + 1) % 3
         if s.stack_seen[cu] < 3:
             s.stack_seen[cu] += 1
@@ -1377,6 +1444,7 @@ def end_turn(s, c):
     if k < s.n_players:
         start_turn(s, c, k)
         return
+    record_round(s, c)
     s.round_no += 1
     if s.round_no > c.rounds:
         s.round_no = c.rounds
@@ -1393,6 +1461,21 @@ def end_turn(s, c):
                 s.credits[q] += c.drill_income
                 s.f_drill_income[q] += c.drill_income
     start_turn(s, c, 0)
+
+
+@njit(cache=True)
+def record_round(s, c):
+    """The round's fact series at its end: each seat's credits, fame (before any Fuzzy Dice roll) and the
+    score if the game ended now (ports sold, fame paid at fame_credits); each culture's top market token."""
+    r = s.round_no - 1
+    for p in range(s.n_players):
+        fame = fame_before_dice(s, c, p) - s.infamy[p]
+        s.f_credits_r[p, r] = s.credits[p]
+        s.f_fame_r[p, r] = fame
+        paid = fame * c.fame_credits if fame >= c.eliminate_below else 0
+        s.f_score_r[p, r] = s.credits[p] + s.ports[p] * c.port_end_value + paid
+    for cu in range(NC):
+        s.f_top_r[r, cu] = top_token(s, cu) if s.culture_sys[cu] >= 0 else -1
 
 
 @njit(cache=True)

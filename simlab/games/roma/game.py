@@ -174,36 +174,8 @@ class RomaState(State):
         (the opponent's hand is then fully determined).
         """
         other = self.clone()
-        s = other.record[0]
-        q = 1 - player
-        if int(s["phase"]) == R.PH_HARUSPEX and int(s["cur"]) == player:
-            deck = s["deck"][: int(s["deck_n"])].copy()
-            rng.shuffle(deck)
-            s["deck"][: len(deck)] = deck
-            return other
-        pool: list[int] = list(s["deck"][: int(s["deck_n"])])
-        for t in range(R.NCARDS):
-            pool.extend([t] * int(s["hand"][q, t]))
-            pool.extend([t] * int(s["pass_buf"][q, t]))
-        hidden_board = int(s["revealed"]) == 0
-        if hidden_board:
-            pool.extend(int(t) for t in s["board"][q] if t >= 0)
-        arr = np.array(pool, dtype=np.int32)
-        rng.shuffle(arr)
-        k = 0
-        size = int(s["hand_n"][q])
-        s["hand"][q, :] = np.bincount(arr[k : k + size], minlength=R.NCARDS)
-        k += size
-        size = int(s["pass_buf"][q].sum())
-        s["pass_buf"][q, :] = np.bincount(arr[k : k + size], minlength=R.NCARDS)
-        k += size
-        if hidden_board:
-            for d in range(R.SPACES):
-                if s["board"][q, d] >= 0:
-                    s["board"][q, d] = arr[k]
-                    k += 1
-        rest = arr[k:]
-        s["deck"][: len(rest)] = rest
+        stream = np.array([rng.integers(1, 2**63)], dtype=np.uint64)  # the compiled rules draw from a word
+        R.determinize(other.record, other.cfg, player, stream)  # the search bot's determinize, one rule
         return other
 
 

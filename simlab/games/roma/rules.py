@@ -39,6 +39,7 @@ from numba import njit
 
 from simlab.core.components import cards_left, deck_from_counts, draw, finish, roll, shuffle
 from simlab.core.record import state_dtype
+from simlab.core.rng import below
 from simlab.games.roma.config import MAX_DECK, RomaConfig
 
 # -- phases (the decision at hand) --------------------------------------------------------------
@@ -1131,3 +1132,68 @@ def battle(s, c, p, e, centurio):
 def after_battle(s, c, p):
     if c.essedum_whole_turn == 0:
         s.essedum[1 - p] = 0
+
+
+# -- hidden information ------------------------------------------------------------------------------
+@njit(cache=True)
+def determinize(st, cf, seat, rng):
+    """Resample in place what ``seat`` cannot see: the opponent's hand, the draw pile's order and contents,
+    the cards the opponent is passing (setup) and its face-down opening cards (until revealed).
+
+    Hand sizes, occupied spaces, the face-up discard pile and everything public stay. While the seat searches
+    the draw pile (Haruspex) its contents are known, so only its order is reshuffled. The unseen cards are laid
+    out by type before the shuffle, so the result depends only on what the seat knows and on ``rng``
+    (``below(rng, 0, n)``): the no-cheating check of the search bot rests on it. No allocation: the opponent's
+    hand row counts the pool while it is gathered (in the Haruspex case the pile is sorted in place).
+    """
+    s = st[0]
+    q = 1 - seat
+    dn = s.deck_n
+    if s.phase == PH_HARUSPEX and s.cur == seat:
+        for i in range(1, dn):  # insertion sort: the pile's order must not leak into the shuffle
+            v = s.deck[i]
+            j = i - 1
+            while j >= 0 and s.deck[j] > v:
+                s.deck[j + 1] = s.deck[j]
+                j -= 1
+            s.deck[j + 1] = v
+        for i in range(dn - 1, 0, -1):
+            j = below(rng, 0, i + 1)
+            s.deck[i], s.deck[j] = s.deck[j], s.deck[i]
+        return
+    hidden_board = s.revealed == 0
+    hand_n = s.hand_n[q]
+    pass_n = 0
+    for t in range(NCARDS):
+        pass_n += s.pass_buf[q, t]
+        s.hand[q, t] += s.pass_buf[q, t]
+        s.pass_buf[q, t] = 0
+    for i in range(dn):
+        s.hand[q, s.deck[i]] += 1
+    if hidden_board:
+        for d in range(SPACES):
+            if s.board[q, d] >= 0:
+                s.hand[q, s.board[q, d]] += 1
+    k = 0
+    for t in range(NCARDS):
+        for _ in range(s.hand[q, t]):
+            s.deck[k] = t
+            k += 1
+        s.hand[q, t] = 0
+    for i in range(k - 1, 0, -1):  # Fisher-Yates from the seat's stream
+        j = below(rng, 0, i + 1)
+        s.deck[i], s.deck[j] = s.deck[j], s.deck[i]
+    pos = 0
+    for _ in range(hand_n):
+        s.hand[q, s.deck[pos]] += 1
+        pos += 1
+    for _ in range(pass_n):
+        s.pass_buf[q, s.deck[pos]] += 1
+        pos += 1
+    if hidden_board:
+        for d in range(SPACES):
+            if s.board[q, d] >= 0:
+                s.board[q, d] = s.deck[pos]
+                pos += 1
+    for i in range(k - pos):
+        s.deck[i] = s.deck[pos + i]

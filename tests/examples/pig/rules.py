@@ -101,3 +101,9 @@ def game_over(s, c):
         keys[p, 0] = s.banked[p]
     s.phase = PH_OVER
     finish(s, keys, c.players)
+
+
+@njit(cache=True)
+def determinize(st, cf, seat, rng):
+    """Pig hides nothing from any seat: a determinization is the state itself (the search reseeds the die)."""
+    return

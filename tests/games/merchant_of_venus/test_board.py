@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simlab.core.errors import DataError
+from simlab.core.errors import DataFileError
 from simlab.games.merchant_of_venus import board as B
 from simlab.games.merchant_of_venus.data import DRIVE_COMBINED, DRIVE_NONE, DRIVE_RED, DRIVE_YELLOW
 
@@ -148,9 +148,9 @@ def test_arrays_follow_the_file():
 
 
 def test_space_and_system_lookups_name_the_board_when_unknown():
-    with pytest.raises(DataError, match=r"board_classic\.json: no space named 'Venus'"):
+    with pytest.raises(DataFileError, match=r"board_classic\.json: no space named 'Venus'"):
         BOARD.space("Venus")
-    with pytest.raises(DataError, match=r"no system named 'Mars'; known: Asteroid System"):
+    with pytest.raises(DataFileError, match=r"no system named 'Mars'; known: Asteroid System"):
         BOARD.spaces_of_system("Mars")
 
 
@@ -246,17 +246,17 @@ def _no_asteroid_ports(doc):
 )  # fmt: skip
 def test_a_broken_board_names_the_file_and_the_space(tmp_path, change, pattern):
     path = _write(tmp_path, change)
-    with pytest.raises(DataError, match=r"broken_board\.json: .*" + pattern):
+    with pytest.raises(DataFileError, match=r"broken_board\.json: .*" + pattern):
         B.load_board(path)
 
 
 def test_a_board_that_is_not_json_or_not_there(tmp_path):
     bad = tmp_path / "b.json"
     bad.write_text('{"spaces": [\n')
-    with pytest.raises(DataError, match=r"b\.json: line 2: not valid JSON"):
+    with pytest.raises(DataFileError, match=r"b\.json: line 2: not valid JSON"):
         B.load_board(bad)
-    with pytest.raises(DataError, match=r"nope\.json: board file not found"):
+    with pytest.raises(DataFileError, match=r"nope\.json: board file not found"):
         B.load_board(tmp_path / "nope.json")
     (tmp_path / "e.json").write_text('{"spaces": [], "edges": []}')
-    with pytest.raises(DataError, match=r"e\.json: 'spaces' is missing or empty"):
+    with pytest.raises(DataFileError, match=r"e\.json: 'spaces' is missing or empty"):
         B.load_board(tmp_path / "e.json")

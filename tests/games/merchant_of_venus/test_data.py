@@ -1,5 +1,5 @@
 """Merchant of Venus data tables (``simlab.games.merchant_of_venus.data``): the rules page's culture table, counts
-against the box, provenance on every field, the named alternative tables, int32 arrays, and a DataError naming
+against the box, provenance on every field, the named alternative tables, int32 arrays, and a DataFileError naming
 file, row and field for each kind of broken table."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simlab.core.errors import DataError, SimlabError
+from simlab.core.errors import DataFileError, SimlabError
 from simlab.games.merchant_of_venus import data as D
 
 # The rules page's table (rules/merchant_of_venus.md, "Cultures and goods"):
@@ -228,7 +228,7 @@ def _edit(path: Path, change) -> None:
 
 
 def test_the_error_class_is_a_simlab_error():
-    assert issubclass(D.DataError, SimlabError) and issubclass(DataError, ValueError)
+    assert issubclass(D.DataFileError, SimlabError) and issubclass(DataFileError, ValueError)
 
 
 @pytest.mark.parametrize(
@@ -278,19 +278,19 @@ def test_the_error_class_is_a_simlab_error():
 )  # fmt: skip
 def test_a_broken_table_names_file_row_field_and_what_is_allowed(data_dir, file, change, pattern):
     _edit(data_dir / file, change)
-    with pytest.raises(DataError, match=pattern):
+    with pytest.raises(DataFileError, match=pattern):
         D.load_data(data_dir=data_dir)
 
 
 def test_invalid_json_names_the_line(data_dir):
     (data_dir / "cultures.json").write_text('{\n "cultures": [\n  {"number": 1,,}\n ]\n}')
-    with pytest.raises(DataError, match=r"cultures\.json: line 3: not valid JSON"):
+    with pytest.raises(DataFileError, match=r"cultures\.json: line 3: not valid JSON"):
         D.load_data(data_dir=data_dir)
 
 
 def test_a_missing_file_is_named(data_dir):
     (data_dir / "race_techs.json").unlink()
-    with pytest.raises(DataError, match=r"race_techs\.json: file not found"):
+    with pytest.raises(DataFileError, match=r"race_techs\.json: file not found"):
         D.load_data(data_dir=data_dir)
 
 
@@ -300,5 +300,5 @@ def test_a_missing_file_is_named(data_dir):
     ({"passengers": "vip"}, r"unknown passengers table 'vip'; allowed: seeded, classic"),
 ])  # fmt: skip
 def test_an_unknown_table_name_lists_the_known_ones(kw, pattern):
-    with pytest.raises(DataError, match=pattern):
+    with pytest.raises(DataFileError, match=pattern):
         D.load_data(**kw)

@@ -1,0 +1,223 @@
+"""Core's search bot: information-set Monte Carlo tree search over the game contract, compiled once per game.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): one tree per decision, keyed by the actions
+taken from the decision at hand; every iteration draws a fresh *determinization* of the searching seat's
+information set — a copy of the state in which the game's compiled ``determinize(st, cf, seat, rng)``
+resampled what the seat cannot see, the chance generator (``rng``, the future dice and draws) reseeded and
+the outcomes a test fixed in advance (``forced``) dropped — and descends the tree by UCB1 over the actions
+legal in that determinization (availability counts, so an action legal in only some determinizations is
+not undervalued), expands one node, plays the game out with a compiled rollout bot (``random`` or one of the
+game's heuristics, every seat) and backs up each mover's win share. The decision is the most visited action
+at the root. All randomness comes from the seat's own bot stream, so a game with search bots replays
+exactly, and the search never reads what its seat may not see: a state whose hidden part differs gives the
+same determinizations, so the same decision (tests/core/test_search.py).
+
+``search_decide`` is a *template* like those of :mod:`simlab.core.loop`: :func:`simlab.core.engine.bind`
+gives each game its own copy (globals: the game's ``legal``, ``apply``, ``determinize``, …, and the loop's
+``base_policy`` for rollouts, which cannot re-enter the search). The tree is preallocated once per decision
+(``iterations + 1`` nodes; no allocation per iteration) and the work state is one record overwritten per
+iteration.
+
+The bot's parameters travel in its float64 parameter vector (layout: the ``P_*`` indices below; the rollout
+bot's own parameters from :data:`ROLLOUT_OFFSET`). Spec strings (``ismcts:iterations=200,c=0.7,rollout=trader``)
+are parsed by :mod:`simlab.core.search_spec`, kept apart so that a change to them recompiles no game (this
+module is compiled into every game's loop); see docs/search.md.
+"""
+# ruff: noqa: F821  (the game's names are bound per game by simlab.core.engine.bind)
+
+from __future__ import annotations
+
+import math
+import time
+
+import numba
+import numpy as np
+from numba import njit
+
+from simlab.core.loop import KIND_SEARCH
+from simlab.core.rng import below, next_u64
+
+#: parameter vector layout (spec strings: simlab.core.search_spec)
+P_ITERATIONS, P_C, P_ROLLOUT_KIND, P_SECONDS, P_MAX_NODES, P_PRIOR, P_WIDEN, P_RANK_WEIGHT = range(8)
+ROLLOUT_OFFSET = 8
+#: how often (iterations) the time budget reads the clock
+CLOCK_EVERY = 8
+
+
+@njit(cache=True)
+def clock() -> float:
+    """Seconds of a monotonic clock, read from compiled code (only for the optional time budget)."""
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True)
+def missing_determinize(st, cf, seat, rng):
+    """Stands in for ``determinize`` in a game that does not define one: searching it is an error."""
+    raise ValueError("this game's rules define no compiled determinize(st, cf, seat, rng): it cannot be searched")
+
+
+@njit(cache=True)
+def fresh_state(rng) -> np.uint64:
+    """A non-zero generator state drawn from ``rng[0]`` (xorshift64* must not start at 0)."""
+    x = next_u64(rng, 0)
+    if x == np.uint64(0):
+        x = np.uint64(0x9E3779B97F4A7C15)
+    return x
+
+
+def search_decide(params, st, cf, buf, n, bot_rng, seat):
+    """The action the search picks among ``buf[:n]`` for ``seat`` in ``st`` (never changed), drawing from
+    ``bot_rng[seat]`` only."""
+    iterations = int(params[P_ITERATIONS])
+    c = params[P_C]
+    rollout_kind = int(params[P_ROLLOUT_KIND])
+    seconds = params[P_SECONDS]
+    rollout_params = params[ROLLOUT_OFFSET:]
+    prior = params[P_PRIOR]
+    widen = params[P_WIDEN]
+    rank_weight = params[P_RANK_WEIGHT]
+    players = bot_rng.shape[0]  # one bot stream per seat of the game
+    even = 1.0 / players
+    cap = iterations + 1 if seconds <= 0.0 else int(params[P_MAX_NODES])
+    if iterations > 0 and seconds > 0.0:
+        cap = min(cap, iterations + 1)
+    if cap < 2:
+        return buf[0]
+    # the tree: children as linked lists (the actions legal at a node vary between determinizations)
+    parent = np.empty(cap, np.int32)
+    action = np.empty(cap, np.int32)
+    mover = np.empty(cap, np.int32)
+    first = np.empty(cap, np.int32)
+    sibling = np.empty(cap, np.int32)
+    visits = np.zeros(cap, np.float64)
+    wins = np.zeros(cap, np.float64)
+    avail = np.zeros(cap, np.float64)
+    virtual_n = np.zeros(cap, np.float64)
+    first[0] = -1
+    sibling[0] = -1
+    nodes = 1
+    sbuf = np.empty(MAX_ACTIONS, np.int32)
+    mark = np.zeros(MAX_ACTIONS, np.int64)
+    stamp = 0
+    work = np.empty_like(st)
+    seats = st[0].share.shape[0]
+    roll_rng = np.empty(max(seats, bot_rng.shape[0]), np.uint64)
+    mine = bot_rng[seat : seat + 1]
+    start = clock() if seconds > 0.0 else 0.0
+    it = 0
+    while True:
+        if iterations > 0 and it >= iterations:
+            break
+        if seconds > 0.0 and it % CLOCK_EVERY == 0 and it > 0 and clock() - start >= seconds:
+            break
+        it += 1
+        # one determinization of what the seat knows
+        work[0] = st[0]
+        determinize(work, cf, seat, mine)
+        w = work[0]
+        w.rng[0] = fresh_state(mine)
+        w.forced_i = w.forced_n
+        for p in range(roll_rng.shape[0]):
+            roll_rng[p] = fresh_state(mine)
+        # selection and expansion
+        node = 0
+        while not is_terminal(work):
+            p = current_player(work)
+            m = legal(work, cf, sbuf)
+            stamp += 1
+            for j in range(m):
+                mark[sbuf[j]] = stamp
+            tried = 0
+            best = -1
+            best_value = -1.0e300
+            ch = first[node]
+            while ch >= 0:
+                a = action[ch]
+                if mark[a] == stamp:
+                    mark[a] = -stamp  # legal and already a child
+                    tried += 1
+                    avail[ch] += 1.0
+                    value = wins[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
+                    if value > best_value:
+                        best_value = value
+                        best = ch
+                ch = sibling[ch]
+            room = widen <= 0.0 or best < 0 or tried < widen * math.sqrt(visits[node] + 1.0)
+            if tried < m and nodes < cap and room:
+                chosen = -1
+                virtual = 0.0
+                if prior > 0.0 and first[node] < 0:  # the node's first child: the rollout bot's own choice
+                    chosen = base_policy(rollout_kind, rollout_params, work, cf, sbuf, m, roll_rng, p)
+                    virtual = prior
+                else:
+                    k = below(mine, 0, m - tried)
+                    for j in range(m):
+                        if mark[sbuf[j]] == stamp:
+                            if k == 0:
+                                chosen = sbuf[j]
+                                break
+                            k -= 1
+                child = nodes
+                nodes += 1
+                parent[child] = node
+                action[child] = chosen
+                mover[child] = p
+                first[child] = -1
+                sibling[child] = first[node]
+                first[node] = child
+                avail[child] = 1.0
+                visits[child] = virtual
+                virtual_n[child] = virtual
+                wins[child] = virtual * even
+                apply(work, cf, chosen)
+                node = child
+                break
+            if best < 0:
+                break  # the tree is full here: play out from this node
+            apply(work, cf, action[best])
+            node = best
+        # playout by the rollout bot in every seat
+        while not is_terminal(work):
+            p = current_player(work)
+            m = legal(work, cf, sbuf)
+            apply(work, cf, base_policy(rollout_kind, rollout_params, work, cf, sbuf, m, roll_rng, p))
+        # backup: each node's mover scores its own win share (and rank, by rank_weight)
+        x = node
+        w = work[0]
+        while x > 0:
+            q = mover[x]
+            reward = w.share[q]
+            if rank_weight > 0.0 and players > 1:
+                reward = (1.0 - rank_weight) * reward + rank_weight * (players - w.rank[q]) / (players - 1.0)
+            visits[x] += 1.0
+            wins[x] += reward
+            x = parent[x]
+        visits[0] += 1.0
+    # the root action legal here with the most real visits (the prior's virtual ones left out; ties: the
+    # rollout bot's own choice, then the smaller action id)
+    stamp += 1
+    for j in range(n):
+        mark[buf[j]] = stamp
+    best = -1
+    most = -1.0
+    ch = first[0]
+    while ch >= 0:
+        if mark[action[ch]] == stamp:
+            real = visits[ch] - virtual_n[ch]
+            if (
+                best < 0
+                or real > most
+                or (real == most and virtual_n[ch] > virtual_n[best])
+                or (real == most and virtual_n[ch] == virtual_n[best] and action[ch] < action[best])
+            ):
+                most = real
+                best = ch
+        ch = sibling[ch]
+    if best < 0:
+        return buf[0]
+    return action[best]
+
+
+__all__ = ["KIND_SEARCH", "ROLLOUT_OFFSET", "below", "search_decide"]

@@ -1,0 +1,114 @@
+"""Spec strings of core's search bot (``ismcts:iterations=200,c=0.7,rollout=trader``) and its defaults.
+
+Kept apart from :mod:`simlab.core.search` (compiled into every game's loop, so an edit there recompiles every
+game): the defaults and the parsing here are Python only. The parameters are documented in docs/search.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from simlab.core.errors import BotSpecError
+from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
+from simlab.core.search import (
+    P_C,
+    P_ITERATIONS,
+    P_MAX_NODES,
+    P_PRIOR,
+    P_RANK_WEIGHT,
+    P_ROLLOUT_KIND,
+    P_SECONDS,
+    P_WIDEN,
+    ROLLOUT_OFFSET,
+)
+
+#: the spec name of the search bot, offered for every game by the bot registry
+SEARCH_NAME = "ismcts"
+#: numeric parameters and their defaults (``rollout`` is a bot name, resolved by :func:`search_params`)
+DEFAULTS: dict[str, float] = {
+    "iterations": 200.0,
+    "c": 0.7,
+    "prior": 0.0,
+    "widen": 0.0,
+    "rank_weight": 0.0,
+    "seconds": 0.0,
+    "max_nodes": 200_000.0,
+}
+PARAM_DOC = {
+    "iterations": "search iterations per decision (0 with seconds > 0: time only)",
+    "c": "UCB1 exploration constant (rewards are win shares in [0, 1])",
+    "rollout": "the bot that plays every seat in the playouts: random or one of the game's heuristics "
+    "(default: the game's first heuristic)",
+    "prior": "virtual visits (at an even share, 1 / players) for the rollout bot's own choice, expanded first at "
+    "every node: it steers the exploration; the decision counts real visits only (0: uniform expansion)",
+    "widen": "progressive widening: a node holds at most widen * sqrt(visits + 1) children (0: every legal action)",
+    "rank_weight": "reward = (1 - w) * win share + w * (players - rank) / (players - 1): a rank-based value "
+    "that separates second from last (0: the win share alone)",
+    "seconds": "wall-clock budget per decision (0: none); not reproducible, so never for experiments",
+    "max_nodes": "tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
+}
+DOC = "information-set MCTS over the game contract (rollouts by a compiled bot); strength and speed: docs/search.md"
+
+
+def search_params(spec: str, game: str, rollout_bots: Mapping[str, Any], default_rollout: str | None) -> np.ndarray:
+    """The parameter vector of ``ismcts:key=value,...`` for ``game``.
+
+    ``rollout_bots`` maps the names of the game's compiled non-search bots to built bots (``kind`` and
+    ``params``); ``rollout=<name>`` picks one (default ``default_rollout``, else ``random``).
+    """
+    name, _, rest = spec.strip().partition(":")
+    if name.strip() != SEARCH_NAME:
+        raise BotSpecError(f"bot spec {spec!r}: not a search spec (expected {SEARCH_NAME}:key=value,...)")
+    values = dict(DEFAULTS)
+    rollout = default_rollout or "random"
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq:
+            raise BotSpecError(f"bot spec {spec!r}: parameter {item!r} must look like key=value")
+        if key == "rollout":
+            rollout = value
+            continue
+        if key not in DEFAULTS:
+            allowed = ", ".join([*DEFAULTS, "rollout"])
+            raise BotSpecError(f"bot {SEARCH_NAME!r} of {game!r} has no parameter {key!r}; allowed: {allowed}")
+        try:
+            number = float(value)
+        except ValueError:
+            raise BotSpecError(f"bot spec {spec!r}: value of {key!r} must be a number, got {value!r}") from None
+        if not math.isfinite(number) or number < 0:
+            raise BotSpecError(f"bot spec {spec!r}: value of {key!r} must be a finite number >= 0, got {value!r}")
+        values[key] = number
+    if rollout not in rollout_bots:
+        raise BotSpecError(
+            f"bot spec {spec!r}: rollout={rollout!r} is not a compiled bot of {game!r}; "
+            f"choose one of: {', '.join(rollout_bots)}"
+        )
+    if values["iterations"] != int(values["iterations"]):
+        raise BotSpecError(f"bot spec {spec!r}: iterations must be a whole number, got {values['iterations']:g}")
+    if values["iterations"] == 0 and values["seconds"] == 0:
+        raise BotSpecError(f"bot spec {spec!r}: give iterations >= 1 or a time budget seconds > 0")
+    if values["seconds"] > 0 and values["iterations"] == 0 and values["max_nodes"] < 2:
+        raise BotSpecError(f"bot spec {spec!r}: max_nodes must be at least 2")
+    bot = rollout_bots[rollout]
+    if bot.kind not in (KIND_RANDOM, KIND_HEURISTIC):
+        raise BotSpecError(f"bot spec {spec!r}: rollout={rollout!r} must be random or a heuristic, not a search")
+    out = np.zeros(ROLLOUT_OFFSET + len(bot.params), dtype=np.float64)
+    out[P_ITERATIONS] = values["iterations"]
+    out[P_C] = values["c"]
+    out[P_ROLLOUT_KIND] = bot.kind
+    out[P_SECONDS] = values["seconds"]
+    out[P_MAX_NODES] = values["max_nodes"]
+    out[P_PRIOR] = values["prior"]
+    out[P_WIDEN] = values["widen"]
+    if values["rank_weight"] > 1:
+        raise BotSpecError(f"bot spec {spec!r}: rank_weight must be between 0 and 1, got {values['rank_weight']:g}")
+    out[P_RANK_WEIGHT] = values["rank_weight"]
+    out[ROLLOUT_OFFSET:] = bot.params
+    return out
+
+
+__all__ = ["DEFAULTS", "DOC", "PARAM_DOC", "SEARCH_NAME", "search_params"]

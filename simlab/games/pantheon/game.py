@@ -1,0 +1,138 @@
+"""Pantheon on the simlab game contract: the Game object, the state wrapper, transcripts and determinize."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlab.core.bots import BotRegistry, heuristic
+from simlab.core.game import Game, State
+from simlab.games.pantheon import data as D
+from simlab.games.pantheon import rules as R
+from simlab.games.pantheon.bots import GOD_FIRST
+from simlab.games.pantheon.config import MAX_PLAYERS, PantheonConfig
+
+RULES_VERSION = "pantheon-0.1"
+CARD_NAMES = (
+    "movement",
+    "gifts",
+    "priests",
+    "dancers",
+    "temples",
+    "money 1",
+    "money 2",
+    "money 3",
+    "money 4",
+    "money 5",
+)
+
+
+def describe_action(action: int) -> str:
+    """A readable name for any action id."""
+    a = action
+    if a < R.A_COL:
+        return f"foot on hex {a - R.A_FOOT}"
+    if a < R.A_JUMP:
+        return f"column on hex {a - R.A_COL}"
+    if a < R.A_STOP:
+        return f"Gaiviles jump over hex {a - R.A_JUMP}"
+    named = {
+        R.A_STOP: "stop",
+        R.A_MOVE: "move",
+        R.A_BUY: "purchase",
+        R.A_GOD: "take a god",
+        R.A_DRAW: "draw cards",
+        R.A_DECK: "draw from the deck",
+        R.A_BUY_FOOT: "buy a foot from the supply",
+        R.A_BUY_COL: "buy a column from the supply",
+        R.A_JOIN_DRAW: "draw a card instead of joining",
+        R.A_TRAITERA: "use Traitera (one more action)",
+        R.A_GALLIA_DRAW: "Gallia: draw cards",
+        R.A_GALLIA_FLIP: "Gallia: flip the top god",
+        R.A_SWAP_FC: "swap a foot for a column",
+        R.A_SWAP_CF: "swap a column for a foot",
+    }
+    if a in named:
+        return named[a]
+    if R.A_COUNT <= a < R.A_KIND:
+        return f"play {a - R.A_COUNT} movement card(s)"
+    if R.A_KIND <= a < R.A_SLOT:
+        return f"kind {D.SACRIFICE_KINDS[a - R.A_KIND]}"
+    if R.A_SLOT <= a < R.A_DECK:
+        return f"slot {a - R.A_SLOT}"
+    if R.A_MONEY <= a < R.A_TILE:
+        return f"play a money {a - R.A_MONEY + 1} card"
+    if R.A_TILE <= a < R.A_BUY_FOOT:
+        x = a - R.A_TILE
+        return f"sacrifice tile {D.SACRIFICE_KINDS[x // 4]} to level {x % 4 + 1}"
+    if R.A_DISCARD <= a < R.A_SWAP_FC:
+        return f"discard a {CARD_NAMES[a - R.A_DISCARD]} card"
+    if R.A_LOOT <= a < R.A_BONUS:
+        return f"resolve pending loot {a - R.A_LOOT}"
+    if R.A_BONUS <= a < R.MAX_ACTIONS:
+        return f"bonus tile {a - R.A_BONUS}"
+    return str(a)
+
+
+class PantheonState(State):
+    def describe(self, action: int) -> str:
+        s = self.record[0]
+        text = describe_action(action)
+        if R.A_SLOT <= action < R.A_DECK and int(s["phase"]) in (R.PH_GOD_PICK,):
+            t = int(s["god_face"][action - R.A_SLOT])
+            text += f" ({D.GODS[int(self.cfg[0]['tile_god'][t])]})" if t >= 0 else ""
+        if R.A_BONUS <= action < R.MAX_ACTIONS:
+            t = int(s["bonus_face"][action - R.A_BONUS])
+            text += f" ({D.LOOT_TYPES[t]})" if t >= 0 else ""
+        return text
+
+    def narrate_start(self) -> list[str]:
+        s = self.record[0]
+        return [f"  era {int(s['era'])}: {D.NATIONS[int(s['nation'])]}"] if int(s["nation"]) >= 0 else []
+
+    def narrate_after(self, action: int, after: State) -> list[str]:
+        a, b = self.record[0], after.record[0]
+        out = []
+        if int(b["era"]) != int(a["era"]) and int(b["nation"]) >= 0:
+            out.append(f"  era {int(b['era'])}: {D.NATIONS[int(b['nation'])]}")
+        n = int(a["n_players"])
+        gained = [int(b["points"][p]) - int(a["points"][p]) for p in range(n)]
+        if any(gained):
+            out.append("  points: " + ", ".join(f"seat {p} +{g}" for p, g in enumerate(gained) if g))
+        return out
+
+    def determinize(self, player: int, rng: np.random.Generator) -> PantheonState:
+        """A copy in which everything ``player`` cannot see is resampled (compiled ``rules.determinize``)."""
+        view = self.clone()
+        words = rng.integers(1, 2**63, size=1, dtype=np.int64).astype(np.uint64)
+        R.determinize(view.record, view.cfg, int(player), words)
+        return view
+
+
+class PantheonGame(Game):
+    """Pantheon (Hans im Glück 2011): six eras of nations, gods, demigods and columns."""
+
+    name = "pantheon"
+    title = "Pantheon"
+    rules_version = RULES_VERSION
+    config_class = PantheonConfig
+    state_class = PantheonState
+    min_players = 2
+    max_players = MAX_PLAYERS
+    rules_module = "simlab.games.pantheon.rules"
+    policy = "simlab.games.pantheon.bots:heuristic_policy"
+
+    @property
+    def bots(self) -> BotRegistry:
+        return _BOTS
+
+
+_BOTS = BotRegistry(
+    "pantheon",
+    [
+        heuristic(
+            "god_first", "takes a face-up god whenever one can be paid, otherwise a random legal action", GOD_FIRST
+        )
+    ],
+)
+
+GAME = PantheonGame()

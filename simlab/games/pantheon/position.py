@@ -1,0 +1,349 @@
+"""Setting up a Pantheon position from a readable description (see ``docs/games/pantheon.md``).
+
+``position(...)`` starts a normal set-up (``GAME.new_state``), clears what the description may give and
+writes it: the era and its nation, whose action it is, hands, sacrifice tiles, owned gods, face-up gods,
+demigods, pieces on the board and in stock, loot on hexes, points. It returns a normal ``PantheonState``
+at ``seat``'s action decision (or, with ``phase="gallia"``, at ``seat``'s Gallia choice of the era's set-up).
+
+What is not given is rebalanced so every total still adds up:
+
+- cards: hands not given are empty; the display is refilled from the deck; every other card is in the
+  deck, shuffled by the seed; the special money stack is full (``special`` gives its cards, top last).
+- gods: ``face_up`` not given: players + 1 random tiles (``[]``: none, so the era ends after the next
+  action); tiles not owned or face up are in the stack, shuffled (``god_stack_top`` puts tiles on top, the
+  first given is the top); nothing is boxed. A god is named by its god (``"Stonkus"``: the first such tile
+  of the stack), by its tile index, or by its requirement (``(2, 2, 2, 1)``: the first tile printed so;
+  ``("Vinthrad", 4, 1)``: that god's).
+- demigods: owned and face-up values given come out of the stack; the stack keeps low values on top.
+- loot: ``{hex: type}`` on the board (not given: one random tile per symbol space in use, as the set-up
+  places them; ``{}``: none, so the era ends after the next action), the rest in the bag; the bonus tiles
+  all resolved (boxed).
+- pieces: ``{seat: {"feet": [hex, ...], "columns": [hex, ...]}}``; stock: ``{seat: (feet, columns)}``
+  (default the config's start stock); the general supply holds the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from simlab.core import position as P
+from simlab.core.errors import PositionError
+from simlab.games.pantheon import data as D
+from simlab.games.pantheon import rules as R
+from simlab.games.pantheon.config import PantheonConfig
+from simlab.games.pantheon.game import GAME, PantheonState
+
+CARD_NAMES = (
+    "movement",
+    "gifts",
+    "priests",
+    "dancers",
+    "temples",
+    "money 1",
+    "money 2",
+    "money 3",
+    "money 4",
+    "money 5",
+)
+PHASES = ("action", "gallia")
+
+
+def _god_tile(field: str, value: Any, cf: np.void, free: list[int]) -> int:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        t = int(value)
+        if t not in free:
+            raise PositionError(f"{field}: god tile {t} is not available (0..39, each tile once)")
+        return t
+    if isinstance(value, (tuple, list)):
+        god = -1
+        if value and isinstance(value[0], str):
+            god, value = P.resolve(field, value[0], D.GODS), value[1:]
+        want = [int(x) for x in value]
+        for t in free:
+            groups = [int(x) for x in cf["tile_req"][t][: int(cf["tile_groups"][t])]]
+            if groups == want and god in (-1, int(cf["tile_god"][t])):
+                return t
+        raise PositionError(
+            f"{field}: no free god tile is printed {want}" + (f" for {D.GODS[god]}" if god >= 0 else "")
+        )
+    g = P.resolve(field, value, D.GODS)
+    for t in free:
+        if int(cf["tile_god"][t]) == g:
+            return t
+    raise PositionError(f"{field}: no free {D.GODS[g]} tile left")
+
+
+def position(
+    seat: int = 0,
+    *,
+    config: PantheonConfig | None = None,
+    players: int | None = None,
+    overrides: Mapping[str, object] | None = None,
+    seed: int = 0,
+    phase: str = "action",
+    era: int = 1,
+    nation: Any = None,
+    hands: Mapping[int, Any] | None = None,
+    tiles: Mapping[int, Mapping[Any, int]] | None = None,
+    gods: Mapping[int, Sequence[Any]] | None = None,
+    face_up: Sequence[Any] | None = None,
+    god_stack_top: Sequence[Any] = (),
+    demigods: Mapping[int, Sequence[int]] | None = None,
+    demigods_up: Sequence[int] = (),
+    pieces: Mapping[int, Mapping[str, Sequence[int]]] | None = None,
+    stock: Mapping[int, Sequence[int]] | None = None,
+    loot: Mapping[int, Any] | None = None,
+    points: Any = None,
+    steps_tiles: Any = None,
+    special: Sequence[int] | None = None,
+) -> PantheonState:
+    """A Pantheon state built from the description (see the module docstring)."""
+    if config is None:
+        extra = dict(overrides or {})
+        if players is not None:
+            extra["players"] = players
+        config = GAME.make_config(overrides=extra)
+    elif not isinstance(config, PantheonConfig):
+        raise PositionError(f"config: expected a PantheonConfig, got {type(config).__name__}")
+    n = config.players
+    seat = P.check_seat("seat", seat, n)
+    if phase not in PHASES:
+        raise PositionError(f"phase: unknown {phase!r}; allowed: {', '.join(PHASES)}")
+    era = P.check_count("era", era, most=config.eras, least=1)
+    state = GAME.new_state(config, seed)
+    s, cf = state.record[0], state.cfg[0]
+    rng = np.random.default_rng([seed, 77])
+    nh = int(cf["n_hex"])
+
+    # -- era, nation, temple -----------------------------------------------------------------------
+    if nation is not None:
+        nat = P.resolve("nation", nation, D.NATIONS)
+    elif int(s["nation"]) >= 0:
+        nat = int(s["nation"])
+    else:  # the set-up still waits for a bonus choice: the first nation of the deck
+        nat = int(s["nation_deck"][int(s["nation_n"]) - 1])
+    s["era"] = era
+    s["nation"] = nat
+    s["nations_played"][:] = 0
+    s["nations_played"][era - 1] = nat
+    rest_nations = [x for x in range(R.NNAT) if x != nat]
+    rng.shuffle(rest_nations)
+    s["nation_deck"][:] = [*rest_nations, nat]
+    s["nation_n"] = config.nations_in_deck - era
+    s["temple"] = int(cf["start_hex"][nat]) if phase == "action" else -1
+    s["start_player"] = seat
+    s["active"] = seat
+    s["era_over"] = 0
+    s["era_ender"] = -1
+
+    # -- cards -------------------------------------------------------------------------------------
+    total = np.array([config.movement_cards, *config.sacrifice_cards, config.money_cards, 0, 0, 0, 0], np.int64)
+    s["hand"][:] = 0
+    for p, cards in P.seat_map("hands", hands, n).items():
+        s["hand"][p] = P.count_vector(f"hands[{p}]", cards, CARD_NAMES)
+    if special is not None:
+        specials = [int(v) for v in special]
+    else:  # the full stack (5 at the bottom, a 2 on top) less the special cards given to hands
+        held = s["hand"].sum(axis=0)
+        specials = []
+        for v in (5, 4, 3, 2):
+            specials += [v] * max(0, config.special_money[v - 2] - int(held[R.C_MONEY1 + v - 1]))
+    all_special = np.array([0] * 6 + list(config.special_money), np.int64)
+    in_stack = np.zeros(R.NCARD, np.int64)
+    for v in specials:
+        if not 2 <= int(v) <= 5:
+            raise PositionError(f"special: {v} is not a special money value (2..5)")
+        in_stack[R.C_MONEY1 + int(v) - 1] += 1
+    total = total + all_special - in_stack
+    rest = total - s["hand"].sum(axis=0)
+    if np.any(rest < 0):
+        k = int(np.flatnonzero(rest < 0)[0])
+        raise PositionError(f"hands: more {CARD_NAMES[k]} cards than the game has (outside the special stack)")
+    deck = np.repeat(np.arange(R.NCARD), rest).astype(np.int32)
+    rng.shuffle(deck)
+    s["deck"][:] = 0
+    s["deck"][: len(deck)] = deck
+    s["deck_n"] = len(deck)
+    s["discard"][:] = 0
+    s["special"][:] = 0
+    s["special"][: len(specials)] = specials
+    s["special_n"] = len(specials)
+    s["display"][:] = -1
+    for i in range(config.display_cards):
+        s["deck_n"] -= 1
+        s["display"][i] = s["deck"][s["deck_n"]]
+        s["deck"][s["deck_n"]] = 0
+
+    # -- sacrifice tiles ---------------------------------------------------------------------------
+    s["level"][:] = 0
+    s["pile_used"][:] = 0
+    for p, lv in P.seat_map("tiles", tiles, n).items():
+        for kind, level in dict(lv).items():
+            k = P.resolve(f"tiles[{p}]", kind, D.SACRIFICE_KINDS)
+            s["level"][p, k] = P.check_count(f"tiles[{p}][{kind}]", level, most=4)
+            if level:
+                s["pile_used"][k, 0 if level <= 2 else 1] += 1
+
+    # -- gods --------------------------------------------------------------------------------------
+    free = list(range(R.NGOD))
+    s["god_loc"][:] = R.L_STACK
+    s["god_owner"][:] = -1
+    s["god_face"][:] = -1
+    for p, names in P.seat_map("gods", gods, n).items():
+        for i, g in enumerate(names):
+            t = _god_tile(f"gods[{p}][{i}]", g, cf, free)
+            free.remove(t)
+            s["god_loc"][t] = R.L_OWNED
+            s["god_owner"][t] = p
+    if face_up is None:  # as the era's set-up reveals them: players + 1 random tiles
+        face_up = [int(t) for t in rng.permutation(free)[: n + config.gods_per_era_extra]]
+    for i, g in enumerate(face_up):
+        if i >= R.MAX_FACE:
+            raise PositionError(f"face_up: at most {R.MAX_FACE} face-up gods")
+        t = _god_tile(f"face_up[{i}]", g, cf, free)
+        free.remove(t)
+        s["god_loc"][t] = R.L_FACE
+        s["god_face"][i] = t
+    top = []
+    for i, g in enumerate(god_stack_top):
+        t = _god_tile(f"god_stack_top[{i}]", g, cf, free)
+        free.remove(t)
+        top.append(t)
+    rng.shuffle(free)
+    stack = free + top[::-1]
+    s["god_stack"][:] = -1
+    s["god_stack"][: len(stack)] = stack
+    s["god_n"] = len(stack)
+
+    # -- demigods ----------------------------------------------------------------------------------
+    pool = [int(v) for v in cf["demigod_values"]]
+    s["demi_own"][:] = 0
+    for p, vals in P.seat_map("demigods", demigods, n).items():
+        for v in vals:
+            if v not in pool:
+                raise PositionError(f"demigods[{p}]: no demigod of value {v} left")
+            pool.remove(v)
+            s["demi_own"][p, v] += 1
+    s["demi_up"][:] = 0
+    for i, v in enumerate(demigods_up):
+        if v not in pool:
+            raise PositionError(f"demigods_up[{i}]: no demigod of value {v} left")
+        pool.remove(v)
+        s["demi_up"][i] = v
+    s["demi_up_n"] = len(demigods_up)
+    low = [v for v in pool if v <= config.demigods_low_values]
+    high = [v for v in pool if v > config.demigods_low_values]
+    rng.shuffle(low)
+    rng.shuffle(high)
+    s["demi_down"][:] = 0
+    s["demi_down"][: len(pool)] = high + low
+    s["demi_down_n"] = len(pool)
+    s["demi_box"][:] = 0
+
+    # -- loot and bonus tiles ----------------------------------------------------------------------
+    lt = D.loot_types(config.loot_table or None)
+    s["loot_hex"][:] = -1
+    s["bag"][:] = lt.loot
+    s["loot_box"][:] = 0
+    s["loot_kept"][:] = 0
+    if loot is None:  # as the era's set-up places them: one per symbol space in use, drawn from the bag
+        bag = np.repeat(np.arange(R.NLOOT), lt.loot)
+        rng.shuffle(bag)
+        hexes = [int(h) for h, m in zip(cf["symbols"][nat], cf["symbol_min"][nat], strict=True) if h >= 0 and m <= n]
+        loot = {h: int(bag[i]) for i, h in enumerate(hexes)}
+    for h, t in dict(loot).items():
+        h = P.check_count(f"loot[{h}]", h, most=nh - 1)
+        k = P.resolve(f"loot[{h}]", t, D.LOOT_TYPES)
+        if s["bag"][k] == 0:
+            raise PositionError(f"loot[{h}]: no {D.LOOT_TYPES[k]} tile left in the bag")
+        s["bag"][k] -= 1
+        s["loot_hex"][h] = k
+    s["bonus_pile"][:] = -1
+    s["bonus_n"] = 0
+    s["bonus_face"][:] = -1
+    s["bonus_box"][:] = lt.bonus
+    s["bonus_kept"][:] = 0
+    s["column_bonus"][:] = 0
+    s["steps_bonus"][:] = 0
+    for p, v in enumerate(P.per_seat("steps_tiles", steps_tiles, n, [0] * n)):
+        for _ in range(v):  # a steps tile of +1 each, from the loot bag
+            k = D.LOOT_TYPES.index("steps_1")
+            if s["bag"][k] == 0:
+                raise PositionError("steps_tiles: no steps_1 loot tile left in the bag")
+            s["bag"][k] -= 1
+            s["loot_kept"][p, k] += 1
+            s["steps_bonus"][p] += 1
+
+    # -- pieces ------------------------------------------------------------------------------------
+    s["occ"][:] = -1
+    s["occ_col"][:] = 0
+    s["virt"][:] = 0
+    feet0, cols0 = config.stock()
+    given_stock = P.seat_map("stock", stock, n)
+    placed = P.seat_map("pieces", pieces, n)
+    for p in range(n):
+        f, c = given_stock.get(p, (feet0, cols0))
+        s["stock_feet"][p] = P.check_count(f"stock[{p}] feet", f, most=config.feet_per_player)
+        s["stock_cols"][p] = P.check_count(f"stock[{p}] columns", c, most=config.columns_per_player)
+        on = dict(placed.get(p, {}))
+        unknown = set(on) - {"feet", "columns"}
+        if unknown:
+            raise PositionError(f"pieces[{p}]: unknown key(s) {sorted(unknown)}; use 'feet' and 'columns'")
+        for key, column in (("feet", 0), ("columns", 1)):
+            for h in on.get(key, ()):
+                h = P.check_count(f"pieces[{p}][{key}]", h, most=nh - 1)
+                if column and not cf["column_space"][h]:
+                    raise PositionError(f"pieces[{p}][columns]: hex {h} is not a column space")
+                if not column and cf["column_space"][h]:
+                    raise PositionError(f"pieces[{p}][feet]: hex {h} is a column space (feet may not stand there)")
+                i = 0 if s["occ"][h, 0] < 0 else 1
+                if s["occ"][h, i] >= 0 or s["occ"][h, 0] == p:
+                    raise PositionError(f"pieces[{p}][{key}]: hex {h} is full or holds a piece of seat {p}")
+                s["occ"][h, i] = p
+                s["occ_col"][h, i] = column
+        board_f = int(np.sum((s["occ"] == p) & (s["occ_col"] == 0)))
+        board_c = int(np.sum((s["occ"] == p) & (s["occ_col"] == 1)))
+        s["supply_feet"][p] = config.feet_per_player - board_f - int(s["stock_feet"][p])
+        s["supply_cols"][p] = config.columns_per_player - board_c - int(s["stock_cols"][p])
+        if s["supply_feet"][p] < 0 or s["supply_cols"][p] < 0:
+            raise PositionError(f"pieces/stock[{p}]: more than {config.feet_per_player} feet or columns")
+
+    # -- points and the decision -------------------------------------------------------------------
+    pts = P.per_seat("points", points, n, [0] * n)
+    s["points"][:n] = pts
+    s["score"][:n] = pts
+    for f in ("f_gods", "f_loot", "f_columns_placed", "f_moves", "f_buys", "f_god_actions", "f_draws", "f_era_ends"):
+        s[f][:] = 0
+    s["pend_n"] = 0
+    s["pend_bonus"] = 0
+    s["sac_left"] = 0
+    s["gtile"] = -1
+    s["big_foot"] = -1
+    s["money_left"] = 0
+    s["steps_left"] = 0
+    s["cartago"] = 0
+    s["step"] = R.S_WAIT
+    s["dp"] = seat
+    s["cur"] = seat
+    if phase == "action":
+        s["trait_left"] = sum(
+            1
+            for t in range(R.NGOD)
+            if s["god_loc"][t] == R.L_OWNED and s["god_owner"][t] == seat and cf["tile_god"][t] == D.TRAITERA
+        )
+        s["phase"] = R.PH_ACTION
+    else:
+        if nat != D.GALLIA:
+            raise PositionError("phase 'gallia' needs nation='Gallia'")
+        s["sq"] = 0
+        s["phase"] = R.PH_GALLIA
+    P.check_position(state)
+    return state
+
+
+def force(state: PantheonState, loot_types: Sequence[Any]) -> PantheonState:
+    """Fix the next loot tiles drawn from the bag, by type name (the only chance drawn by ``draw_counts``)."""
+    return P.force(state, [P.resolve("force", t, D.LOOT_TYPES) for t in loot_types])

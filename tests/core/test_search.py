@@ -1,0 +1,304 @@
+"""Core's search bot (simlab.core.search): spec strings, determinism, copy integrity, no cheating, forced
+wins and bit-identical runs on any number of workers, for every registered game and Pig."""
+
+from __future__ import annotations
+
+from itertools import cycle, islice
+
+import numpy as np
+import pytest
+
+import simlab
+from simlab.core.bots import CompiledBot
+from simlab.core.checks import checks_for
+from simlab.core.errors import BotSpecError
+from simlab.core.loop import KIND_SEARCH
+from simlab.core.search import P_C, P_ITERATIONS, P_ROLLOUT_KIND, ROLLOUT_OFFSET
+
+GAMES = simlab.available_games()
+SMALL = "ismcts:iterations=24"  # enough to exercise the tree, cheap enough for many decisions
+
+
+@pytest.fixture(scope="module", params=[*GAMES, "pig"])
+def game(request):
+    if request.param == "pig":
+        from tests.examples.pig.game import GAME
+
+        return GAME
+    return simlab.get_game(request.param)
+
+
+def heuristic_names(game) -> list[str]:
+    return [n for n in game.bots.names() if n != "random"]
+
+
+def lineup(game, n: int, search_seat: int, spec: str = SMALL) -> list[str]:
+    names = list(islice(cycle(game.bots.names()), n))
+    names[search_seat] = spec
+    return names
+
+
+# ==============================================================================================
+# spec strings and the registry
+# ==============================================================================================
+def test_every_game_offers_the_search_bot_apart_from_its_playing_bots(game):
+    assert game.bots.search_names() == ["ismcts"]
+    assert "ismcts" not in game.bots.names()  # default lineups and mixes do not pick it up
+    bot = game.bots.make("ismcts")
+    assert isinstance(bot, CompiledBot) and bot.kind == KIND_SEARCH and bot.name == "ismcts"
+    first = heuristic_names(game)[0]
+    rollout = game.bots.make(first)
+    assert bot.params[P_ITERATIONS] == 200 and bot.params[P_C] == pytest.approx(0.7)
+    assert bot.params[P_ROLLOUT_KIND] == rollout.kind  # default rollout: the game's first heuristic
+    assert np.array_equal(bot.params[ROLLOUT_OFFSET:], rollout.params)
+    rnd = game.bots.make("ismcts:iterations=50,rollout=random,c=1.5")
+    assert rnd.params[P_ITERATIONS] == 50 and rnd.params[P_C] == 1.5 and rnd.params[P_ROLLOUT_KIND] == 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("ismcts:depth=3", "no parameter 'depth'"),
+        ("ismcts:iterations=ten", "must be a number"),
+        ("ismcts:iterations=2.5", "whole number"),
+        ("ismcts:iterations=0", "time budget"),
+        ("ismcts:c=-1", ">= 0"),
+        ("ismcts:rollout=nobody", "rollout='nobody' is not a compiled bot"),
+        ("ismcts:rollout=ismcts", "not a compiled bot"),
+        ("ismcts:iterations", "key=value"),
+    ],
+)
+def test_a_bad_search_spec_is_a_clear_error(spec, message):
+    from tests.examples.pig.game import GAME
+
+    with pytest.raises(BotSpecError, match=message):
+        GAME.bots.make(spec)
+
+
+def test_a_game_without_a_compiled_determinize_refuses_the_search_bot(monkeypatch):
+    """A registered game whose rules define no determinize: the spec fails with what to add and where."""
+    import simlab.core.registry as registry
+
+    class NoDeterminize:
+        rules_module = "tests.examples.pig.config"  # a module without determinize
+
+    monkeypatch.setattr(registry, "get_game", lambda name: NoDeterminize())
+    from tests.examples.pig.game import GAME
+
+    with pytest.raises(BotSpecError, match=r"define no compiled\s+determinize\(st, cf, seat, rng\)"):
+        GAME.bots.make("ismcts:iterations=5")
+
+
+def test_the_registered_games_rules_define_determinize(game):
+    assert game.kernel.searchable
+
+
+# ==============================================================================================
+# determinism, copy integrity
+# ==============================================================================================
+def test_same_seed_same_game_with_search_in_every_seat(game):
+    config = game.make_config()
+    n = config.players
+    specs = ["ismcts:iterations=12"] * n
+    a = game.play(config, 3, game.make_bots(specs, n))
+    b = game.play(config, 3, game.make_bots(specs, n))
+    assert a.history == b.history and a.record.tobytes() == b.record.tobytes()
+    batch = game.play_batch(config, [3], game.make_bots(specs, n))
+    assert batch[0].tobytes() == a.record[0].tobytes(), "play_batch differs from play"
+    assert game.play(config, 4, game.make_bots(specs, n)).history != a.history
+
+
+def sampled(game, seeds=range(2), every=5, search_seat=0):
+    """Clones of every ``every``-th decision with a choice of games with a search seat."""
+    out = []
+    config = game.make_config()
+    bots = game.make_bots(lineup(game, config.players, search_seat), config.players)
+    for seed in seeds:
+        k = 0
+
+        def grab(state, action, seed=seed):
+            nonlocal k
+            if len(state.legal_actions()) > 1:
+                if k % every == 0:
+                    out.append((seed, state.clone()))
+                k += 1
+
+        game.play(config, 700 + seed, bots, on_action=grab)
+    return out
+
+
+def decide(game, state, bot, bot_rng) -> int:
+    kernel = game.kernel
+    buf = np.zeros(kernel.max_actions, dtype=np.int32)
+    n = kernel.legal(state.record, state.cfg, buf)
+    seat = state.current_player
+    return int(kernel.policy(bot.kind, bot.params, state.record, state.cfg, buf, n, bot_rng, seat))
+
+
+def test_the_search_never_changes_the_state_it_searches_from(game):
+    bot = game.bots.make(SMALL)
+    kernel = game.kernel
+    checked = 0
+    for seed, state in sampled(game)[:40]:
+        before = state.record.tobytes()
+        buf = np.zeros(kernel.max_actions, dtype=np.int32)
+        n = kernel.legal(state.record, state.cfg, buf)
+        legal = buf[:n].copy()
+        rng = game.bot_states(seed, state.config.players)
+        a = int(kernel.policy(bot.kind, bot.params, state.record, state.cfg, buf, n, rng, state.current_player))
+        assert state.record.tobytes() == before, "the search changed the state it searched from"
+        assert np.array_equal(buf[:n], legal), "the search overwrote the caller's legal actions"
+        assert a in legal
+        checked += 1
+    assert checked >= 10
+
+
+# ==============================================================================================
+# hidden information
+# ==============================================================================================
+def test_compiled_determinize_resamples_only_what_the_seat_cannot_see(game):
+    """The compiled determinize meets the game's checks (public fields kept, what a view must keep) and
+    depends only on what the seat sees: the original and a re-randomized copy give the same view."""
+    rules = __import__(game.rules_module, fromlist=["determinize"])
+    checks = checks_for(game)
+    rng = np.random.default_rng(5)
+    resampled = 0
+    states = [s for _, s in sampled(game, every=3)]
+    for state in states:
+        seat = state.current_player
+        det = state.clone()
+        word = np.array([12345 + resampled], dtype=np.uint64)
+        rules.determinize(det.record, det.cfg, seat, word)
+        a, b = state.record[0], det.record[0]
+        hidden = set(checks.hidden_fields(a, seat))
+        for field in a.dtype.names:
+            if field not in hidden:
+                assert np.array_equal(a[field], b[field]), f"determinize changed public field {field}"
+        checks.determinized(state, det, seat)
+        resampled += checks.resampled(state, det, seat)
+        other = state.determinize(seat, rng)  # what the seat cannot see, re-randomized
+        twin = other.clone()
+        rules.determinize(twin.record, twin.cfg, seat, np.array([12345 + resampled], dtype=np.uint64))
+        again = state.clone()
+        rules.determinize(again.record, again.cfg, seat, np.array([12345 + resampled], dtype=np.uint64))
+        for field in hidden - {"deck"}:
+            assert np.array_equal(again.record[0][field], twin.record[0][field]), f"{field} leaks into the view"
+        dn = int(a["deck_n"]) if "deck_n" in a.dtype.names else 0
+        if "deck" in hidden:
+            assert np.array_equal(again.record[0]["deck"][:dn], twin.record[0]["deck"][:dn]), "deck order leaks"
+        det.apply(det.legal_actions()[0])  # a full state: it plays on
+    if game.name != "pig":  # Pig hides nothing
+        assert resampled > len(states) // 2
+
+
+def test_the_search_ignores_what_its_seat_cannot_see(game):
+    """The no-cheating check of the compiled bots, run on the search: the same decision on a copy whose
+    hidden part (other hands, deck order, face-down cards) is re-drawn, given the same bot stream."""
+    bot = game.bots.make(SMALL)
+    rng = np.random.default_rng(11)
+    checked = 0
+    for seed, state in sampled(game, seeds=range(3), every=4)[:60]:
+        seat = state.current_player
+        bot_rng = game.bot_states(seed, state.config.players)
+        mine = decide(game, state.clone(), bot, bot_rng.copy())
+        det = state.determinize(seat, rng)
+        theirs = decide(game, det, bot, bot_rng.copy())
+        assert mine == theirs, (
+            f"the search (seat {seat}) decides differently at '{state.decision_name()}' when unseen information "
+            f"changes: {state.describe(mine)} vs {state.describe(theirs)}"
+        )
+        checked += 1
+    assert checked >= 20
+
+
+# ==============================================================================================
+# forced wins
+# ==============================================================================================
+def test_pig_holds_to_win_and_rolls_when_holding_cannot():
+    from tests.examples.pig.game import GAME
+
+    bot = GAME.bots.make("ismcts:iterations=200,rollout=random")
+    for seed in range(5):
+        state = GAME.new_state(GAME.make_config(), seed)
+        s = state.record[0]
+        s["banked"][:2] = (95, 99)
+        s["turn_total"] = 6  # holding wins now; rolling risks a bust and the opponent's win
+        state.record[0]["decisions"] = 1
+        assert decide(GAME, state, bot, GAME.bot_states(seed, 2)) == 1  # A_HOLD
+        s["banked"][:2] = (50, 99)
+        s["turn_total"] = 6  # holding hands the opponent (at 99) a near-certain win: roll on
+        assert decide(GAME, state, bot, GAME.bot_states(seed, 2)) == 0  # A_ROLL
+
+
+#: the opponent's discs all hold a card (buildings that take no VP), so ending the turn costs it nothing
+FULL_BOARD = {1: "Turris", 2: "Templum", 3: "Basilica", 4: "Machina", 5: "Mercatus", 6: "Aesculapinum"}
+
+
+def test_roma_takes_the_last_vp_with_mercator():
+    """Roma: a 6 among the dice, the Mercator on disc 6, the opponent at 2 VP. Only activating the Mercator
+    with the 6 and buying both VP wins; any other play loses, since the seat (1 VP, no cards in hand, five
+    empty discs) pays the empty-disc penalty at the start of its next turn."""
+    from simlab.games.roma.game import GAME
+    from simlab.games.roma.position import position
+
+    def won(spec: str, seed: int) -> bool:
+        state = position(
+            0,
+            boards={0: {6: "Mercator"}, 1: FULL_BOARD},
+            hands={0: []},
+            dice=(6, 2, 1),
+            money=(10, 0),
+            vp=(1, 2),
+            seed=seed,
+        )
+        bots = GAME.make_bots([spec, "builder"], 2)
+        bot_rng = GAME.bot_states(seed, 2)
+        while not state.is_terminal() and state.current_player == 0:
+            state.apply(decide(GAME, state, bots[0], bot_rng))
+        s = state.record[0]
+        return state.is_terminal() and s["share"][0] == 1.0 and list(s["vp"]) == [3, 0]
+
+    assert all(won("ismcts", seed) for seed in range(4))  # the default spec
+    assert not all(won("random", seed) for seed in range(12)), "the position must not be won by any play"
+
+
+# ==============================================================================================
+# runs
+# ==============================================================================================
+SCENARIO = """\
+description = "a search seat, two ways"
+game = "roma"
+players = 2
+games = 6
+seed = 9
+chunk_size = 2
+lineup = ["ismcts:iterations=16", "builder"]
+
+[variants.original]
+preset = "original"
+"""
+
+
+def test_a_run_with_a_search_seat_is_bit_identical_on_one_and_two_workers(tmp_path):
+    from simlab.run.runner import run_scenario
+    from simlab.run.store import load_results
+
+    path = tmp_path / "search.toml"
+    path.write_text(SCENARIO)
+    frames = []
+    for jobs in (1, 2):
+        folder = run_scenario(path, jobs=jobs, out=tmp_path / f"j{jobs}", progress=False)
+        frames.append(load_results(folder).sort("variant", "game", "seat").collect())
+    assert frames[0].height == 12
+    assert frames[0].equals(frames[1])
+
+
+def test_simlab_bots_lists_the_search_bot_and_points_to_its_figures():
+    from click.testing import CliRunner
+
+    from simlab.cli import cli
+
+    result = CliRunner().invoke(cli, ["bots", GAMES[0]])
+    assert result.exit_code == 0
+    assert "ismcts" in result.output and "docs/search.md" in result.output
+    assert "iterations=200" in result.output and "rollout" in result.output
