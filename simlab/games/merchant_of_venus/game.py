@@ -7,9 +7,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from simlab.core.bots import BotRegistry
+from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, State
 from simlab.games.merchant_of_venus import rules as R
+from simlab.games.merchant_of_venus.bots import PORTER, TRADER
 from simlab.games.merchant_of_venus.config import (
     CULTURE_NAMES,
     DRIVE_NAMES,
@@ -21,7 +22,21 @@ from simlab.games.merchant_of_venus.config import (
 #: 0.2: seat 0 starts by default (start_player), the record's fact series, the experiment knobs
 RULES_VERSION = "merchant_of_venus-0.2"
 
-_BOTS = BotRegistry("merchant_of_venus", [])
+_BOTS = BotRegistry(
+    "merchant_of_venus",
+    [
+        heuristic(
+            "trader",
+            "buy-low / sell-high round trips on the fewest-MP table and the visible market tokens",
+            TRADER,
+        ),
+        heuristic(
+            "porter",
+            "builds spaceports whenever it can, carries passengers, drills asteroids, trades on the side",
+            PORTER,
+        ),
+    ],
+)
 _EQUIP = ("a laser", "a shield", "a cargo hold", "a yellow drive", "a red drive", "a combined drive")
 
 
@@ -154,7 +169,8 @@ class MerchantOfVenusGame(Game):
     min_players = 2
     max_players = MAX_PLAYERS
     rules_module = "simlab.games.merchant_of_venus.rules"
-    policy = "simlab.games.merchant_of_venus.rules:heuristic_policy"
+    policy = "simlab.games.merchant_of_venus.bots:heuristic_policy"
+    default_bots = ("trader", "porter")
     scenarios: ClassVar[dict[str, str]] = {
         "money_sweep": "scenarios/mov_seats_and_purse.toml",
         "card_value": "scenarios/mov_item_value.toml",

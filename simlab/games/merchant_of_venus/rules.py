@@ -67,6 +67,11 @@ MAX_TOKENS = 40  # race-tech tokens
 NP = N_PASSENGERS_MAX
 NTK = N_TECH_KINDS_MAX
 MAX_LOG = 512  # sales logged per game (round, culture, token, good, price, seller)
+BOT_MAX_LAND, BOT_MAX_AST, BOT_MAX_SITES = 48, 32, 64  # the bots' tables (config record, derive_bot_tables)
+BOT_FAR = 9999  # bot_dist of an unreachable space
+#: the bots' route costs: entering a hazard, navigation or encounter space counts these MP on top of the
+#: line (a failed hazard test or an encounter ends the turn; a navigation space's exit is not the ship's own)
+BOT_HAZARD_MP, BOT_NAV_MP, BOT_ENCOUNTER_MP = 4, 2, 1
 
 # -- space kinds, colours, edge kinds, hazard kinds ----------------------------------------------
 K_DOT, K_HAZARD, K_ENCOUNTER, K_CITY, K_ASTEROID, K_STATION = 0, 1, 2, 3, 4, 5
@@ -326,6 +331,15 @@ CONFIG_DTYPE = np.dtype(
         ("adj_n", np.int32, (MAX_SPACES,)),
         ("nav_mask", np.int32, (MAX_SPACES, DEG)),  # die values (bit v) leaving a navigation space along a slot
         ("is_nav", np.int32, (MAX_SPACES,)),
+        # -- the bots' tables (derived from the board; read by bots.py only, see derive_bot_tables) ----------
+        ("bot_dist", np.int16, (4, MAX_SPACES, MAX_SPACES)),  # fewest MP a -> b per drive (board.dist)
+        ("bot_land", np.int32, (BOT_MAX_LAND,)),  # landing spaces: surface cities and neutral ports (GB too)
+        ("bot_n_land", np.int32),
+        ("bot_ast", np.int32, (BOT_MAX_AST,)),  # asteroid spaces (drill sites)
+        ("bot_n_ast", np.int32),
+        ("bot_site", np.int32, (BOT_MAX_SITES,)),  # orbital spaces a merchant port may be built on
+        ("bot_n_site", np.int32),
+        ("bot_sys_dist", np.int16, (4, NSYS + 1, NSYS + 1)),  # fewest MP between two systems' landing spaces
     ],
     align=True,
 )
@@ -426,6 +440,67 @@ def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
     c["adj_n"][:n] = b["adj_n"]
     c["nav_mask"][:n] = b["nav"]
     c["is_nav"][:n] = b["is_nav"]
+    derive_bot_tables(b, c)
+
+
+def bot_distances(b: dict, c: np.void) -> np.ndarray:
+    """Fewest route cost a -> b per drive (0 none, 1 yellow, 2 red, 3 combined) as the bots count it: the
+    line's MP (0 into a space the drive skips), plus ``BOT_*_MP`` into a hazard, navigation or encounter
+    space the ship meets (scipy's Dijkstra)."""
+    from scipy.sparse.csgraph import csgraph_from_dense, shortest_path
+
+    n = len(b["names"])
+    kind, colour = b["kind"], b["colour"]
+    risk = np.where(kind == K_HAZARD, BOT_HAZARD_MP, 0) + np.where(kind == K_ENCOUNTER, BOT_ENCOUNTER_MP, 0)
+    nav = np.where(b["is_nav"] != 0, BOT_NAV_MP, 0)
+    out = np.full((4, n, n), BOT_FAR, np.int32)
+    for drive in range(4):
+        skip = ((colour == COL_YELLOW) & (drive & 1 != 0)) | ((colour == COL_RED) & (drive & 2 != 0))
+        met = risk * np.where(skip & (c["drive_skips_hazards"] != 0), 0, 1)
+        weights = np.full((n, n), np.inf)
+        for a in range(n):
+            for k in range(b["adj_n"][a]):
+                t = int(b["adj"][a, k])
+                weights[a, t] = (0 if skip[t] else b["adj_mp"][a, k]) + met[t] + nav[t]
+        d = shortest_path(csgraph_from_dense(weights, null_value=np.inf), method="D", directed=True)
+        out[drive] = np.where(np.isfinite(d), np.minimum(d, BOT_FAR), BOT_FAR)
+    return out
+
+
+def derive_bot_tables(b: dict, c: np.void) -> None:
+    """The bots' precomputed tables (bots.py reads them; the rules never do): all-pairs route costs per
+    drive (``bot_distances``), the landing, asteroid and port-site spaces, and route costs between systems."""
+    n = len(b["names"])
+    kind, system = b["kind"], b["system"]
+    dist = bot_distances(b, c)
+    c["bot_dist"][:] = BOT_FAR
+    c["bot_dist"][:, :n, :n] = dist
+    land = [i for i in range(n) if kind[i] in (K_CITY, K_STATION)]
+    ast = [i for i in range(n) if kind[i] == K_ASTEROID]
+    sites = sorted(
+        {
+            int(b["adj"][i, k])
+            for i in land
+            if kind[i] == K_CITY
+            for k in range(b["adj_n"][i])
+            if b["adj_kind"][i, k] == E_GREEN and kind[b["adj"][i, k]] != K_STATION
+        }
+    )
+    if len(land) > BOT_MAX_LAND or len(ast) > BOT_MAX_AST or len(sites) > BOT_MAX_SITES:
+        raise DataFileError(
+            f"{b['board'].path}: {len(land)} landing spaces, {len(ast)} asteroids, {len(sites)} port sites; "
+            f"the bots' tables hold at most {BOT_MAX_LAND}, {BOT_MAX_AST}, {BOT_MAX_SITES}"
+        )
+    for name, spaces in (("land", land), ("ast", ast), ("site", sites)):
+        c["bot_" + name][: len(spaces)] = spaces
+        c["bot_n_" + name] = len(spaces)
+    c["bot_sys_dist"][:] = BOT_FAR
+    for a in range(NSYS + 1):
+        la = [i for i in land if system[i] == a]
+        for z in range(NSYS + 1):
+            lz = [i for i in land if system[i] == z]
+            if la and lz:
+                c["bot_sys_dist"][:, a, z] = np.minimum(dist[:, la][:, :, lz].min(axis=(1, 2)), BOT_FAR)
 
 
 # ==============================================================================================
@@ -1486,10 +1561,3 @@ def determinize(st, cf, seat, rng):
     if x == 0:
         x = np.uint64(0x9E3779B97F4A7C15)
     s.rng[0] = x
-
-
-@njit(cache=True)
-def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
-    """No heuristic bot is registered for this game yet (only core's random bot, kind 0): the loop needs
-    a policy to bind, and this one is never dispatched to."""
-    return buf[0]
