@@ -1540,6 +1540,14 @@ def determinize(st, cf, seat, rng):
         if s.discovered[sy] == 0:
             hidden[m] = s.sys_culture[sy]
             m += 1
+    # into a canonical order first, so the view depends on which cultures are unseen, not on where they lie
+    for i in range(1, m):
+        v = hidden[i]
+        k = i - 1
+        while k >= 0 and hidden[k] > v:
+            hidden[k + 1] = hidden[k]
+            k -= 1
+        hidden[k + 1] = v
     for i in range(m - 1, 0, -1):
         j = below(rng, 0, i + 1)
         t = hidden[i]
@@ -1551,12 +1559,15 @@ def determinize(st, cf, seat, rng):
             s.sys_culture[sy] = hidden[m]
             m += 1
     for cu in range(NC):
-        if s.culture_sys[cu] >= 0 and s.stack_seen[cu] == 1 and below(rng, 0, 2) == 1:
+        if s.culture_sys[cu] >= 0 and s.stack_seen[cu] == 1:
+            # the two unrevealed tokens in either order, drawn afresh (not swapped from their true order)
             a = (s.stack_top[cu] + 1) % 3
             b = (s.stack_top[cu] + 2) % 3
-            t = s.stack[cu, a]
-            s.stack[cu, a] = s.stack[cu, b]
-            s.stack[cu, b] = t
+            lo = min(s.stack[cu, a], s.stack[cu, b])
+            hi = max(s.stack[cu, a], s.stack[cu, b])
+            first = below(rng, 0, 2) == 1
+            s.stack[cu, a] = hi if first else lo
+            s.stack[cu, b] = lo if first else hi
     x = next_u64(rng, 0)
     if x == 0:
         x = np.uint64(0x9E3779B97F4A7C15)
