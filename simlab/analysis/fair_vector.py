@@ -1,6 +1,6 @@
 """The fair vector of a per-seat knob: the value for every seat, on the knob's own grid, that makes the seats equal.
 
-One seat compensated at a time leaves the others unequal, and a fractional answer (+1.65 sesterces) on a knob
+One seat compensated at a time leaves the others unequal, and a fractional answer (+1.65 coins) on a knob
 that takes whole numbers does not say which whole number to print in the rules. This search answers with a
 whole vector, verified:
 
