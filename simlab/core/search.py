@@ -195,24 +195,35 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
             wins[x] += reward
             x = parent[x]
         visits[0] += 1.0
-    # the root action legal here with the most real visits (the prior's virtual ones left out; ties: the
-    # rollout bot's own choice, then the smaller action id)
+    # the root action legal here with the most real visits (the prior's virtual ones left out); ties — the
+    # rule when the budget is below the branching factor and every child has one visit — go to the higher
+    # mean reward, then the rollout bot's own choice, then the smaller action id (an id alone would steer
+    # a small budget to whichever actions a game numbers first)
     stamp += 1
     for j in range(n):
         mark[buf[j]] = stamp
     best = -1
     most = -1.0
+    best_mean = -1.0
     ch = first[0]
     while ch >= 0:
         if mark[action[ch]] == stamp:
             real = visits[ch] - virtual_n[ch]
+            mean = (wins[ch] - virtual_n[ch] * even) / real if real > 0.0 else -1.0
             if (
                 best < 0
                 or real > most
-                or (real == most and virtual_n[ch] > virtual_n[best])
-                or (real == most and virtual_n[ch] == virtual_n[best] and action[ch] < action[best])
+                or (real == most and mean > best_mean)
+                or (real == most and mean == best_mean and virtual_n[ch] > virtual_n[best])
+                or (
+                    real == most
+                    and mean == best_mean
+                    and virtual_n[ch] == virtual_n[best]
+                    and action[ch] < action[best]
+                )
             ):
                 most = real
+                best_mean = mean
                 best = ch
         ch = sibling[ch]
     if best < 0:

@@ -181,6 +181,14 @@ class PantheonConfig(GameConfig):
     traitera_after_era_end: bool = knob(
         True, "assumption", "Traitera's extra action is taken even after the first action ended the era (§10)"
     )
+    era_turn_limit: int = knob(
+        300,
+        "assumption",
+        "turns after which an era ends though neither the last loot nor the last face-up god has left (no bonus; "
+        "0: no limit). The rules end an era only when players take them, so play that never does would not end; "
+        "heuristic bots take at most ~41 turns, random ones ~133",
+        range=(0, None),
+    )
     hand_to_cards: int = knob(7, "rulebook", "hand size Germania and Graecia set", range=(0, None))
     roma_cards: int = knob(2, "rulebook", "cards Roma lets each player draw from the deck", range=(0, None))
     draw_action_cards: int = knob(3, "rulebook", "cards drawn in the draw action (+1 per Gadicea)", range=(0, None))

@@ -26,7 +26,13 @@ CARD_KEYS = ("movement", "gifts", "priests", "dancers", "temples", "money1", "mo
 POINT_SOURCES = ("gods", "era_end", "demigods", "columns", "pietalte")
 #: routes by which a god tile is gained, in the record's ``f_gods_route`` order (rules.R_*)
 ROUTES = ("action", "loot", "bonus", "surparit", "gallia", "given")
-ERA_ENDS = {0: "not played", R.END_LOOT: "last loot tile", R.END_GODS: "last face-up god", R.END_BOTH: "both"}
+ERA_ENDS = {
+    0: "not played",
+    R.END_LOOT: "last loot tile",
+    R.END_GODS: "last face-up god",
+    R.END_BOTH: "both",
+    R.END_TURN_LIMIT: "turn limit",
+}
 
 ERA = rounds_axis("eras")  # eras 1..config.eras, as the analyses' round axis
 ERA0 = Axis("era", lambda config: range(0, config.eras + 1), label="era")  # 0: before era 1

@@ -56,6 +56,10 @@ P_GODS, P_ERA_END, P_DEMIGODS, P_COLUMNS, P_PIETALTE = range(5)
 NPSRC = 5
 # what ended an era (facts: f_era_end_by)
 END_LOOT, END_GODS, END_BOTH = 1, 2, 3
+#: the era reached ``era_turn_limit`` turns (no rule ends it; a guard against play that never ends)
+END_TURN_LIMIT = 4
+#: ``era_ender`` of an era the turn limit ended: nobody scores the era-end bonus
+NO_ENDER = -2
 
 # decisions (phase)
 (
@@ -299,6 +303,7 @@ CONFIG_DTYPE = np.dtype(
         ("demigods_low_values", np.int32),
         ("face_up_demigod_newest_first", np.int32),
         ("traitera_after_era_end", np.int32),
+        ("era_turn_limit", np.int32),
         ("hand_to_cards", np.int32),
         ("roma_cards", np.int32),
         ("draw_action_cards", np.int32),
@@ -1299,6 +1304,10 @@ def turn_end(s, c):
     s.turns += 1
     if s.era >= 1:
         s.f_era_turns[s.era - 1] += 1
+    if not s.era_over and c.era_turn_limit > 0 and s.era >= 1 and s.f_era_turns[s.era - 1] >= c.era_turn_limit:
+        s.era_over = 1
+        s.era_ender = NO_ENDER
+        s.f_era_end_by[s.era - 1] = END_TURN_LIMIT
     if s.era_over:
         s.step = S_ERA_END
         return
@@ -1338,8 +1347,9 @@ def scoring(s, c):
 def era_end(s, c):
     """+3 to the player whose turn ended the era, temple to the left, feet home, leftovers boxed, scoring."""
     ender = s.era_ender if s.era_ender >= 0 else s.active
-    score_points(s, ender, c.era_end_bonus, P_ERA_END)
-    s.f_era_ends[ender] += 1
+    if s.era_ender != NO_ENDER:
+        score_points(s, ender, c.era_end_bonus, P_ERA_END)
+        s.f_era_ends[ender] += 1
     s.start_player = next_seat(s, ender)
     for h in range(c.n_hex):
         for i in range(2):
@@ -1897,6 +1907,14 @@ def shuffle_with(rng, items, n):
 
 
 @njit(cache=True)
+def shuffle_canonical(rng, items, n):
+    """``items[:n]`` sorted, then shuffled: the result depends on what the items are, never on the order they
+    were in (an order the seat cannot see must not leak into its determinizations)."""
+    items[:n].sort()
+    shuffle_with(rng, items, n)
+
+
+@njit(cache=True)
 def determinize(st, cf, seat, rng):
     """Resample in place what ``seat`` cannot see, consistent with what it has seen, drawing only from ``rng``.
 
@@ -1920,7 +1938,7 @@ def determinize(st, cf, seat, rng):
                 for _ in range(s.hand[q, k]):
                     pool[m] = k
                     m += 1
-    shuffle_with(rng, pool, m)
+    shuffle_canonical(rng, pool, m)
     i = 0
     for q in range(n):
         if q != seat:
@@ -1933,9 +1951,9 @@ def determinize(st, cf, seat, rng):
     for j in range(s.deck_n):
         s.deck[j] = pool[i]
         i += 1
-    shuffle_with(rng, s.god_stack, s.god_n)
-    shuffle_with(rng, s.nation_deck, s.nation_n)
-    shuffle_with(rng, s.bonus_pile, s.bonus_n)
+    shuffle_canonical(rng, s.god_stack, s.god_n)
+    shuffle_canonical(rng, s.nation_deck, s.nation_n)
+    shuffle_canonical(rng, s.bonus_pile, s.bonus_n)
     vals = np.empty(NDEMI, np.int32)
     for band in range(2):
         m = 0
@@ -1950,7 +1968,7 @@ def determinize(st, cf, seat, rng):
                         for _ in range(s.demi_own[q, v]):
                             vals[m] = v
                             m += 1
-        shuffle_with(rng, vals, m)
+        shuffle_canonical(rng, vals, m)
         i = 0
         for j in range(s.demi_down_n):
             if (s.demi_down[j] > c.demigods_low_values) == (band == 1):

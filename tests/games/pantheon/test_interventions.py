@@ -170,3 +170,21 @@ def test_draws_count_cards_into_the_hand_and_an_empty_god_stack_reshuffles_the_b
     s["god_n"] = 0
     play(st, R.A_MOVE, R.A_COUNT + 1, FOOT + f, STOP)
     assert s["f_god_reshuffles"] == 1 and s["f_gods"][0] >= 1
+
+
+def test_an_era_nobody_ends_stops_at_the_turn_limit_with_no_era_end_bonus():
+    """No rule ends an era in which nobody takes the last loot or god: ``era_turn_limit`` does, so play that
+    never takes them still ends; the era's end is told apart and nobody scores its +3."""
+    st = position(0, players=2, overrides={"era_turn_limit": 4})
+    before = int(st.record[0]["f_era_turns"][0])
+    assert before < 4
+    for _ in range(4 - before):
+        assert st.record[0]["era"] == 1
+        play(st, R.A_DRAW, R.A_DECK, R.A_DECK, R.A_DECK)
+    s = st.record[0]
+    assert s["era"] == 2 and s["f_era_end_by"][0] == R.END_TURN_LIMIT and s["f_era_turns"][0] == 4
+    assert s["f_points_src"][:, R.P_ERA_END].sum() == 0 and s["f_era_ends"].sum() == 0
+    unlimited = position(0, players=2, overrides={"era_turn_limit": 0})
+    for _ in range(6):
+        play(unlimited, R.A_DRAW, R.A_DECK, R.A_DECK, R.A_DECK)
+    assert unlimited.record[0]["era"] == 1
