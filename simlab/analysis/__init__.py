@@ -35,6 +35,7 @@ from simlab.analysis.metrics import (
     variance_from_partial,
 )
 from simlab.analysis.paired import compare_variants_from_partial
+from simlab.analysis.ranks import rank_intervals, with_ranks
 from simlab.analysis.seats import (
     VERDICTS,
     compare_variants,
@@ -71,6 +72,7 @@ __all__ = [
     "market_summary",
     "market_trajectories",
     "observational",
+    "rank_intervals",
     "sale_yield",
     "score_summary",
     "seat_advantage",
@@ -79,4 +81,5 @@ __all__ = [
     "shift_winners",
     "variance_decomposition",
     "variance_from_partial",
+    "with_ranks",
 ]

@@ -41,6 +41,7 @@ from simlab.analysis.frames import (
 from simlab.analysis.market_pass import market_summary, market_summary_from_partial
 from simlab.analysis.markets import MARKET, no_market_message
 from simlab.analysis.metrics import cluster_partial, merge_histogram
+from simlab.analysis.ranks import rank_method, rank_text, with_ranks
 from simlab.analysis.sweep import base_variant, money_sweep, not_a_sweep, scenario_example
 from simlab.analysis.text import games_needed_text
 from simlab.core.facts import MONEY_KNOB, Roles, Units, not_available
@@ -117,7 +118,9 @@ class Report:
     title: str
     description: str
     meta: list[tuple[str, str]]
-    headlines: list[Finding]
+    headlines: list[Finding]  # every headline: ``answer`` then ``secondary``
+    answer: list[Finding]  # the headlines of the section that answers the scenario's question
+    secondary: list[Finding]  # the other sections' headlines (the summary shows them folded)
     sections: list[Section]
     not_covered: list[str]
     variants: Table
@@ -235,6 +238,21 @@ class Context:
         return " ".join(parts)
 
 
+#: sections that, when the results support them, are the question the scenario asks (first one wins):
+#: a card-value design exists only to price the cards, so its seat and money findings are secondary
+LEAD_SECTIONS = ("cards",)
+
+
+def lead_first(sections: list[Section]) -> list[Section]:
+    """The sections with the one that answers the scenario's question first: the card answer of a card-value
+    run, otherwise the seats (and money) section, which always comes first."""
+    for lead in LEAD_SECTIONS:
+        for i, s in enumerate(sections):
+            if s.id == lead:
+                return [s, *sections[:i], *sections[i + 1 :]]
+    return sections
+
+
 # -- entry point --------------------------------------------------------------------------------------
 def build_report(
     folder: str | Path,
@@ -278,7 +296,9 @@ def build_report(
             say(f"  {name}: not in these results")
         if reason:
             not_covered.append(reason)
-    headlines = [f for s in sections for f in s.findings if f.headline]
+    sections = lead_first(sections)
+    answer = [f for f in sections[0].findings if f.headline] if sections else []
+    secondary = [f for s in sections[1:] for f in s.findings if f.headline]
     provenance = provenance_of(ctx.manifest["game"])
     flags = config_flags(provenance, ctx.configs) if provenance is not None else []
     changes = variant_changes(provenance, ctx.configs) if provenance is not None else []
@@ -289,7 +309,9 @@ def build_report(
         title=f"Balance report: {m['scenario']['name']}",
         description=m["scenario"].get("description", ""),
         meta=_meta(ctx),
-        headlines=headlines,
+        headlines=answer + secondary,
+        answer=answer,
+        secondary=secondary,
         sections=sections,
         not_covered=not_covered,
         variants=_variants_table(ctx, changes),
@@ -772,6 +794,7 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
         "What is one extra card of a kind worth to the seat that gets it, in win share, points and "
         f"{ctx.units.money_plural}?",
     )
+    df = with_ranks(df, level=ctx.level, ranked=pl.col("kind") == "card")
     cards = df.filter(pl.col("kind") == "card").sort("win_share_diff", descending=True)
     alpha = 1 - ctx.level
     adj = "Holm" if df["adjustment"][0] == "holm" else "Benjamini–Hochberg"
@@ -792,8 +815,17 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
                 f"{word} card: {r['label']}, {F.points(r['win_share_diff'], 2)} of win share "
                 f"{F.ci(r['win_share_diff_lo'], r['win_share_diff_hi'], 100, 2, sign=True)} for the seat that gets it"
                 f"{money} (n={F.count(r['games'])} games × {r['seats']} seats; {adj}-adjusted "
-                f"{F.p_value(r['p_adjusted'])}).",
+                f"{F.p_value(r['p_adjusted'])}); {rank_text(r['rank'], r['rank_lo'], r['rank_hi'], cards.height)}.",
                 "warn" if r["p_adjusted"] < alpha else "info",
+            )
+        )
+    if cards.height > 2:
+        first = cards.filter(pl.col("rank_lo") == 1)["label"].to_list()
+        sec.findings.append(
+            Finding(
+                f"Could be the most valuable (rank 1 not ruled out): {F.join_words(first)} — "
+                f"{len(first)} of {cards.height} cards ({rank_method(cards.height, 'cards', ctx.level)}).",
+                "info",
             )
         )
     sec.findings.append(
@@ -814,7 +846,7 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
                 "seeds",
                 _games_label(df["games"].to_list(), "games per card"),
                 _bots(df),
-                stats.PAIRED_METHOD,
+                stats.PAIRED_METHOD + "; #rank (" + rank_method(cards.height, "cards", ctx.level) + ")",
                 variants[:3] + (["…"] if len(variants) > 3 else []),
             ),
         )
@@ -825,6 +857,7 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
             [
                 r["label"],
                 r["kind"],
+                "–" if r["rank"] is None else f"{r['rank']} ({r['rank_lo']}–{r['rank_hi']})",
                 f"{F.count(r['games'])} × {r['seats']}",
                 F.est_ci(r["win_share_diff"], r["win_share_diff_lo"], r["win_share_diff_hi"], 100, 2, True),
                 F.p_value(r["p_adjusted"]) if r["kind"] == "card" else "–",
@@ -849,6 +882,7 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
             [
                 "intervention",
                 "kind",
+                "rank (plausible)",
                 "games × seats",
                 "win share (points)",
                 f"p ({adj})",

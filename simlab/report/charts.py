@@ -314,7 +314,8 @@ def card_value_forest(
             if r.get("p_adjusted") is not None and r["p_adjusted"] == r["p_adjusted"] and r["p_adjusted"] < 1 - level
             else ""
         )
-        labels.append(f"{r['label']}{star}")
+        rank = f"  #{r['rank']} ({r['rank_lo']}–{r['rank_hi']})" if r.get("rank") is not None else ""
+        labels.append(f"{r['label']}{star}{rank}")
     ax.set_yticks(y, labels)
     ax.set_xlabel("change in the granted seat's win share (percentage points)")
     ax.set_title("Value of one extra card at setup", pad=12)
@@ -342,6 +343,8 @@ def card_value_forest(
     note = f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards" + (
         f"; {units.money_plural} priced by {source}" if source else ""
     )
+    if "rank" in d.columns and d["rank"].drop_nulls().len():
+        note += "; #rank (plausible ranks, simultaneous over the cards)"
     _caption(ax, caption(d, "Paired with a control on the same game seeds", level) + " " + note + "." + undetermined)
     return fig
 

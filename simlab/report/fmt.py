@@ -127,3 +127,12 @@ def est_ci_or_undetermined(
     if unbounded(lo, hi):
         return undetermined(games, more)
     return est_ci(x, lo, hi, scale, places, sign)
+
+
+def join_words(names: list[str], most: int = 6) -> str:
+    """ "a, b and c"; beyond ``most`` names, "a, b, … and 4 more" (a long list buries the answer)."""
+    if len(names) > most:
+        return ", ".join(names[:most]) + f" and {len(names) - most} more"
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -13,6 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from markupsafe import escape
 
 import simlab
 from simlab import analysis as A
@@ -128,7 +129,7 @@ def test_reproduce_with_another_game_count_and_a_changed_file(quick_folder, tmp_
 def test_card_run_has_every_section(cards_folder, tmp_path):
     report = build_report(cards_folder)
     ids = [s.id for s in report.sections]
-    assert ids == ["seats", "cards", "markets", "balance"]
+    assert ids == ["cards", "seats", "markets", "balance"]  # a card-value run leads with the card answer
     seats = next(s for s in report.sections if s.id == "seats")
     # the money variants form a sweep for seat 3 (the card variants are left out of the fit)
     assert money_sweep({v["name"]: v["config"] for v in simlab.load_manifest(cards_folder)["variants"]}, "control") == [
@@ -145,6 +146,18 @@ def test_card_run_has_every_section(cards_folder, tmp_path):
     assert f"{best['label']}, {best['win_share_diff'] * 100:+.2f} points" in cards.findings[0].text
     html = render(report)
     assert "Card value: not in these results" not in html
+    # the summary asks the card question and answers it first; every headline is said once in the page
+    text = _text(html)
+    assert text.index(cards.question) < text.index("Other findings") < text.index("would win 1/4 of the games with")
+    assert report.answer == [f for f in cards.findings if f.headline] and report.headlines[: len(report.answer)]
+    for f in report.headlines:
+        assert html.count(str(escape(f.text))) == 1, f"said more than once: {f.text}"
+    # the answer's ranks: the most valuable card's plausible ranks, simultaneous over the cards
+    ranked = A.with_ranks(value, level=0.95, ranked=pl.col("kind") == "card")
+    top = ranked.filter(pl.col("rank") == 1).row(0, named=True)
+    assert f"ranked 1 of {ranked['rank'].drop_nulls().len()}" in cards.findings[0].text
+    assert top["rank_lo"] == 1 and top["rank_hi"] >= 1
+    assert "rank (plausible)" in cards.tables[0].header
 
 
 def test_quickstart_like_run_has_no_compensation():

@@ -61,10 +61,12 @@ def browser(chromium: str):
 
 def _open(browser: Browser, page: Path, shot: str) -> dict:
     browser.load(page)
-    facts = json.loads(browser.evaluate(PAGE_FACTS))
+    screenshot = browser.screenshot(ARTIFACTS / shot)  # the page as a reader first sees it
+    browser.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; }); 0")
+    facts = json.loads(browser.evaluate(PAGE_FACTS))  # every folded part opened, so its text counts
     facts["errors"] = browser.console_errors()
     facts["requests"] = [u for u in browser.requests() if not u.startswith("data:")]
-    facts["screenshot"] = browser.screenshot(ARTIFACTS / shot)
+    facts["screenshot"] = screenshot
     return facts
 
 
@@ -103,6 +105,10 @@ def test_card_report_in_chromium(browser, cards_folder, tmp_path):
     _check_rendered(facts, page)
     assert "Most valuable card:" in facts["text"]
     assert "Compensating seat 3 with starting money" in facts["text"]
+    # the card answer leads: its question and the most valuable card come before anything on the seats
+    text = facts["text"]
+    assert text.index("What is one extra card of a kind worth") < text.index("Most valuable card:")
+    assert text.index("Most valuable card:") < text.index("Compensating seat 3 with starting money")
 
 
 def test_escaped_names_render_as_text(browser, quick_folder, tmp_path):
