@@ -803,7 +803,9 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     seeds (paired 95% intervals, adjusted p-values), in the game's money when the run has money<m>_seat<k>
     variants (or --sweep is given), beside the correlational played-vs-not view. --json (and --csv) table: cards.
     """
-    from simlab.analysis import MoneyRate, card_value
+    import polars as pl
+
+    from simlab.analysis import MoneyRate, card_value, with_ranks
     from simlab.analysis import compensation as fit
     from simlab.analysis.frames import roles
     from simlab.analysis.text import cards_text
@@ -814,6 +816,7 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
             r = fit(sweep).fit.row(0, named=True)
             money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}", r["games"])
         df = card_value(folder, control=control, money=money, adjust=adjust)
+        df = with_ranks(df, ranked=pl.col("kind") == "card")
         units = roles(folder).units
         if fmt:
             _emit_json("cards", folder, {"cards": df}, [], fmt, control=control, adjust=adjust, sweep=sweep)

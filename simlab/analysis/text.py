@@ -12,6 +12,7 @@ from typing import Any
 import polars as pl
 
 from simlab.analysis.compensation_text import compensation_text  # noqa: F401  (moved; kept importable here)
+from simlab.analysis.ranks import rank_method
 from simlab.core.facts import GENERIC_UNITS, Units
 
 
@@ -160,6 +161,9 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
         header += [units.money_label, "95% CI"]
     if "played_diff" in df.columns:
         header += ["played-vs-not*"]
+    ranked = "rank" in df.columns
+    if ranked:
+        header += ["rank (plausible)"]
     rows = []
     for r in df.sort("kind", "win_share_diff", descending=[False, True]).iter_rows(named=True):
         row = [
@@ -175,6 +179,8 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
             row += _money_cells(r)
         if "played_diff" in df.columns:
             row += [f"{r['played_diff'] * 100:+.1f}" if r.get("played_diff") is not None else "-"]
+        if ranked:
+            row += ["-" if r["rank"] is None else f"{r['rank']} ({r['rank_lo']}-{r['rank_hi']})"]
         rows.append(row)
     adj = "Holm" if df["adjustment"][0] == "holm" else "Benjamini-Hochberg"
     lines = [f"value of one extra card for the seat that gets it ({df['interval'][0]}):", *table(header, rows)]
@@ -184,6 +190,9 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
             f"{units.money_label}: win-share change / win share per {units.money} ({df['money_source'][0]}), "
             "Fieller interval."
         )
+    if ranked:
+        k = int(df["rank"].drop_nulls().len())
+        lines.append(f"rank (plausible): {rank_method(k, 'cards', 0.95)}.")
     if "played_diff" in df.columns:
         lines.append(
             "* CORRELATIONAL: win share of seats that played the card at least once minus those that "

@@ -84,6 +84,10 @@ def test_cards_json(real_folder):
     assert {r["label"] for r in rows} == {"mercure", "pluton", "money2", "money4"}
     assert_estimates(rows, "win_share_diff")
     assert data["control"] == "control" and data["adjust"] == "holm"
+    cards = sorted((r for r in rows if r["kind"] == "card"), key=lambda r: r["rank"])
+    assert [r["rank"] for r in cards] == [1, 2] and all(r["rank_lo"] <= r["rank"] <= r["rank_hi"] for r in cards)
+    assert cards[0]["win_share_diff"] >= cards[1]["win_share_diff"]
+    assert all(r["rank"] is None for r in rows if r["kind"] == "money")
 
 
 def test_markets_json(real_folder):
