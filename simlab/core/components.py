@@ -8,12 +8,11 @@ changes every game's dice (bump the games' ``rules_version``).
 
 from __future__ import annotations
 
-from numba import njit
-
+from simlab.core.compiled import compiled
 from simlab.core.rng import below
 
 
-@njit(cache=True)
+@compiled
 def _forced(s):
     """The next forced outcome, or -1 when none is fixed (see ``simlab.core.record.force_chance``)."""
     if s.forced_i < s.forced_n:
@@ -23,7 +22,7 @@ def _forced(s):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def shuffle(s, items, n):
     """Shuffle ``items[:n]`` in place (Fisher–Yates, from the last item down)."""
     for i in range(n - 1, 0, -1):
@@ -33,7 +32,7 @@ def shuffle(s, items, n):
         items[j] = tmp
 
 
-@njit(cache=True)
+@compiled
 def deck_from_counts(items, start, counts):
     """Write ``counts[t]`` copies of each kind t, in kind order, into ``items`` from ``start``; the new end."""
     k = start
@@ -44,7 +43,7 @@ def deck_from_counts(items, start, counts):
     return k
 
 
-@njit(cache=True)
+@compiled
 def discard_into_deck(s, deck, n, discard):
     """The discard pile (counts by kind, emptied) goes under the deck's ``n`` cards and all are shuffled."""
     m = deck_from_counts(deck, n, discard)
@@ -54,7 +53,7 @@ def discard_into_deck(s, deck, n, discard):
     return m
 
 
-@njit(cache=True)
+@compiled
 def draw(s, deck, n, discard):
     """The top card of a deck of ``n`` cards (the discard pile shuffled in first when it is empty).
 
@@ -67,7 +66,7 @@ def draw(s, deck, n, discard):
     return deck[n - 1], n - 1
 
 
-@njit(cache=True)
+@compiled
 def roll(s, sides):
     """One die of ``sides`` faces: 1..sides (a forced face if one is fixed)."""
     v = _forced(s)
@@ -76,7 +75,7 @@ def roll(s, sides):
     return below(s.rng, 0, sides) + 1
 
 
-@njit(cache=True)
+@compiled
 def draw_counts(s, counts):
     """Draw one item at random from a bag of ``counts[k]`` items of each kind k; its kind, or -1 if empty.
 
@@ -101,7 +100,7 @@ def draw_counts(s, counts):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def rank_and_share(keys, n, rank, share):
     """Ranks and win shares of ``n`` seats from their tie-break keys (``keys[p]``: higher is better,
     compared left to right): rank 1 + the number of seats strictly ahead; the seats ranked 1 split the win.
@@ -119,7 +118,7 @@ def rank_and_share(keys, n, rank, share):
         share[p] = 1.0 / winners if rank[p] == 1 else 0.0
 
 
-@njit(cache=True)
+@compiled
 def finish(s, keys, n):
     """End the game in record ``s``: ranks and win shares of its ``n`` seats from their tie-break keys (see
     :func:`rank_and_share`), and nobody left to decide (``cur`` -1, which ``is_terminal`` reads)."""
@@ -127,7 +126,7 @@ def finish(s, keys, n):
     s.cur = -1
 
 
-@njit(cache=True)
+@compiled
 def _ahead(keys, q, p):
     for k in range(keys.shape[1]):
         if keys[q, k] != keys[p, k]:
@@ -135,7 +134,7 @@ def _ahead(keys, q, p):
     return False
 
 
-@njit(cache=True)
+@compiled
 def cards_left(deck_n, discard):
     """Cards that can still be drawn: the deck's ``deck_n`` plus the discard pile (counts by kind)."""
     n = deck_n
@@ -144,13 +143,13 @@ def cards_left(deck_n, discard):
     return n
 
 
-@njit(cache=True)
+@compiled
 def current_player(st):
     """The seat that decides next (``cur``; -1 once the game is over): the record contract's reading."""
     return st[0].cur
 
 
-@njit(cache=True)
+@compiled
 def is_terminal(st):
     """A game is over when nobody is to decide (``cur`` is -1; see simlab.core.record)."""
     return st[0].cur < 0

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from simlab.core import components, jitcache, loop, record, rng, search
+from simlab.core.compiled import compiled
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM, KIND_SEARCH
 
 __all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "KIND_SEARCH", "Kernel", "bind", "is_cached", "kernel_for"]
@@ -34,7 +34,13 @@ __all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "KIND_SEARCH", "Kernel", "bind", "is
 _CORE = Path(__file__).resolve().parent
 #: core modules compiled into every game's code (inlined by its rules, or its loop's templates): an edit to one
 #: recompiles every game
-SHARED_SOURCES = (_CORE / "rng.py", _CORE / "components.py", _CORE / "loop.py", _CORE / "search.py")
+SHARED_SOURCES = (
+    _CORE / "rng.py",
+    _CORE / "components.py",
+    _CORE / "loop.py",
+    _CORE / "search.py",
+    _CORE / "compiled.py",
+)
 #: the template modules bound per game (their cached copies are named ``<module>.<game>.<template>``)
 TEMPLATE_MODULES = ("loop", "search")
 #: the game's own names a loop template reads (module attributes of its rules)
@@ -76,8 +82,8 @@ def _copy(template: types.FunctionType, namespace: dict[str, Any], game: str) ->
     fn.__qualname__ = qualname
     fn.__module__ = template.__module__
     fn.__doc__ = template.__doc__
-    namespace[template.__name__] = compiled = njit(cache=True)(fn)
-    return compiled
+    namespace[template.__name__] = dispatcher = compiled(fn)
+    return dispatcher
 
 
 def cache_patterns(game: str, sources: Sequence[Path]) -> list[tuple[Path, str]]:

@@ -9,7 +9,8 @@ functions are numba-compiled and also run as plain Python under ``NUMBA_DISABLE_
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simlab.core.compiled import compiled
 
 _MULT = np.uint64(0x2545F4914F6CDD1D)
 _S12 = np.uint64(12)
@@ -58,7 +59,7 @@ def seed_to_state(seed: int, stream: int = 0) -> np.uint64:
     return np.uint64(mixed or _GOLDEN)
 
 
-@njit(cache=True)
+@compiled
 def next_u64(state: np.ndarray, idx: int) -> np.uint64:
     """Advance the generator stored at ``state[idx]`` and return 64 random bits."""
     x = state[idx]
@@ -69,7 +70,7 @@ def next_u64(state: np.ndarray, idx: int) -> np.uint64:
     return x * _MULT
 
 
-@njit(cache=True)
+@compiled
 def below(state: np.ndarray, idx: int, n: int) -> int:
     """A uniform integer below ``n`` (in [0, n), n >= 1; bias < 2**-32) from the generator at ``state[idx]``.
 
@@ -79,7 +80,7 @@ def below(state: np.ndarray, idx: int, n: int) -> int:
     return int((r * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@compiled
 def uniform(state: np.ndarray, idx: int) -> float:
     """Uniform float in [0, 1)."""
     return float(next_u64(state, idx) >> _S11) * (1.0 / 9007199254740992.0)

@@ -32,8 +32,8 @@ import time
 
 import numba
 import numpy as np
-from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.loop import KIND_SEARCH
 from simlab.core.rng import below, next_u64
 
@@ -44,7 +44,7 @@ ROLLOUT_OFFSET = 8
 CLOCK_EVERY = 8
 
 
-@njit(cache=True)
+@compiled
 def clock() -> float:
     """Seconds of a monotonic clock, read from compiled code (only for the optional time budget)."""
     with numba.objmode(t="float64"):
@@ -52,13 +52,13 @@ def clock() -> float:
     return t
 
 
-@njit(cache=True)
+@compiled
 def missing_determinize(st, cf, seat, rng):
     """Stands in for ``determinize`` in a game that does not define one: searching it is an error."""
     raise ValueError("this game's rules define no compiled determinize(st, cf, seat, rng): it cannot be searched")
 
 
-@njit(cache=True)
+@compiled
 def fresh_state(rng) -> np.uint64:
     """A non-zero generator state drawn from ``rng[0]`` (xorshift64* must not start at 0)."""
     x = next_u64(rng, 0)

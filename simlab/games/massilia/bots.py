@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.components import cards_left
 from simlab.core.rng import uniform
 from simlab.games.massilia import rules as R
@@ -64,7 +65,7 @@ CARD_WISH = np.array([1.3, 0.9, 0.9, 0.8, 1.0, 1.0, 0.7, 0.8, 0.9])
 # The evaluators run per legal action or per die value (use_gain, memo_gain, best_move_tab, build_value,
 # keep_value) are inlined by numba (inline="always"): a call passing the record and arrays costs more than
 # their bodies. The bigger ones (best_move, best_buy, move_table) stay calls, to keep compiling quick.
-@njit(cache=True)
+@compiled
 def stall_gain(s, c, p, prm, ctx):
     """Points of one more stall on the market."""
     k = int(ctx[C_STALLS + p])
@@ -74,7 +75,7 @@ def stall_gain(s, c, p, prm, ctx):
     return prm[P_STALL] * (b - a)
 
 
-@njit(cache=True)
+@compiled
 def cube_value(s, c, g, prm):
     """Expected worth of one cube of goods g on a stall (it may still be sold to a customer)."""
     temple = R.eff_price(s, R.TEMPLE)
@@ -83,7 +84,7 @@ def cube_value(s, c, g, prm):
     return prm[P_SALE] * 0.6 * (s.marker[g] * prm[P_FAME] + temple * prm[P_MONEY])
 
 
-@njit(cache=True)
+@compiled
 def place_gain(s, c, p, prm, ctx):
     """Gain of the consul stopping at an empty space (the same at every empty space): the stall offered."""
     if s.reserve[p] > 0 and s.money[p] >= c.consul_place_cost:
@@ -91,7 +92,7 @@ def place_gain(s, c, p, prm, ctx):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def move_gain(s, c, p, pawn, sp, prm, ctx):
     """Immediate gain of stopping ``pawn`` at space ``sp``."""
     o = s.stall_owner[sp]
@@ -120,7 +121,7 @@ def move_gain(s, c, p, pawn, sp, prm, ctx):
     return prm[P_AGGR] * total
 
 
-@njit(cache=True)
+@compiled
 def best_move(s, c, p, v, prm, ctx):
     """(gain, pawn * 2 + direction) of the best brown move by v spaces."""
     owner = s.stall_owner  # array views taken once: the inner loop is hot
@@ -150,7 +151,7 @@ def best_move(s, c, p, v, prm, ctx):
     return best, arg
 
 
-@njit(cache=True)
+@compiled
 def move_table(s, c, p, prm, ctx):
     """Fill ``ctx[W_MOVE + pawn * S + sp]`` with the gain ``best_move`` counts for stopping ``pawn`` at
     space ``sp``.
@@ -206,20 +207,20 @@ def best_move_tab(s, c, v, ctx):
     return best
 
 
-@njit(cache=True)
+@compiled
 def buy_gain(s, c, p, g, k, v, prm):
     cost = k * R.goods_price(s, c, g) + (v - k) * c.beige_price
     return k * cube_value(s, c, g, prm) + (v - k) * cube_value(s, c, R.BEIGE, prm) - cost * prm[P_MONEY]
 
 
-@njit(cache=True)
+@compiled
 def buy_gain_ctx(s, c, g, k, v, prm, ctx):
     """buy_gain with the cube values read from the decision context."""
     cost = k * R.goods_price(s, c, g) + (v - k) * c.beige_price
     return k * ctx[C_CUBE + g] + (v - k) * ctx[C_CUBE + R.BEIGE] - cost * prm[P_MONEY]
 
 
-@njit(cache=True)
+@compiled
 def best_buy(s, c, p, v, prm, ctx):
     """(gain, g * 32 + k) of the best affordable purchase of v cubes."""
     best = -1e9
@@ -264,7 +265,7 @@ def use_gain(s, c, p, a, v, prm, ctx):
     return keep * (prm[P_CARD] - ctx[C_CUBE + R.BEIGE] * c.beige_per_card - 0.3)
 
 
-@njit(cache=True)
+@compiled
 def fast_gain(s, c, p, a, v, prm, ctx):
     """use_gain, with brown moves read from the decision's move table (filled on first use; same values)."""
     if a == R.BROWN and v >= 1:
@@ -285,12 +286,12 @@ def memo_gain(s, c, p, a, v, prm, ctx):
     return ctx[i]
 
 
-@njit(cache=True)
+@compiled
 def current_gain(s, c, p, prm, ctx):
     return memo_gain(s, c, p, s.act_action, R.act_value(s), prm, ctx)
 
 
-@njit(cache=True)
+@compiled
 def turn_table(s, c, p, prm, ctx):
     """The memo of every die action at every value 1..6 (all of them a turn decision reads)."""
     move_table(s, c, p, prm, ctx)
@@ -301,7 +302,7 @@ def turn_table(s, c, p, prm, ctx):
         ctx[W_MEMO + R.BEIGE_DIE * MEMO_V + v] = use_gain(s, c, p, R.BEIGE_DIE, v, prm, ctx)
 
 
-@njit(cache=True)
+@compiled
 def context(s, c, p, prm):
     """Per-decision aggregates of the bot's own stalls (they do not change while it evaluates)."""
     ctx = np.empty(C_SIZE)
@@ -309,7 +310,7 @@ def context(s, c, p, prm):
     return ctx
 
 
-@njit(cache=True)
+@compiled
 def fill_context(s, c, p, prm, ctx):
     """context() written into ``ctx[:C_SIZE]``."""
     for i in range(C_SIZE):
@@ -338,7 +339,7 @@ def fill_context(s, c, p, prm, ctx):
 # ==============================================================================================
 # the policy
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def score_action(s, c, p, a, prm, ctx):
     """Heuristic value of legal action ``a`` at the decision at hand (higher is better)."""
     ph = s.phase
@@ -362,7 +363,7 @@ def score_action(s, c, p, a, prm, ctx):
     return score_plain(s, c, p, a, prm)
 
 
-@njit(cache=True)
+@compiled
 def uses_context(ph):
     """Does score_action read the decision context at this phase? (the others are ``score_plain``)"""
     return (
@@ -385,7 +386,7 @@ def keep_value(c, a, prm, gval):
     return gval - prm[P_CARD] * CARD_WISH[R.MARS] + 0.01
 
 
-@njit(cache=True)
+@compiled
 def score_plain(s, c, p, a, prm):
     """score_action at the decisions that need no context (``uses_context`` is False)."""
     ph = s.phase
@@ -459,7 +460,7 @@ def score_plain(s, c, p, a, prm):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def pass_value(s, c, p, prm):
     n = c.players
     if s.n_passed == n - 1:
@@ -467,7 +468,7 @@ def pass_value(s, c, p, prm):
     return c.turn_tiles[n - 2 - s.n_passed] * prm[P_MONEY]
 
 
-@njit(cache=True)
+@compiled
 def score_turn_action(s, c, p, a, prm, ctx):
     """Value of a turn-level choice: pass, a card, modifying the die in use or executing."""
     if a == R.A_PASS:
@@ -491,7 +492,7 @@ def score_turn_action(s, c, p, a, prm, ctx):
     return build_value(s, c, p, a, prm, ctx, R.act_value(s))
 
 
-@njit(cache=True)
+@compiled
 def take_table(s, c, p, prm, ctx):
     """Fill ``ctx[W_TAKE + d * 6 + v - 1]`` with the best gain from a die of colour d and value v with one
     ±1 or a change of action (its use as rolled is A_TAKE_EXEC), minus the cheapest way to pay for it.
@@ -543,7 +544,7 @@ def build_value(s, c, p, a, prm, ctx, total):
     return gval - prm[P_TOKEN]
 
 
-@njit(cache=True)
+@compiled
 def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     """The trader's or priest's (by ``params``) best one-step action; ties broken by the bot's own stream."""
     s = st[0]

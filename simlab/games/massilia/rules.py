@@ -28,8 +28,8 @@ Action ids are global (``describe`` in game.py names them); see the A_* constant
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.components import cards_left, deck_from_counts, draw, draw_counts, finish, roll, shuffle
 from simlab.core.record import state_dtype
 from simlab.core.rng import below
@@ -253,12 +253,12 @@ def derive_config(config: MassiliaConfig, c: np.void) -> None:
 # ==============================================================================================
 # small helpers
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def eff_price(s, loc):
     return s.price[loc] + s.price_mod[loc]
 
 
-@njit(cache=True)
+@compiled
 def goods_price(s, c, g):
     """Price of one cube of goods colour g at its harbour (beige is printed)."""
     if g == BEIGE:
@@ -267,7 +267,7 @@ def goods_price(s, c, g):
     return eff_price(s, 3 - g)
 
 
-@njit(cache=True)
+@compiled
 def stall_count(s, c, p):
     owner = s.stall_owner
     n = 0
@@ -277,12 +277,12 @@ def stall_count(s, c, p):
     return n
 
 
-@njit(cache=True)
+@compiled
 def stall_total(s, sp):
     return s.cubes[sp, 0] + s.cubes[sp, 1] + s.cubes[sp, 2] + s.cubes[sp, 3]
 
 
-@njit(cache=True)
+@compiled
 def own_room(s, c, p):
     owner = s.stall_owner  # views taken once: these loops run inside legal()
     cubes = s.cubes
@@ -293,7 +293,7 @@ def own_room(s, c, p):
     return room
 
 
-@njit(cache=True)
+@compiled
 def own_goods(s, c, p, g):
     owner = s.stall_owner
     cubes = s.cubes
@@ -304,7 +304,7 @@ def own_goods(s, c, p, g):
     return n
 
 
-@njit(cache=True)
+@compiled
 def room_and_payable(s, c, p):
     """(own_room, payable_cards) in one pass over the market."""
     owner = s.stall_owner
@@ -321,13 +321,13 @@ def room_and_payable(s, c, p):
     return room, coloured + beige // c.beige_per_card
 
 
-@njit(cache=True)
+@compiled
 def payable_cards(s, c, p):
     """How many kept cards the player's stall cubes can pay for."""
     return room_and_payable(s, c, p)[1]
 
 
-@njit(cache=True)
+@compiled
 def act_value(s):
     v = 0
     for i in range(s.act_n):
@@ -335,14 +335,14 @@ def act_value(s):
     return v
 
 
-@njit(cache=True)
+@compiled
 def wrap(v, up):
     if up == 1:
         return 1 if v == 6 else v + 1
     return 6 if v == 1 else v - 1
 
 
-@njit(cache=True)
+@compiled
 def score_of(s, c, p):
     n = stall_count(s, c, p)
     if n >= c.n_stall_points:
@@ -350,13 +350,13 @@ def score_of(s, c, p):
     return s.fame[p] + c.stall_points[n] + s.money[p] // c.money_per_point - c.token_penalty * s.tokens[p]
 
 
-@njit(cache=True)
+@compiled
 def draw_cube(s):
     """Draw one random cube from the bag; returns its colour or -1 if the bag is empty."""
     return draw_counts(s, s.bag)
 
 
-@njit(cache=True)
+@compiled
 def return_removed_cube(s, c, g):
     """A cube discarded for a card or taxed: to the bag (beige to the harbour if so configured)."""
     if g == BEIGE and c.removed_beige_to_bag == 0:
@@ -365,7 +365,7 @@ def return_removed_cube(s, c, g):
         s.bag[g] += 1
 
 
-@njit(cache=True)
+@compiled
 def play_card(s, p, t):
     s.hand[p, t] -= 1
     s.hand_n[p] -= 1
@@ -375,7 +375,7 @@ def play_card(s, p, t):
         s.f_first_played[p, t] = s.round_no
 
 
-@njit(cache=True)
+@compiled
 def take_token(s, p):
     s.supply -= 1
     s.tokens[p] += 1
@@ -385,7 +385,7 @@ def take_token(s, p):
 # ==============================================================================================
 # feasibility of die actions (legality looks one step ahead, see module docstring)
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def buy_feasible_colour(s, c, p, g, v):
     """Can the player buy exactly v cubes with at least one of goods colour g?"""
     if s.harbour[g] < 1:
@@ -397,14 +397,14 @@ def buy_feasible_colour(s, c, p, g, v):
     return False
 
 
-@njit(cache=True)
+@compiled
 def action_feasible(s, c, p, a, v):
     """Is die action ``a`` with total ``v`` possible for player p now?"""
     room, payable = room_and_payable(s, c, p)
     return action_feasible_agg(s, c, p, a, v, room, payable, cards_left(s.deck_n, s.discard))
 
 
-@njit(cache=True)
+@compiled
 def action_feasible_agg(s, c, p, a, v, room, payable, cards):
     """action_feasible with the player's stall room, payable cards and available cards precomputed
     (they do not change while the legal actions of one decision are enumerated)."""
@@ -427,7 +427,7 @@ def action_feasible_agg(s, c, p, a, v, room, payable, cards):
     return s.hand_n[p] < c.hand_limit and cards > 0 and payable >= 1
 
 
-@njit(cache=True)
+@compiled
 def min_reachable_value(s, budget):
     """Smallest die total reachable with ``budget`` ±1 steps (6+1 wraps to 1, a 5 wraps in 2 steps)."""
     v = act_value(s)
@@ -450,14 +450,14 @@ def min_reachable_value(s, budget):
     return max(v, s.act_n)
 
 
-@njit(cache=True)
+@compiled
 def feasible_soon(s, c, p):
     """Can the die use in progress still end in a legal action?"""
     room, payable = room_and_payable(s, c, p)
     return feasible_soon_agg(s, c, p, room, payable, cards_left(s.deck_n, s.discard))
 
 
-@njit(cache=True)
+@compiled
 def feasible_soon_agg(s, c, p, room, payable, cards):
     """feasible_soon with the aggregates of action_feasible_agg precomputed."""
     if s.act_changed == 0 and s.act_cardmod == 0 and (s.supply > 0 or s.hand[p, JUPITER] > 0):
@@ -476,7 +476,7 @@ def feasible_soon_agg(s, c, p, room, payable, cards):
     return budget > 0 and action_feasible_agg(s, c, p, a, min_reachable_value(s, budget), room, payable, cards)
 
 
-@njit(cache=True)
+@compiled
 def mod_card_for(a):
     if a == BROWN:
         return MINERVE
@@ -490,7 +490,7 @@ def mod_card_for(a):
 # ==============================================================================================
 # flow: setup, rounds, turns
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def init(st, cf, rng):
     """Set up a new game (rules page 'Setup') and advance to the first decision."""
     s = st[0]
@@ -535,7 +535,7 @@ def init(st, cf, rng):
     s.last_passer = -1
 
 
-@njit(cache=True)
+@compiled
 def deal_bonus_card(s, p, t):
     """Experiment knob: move the topmost card of type t from the deck to p's hand."""
     for i in range(s.deck_n - 1, -1, -1):
@@ -548,7 +548,7 @@ def deal_bonus_card(s, p, t):
             return
 
 
-@njit(cache=True)
+@compiled
 def setup_seat(s, c, step):
     """Seat placing the ``step``-th setup stall: turn order, then reversed for a second pass."""
     n = c.players
@@ -557,7 +557,7 @@ def setup_seat(s, c, step):
     return i if lap % 2 == 0 else n - 1 - i
 
 
-@njit(cache=True)
+@compiled
 def record_round_market(s, c):
     r = s.round_no - 1
     for i in range(4):
@@ -566,7 +566,7 @@ def record_round_market(s, c):
         s.f_bag_r[r, i] = s.bag[i]
 
 
-@njit(cache=True)
+@compiled
 def start_round(s, c):
     """Phase 1 (skipped in round 1) and the start of phase 2."""
     if s.round_no > 1:
@@ -592,7 +592,7 @@ def start_round(s, c):
     begin_roll(s, c)
 
 
-@njit(cache=True)
+@compiled
 def begin_roll(s, c):
     """Find the next player (from order_pos) with dice behind the screen and ask how many to roll."""
     while s.order_pos < c.players:
@@ -609,7 +609,7 @@ def begin_roll(s, c):
     begin_actions(s, c)
 
 
-@njit(cache=True)
+@compiled
 def next_roll_colour(s, c):
     p = s.cur
     for d in range(s.roll_colour + 1, 4):
@@ -632,7 +632,7 @@ def next_roll_colour(s, c):
         s.phase = PH_KEEP
 
 
-@njit(cache=True)
+@compiled
 def begin_actions(s, c):
     s.order_pos = 0
     s.n_passed = 0
@@ -645,7 +645,7 @@ def begin_actions(s, c):
     s.turns += 1
 
 
-@njit(cache=True)
+@compiled
 def end_turn(s, c):
     """The die (or dice) go behind the user's screen; Mercure reverts; the next player acts."""
     p = s.active
@@ -657,7 +657,7 @@ def end_turn(s, c):
     next_turn(s, c)
 
 
-@njit(cache=True)
+@compiled
 def next_turn(s, c):
     n = c.players
     if s.n_passed >= n:
@@ -675,7 +675,7 @@ def next_turn(s, c):
     s.turns += 1
 
 
-@njit(cache=True)
+@compiled
 def end_round(s, c):
     n = c.players
     r = s.round_no - 1
@@ -708,7 +708,7 @@ def end_round(s, c):
     start_round(s, c)
 
 
-@njit(cache=True)
+@compiled
 def final_scoring(s, c):
     """Score every seat; ties break on stalls, then sesterces, then fewer penalty tokens (rules 'End')."""
     n = c.players
@@ -726,7 +726,7 @@ def final_scoring(s, c):
 # ==============================================================================================
 # legal actions
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def legal(st, cf, buf):
     """Write the legal actions of the decision at hand into ``buf``; return how many."""
     s = st[0]
@@ -858,7 +858,7 @@ def legal(st, cf, buf):
     return n
 
 
-@njit(cache=True)
+@compiled
 def legal_cards_any_time(s, c, p, buf, n, check, room, payable, cards):
     """Venus and Mercure may be played at any point of one's own turn."""
     if s.hand[p, VENUS] > 0 and s.tokens[p] > 0:
@@ -885,7 +885,7 @@ def legal_cards_any_time(s, c, p, buf, n, check, room, payable, cards):
     return n
 
 
-@njit(cache=True)
+@compiled
 def take_ok(s, c, p, d, v, room, payable, cards):
     """Taking this die as the first die of an action leaves a way to complete it (the scratch fields
     are restored, so asking for legal actions leaves the record byte-identical)."""
@@ -901,7 +901,7 @@ def take_ok(s, c, p, d, v, room, payable, cards):
     return ok
 
 
-@njit(cache=True)
+@compiled
 def legal_build(s, c, p, buf, n, room, payable, cards):
     a = s.act_action
     if action_feasible_agg(s, c, p, a, act_value(s), room, payable, cards):
@@ -1001,7 +1001,7 @@ def legal_build(s, c, p, buf, n, room, payable, cards):
     return n
 
 
-@njit(cache=True)
+@compiled
 def pay_ok(s, c, p, g):
     """May this cube pay towards the kept cards, leaving the rest payable?"""
     coloured = own_goods(s, c, p, 0) + own_goods(s, c, p, 1) + own_goods(s, c, p, 2)
@@ -1009,7 +1009,7 @@ def pay_ok(s, c, p, g):
     return pay_ok_agg(s, c, g, coloured, beige)
 
 
-@njit(cache=True)
+@compiled
 def pay_ok_agg(s, c, g, coloured, beige):
     """pay_ok with the player's coloured and beige cube counts precomputed."""
     owed = s.pay_owed
@@ -1033,7 +1033,7 @@ def pay_ok_agg(s, c, g, coloured, beige):
 # ==============================================================================================
 # applying actions
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def take_die(s, p, src, d, v):
     if src == 0:
         s.temple[d, v - 1] -= 1
@@ -1044,7 +1044,7 @@ def take_die(s, p, src, d, v):
     s.act_n += 1
 
 
-@njit(cache=True)
+@compiled
 def apply(st, cf, a):
     """Apply action ``a`` (assumed legal: the Python layer checks) and advance to the next decision."""
     s = st[0]
@@ -1185,7 +1185,7 @@ def apply(st, cf, a):
             end_turn(s, c)
 
 
-@njit(cache=True)
+@compiled
 def venus_back(s, c, p, a):
     """Penalty tokens a Venus action returns: all it may (A_VENUS) or the k chosen (A_VENUS_FEWER + k - 1)."""
     if a == A_VENUS:
@@ -1193,7 +1193,7 @@ def venus_back(s, c, p, a):
     return a - A_VENUS_FEWER + 1
 
 
-@njit(cache=True)
+@compiled
 def apply_any_time_card(s, c, p, a):
     if a == A_VENUS or A_VENUS_FEWER <= a < A_TAKE:
         play_card(s, p, VENUS)
@@ -1206,7 +1206,7 @@ def apply_any_time_card(s, c, p, a):
         s.price_mod[x // 2] += 1 if x % 2 == 1 else -1
 
 
-@njit(cache=True)
+@compiled
 def apply_build(s, c, p, a):
     if a == A_EXECUTE:
         execute(s, c, p)
@@ -1239,7 +1239,7 @@ def apply_build(s, c, p, a):
         s.act_val[x // 2] = wrap(s.act_val[x // 2], x % 2)
 
 
-@njit(cache=True)
+@compiled
 def execute(s, c, p):
     a = s.act_action
     v = act_value(s)
@@ -1261,7 +1261,7 @@ def execute(s, c, p):
         sacrifice(s, c, p, v)
 
 
-@njit(cache=True)
+@compiled
 def sacrifice(s, c, p, v):
     """Grey: draw v cards (reshuffling the discard pile when the deck runs out), then keep/discard."""
     s.drawn_n = 0
@@ -1282,7 +1282,7 @@ def sacrifice(s, c, p, v):
     s.phase = PH_KEEPCARD
 
 
-@njit(cache=True)
+@compiled
 def buy(s, c, p, g, k):
     v = act_value(s)
     cost = k * goods_price(s, c, g) + (v - k) * c.beige_price
@@ -1305,7 +1305,7 @@ def buy(s, c, p, g, k):
     s.phase = PH_PLACE
 
 
-@njit(cache=True)
+@compiled
 def move_pawn(s, c, p, pawn, direction):
     v = act_value(s)
     step = v if direction == 0 else -v
@@ -1318,7 +1318,7 @@ def move_pawn(s, c, p, pawn, direction):
         end_turn(s, c)
 
 
-@njit(cache=True)
+@compiled
 def customer_stops(s, c, p, g, sp):
     """A customer of goods colour g stops at space sp: it buys from the active player's stall only."""
     if s.stall_owner[sp] != p:
@@ -1349,7 +1349,7 @@ def customer_stops(s, c, p, g, sp):
         s.harbour[BEIGE] += nb
 
 
-@njit(cache=True)
+@compiled
 def consul_stops(s, c, p, sp):
     s.consul_space = sp
     o = s.stall_owner[sp]
@@ -1367,7 +1367,7 @@ def consul_stops(s, c, p, sp):
     consul_effect(s, c, o)
 
 
-@njit(cache=True)
+@compiled
 def consul_effect(s, c, o):
     """Closure of an empty stall or tax on a stocked one (Pluton was not played)."""
     sp = s.consul_space
@@ -1382,7 +1382,7 @@ def consul_effect(s, c, o):
         s.cur = o
 
 
-@njit(cache=True)
+@compiled
 def offer_stall(s, c, p):
     if s.reserve[p] > 0 and s.money[p] >= c.consul_place_cost:
         s.phase = PH_CONSUL_PLACE
@@ -1392,7 +1392,7 @@ def offer_stall(s, c, p):
         end_turn(s, c)
 
 
-@njit(cache=True)
+@compiled
 def do_pass(s, c, p):
     n = c.players
     if s.n_passed == n - 1:
@@ -1421,7 +1421,7 @@ def do_pass(s, c, p):
 
 
 # -- hidden information ------------------------------------------------------------------------------
-@njit(cache=True)
+@compiled
 def determinize(st, cf, seat, rng):
     """Resample in place what ``seat`` cannot see: the other seats' hand cards and the deck order.
 

@@ -28,6 +28,7 @@ import math
 
 from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.rng import uniform
 from simlab.games.merchant_of_venus import rules as R
 
@@ -76,7 +77,7 @@ def turns_for(prm, d):
     return float(math.ceil(d / prm[P_MPT]))
 
 
-@njit(cache=True)
+@compiled
 def turns_left(s, c):
     """Turns of this seat still to play, the current one included."""
     return float(c.rounds - s.round_no + 1)
@@ -94,7 +95,7 @@ def best_token_price(c, g):
     return float(max(c.good_resale[3 * g], c.good_resale[3 * g + 1], c.good_resale[3 * g + 2]))
 
 
-@njit(cache=True)
+@compiled
 def undiscovered_cultures(s):
     n = 0
     for cu in range(R.NC):
@@ -103,7 +104,7 @@ def undiscovered_cultures(s):
     return n
 
 
-@njit(cache=True)
+@compiled
 def undiscovered_buyers(s, c, g):
     n = 0
     for cu in range(R.NC):
@@ -112,7 +113,7 @@ def undiscovered_buyers(s, c, g):
     return n
 
 
-@njit(cache=True)
+@compiled
 def best_resale(s, c, prm, g, sy, drive, exclude, horizon):
     """Best worth of one token of good g carried from system sy: a discovered buyer's price less the turns
     to get there, or (an undiscovered buyer left) the active price ``unknown_turns`` away; 0 when no buyer
@@ -139,7 +140,7 @@ def best_resale(s, c, prm, g, sy, drive, exclude, horizon):
     return best
 
 
-@njit(cache=True)
+@compiled
 def place_turns(s, c, prm, sy, place, drive):
     """Turns from system sy to a passenger place (a culture or Galactic Base 14)."""
     if place == 14:
@@ -150,12 +151,12 @@ def place_turns(s, c, prm, sy, place, drive):
     return turns_for(prm, float(c.bot_sys_dist[drive, sy, ps]))
 
 
-@njit(cache=True)
+@compiled
 def passenger_worth(c, prm, i):
     return (c.passenger_fare[i] + c.passenger_fame[i] * c.fame_credits) * prm[P_PASS]
 
 
-@njit(cache=True)
+@compiled
 def effective_price(s, c, p, cu, price):
     """What a buy from culture cu costs p: own credits, and IOU credits at ``IOU_WORTH`` (they buy only from
     their culture and are worth nothing at the end)."""
@@ -165,7 +166,7 @@ def effective_price(s, c, p, cu, price):
     return float(price)
 
 
-@njit(cache=True)
+@compiled
 def good_margin(s, c, p, prm, cu, sy, horizon):
     """Expected profit of buying one token of cu's good at system sy (its resale less what it costs)."""
     g = cu
@@ -173,7 +174,7 @@ def good_margin(s, c, p, prm, cu, sy, horizon):
     return worth - effective_price(s, c, p, cu, c.good_buy[cu])
 
 
-@njit(cache=True)
+@compiled
 def port_wanted(s, c, p, prm, city):
     """Whether p means to build a spaceport from surface city ``city`` (its style, credits, a free site)."""
     if prm[P_PORT] <= 0.0 or c.space_kind[city] != R.K_CITY:
@@ -186,7 +187,7 @@ def port_wanted(s, c, p, prm, city):
 # ==============================================================================================
 # destinations
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def contact_gain(s, c, p, prm, n_undisc):
     """What a first contact would bring p (the same at every undiscovered system): the allowance and
     discovery, half the mean IOU credits, the expected sales of the hold and passengers to that culture."""
@@ -210,7 +211,7 @@ def contact_gain(s, c, p, prm, n_undisc):
     return gain
 
 
-@njit(cache=True)
+@compiled
 def place_bound(s, c, p, prm, place, room, cargo_n):
     """An upper bound of what trading at ``place`` (a discovered culture, or 14 Galactic Base) brings p:
     the hold sold at the best token, as many tokens as the holds and purse allow bought at the best
@@ -240,7 +241,7 @@ def place_bound(s, c, p, prm, place, room, cargo_n):
     return ub
 
 
-@njit(cache=True)
+@compiled
 def landing_gain(s, c, p, prm, sp, horizon, room, cargo_n, pass_n, contact, need):
     """What landing on space sp (a city, port, merchant port or Galactic Base) would bring p, with
     ``horizon`` turns left after the landing (``room``: free holds now; ``cargo_n``: goods tokens held;
@@ -315,7 +316,7 @@ def landing_gain(s, c, p, prm, sp, horizon, room, cargo_n, pass_n, contact, need
     return gain
 
 
-@njit(cache=True)
+@compiled
 def drill_gain(s, c, p, prm, sp, arrive):
     """A drill on asteroid sp placed ``arrive`` turns from now pays on the next drill round, if any is left."""
     if prm[P_DRILL] <= 0.0 or s.drill_owner[sp] >= 0 or R.tokens_left(s, c, p) <= 0:
@@ -327,7 +328,7 @@ def drill_gain(s, c, p, prm, sp, arrive):
     return c.drill_income * prm[P_DRILL]
 
 
-@njit(cache=True)
+@compiled
 def gain_bound(s, c, p, prm, contact):
     """An upper bound of :func:`landing_gain` over every landing space (for pruning far candidates): both
     missions, the hold sold at the best token, the free holds filled at the best margin of a discovered
@@ -362,7 +363,7 @@ def gain_bound(s, c, p, prm, contact):
     return missions + max(contact, trade) + carried + 0.7 * waiting * min(room + held, n_waiting)
 
 
-@njit(cache=True)
+@compiled
 def choose_target(s, c, p, prm, frm, stay):
     """The space p should head for from ``frm``: the best gain per turn of travel.
 
@@ -446,7 +447,7 @@ def edge_score(s, c, p, sp, k, target):
     return -(R.edge_cost(s, c, sp, k) + mp_dist(c, s.drive[p], t, target))
 
 
-@njit(cache=True)
+@compiled
 def next_slot(s, c, p, sp, back, target):
     """The slot of the shortest way on from sp towards the target, not straight back to ``back``."""
     best = NEG
@@ -461,7 +462,7 @@ def next_slot(s, c, p, sp, back, target):
     return arg
 
 
-@njit(cache=True)
+@compiled
 def wanted_nav_die(s, c, p, target, mp):
     """Walk the shortest way towards the target with ``mp`` MP: at the first navigation space on it, the
     die values (bit mask) that lead out the right way; 0 when the walk meets none."""
@@ -485,7 +486,7 @@ def wanted_nav_die(s, c, p, target, mp):
     return 0
 
 
-@njit(cache=True)
+@compiled
 def score_assign(s, c, p, a, target, want):
     """Dice: a navigation die that points the right way first, then thrust when the target is out of reach."""
     if a == R.A_DONE:
@@ -502,7 +503,7 @@ def score_assign(s, c, p, a, target, want):
 # ==============================================================================================
 # trade
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def reserve_penalty(s, c, p, prm, cost):
     after = s.credits[p] - cost
     if after < prm[P_CASH]:
@@ -510,7 +511,7 @@ def reserve_penalty(s, c, p, prm, cost):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def equipment_worth(s, c, p, prm, e, share):
     """Worth of equipment e (0 laser, 1 shield, 2 hold, 3.. drives) to p for the rest of the game."""
     if e == 0:
@@ -524,7 +525,7 @@ def equipment_worth(s, c, p, prm, e, share):
     return gain * prm[P_EQUIP] * DRIVE_COLOUR_WORTH * share
 
 
-@njit(cache=True)
+@compiled
 def tech_worth(s, c, p, prm, j, share):
     kind = R.token_kind(c, j)
     effect = c.tech_effect[kind]
@@ -535,7 +536,7 @@ def tech_worth(s, c, p, prm, j, share):
     return FUZZY_MEAN_FAME * c.fame_credits
 
 
-@njit(cache=True)
+@compiled
 def score_trade(s, c, p, a, prm):
     """Worth of one trade action now against ending the trade (0)."""
     if a == R.A_DONE:
@@ -598,7 +599,7 @@ def score_trade(s, c, p, a, prm):
 # ==============================================================================================
 # the policy
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def score_action(s, c, p, a, prm, target, want):
     ph = s.phase
     if ph == R.PH_DIALS:
@@ -629,7 +630,7 @@ def score_action(s, c, p, a, prm, target, want):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     """The trader's or porter's (by ``params``) best action; ties broken by the bot's own stream."""
     s = st[0]

@@ -35,8 +35,8 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.components import draw_counts, finish, roll
 from simlab.core.errors import DataFileError
 from simlab.core.record import state_dtype
@@ -506,32 +506,32 @@ def derive_bot_tables(b: dict, c: np.void) -> None:
 # ==============================================================================================
 # small helpers
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def seat_at(s, k):
     """The seat k-th in turn order (clockwise from the start player)."""
     return (s.first + k) % s.n_players
 
 
-@njit(cache=True)
+@compiled
 def is_port(s, c, sp):
     """A neutral port (station, Galactic Base too) or a merchant spaceport."""
     return c.space_kind[sp] == K_STATION or s.port_owner[sp] >= 0
 
 
-@njit(cache=True)
+@compiled
 def is_landing(s, c, sp):
     """Where movement may end by landing: a surface city or a port."""
     return c.space_kind[sp] == K_CITY or is_port(s, c, sp)
 
 
-@njit(cache=True)
+@compiled
 def edge_open(s, c, sp, k):
     """An orbital space with a merchant port no longer leads down its green line to the city (the seed
     forbids only that direction; a ship may still climb from the city onto the port)."""
     return not (c.adj_kind[sp, k] == E_GREEN and s.port_owner[sp] >= 0 and c.space_kind[c.adj[sp, k]] == K_CITY)
 
 
-@njit(cache=True)
+@compiled
 def skipped(s, c, t):
     """Whether the drive in use skips space t (its colour)."""
     col = c.space_colour[t]
@@ -541,7 +541,7 @@ def skipped(s, c, t):
     return (s.drive[p] & (1 << (col - 1))) != 0
 
 
-@njit(cache=True)
+@compiled
 def edge_cost(s, c, sp, k):
     t = c.adj[sp, k]
     if skipped(s, c, t):
@@ -549,7 +549,7 @@ def edge_cost(s, c, sp, k):
     return c.adj_mp[sp, k]
 
 
-@njit(cache=True)
+@compiled
 def culture_here(s, c, sp):
     """The culture one trades with at space sp (-1: none, or undiscovered)."""
     sy = c.space_system[sp]
@@ -558,7 +558,7 @@ def culture_here(s, c, sp):
     return s.sys_culture[sy]
 
 
-@njit(cache=True)
+@compiled
 def place_of(s, c, sp):
     """Passenger place of a space: the culture there, 14 at Galactic Base, -1 elsewhere."""
     if c.space_system[sp] == SYS_GB:
@@ -566,7 +566,7 @@ def place_of(s, c, sp):
     return culture_here(s, c, sp)
 
 
-@njit(cache=True)
+@compiled
 def used_holds(s, c, p):
     n = 0
     for g in range(NC):
@@ -577,13 +577,13 @@ def used_holds(s, c, p):
     return n
 
 
-@njit(cache=True)
+@compiled
 def token_kind(c, j):
     """The tech kind of race-tech token j (its culture's kind)."""
     return c.culture_tech[c.token_culture[j]]
 
 
-@njit(cache=True)
+@compiled
 def owned_of_kind(s, c, p, kind):
     n = 0
     for j in range(c.n_tokens):
@@ -592,7 +592,7 @@ def owned_of_kind(s, c, p, kind):
     return n
 
 
-@njit(cache=True)
+@compiled
 def owns_effect(s, c, p, effect):
     for j in range(c.n_tokens):
         if s.tech_owner[j] == p and c.tech_effect[token_kind(c, j)] == effect:
@@ -600,29 +600,29 @@ def owns_effect(s, c, p, effect):
     return False
 
 
-@njit(cache=True)
+@compiled
 def buys_good(c, culture, good):
     """Whether ``culture`` buys ``good`` (the good's buyer list)."""
     return (c.buyer_masks[good] >> culture) & 1 == 1
 
 
-@njit(cache=True)
+@compiled
 def top_token(s, cu):
     return s.stack[cu, s.stack_top[cu]]
 
 
-@njit(cache=True)
+@compiled
 def sale_price(s, c, cu, good):
     return c.good_resale[3 * good + top_token(s, cu)]
 
 
-@njit(cache=True)
+@compiled
 def fee_to(s, sp, p):
     """The port owner owed a fee for trading at sp (-1: none), or p itself (the bank pays p)."""
     return s.port_owner[sp]
 
 
-@njit(cache=True)
+@compiled
 def can_pay(s, c, p, cu, price, sp):
     """Price (IOU credits of cu first, if p discovered it) and the port fee from own credits."""
     iou = s.iou_left[cu] if (cu >= 0 and s.discoverer[cu] == p) else 0
@@ -634,7 +634,7 @@ def can_pay(s, c, p, cu, price, sp):
     return s.credits[p] >= own + fee
 
 
-@njit(cache=True)
+@compiled
 def pay(s, c, p, cu, price, sp):
     """Pay a buy action: IOU first, then credits; then the port fee (or the bank's fee at p's own port)."""
     if cu >= 0 and s.discoverer[cu] == p:
@@ -645,7 +645,7 @@ def pay(s, c, p, cu, price, sp):
     port_fee(s, c, p, sp)
 
 
-@njit(cache=True)
+@compiled
 def port_fee(s, c, p, sp):
     owner = s.port_owner[sp]
     if owner < 0:
@@ -660,17 +660,17 @@ def port_fee(s, c, p, sp):
         s.f_fees_earned[owner] += c.port_fee
 
 
-@njit(cache=True)
+@compiled
 def tokens_left(s, c, p):
     return c.tokens_per_colour - s.ports[p] - s.drills[p]
 
 
-@njit(cache=True)
+@compiled
 def equipment_offered(s, c, cu):
     return c.equipment_pairs[3 * cu + top_token(s, cu)]
 
 
-@njit(cache=True)
+@compiled
 def equip_price(c, e):
     if e == 0:
         return c.laser_price
@@ -684,7 +684,7 @@ def equip_price(c, e):
 # ==============================================================================================
 # set-up
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def init(st, cf, rng):
     s, c = st[0], cf[0]
     s.rng[0] = rng[0]
@@ -752,7 +752,7 @@ def init(st, cf, rng):
     s.active = s.first
 
 
-@njit(cache=True)
+@compiled
 def give_bonus_item(s, c):
     """The item-value experiment: seat ``bonus_seat`` starts with one extra equipment item (a laser or shield
     point is added when the dials are set, see apply) or one race-tech token of a kind, taken from its
@@ -774,7 +774,7 @@ def give_bonus_item(s, c):
                 return
 
 
-@njit(cache=True)
+@compiled
 def draw_passenger(s, c):
     """A passenger from the face-down pile to its origin (its culture's tray while undiscovered)."""
     i = draw_counts(s, s.pass_bag)
@@ -785,7 +785,7 @@ def draw_passenger(s, c):
 # ==============================================================================================
 # legal actions
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def legal(st, cf, buf):
     s, c = st[0], cf[0]
     ph = s.phase
@@ -851,7 +851,7 @@ def legal(st, cf, buf):
     return 0
 
 
-@njit(cache=True)
+@compiled
 def move_options(s, c, buf, n):
     """The edges the active ship may take next: open, affordable, not straight back, the heading first."""
     p = s.active
@@ -871,7 +871,7 @@ def move_options(s, c, buf, n):
     return n
 
 
-@njit(cache=True)
+@compiled
 def legal_move(s, c, buf):
     p = s.active
     sp = s.pos[p]
@@ -882,7 +882,7 @@ def legal_move(s, c, buf):
     return move_options(s, c, buf, n)
 
 
-@njit(cache=True)
+@compiled
 def legal_trade(s, c, buf):
     p = s.cur
     sp = s.pos[p]
@@ -958,7 +958,7 @@ def legal_trade(s, c, buf):
 # ==============================================================================================
 # apply
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def apply(st, cf, a):
     s, c = st[0], cf[0]
     s.decisions += 1
@@ -1046,7 +1046,7 @@ def apply(st, cf, a):
             end_turn(s, c)
 
 
-@njit(cache=True)
+@compiled
 def start_turn(s, c, k):
     """Turn k of the round: reset the turn's counters, the active seat decides to move or not."""
     s.turn_k = k
@@ -1076,7 +1076,7 @@ def start_turn(s, c, k):
     s.phase = PH_START
 
 
-@njit(cache=True)
+@compiled
 def roll_speed(s, c):
     s.dice_n = c.speed_dice
     s.mp = 0
@@ -1086,7 +1086,7 @@ def roll_speed(s, c):
     s.phase = PH_ASSIGN
 
 
-@njit(cache=True)
+@compiled
 def nav_exit(s, c, sp):
     """The slot the navigation die leads out of sp, -1 when none matches."""
     for k in range(c.adj_n[sp]):
@@ -1095,7 +1095,7 @@ def nav_exit(s, c, sp):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def continue_move(s, c):
     """After a step (or the roll): the next decision, or the slot a navigation die forces (-1: none).
 
@@ -1134,7 +1134,7 @@ def continue_move(s, c):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def move_along(s, c, k):
     """Take slot k, then every exit navigation dice force, until a decision or the end of the movement (a
     loop, not recursion: numba's cache does not load mutually recursive functions safely)."""
@@ -1144,7 +1144,7 @@ def move_along(s, c, k):
         k = continue_move(s, c)
 
 
-@njit(cache=True)
+@compiled
 def step(s, c, k):
     """Move the active ship along slot k, meeting what the new space holds; False: the turn ended there."""
     p = s.active
@@ -1173,7 +1173,7 @@ def step(s, c, k):
     return True
 
 
-@njit(cache=True)
+@compiled
 def encounter(s, c, p):
     """Draw an encounter card (the discards reshuffled when the deck is out); True: the turn ends."""
     total = 0
@@ -1200,7 +1200,7 @@ def encounter(s, c, p):
     return False
 
 
-@njit(cache=True)
+@compiled
 def stop_here(s, c):
     """Movement ends with the MP spent (or none spendable): landing if this is a city or port."""
     p = s.active
@@ -1213,7 +1213,7 @@ def stop_here(s, c):
         end_turn(s, c)
 
 
-@njit(cache=True)
+@compiled
 def land(s, c):
     """Landing: an asteroid ends the turn (a drill may go down); a city or port goes on to Contact/Trade."""
     p = s.active
@@ -1228,7 +1228,7 @@ def land(s, c):
     begin_trade(s, c)
 
 
-@njit(cache=True)
+@compiled
 def begin_trade(s, c):
     """Contact (a face-down card here is revealed) and the Trade allowance; system missions complete."""
     p = s.active
@@ -1253,7 +1253,7 @@ def begin_trade(s, c):
             s.sells_left = max(s.sells_left, c.contact_sells)
 
 
-@njit(cache=True)
+@compiled
 def discover(s, c, p, sy):
     """Reveal the contact card: its market tokens shuffled into a stack (top face up), its goods and race
     techs on the market, its waiting passengers there, its IOU credits on the card for the discoverer."""
@@ -1274,7 +1274,7 @@ def discover(s, c, p, sy):
     s.iou_left[cu] = c.iou[cu]
 
 
-@njit(cache=True)
+@compiled
 def reach_missions(s, c, p, sp):
     """Missions completed by entering space sp: its market system, or its route line."""
     for k in range(2):
@@ -1295,7 +1295,7 @@ def reach_missions(s, c, p, sp):
         s.mission[p, 1] = -1
 
 
-@njit(cache=True)
+@compiled
 def apply_trade(s, c, a):
     p = s.active
     sp = s.pos[p]
@@ -1379,14 +1379,14 @@ def apply_trade(s, c, a):
         s.mission[p, 1 if s.mission[p, 0] >= 0 else 0] = draw_counts(s, s.mission_bag)
 
 
-@njit(cache=True)
+@compiled
 def bought(s, p):
     s.buys_left -= 1
     s.bought += 1
     s.f_buys[p] += 1
 
 
-@njit(cache=True)
+@compiled
 def end_trade(s, c):
     """The market shifts after the turn's sales (an active token revealed produces a good); then the
     Spaceport phase if the ship is in a surface city and bought nothing this turn."""
@@ -1410,7 +1410,7 @@ def end_trade(s, c):
     end_turn(s, c)
 
 
-@njit(cache=True)
+@compiled
 def port_sites(s, c, p, city):
     """Empty orbital spaces one green line from ``city`` where p can build a port now (0: none)."""
     if s.credits[p] < c.port_price or tokens_left(s, c, p) <= 0:
@@ -1423,7 +1423,7 @@ def port_sites(s, c, p, city):
     return n
 
 
-@njit(cache=True)
+@compiled
 def produce(s, cu):
     """One of the culture's goods returns from the supply to its market (its own area first)."""
     if s.supply[cu, cu] > 0:
@@ -1437,7 +1437,7 @@ def produce(s, cu):
             return
 
 
-@njit(cache=True)
+@compiled
 def end_turn(s, c):
     """The next player's turn; after the last, a new round (its symbol resolved) or the end."""
     k = s.turn_k + 1
@@ -1463,7 +1463,7 @@ def end_turn(s, c):
     start_turn(s, c, 0)
 
 
-@njit(cache=True)
+@compiled
 def record_round(s, c):
     """The round's fact series at its end: each seat's credits, fame (before any Fuzzy Dice roll) and the
     score if the game ended now (ports sold, fame paid at fame_credits); each culture's top market token."""
@@ -1478,7 +1478,7 @@ def record_round(s, c):
         s.f_top_r[r, cu] = top_token(s, cu) if s.culture_sys[cu] >= 0 else -1
 
 
-@njit(cache=True)
+@compiled
 def fame_before_dice(s, c, p):
     """Fame of tokens, rewards, missions and the dashboard (extra holds, upgrade places, dials, pilot)."""
     f = s.fame_tokens[p] + s.rewards[p] * c.reward_fame + s.mission_fame_won[p]
@@ -1490,7 +1490,7 @@ def fame_before_dice(s, c, p):
     return f
 
 
-@njit(cache=True)
+@compiled
 def end_game(s, c):
     """Ports sell, fame pays (Fuzzy Dice: 2d6 fame, a double pays double), IOUs are lost; most credits wins,
     ties by total fame, then shared; a player below the fame threshold is eliminated."""
@@ -1528,7 +1528,7 @@ def end_game(s, c):
 # ==============================================================================================
 # hidden information
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def determinize(st, cf, seat, rng):
     """Resample in place what ``seat`` cannot see, drawing only from ``rng`` (``below(rng, 0, n)``): the
     cultures on undiscovered systems (among themselves), the unrevealed order of market stacks, and the

@@ -18,8 +18,8 @@ strings such as ``builder:column_weight=2``) are listed in ``PARAM_NAMES``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.rng import below
 
 from . import rules as R
@@ -73,7 +73,7 @@ GOD_PER_ERA = np.array([0.0, 0.0, 0.0, 0.0, 1.2, 0.8, 0.5, 1.0, 0.6, 0.0])
 LOOT_EXTRA = np.array([1.0, 3.0, 3.0, 1.0, 1.5, 1.5, 1.5, 1.0])
 
 
-@njit(cache=True)
+@compiled
 def remaining_scorings(s, c):
     """Scorings still to come (a column placed now scores at each)."""
     n = 0
@@ -84,7 +84,7 @@ def remaining_scorings(s, c):
     return max(n, 1)
 
 
-@njit(cache=True)
+@compiled
 def own_columns(s, c, p):
     n = 0
     for h in range(c.n_hex):
@@ -94,7 +94,7 @@ def own_columns(s, c, p):
     return n
 
 
-@njit(cache=True)
+@compiled
 def column_gain(s, c, p, cols):
     """Points one more column adds at one scoring (the own-total table), with ``cols`` on the board."""
     a = cols * c.column_points[min(cols, 12)]
@@ -105,7 +105,7 @@ def column_gain(s, c, p, cols):
 FAR = 99  # the distance of a hex from loot when no loot tile is on the board (or none can be reached)
 
 
-@njit(cache=True)
+@compiled
 def loot_hexes(s, c, loot):
     """loot[:n] = the hexes holding a loot tile; returns n."""
     n = 0
@@ -116,7 +116,7 @@ def loot_hexes(s, c, loot):
     return n
 
 
-@njit(cache=True)
+@compiled
 def loot_distance(c, h, loot, n_loot):
     """Steps from hex h to the nearest loot tile (the config's distance table); FAR if none."""
     best = FAR
@@ -128,7 +128,7 @@ def loot_distance(c, h, loot, n_loot):
     return best
 
 
-@njit(cache=True)
+@compiled
 def network_distance(s, c, p, loot, n_loot):
     """Fewest steps from the temple or one of p's feet to a loot tile (FAR with no temple or no loot)."""
     if s.temple < 0 or n_loot == 0:
@@ -142,7 +142,7 @@ def network_distance(s, c, p, loot, n_loot):
     return best
 
 
-@njit(cache=True)
+@compiled
 def rivals_next_to(s, c, p, h):
     n = 0
     for d in range(R.NDIR):
@@ -152,13 +152,13 @@ def rivals_next_to(s, c, p, h):
     return n
 
 
-@njit(cache=True)
+@compiled
 def free_steps(s, c, p, mover):
     _, vin = R.gods_of(s, c, p, R.VINTHRAD)
     return vin + s.steps_bonus[p] + (c.big_foot_steps if mover else 0)
 
 
-@njit(cache=True)
+@compiled
 def min_cards(s, c, p, t):
     """Fewest cards seat p spends to pay god tile t (distinct kinds per group); -1 if it cannot. The cost
     of each (group, kind) is looked up once, then every assignment of kinds is tried."""
@@ -189,7 +189,7 @@ def min_cards(s, c, p, t):
     return best
 
 
-@njit(cache=True)
+@compiled
 def god_worth(s, c, p, t, prm):
     """Points gaining god tile t is worth now: era points (twice for Surparit) and its effect."""
     g = c.tile_god[t]
@@ -206,7 +206,7 @@ def god_worth(s, c, p, t, prm):
     return v
 
 
-@njit(cache=True)
+@compiled
 def best_god(s, c, p, prm):
     """(worth net of the cards spent, face-up slot) of the best payable face-up god; slot -1 if none."""
     best = -1e9
@@ -225,7 +225,7 @@ def best_god(s, c, p, prm):
     return best, arg
 
 
-@njit(cache=True)
+@compiled
 def money_in_hand(s, c, p):
     _, m = R.gods_of(s, c, p, R.STONKUS)
     for k in range(R.C_MONEY1, R.NCARD):
@@ -233,7 +233,7 @@ def money_in_hand(s, c, p):
     return m
 
 
-@njit(cache=True)
+@compiled
 def best_tile(s, c, p, budget, prm):
     """(worth, kind * 4 + level - 1) of the best sacrifice tile upgrade affordable with ``budget``."""
     best = 0.0
@@ -250,7 +250,7 @@ def best_tile(s, c, p, budget, prm):
     return best, arg
 
 
-@njit(cache=True)
+@compiled
 def foot_worth(s, c, p, h, loot, prm, loot_left):
     """A foot on h: the loot it takes, else its nearness to loot; a foot beside an empty column space
     lets a column follow."""
@@ -270,14 +270,14 @@ def foot_worth(s, c, p, h, loot, prm, loot_left):
     return v
 
 
-@njit(cache=True)
+@compiled
 def column_worth(s, c, p, h, cols, prm):
     """A column on h: what it adds at the remaining scorings, more on a space rivals contest."""
     base = column_gain(s, c, p, cols) * remaining_scorings(s, c)
     return prm[P_COLUMN] * base * (1.0 + prm[P_CONTEST] * rivals_next_to(s, c, p, h))
 
 
-@njit(cache=True)
+@compiled
 def choose_placement(s, c, p, buf, n, prm, buy):
     """The best legal placement (feet, columns, jumps) or purchase; stop when nothing is worth it."""
     loot = np.empty(R.MAX_HEX, np.int32)
@@ -319,7 +319,7 @@ def choose_placement(s, c, p, buf, n, prm, buy):
     return arg
 
 
-@njit(cache=True)
+@compiled
 def choose_action(s, c, p, buf, n, prm):
     """Move, purchase, god or draw: each valued by what it brings now (see ``PARAM_NAMES``)."""
     best = -1e9
@@ -353,7 +353,7 @@ def choose_action(s, c, p, buf, n, prm):
     return arg
 
 
-@njit(cache=True)
+@compiled
 def choose_move_cards(s, c, p, buf, n, prm):
     """The mover plays up to ``max_move_cards``; a joiner joins when its steps reach loot, else draws."""
     mover = p == s.active and s.big_foot == p
@@ -382,7 +382,7 @@ def choose_move_cards(s, c, p, buf, n, prm):
     return best
 
 
-@njit(cache=True)
+@compiled
 def card_wish(s, c, p, k, prm):
     """Worth of one more card of kind k in seat p's hand."""
     if k == R.C_MOVE:
@@ -399,7 +399,7 @@ def card_wish(s, c, p, k, prm):
     return 0.3 * prm[P_GOD] * (1.0 + (0.5 if short > 0 else 0.0))
 
 
-@njit(cache=True)
+@compiled
 def choose_card(s, c, p, buf, n, prm):
     """A display card worth more than the deck's average, else the deck."""
     best = 0.35 * (prm[P_GOD] + prm[P_MOVE] * 0.3 + prm[P_BUY] * 0.3)  # the deck, a blind card
@@ -414,7 +414,7 @@ def choose_card(s, c, p, buf, n, prm):
     return arg
 
 
-@njit(cache=True)
+@compiled
 def choose_pay(s, c, p, buf, n):
     """The kind that pays the current group with the fewest cards (the rest stays payable: ``legal``)."""
     best = 1 << 30
@@ -430,7 +430,7 @@ def choose_pay(s, c, p, buf, n):
     return arg
 
 
-@njit(cache=True)
+@compiled
 def choose_tile_kind(s, c, p, buf, n, prm):
     """A free sacrifice upgrade: the kind whose tile and hand cards together pay the biggest group."""
     best = -1e9
@@ -445,7 +445,7 @@ def choose_tile_kind(s, c, p, buf, n, prm):
     return arg
 
 
-@njit(cache=True)
+@compiled
 def choose_discard(s, c, p, buf, n, prm):
     best = 1e9
     arg = buf[0]
@@ -459,7 +459,7 @@ def choose_discard(s, c, p, buf, n, prm):
     return arg
 
 
-@njit(cache=True)
+@compiled
 def choose_bonus_column(s, c, p, buf, n):
     """The era-1 column bonus on the column space with the most column spaces around it (room to grow)."""
     best = -1
@@ -477,7 +477,7 @@ def choose_bonus_column(s, c, p, buf, n):
     return arg
 
 
-@njit(cache=True)
+@compiled
 def has(buf, n, a):
     for i in range(n):
         if buf[i] == a:
@@ -485,7 +485,7 @@ def has(buf, n, a):
     return False
 
 
-@njit(cache=True)
+@compiled
 def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     s = st[0]
     c = cf[0]

@@ -11,8 +11,8 @@ end, the era's end and both scorings. ``s.step`` names the automatic continuatio
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.components import draw, draw_counts, finish, shuffle
 from simlab.core.record import state_dtype
 from simlab.core.rng import below
@@ -405,12 +405,12 @@ def derive_config(config: PantheonConfig, c: np.void) -> None:
 # --- small helpers ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def card_money(k):
     return k - C_MONEY1 + 1 if k >= C_MONEY1 else 0
 
 
-@njit(cache=True)
+@compiled
 def hand_size(s, p):
     n = 0
     for k in range(NCARD):
@@ -418,7 +418,7 @@ def hand_size(s, p):
     return n
 
 
-@njit(cache=True)
+@compiled
 def gods_of(s, c, p, g):
     """Tiles of god ``g`` that seat p owns, and the sum of their printed amounts."""
     n = 0
@@ -430,32 +430,32 @@ def gods_of(s, c, p, g):
     return n, amount
 
 
-@njit(cache=True)
+@compiled
 def add_points(s, p, v):
     s.points[p] += v
     s.score[p] = s.points[p]
 
 
-@njit(cache=True)
+@compiled
 def score_points(s, p, v, src):
     """Points to seat p from source ``src`` (P_*), counted by source for the facts."""
     add_points(s, p, v)
     s.f_points_src[p, src] += v
 
 
-@njit(cache=True)
+@compiled
 def era_points_now(s, c):
     if s.era <= 0:
         return c.bonus_god_era_points
     return c.era_points[s.era - 1]
 
 
-@njit(cache=True)
+@compiled
 def next_seat(s, p):
     return (p + 1) % s.n_players
 
 
-@njit(cache=True)
+@compiled
 def demigod_count(s, p):
     n = 0
     for v in range(NVAL):
@@ -466,7 +466,7 @@ def demigod_count(s, p):
 # --- cards -----------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def hand_in_all(s):
     """Deck and discard pile both empty: every player hands in all hand cards; they become the new deck."""
     n = s.deck_n
@@ -481,7 +481,7 @@ def hand_in_all(s):
     s.f_handins += 1
 
 
-@njit(cache=True)
+@compiled
 def draw_card(s, p):
     """Seat p draws the deck's top card (discards shuffled in; if none, everyone's hands); False if none exist."""
     k, n = draw(s, s.deck, s.deck_n, s.discard)
@@ -497,14 +497,14 @@ def draw_card(s, p):
     return True
 
 
-@njit(cache=True)
+@compiled
 def draw_cards(s, p, n):
     for _ in range(n):
         if not draw_card(s, p):
             return
 
 
-@njit(cache=True)
+@compiled
 def refill_display(s, c):
     """Empty display slots are refilled from the deck (discards shuffled in; hands are not handed in)."""
     for i in range(c.display_cards):
@@ -514,20 +514,20 @@ def refill_display(s, c):
             s.display[i] = k
 
 
-@njit(cache=True)
+@compiled
 def spend(s, p, k, n):
     s.hand[p, k] -= n
     s.discard[k] += n
 
 
-@njit(cache=True)
+@compiled
 def play_cards(s, p, k, n):
     """Seat p plays n cards of kind k (to the discard pile), counted for the facts."""
     spend(s, p, k, n)
     s.f_played[p, k] += n
 
 
-@njit(cache=True)
+@compiled
 def take_special_money(s, p):
     """The top special money card to seat p's hand; False if the stack is empty (the god gives only points)."""
     if s.special_n == 0:
@@ -539,7 +539,7 @@ def take_special_money(s, p):
     return True
 
 
-@njit(cache=True)
+@compiled
 def sort_special(s, largest_on_top):
     """Order the special stack so its top (the end) is the smallest value, or the largest once Persia ruled."""
     n = s.special_n
@@ -551,7 +551,7 @@ def sort_special(s, largest_on_top):
 # --- demigods --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def reveal_demigods(s, n):
     for _ in range(n):
         if s.demi_down_n == 0:
@@ -561,7 +561,7 @@ def reveal_demigods(s, n):
         s.demi_up_n += 1
 
 
-@njit(cache=True)
+@compiled
 def take_face_up_demigod(s, c, p):
     """The 'top' face-up demigod (newest or oldest, by config); the face-down top if none is face up."""
     if s.demi_up_n == 0:
@@ -579,7 +579,7 @@ def take_face_up_demigod(s, c, p):
     s.demi_own[p, v] += 1
 
 
-@njit(cache=True)
+@compiled
 def take_face_down_demigod(s, p):
     if s.demi_down_n == 0:
         return
@@ -591,7 +591,7 @@ def take_face_down_demigod(s, p):
 # --- gods ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def stack_top(s):
     """Take the top of the face-down god stack (boxed gods reshuffled when it is empty); -1 if none."""
     if s.god_n == 0:
@@ -612,7 +612,7 @@ def stack_top(s):
     return t
 
 
-@njit(cache=True)
+@compiled
 def gain_god(s, c, p, t, route):
     """Seat p gains god tile t: era points and its effect; Surparit takes one more from the stack (no chain)."""
     chain = True
@@ -646,7 +646,7 @@ def gain_god(s, c, p, t, route):
         t = nxt
 
 
-@njit(cache=True)
+@compiled
 def face_count(s):
     n = 0
     for i in range(MAX_FACE):
@@ -655,7 +655,7 @@ def face_count(s):
     return n
 
 
-@njit(cache=True)
+@compiled
 def group_cost(s, c, p, t, need, k):
     """Cards of kind k seat p must play to pay a group of ``need`` with kind k (tile levels count unless
     the god takes cards only); -1 if the hand cannot."""
@@ -666,7 +666,7 @@ def group_cost(s, c, p, t, need, k):
     return cards if s.hand[p, 1 + k] >= cards else -1
 
 
-@njit(cache=True)
+@compiled
 def payable_from(s, c, p, t, g0, used, ngroups):
     """Whether groups g0.. of tile t can be paid with kinds outside the bitmask ``used`` (distinct kinds).
 
@@ -702,12 +702,12 @@ def payable_from(s, c, p, t, g0, used, ngroups):
     return False
 
 
-@njit(cache=True)
+@compiled
 def payable(s, c, p, t, ngroups):
     return payable_from(s, c, p, t, 0, 0, ngroups)
 
 
-@njit(cache=True)
+@compiled
 def check_era_over(s, c):
     if s.era_over:
         return
@@ -725,7 +725,7 @@ def check_era_over(s, c):
 # --- sacrifice tiles -------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def set_level(s, p, k, lvl):
     """Seat p's tile of kind k becomes level ``lvl``: a flip within a pile, else a tile from the other pile."""
     old = s.level[p, k]
@@ -734,7 +734,7 @@ def set_level(s, p, k, lvl):
     s.level[p, k] = lvl
 
 
-@njit(cache=True)
+@compiled
 def tile_cost(c, lvl):
     return 0 if lvl == 0 else c.sacrifice_tile_cost[lvl - 1]
 
@@ -742,7 +742,7 @@ def tile_cost(c, lvl):
 # --- the board -------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def pieces_at(s, h):
     n = 0
     for i in range(2):
@@ -751,12 +751,12 @@ def pieces_at(s, h):
     return n
 
 
-@njit(cache=True)
+@compiled
 def own_at(s, p, h):
     return s.occ[h, 0] == p or s.occ[h, 1] == p
 
 
-@njit(cache=True)
+@compiled
 def own_foot_at(s, p, h):
     for i in range(2):
         if s.occ[h, i] == p and s.occ_col[h, i] == 0:
@@ -764,7 +764,7 @@ def own_foot_at(s, p, h):
     return False
 
 
-@njit(cache=True)
+@compiled
 def other_at(s, p, h):
     for i in range(2):
         if s.occ[h, i] >= 0 and s.occ[h, i] != p:
@@ -772,7 +772,7 @@ def other_at(s, p, h):
     return False
 
 
-@njit(cache=True)
+@compiled
 def connected(s, c, p, mark):
     """mark[h] = 1 for seat p's pieces (and jumped hexes) joined to the temple through own pieces."""
     mark[:] = 0
@@ -797,7 +797,7 @@ def connected(s, c, p, mark):
                 n += 1
 
 
-@njit(cache=True)
+@compiled
 def frontier(s, c, mark, near):
     """near[h] = 1 for every hex next to the temple or to a hex in ``mark``: exactly where ``reachable`` holds."""
     if s.temple < 0:
@@ -814,7 +814,7 @@ def frontier(s, c, mark, near):
                     near[x] = 1
 
 
-@njit(cache=True)
+@compiled
 def reachable(s, c, h, mark):
     """h touches the temple or a connected own piece."""
     for d in range(NDIR):
@@ -824,7 +824,7 @@ def reachable(s, c, h, mark):
     return False
 
 
-@njit(cache=True)
+@compiled
 def next_to_own_foot(s, c, p, h, mark):
     for d in range(NDIR):
         x = c.nbr[h, d]
@@ -833,7 +833,7 @@ def next_to_own_foot(s, c, p, h, mark):
     return False
 
 
-@njit(cache=True)
+@compiled
 def place_cost(s, c, p, h, column, mark):
     """What placing a foot (or column) of p on h costs in steps (or money above place_cost-1); -1 if illegal."""
     if s.temple < 0 or h == s.temple or pieces_at(s, h) >= c.hex_capacity or own_at(s, p, h):
@@ -851,7 +851,7 @@ def place_cost(s, c, p, h, column, mark):
     return 1 + (c.occupied_extra if pieces_at(s, h) > 0 else 0)
 
 
-@njit(cache=True)
+@compiled
 def put_piece(s, c, p, h, column, take_loot):
     i = 0 if s.occ[h, 0] < 0 else 1
     s.occ[h, i] = p
@@ -873,7 +873,7 @@ def put_piece(s, c, p, h, column, take_loot):
 # --- set-up ----------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def init(st, cf, rng):
     s = st[0]
     c = cf[0]
@@ -983,7 +983,7 @@ def init(st, cf, rng):
     run(s, c)
 
 
-@njit(cache=True)
+@compiled
 def give_start_god(s, c, p, g):
     """Experiment knob: seat p gains the topmost tile of god g in the stack before era 1, like a bonus-tile god
     (era points ``bonus_god_era_points`` and its effect); the rest of the stack keeps its order."""
@@ -1000,7 +1000,7 @@ def give_start_god(s, c, p, g):
     gain_god(s, c, p, t, R_GIVEN)
 
 
-@njit(cache=True)
+@compiled
 def resolve_bonus(s, c, p, t, after):
     """Bonus tile t for seat p: the column bonus is placed after the era-1 set-up, the rest resolves now."""
     s.f_bonus_tile[p] = t
@@ -1017,7 +1017,7 @@ def resolve_bonus(s, c, p, t, after):
     s.step = S_LOOT
 
 
-@njit(cache=True)
+@compiled
 def after_step(after):
     if after == AF_BONUS:
         return S_BONUS_DEAL
@@ -1030,7 +1030,7 @@ def after_step(after):
     return S_ACTION_DONE
 
 
-@njit(cache=True)
+@compiled
 def era_begin(s, c):
     """Reveal the nation, players+1 gods (Plaesiris turns 2 demigods up), place players+1 loot tiles."""
     s.era += 1
@@ -1079,7 +1079,7 @@ def era_begin(s, c):
     s.step = S_ABILITY
 
 
-@njit(cache=True)
+@compiled
 def ability_turn(s, c):
     """The next seat's choice in the nation's ability round, or on to the temple when all have chosen."""
     n = s.n_players
@@ -1118,7 +1118,7 @@ def ability_turn(s, c):
     s.step = S_TEMPLE
 
 
-@njit(cache=True)
+@compiled
 def temple_and_depraccus(s, c):
     s.temple = c.start_hex[s.nation]
     n = s.n_players
@@ -1137,7 +1137,7 @@ def temple_and_depraccus(s, c):
 # --- turns -----------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def begin_purchase(s, c, p, cartago):
     s.dp = p
     s.cartago = 1 if cartago else 0
@@ -1152,7 +1152,7 @@ def begin_purchase(s, c, p, cartago):
     s.step = S_WAIT
 
 
-@njit(cache=True)
+@compiled
 def begin_move(s, c, p, cards, mover):
     """Seat p moves: big foot (mover only) + cards x 2 + Vinthrad + steps tiles; Gaiviles jumps."""
     play_cards(s, p, C_MOVE, cards)
@@ -1168,7 +1168,7 @@ def begin_move(s, c, p, cards, mover):
     s.step = S_WAIT
 
 
-@njit(cache=True)
+@compiled
 def end_placement(s, c, after):
     """A move or purchase is over: jumped hexes are forgotten unless they count later, then the loot."""
     p = s.dp
@@ -1179,12 +1179,12 @@ def end_placement(s, c, after):
     s.step = S_LOOT
 
 
-@njit(cache=True)
+@compiled
 def end_action(s):
     s.step = S_ACTION_DONE
 
 
-@njit(cache=True)
+@compiled
 def resolve_loot(s, c, i):
     """Resolve pending tile i for seat dp (loot, or a bonus tile when pend_bonus)."""
     p = s.dp
@@ -1230,7 +1230,7 @@ def resolve_loot(s, c, i):
         s.loot_box[t] += 1
 
 
-@njit(cache=True)
+@compiled
 def loot_step(s, c):
     """Resolve pending loot: a sacrifice upgrade waits for its choice; a choice of order when they differ."""
     p = s.dp
@@ -1261,7 +1261,7 @@ def loot_step(s, c):
     resolve_loot(s, c, 0)
 
 
-@njit(cache=True)
+@compiled
 def join_step(s, c):
     """The next other player (turn order from the mover) joins the movement or draws a card instead."""
     n = s.n_players
@@ -1276,7 +1276,7 @@ def join_step(s, c):
     s.step = S_WAIT
 
 
-@njit(cache=True)
+@compiled
 def turn_begin(s, c):
     p = s.active
     s.trait_left, _ = gods_of(s, c, p, TRAITERA)
@@ -1286,7 +1286,7 @@ def turn_begin(s, c):
     s.step = S_WAIT
 
 
-@njit(cache=True)
+@compiled
 def action_done(s, c):
     p = s.active
     cnt, _ = gods_of(s, c, p, TRAITERA)
@@ -1299,7 +1299,7 @@ def action_done(s, c):
     s.step = S_TURN_END
 
 
-@njit(cache=True)
+@compiled
 def turn_end(s, c):
     s.turns += 1
     if s.era >= 1:
@@ -1315,7 +1315,7 @@ def turn_end(s, c):
     s.step = S_TURN_BEGIN
 
 
-@njit(cache=True)
+@compiled
 def scoring(s, c):
     """Demigods (kept), then columns by the owner's total, then Pietalte by the highest tile level."""
     for p in range(s.n_players):
@@ -1343,7 +1343,7 @@ def scoring(s, c):
     s.f_scorings += 1
 
 
-@njit(cache=True)
+@compiled
 def era_end(s, c):
     """+3 to the player whose turn ended the era, temple to the left, feet home, leftovers boxed, scoring."""
     ender = s.era_ender if s.era_ender >= 0 else s.active
@@ -1401,7 +1401,7 @@ def era_end(s, c):
     s.step = S_ERA_BEGIN
 
 
-@njit(cache=True)
+@compiled
 def game_over(s, c):
     n = s.n_players
     keys = np.empty((n, 2), np.int64)
@@ -1414,7 +1414,7 @@ def game_over(s, c):
     finish(s, keys, n)
 
 
-@njit(cache=True)
+@compiled
 def run(s, c):
     """Carry the game on automatically until a decision is due (or the game is over)."""
     while s.step != S_WAIT:
@@ -1478,7 +1478,7 @@ def run(s, c):
             s.step = S_WAIT
 
 
-@njit(cache=True)
+@compiled
 def any_column_space(s, c, p):
     for h in range(c.n_hex):
         if c.column_space[h] and pieces_at(s, h) < c.hex_capacity and not own_at(s, p, h):
@@ -1489,7 +1489,7 @@ def any_column_space(s, c, p):
 # --- legal actions ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def legal(st, cf, buf):
     s = st[0]
     c = cf[0]
@@ -1602,7 +1602,7 @@ def legal(st, cf, buf):
     return n
 
 
-@njit(cache=True)
+@compiled
 def boxed_gods(s):
     n = 0
     for t in range(NGOD):
@@ -1611,7 +1611,7 @@ def boxed_gods(s):
     return n
 
 
-@njit(cache=True)
+@compiled
 def jump_ok(s, c, p, h, mark):
     """A Gaiviles jump over h: a jump left, a step to use after it, h held by another player and reached."""
     if s.jumps_left <= 0 or s.steps_left <= 0 or not other_at(s, p, h) or own_at(s, p, h):
@@ -1619,7 +1619,7 @@ def jump_ok(s, c, p, h, mark):
     return not s.virt[p, h] and h != s.temple and reachable(s, c, h, mark)
 
 
-@njit(cache=True)
+@compiled
 def legal_placement(s, c, p, buf, ph):
     n = 0
     if ph == PH_BONUS_COLUMN:
@@ -1680,7 +1680,7 @@ def legal_placement(s, c, p, buf, ph):
 # --- applying an action ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def apply(st, cf, a):
     s = st[0]
     c = cf[0]
@@ -1833,7 +1833,7 @@ def apply(st, cf, a):
     run(s, c)
 
 
-@njit(cache=True)
+@compiled
 def apply_place(s, c, p, a):
     if a == A_STOP:
         end_placement(s, c, AF_MOVE if p == s.active and s.big_foot == p else AF_JOIN)
@@ -1852,7 +1852,7 @@ def apply_place(s, c, p, a):
         end_placement(s, c, AF_MOVE if p == s.active and s.big_foot == p else AF_JOIN)
 
 
-@njit(cache=True)
+@compiled
 def apply_buy(s, c, p, a):
     if a == A_STOP:
         s.money_left = 0
@@ -1896,7 +1896,7 @@ def apply_buy(s, c, p, a):
 # --- hidden information ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled
 def shuffle_with(rng, items, n):
     """Fisher–Yates over ``items[:n]`` from a caller's generator (not the game's chance stream)."""
     for i in range(n - 1, 0, -1):
@@ -1906,7 +1906,7 @@ def shuffle_with(rng, items, n):
         items[j] = tmp
 
 
-@njit(cache=True)
+@compiled
 def shuffle_canonical(rng, items, n):
     """``items[:n]`` sorted, then shuffled: the result depends on what the items are, never on the order they
     were in (an order the seat cannot see must not leak into its determinizations)."""
@@ -1914,7 +1914,7 @@ def shuffle_canonical(rng, items, n):
     shuffle_with(rng, items, n)
 
 
-@njit(cache=True)
+@compiled
 def determinize(st, cf, seat, rng):
     """Resample in place what ``seat`` cannot see, consistent with what it has seen, drawing only from ``rng``.
 

@@ -20,8 +20,8 @@ VP and money, their own hand. Parameters (``builder:econ=2``) are listed in ``PA
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.rng import uniform
 from simlab.games.roma import rules as R
 
@@ -110,7 +110,7 @@ WIN = 100.0
 # ==============================================================================================
 # values
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def weight(t, prm):
     k = CARD_CLASS[t]
     if k == ECON:
@@ -122,13 +122,13 @@ def weight(t, prm):
     return 1.0
 
 
-@njit(cache=True)
+@compiled
 def opp_visible(s):
     """The opponent's cards are face up (not during the opening placement)."""
     return s.revealed == 1
 
 
-@njit(cache=True)
+@compiled
 def place_value(s, c, p, t, d, prm):
     """Worth of p's card t on space d (as if it stood there; the card now on d is ignored)."""
     q = 1 - p
@@ -163,14 +163,14 @@ def place_value(s, c, p, t, d, prm):
     return v
 
 
-@njit(cache=True)
+@compiled
 def target_value(s, c, q, e, prm):
     """What destroying q's card on space e is worth to its opponent."""
     t = s.board[q, e]
     return CARD_BASE[t] + c.cost[t] * prm[P_MONEY] * 0.5 + prm[P_EMPTY] * 0.4
 
 
-@njit(cache=True)
+@compiled
 def hit_chance(s, c, q, e, bonus):
     """Chance that the battle die (plus ``bonus`` pips) reaches the defence of q's card on e."""
     need = R.defence(s, c, q, e) - bonus
@@ -182,7 +182,7 @@ def hit_chance(s, c, q, e, bonus):
     return (sides - need + 1) / sides
 
 
-@njit(cache=True)
+@compiled
 def lay_value(s, c, p, t, d, prm, free):
     """Laying t from hand onto p's space d now (paid unless ``free``)."""
     v = place_value(s, c, p, t, d, prm) - prm[P_CARD] * 0.3
@@ -199,7 +199,7 @@ def lay_value(s, c, p, t, d, prm, free):
     return v
 
 
-@njit(cache=True)
+@compiled
 def best_lay(s, c, p, t, prm, free):
     best = -1e9
     for d in range(c.spaces):
@@ -207,13 +207,13 @@ def best_lay(s, c, p, t, prm, free):
     return best
 
 
-@njit(cache=True)
+@compiled
 def hand_card_value(s, c, p, t, prm):
     """Worth of taking card t into hand."""
     return prm[P_CARD] * (0.6 + 0.25 * CARD_BASE[t] * weight(t, prm)) - 0.04 * c.cost[t]
 
 
-@njit(cache=True)
+@compiled
 def stock_gain(s, c, p, k):
     """Value of gaining k VP from the stockpile, aware that an empty stockpile ends the game."""
     q = 1 - p
@@ -229,7 +229,7 @@ def stock_gain(s, c, p, k):
     return float(k)
 
 
-@njit(cache=True)
+@compiled
 def take_gain(s, c, p, k):
     q = 1 - p
     k = min(k, s.vp[q])
@@ -240,7 +240,7 @@ def take_gain(s, c, p, k):
     return 2.0 * k
 
 
-@njit(cache=True)
+@compiled
 def die_use_value(s, c, p, v, prm, skip_i):
     """Best simple use of one die showing v: money, or activating the card on disc v."""
     best = v * prm[P_MONEY]
@@ -251,7 +251,7 @@ def die_use_value(s, c, p, v, prm, skip_i):
     return best
 
 
-@njit(cache=True)
+@compiled
 def other_dice_best(s, c, p, exclude_v):
     """Highest unused die, less one die showing ``exclude_v`` (0: none)."""
     skipped = exclude_v <= 0
@@ -266,7 +266,7 @@ def other_dice_best(s, c, p, exclude_v):
     return best
 
 
-@njit(cache=True)
+@compiled
 def ability_value(s, c, p, t, d, prm, exclude_v):
     """Worth of performing ability t from p's space d now (``exclude_v``: the activating die's pips if
     it is still counted as unused)."""
@@ -290,7 +290,7 @@ def ability_value(s, c, p, t, d, prm, exclude_v):
     return base_value(s, c, p, t, d, prm, exclude_v, -1)
 
 
-@njit(cache=True)
+@compiled
 def consul_value(s, c, p, prm, exclude_v):
     """Best gain from moving one other unused die by the Consul's step."""
     best = -1e9
@@ -312,7 +312,7 @@ def consul_value(s, c, p, prm, exclude_v):
     return best
 
 
-@njit(cache=True)
+@compiled
 def base_value(s, c, p, t, d, prm, exclude_v, skip_i):
     """ability_value of every card but Consul and Scaenicus (``skip_i``: a die not to count as free)."""
     q = 1 - p
@@ -400,7 +400,7 @@ def base_value(s, c, p, t, d, prm, exclude_v, skip_i):
     return 0.0  # Consiliarius, Machina: relaying rarely pays
 
 
-@njit(cache=True)
+@compiled
 def mercator_max(s, c, p):
     k = min(s.money[p] // c.mercator_price, s.vp[1 - p])
     if c.mercator_cap > 0:
@@ -408,7 +408,7 @@ def mercator_max(s, c, p):
     return min(k, R.MAX_COUNT - 1)
 
 
-@njit(cache=True)
+@compiled
 def mercator_value(s, c, p, prm, k):
     """Buying k VP: two VP of difference each, for sestertii that go to the opponent."""
     if k <= 0:
@@ -416,7 +416,7 @@ def mercator_value(s, c, p, prm, k):
     return take_gain(s, c, p, k) * prm[P_ECON] - k * c.mercator_price * prm[P_MONEY] * 2.0
 
 
-@njit(cache=True)
+@compiled
 def draw_value(s, c, p, v, prm):
     val = prm[P_DRAW] * (0.7 + 0.1 * v)
     if s.hand_n[p] == 0 and R.empty_spaces(s, c, p, False) > 0:
@@ -427,7 +427,7 @@ def draw_value(s, c, p, v, prm):
 # ==============================================================================================
 # the policy
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def score_action(s, c, p, a, prm):
     """Heuristic value of legal action ``a`` at the decision at hand (higher is better)."""
     ph = s.phase
@@ -532,7 +532,7 @@ def score_action(s, c, p, a, prm):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     """The builder's or warrior's (by ``params``) best-valued action; ties broken by the bot's own stream."""
     best = -1e18

@@ -35,8 +35,8 @@ Action ids are global (``describe`` in game.py names them); see the A_* constant
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.components import cards_left, deck_from_counts, draw, finish, roll, shuffle
 from simlab.core.record import state_dtype
 from simlab.core.rng import below
@@ -212,17 +212,17 @@ def derive_config(config: RomaConfig, c: np.void) -> None:
 # ==============================================================================================
 # small helpers
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def is_char(t):
     return 0 <= t < N_CHAR
 
 
-@njit(cache=True)
+@compiled
 def is_building(t):
     return t >= N_CHAR
 
 
-@njit(cache=True)
+@compiled
 def count_kind_on_board(s, c, q, building):
     """Face-up cards of one kind on q's side."""
     n = 0
@@ -233,7 +233,7 @@ def count_kind_on_board(s, c, q, building):
     return n
 
 
-@njit(cache=True)
+@compiled
 def count_type_on_board(s, c, q, t):
     n = 0
     for d in range(c.spaces):
@@ -242,7 +242,7 @@ def count_type_on_board(s, c, q, t):
     return n
 
 
-@njit(cache=True)
+@compiled
 def hand_has_kind(s, p, building):
     lo = N_CHAR if building else 0
     hi = NCARDS if building else N_CHAR
@@ -252,7 +252,7 @@ def hand_has_kind(s, p, building):
     return False
 
 
-@njit(cache=True)
+@compiled
 def empty_spaces(s, c, q, for_legat):
     """Spaces of q without a card (the bribe space counts if so configured)."""
     n = 0
@@ -265,7 +265,7 @@ def empty_spaces(s, c, q, for_legat):
     return n
 
 
-@njit(cache=True)
+@compiled
 def adjacent(c, d, e):
     """Are spaces d and e next to each other on one side of the row?"""
     if d < 6 and e < 6:
@@ -275,7 +275,7 @@ def adjacent(c, d, e):
     return False
 
 
-@njit(cache=True)
+@compiled
 def defence(s, c, q, e):
     """Current defence of q's card on space e: printed + Turris bonus (other Turris) − Essedum."""
     t = s.board[q, e]
@@ -286,7 +286,7 @@ def defence(s, c, q, e):
     return v - s.essedum[q]
 
 
-@njit(cache=True)
+@compiled
 def unused_count(s, c):
     n = 0
     for i in range(c.n_dice):
@@ -295,7 +295,7 @@ def unused_count(s, c):
     return n
 
 
-@njit(cache=True)
+@compiled
 def die_available(s, c, v):
     for i in range(c.n_dice):
         if s.used[i] == 0 and s.dice[i] == v:
@@ -303,7 +303,7 @@ def die_available(s, c, v):
     return False
 
 
-@njit(cache=True)
+@compiled
 def first_die_with(s, c, v):
     """Index of the first unused die showing v (dice with equal pips are interchangeable); -1: none."""
     for i in range(c.n_dice):
@@ -312,13 +312,13 @@ def first_die_with(s, c, v):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def use_die(s, c, v):
     i = first_die_with(s, c, v)
     s.used[i] = 1
 
 
-@njit(cache=True)
+@compiled
 def value_seen_before(s, c, i):
     """True when an earlier unused die shows the same pips as die i (list each value once)."""
     for j in range(i):
@@ -327,12 +327,12 @@ def value_seen_before(s, c, i):
     return False
 
 
-@njit(cache=True)
+@compiled
 def shuffle_deck(s):
     shuffle(s, s.deck, s.deck_n)
 
 
-@njit(cache=True)
+@compiled
 def draw_card(s):
     """The top card of the draw pile (the discard pile shuffled in when it is empty); -1 if none left."""
     t, left = draw(s, s.deck, s.deck_n, s.discard)
@@ -340,19 +340,19 @@ def draw_card(s):
     return t
 
 
-@njit(cache=True)
+@compiled
 def to_hand(s, p, t):
     s.hand[p, t] += 1
     s.hand_n[p] += 1
 
 
-@njit(cache=True)
+@compiled
 def from_hand(s, p, t):
     s.hand[p, t] -= 1
     s.hand_n[p] -= 1
 
 
-@njit(cache=True)
+@compiled
 def put_card(s, p, d, t):
     """Card t onto p's space d; a card already there is covered (discarded)."""
     old = s.board[p, d]
@@ -361,7 +361,7 @@ def put_card(s, p, d, t):
     s.board[p, d] = t
 
 
-@njit(cache=True)
+@compiled
 def destroy(s, q, e):
     """q's card on space e is destroyed by the opponent (battle, Sicarius, Nero)."""
     t = s.board[q, e]
@@ -373,7 +373,7 @@ def destroy(s, q, e):
 # ==============================================================================================
 # victory points and the end of the game
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def check_end(s, c):
     """The game ends at once when a player has no VP or the stockpile is empty (rules §3 End of game)."""
     if s.phase == PH_OVER:
@@ -387,7 +387,7 @@ def check_end(s, c):
     return False
 
 
-@njit(cache=True)
+@compiled
 def gain_from_stock(s, c, p, amounts, srcs, k):
     """One payout from the stockpile, by source; a stockpile that cannot cover it pays in full anyway
     (``full_credit``), then the game ends."""
@@ -404,7 +404,7 @@ def gain_from_stock(s, c, p, amounts, srcs, k):
     check_end(s, c)
 
 
-@njit(cache=True)
+@compiled
 def gain1(s, c, p, amount, src):
     amounts = np.empty(1, np.int32)
     srcs = np.empty(1, np.int32)
@@ -413,7 +413,7 @@ def gain1(s, c, p, amount, src):
     gain_from_stock(s, c, p, amounts, srcs, 1)
 
 
-@njit(cache=True)
+@compiled
 def take_vp(s, c, p, amount, src):
     """p takes up to ``amount`` VP from the opponent (never below 0)."""
     q = 1 - p
@@ -425,7 +425,7 @@ def take_vp(s, c, p, amount, src):
     check_end(s, c)
 
 
-@njit(cache=True)
+@compiled
 def game_over(s, c, reason):
     """More VP wins; equal VP is a draw (rules §6)."""
     s.end_reason = reason
@@ -440,7 +440,7 @@ def game_over(s, c, reason):
 # ==============================================================================================
 # setup and turns
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def init(st, cf, rng):
     """Set up a new game (rules §2) and advance to the first decision: seat 0 passes cards."""
     s = st[0]
@@ -473,7 +473,7 @@ def init(st, cf, rng):
         s.phase = PH_OPENING
 
 
-@njit(cache=True)
+@compiled
 def deal_bonus_card(s, p, t):
     """Experiment knob: move the topmost copy of card type t from the shuffled deck into p's hand."""
     i = s.deck_n - 1
@@ -487,7 +487,7 @@ def deal_bonus_card(s, p, t):
     to_hand(s, p, t)
 
 
-@njit(cache=True)
+@compiled
 def start_turn(s, c, p):
     """Phase 1 (VP for empty spaces) and phase 2 (roll) of p's turn."""
     if c.max_turns > 0 and s.turns >= c.max_turns:
@@ -508,7 +508,7 @@ def start_turn(s, c, p):
     roll_action_dice(s, c)
 
 
-@njit(cache=True)
+@compiled
 def roll_action_dice(s, c):
     for i in range(MAX_DICE):
         s.used[i] = 1
@@ -525,7 +525,7 @@ def roll_action_dice(s, c):
         s.phase = PH_ACTION
 
 
-@njit(cache=True)
+@compiled
 def end_turn(s, c):
     p = s.active
     s.f_dice_unused[p] += unused_count(s, c)
@@ -536,7 +536,7 @@ def end_turn(s, c):
     start_turn(s, c, 1 - p)
 
 
-@njit(cache=True)
+@compiled
 def resume(s):
     """Back to the action phase after an activation (unless the game ended)."""
     if s.phase != PH_OVER:
@@ -547,7 +547,7 @@ def resume(s):
 # ==============================================================================================
 # what an ability can do (an activation is legal only if it can do something)
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def free_dice(s, c, exclude_v):
     """Unused dice, less one showing ``exclude_v`` (the die about to activate; 0: none)."""
     n = unused_count(s, c)
@@ -556,7 +556,7 @@ def free_dice(s, c, exclude_v):
     return n
 
 
-@njit(cache=True)
+@compiled
 def consul_possible(s, c, exclude_v):
     skipped = exclude_v <= 0
     for i in range(c.n_dice):
@@ -571,7 +571,7 @@ def consul_possible(s, c, exclude_v):
     return False
 
 
-@njit(cache=True)
+@compiled
 def ability_ok(s, c, p, t, d, money, exclude_v, mask):
     """Can ability t, acting from p's space d, do something? ``money`` is what p holds after paying
     for the activation; ``exclude_v`` the pips of the activating die if it is still unused; ``mask`` the
@@ -581,7 +581,7 @@ def ability_ok(s, c, p, t, d, money, exclude_v, mask):
     return basic_ok(s, c, p, t, d, money, exclude_v)
 
 
-@njit(cache=True)
+@compiled
 def basic_ok(s, c, p, t, d, money, exclude_v):
     """ability_ok for every card but Scaenicus."""
     q = 1 - p
@@ -621,7 +621,7 @@ def basic_ok(s, c, p, t, d, money, exclude_v):
     return False  # Basilica, Templum, Turris are never activated
 
 
-@njit(cache=True)
+@compiled
 def scaenicus_targets(s, c, p, origin, money, exclude_v, mask):
     """How many non-Scaenicus own characters a Scaenicus at ``origin`` could copy (chain ``mask``)."""
     n = 0
@@ -637,7 +637,7 @@ def scaenicus_targets(s, c, p, origin, money, exclude_v, mask):
 # ==============================================================================================
 # legal actions: what each decision (PH_*) offers
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def legal(st, cf, buf):
     """The legal actions of the decision at hand (``phase``), written into ``buf``; returns how many."""
     s = st[0]
@@ -794,7 +794,7 @@ def legal(st, cf, buf):
 # ==============================================================================================
 # applying actions
 # ==============================================================================================
-@njit(cache=True)
+@compiled
 def apply(st, cf, a):
     """Apply action ``a`` of the seat to decide (legal: the Python layer checks) and advance the turn."""
     s = st[0]
@@ -946,7 +946,7 @@ def apply(st, cf, a):
         resume(s)
 
 
-@njit(cache=True)
+@compiled
 def forum_payout(s, c, p):
     amounts = np.empty(3, np.int32)
     srcs = np.empty(3, np.int32)
@@ -957,7 +957,7 @@ def forum_payout(s, c, p):
     resume(s)
 
 
-@njit(cache=True)
+@compiled
 def apply_action(s, c, p, a):
     if a == A_DONE:
         end_turn(s, c)
@@ -1012,7 +1012,7 @@ def apply_action(s, c, p, a):
         activate(s, c, p, BRIBE)
 
 
-@njit(cache=True)
+@compiled
 def activate(s, c, p, d):
     t = s.board[p, d]
     s.f_act[p, t] += 1
@@ -1021,7 +1021,7 @@ def activate(s, c, p, d):
     perform(s, c, p, t, d)
 
 
-@njit(cache=True)
+@compiled
 def perform(s, c, p, t, d):
     """Ability t acting from p's space d (d is the activated card's space, also for Scaenicus)."""
     q = 1 - p
@@ -1083,7 +1083,7 @@ def perform(s, c, p, t, d):
         resume(s)
 
 
-@njit(cache=True)
+@compiled
 def apply_target(s, c, p, e):
     q = 1 - p
     a = s.act_type
@@ -1108,7 +1108,7 @@ def apply_target(s, c, p, e):
     resume(s)
 
 
-@njit(cache=True)
+@compiled
 def battle(s, c, p, e, centurio):
     """The active player attacks q's card on space e with one roll of the battle die."""
     q = 1 - p
@@ -1128,14 +1128,14 @@ def battle(s, c, p, e, centurio):
     after_battle(s, c, p)
 
 
-@njit(cache=True)
+@compiled
 def after_battle(s, c, p):
     if c.essedum_whole_turn == 0:
         s.essedum[1 - p] = 0
 
 
 # -- hidden information ------------------------------------------------------------------------------
-@njit(cache=True)
+@compiled
 def determinize(st, cf, seat, rng):
     """Resample in place what ``seat`` cannot see: the opponent's hand, the draw pile's order and contents,
     the cards the opponent is passing (setup) and its face-down opening cards (until revealed).

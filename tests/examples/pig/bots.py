@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
+from simlab.core.compiled import compiled
 
 from . import rules as R
 
@@ -10,7 +10,7 @@ PARAM_NAMES = ("hold_at",)
 HOLDER = {"hold_at": 20.0}  # the classic "hold at 20" strategy
 
 
-@njit(cache=True)
+@compiled
 def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
     s = st[0]
     need = cf[0].target - s.banked[seat]

@@ -5,8 +5,8 @@ The first to bank ``target`` points wins at once."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.compiled import compiled
 from simlab.core.components import finish, roll
 from simlab.core.record import state_dtype
 
@@ -41,7 +41,7 @@ CONFIG_DTYPE = np.dtype(
 )
 
 
-@njit(cache=True)
+@compiled
 def init(st, cf, rng):
     s = st[0]
     c = cf[0]
@@ -53,7 +53,7 @@ def init(st, cf, rng):
     s.cur = 0
 
 
-@njit(cache=True)
+@compiled
 def legal(st, cf, buf):
     s = st[0]
     buf[0] = A_ROLL
@@ -63,14 +63,14 @@ def legal(st, cf, buf):
     return 1
 
 
-@njit(cache=True)
+@compiled
 def end_turn(s, c):
     s.turn_total = 0
     s.turns += 1
     s.cur = (s.cur + 1) % c.players
 
 
-@njit(cache=True)
+@compiled
 def apply(st, cf, a):
     s = st[0]
     c = cf[0]
@@ -93,7 +93,7 @@ def apply(st, cf, a):
         end_turn(s, c)
 
 
-@njit(cache=True)
+@compiled
 def game_over(s, c):
     keys = np.empty((c.players, 1), np.int64)
     for p in range(c.players):
@@ -103,7 +103,7 @@ def game_over(s, c):
     finish(s, keys, c.players)
 
 
-@njit(cache=True)
+@compiled
 def determinize(st, cf, seat, rng):
     """Pig hides nothing from any seat: a determinization is the state itself (the search reseeds the die)."""
     return

@@ -1,0 +1,61 @@
+"""``@compiled`` (simlab.core.compiled): one specialisation for every integer width a caller passes, values
+unchanged, ``uint64`` generator states kept, constants and booleans still specialised."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+
+from simlab.core.compiled import canonical_type, compiled
+
+
+@compiled
+def seat_sum(seats, p, q):
+    """A stand-in for a heuristic: called with seats from records (int32), loops (int64) and constants."""
+    return seats[p] + seats[q] + p * 10
+
+
+@compiled
+def mixed_callers(seats, rec):
+    total = seat_sum(seats, rec[0], rec[1])  # int32, int32
+    for p in range(2):
+        total += seat_sum(seats, p, rec[1])  # int64, int32
+    return total + seat_sum(seats, np.int16(1), np.int8(0))  # int16, int8
+
+
+@compiled
+def high_bits(state):
+    return state >> np.uint64(60)
+
+
+@compiled
+def call_high_bits(x):
+    return high_bits(x)
+
+
+def test_every_integer_width_shares_one_specialisation():
+    seats = np.array([5, 7, 11], dtype=np.int64)
+    rec = np.array([2, 1], dtype=np.int32)
+    got = mixed_callers(seats, rec)
+    want = (11 + 7 + 20) + (5 + 7 + 0) + (7 + 7 + 10) + (7 + 5 + 10)
+    assert got == want
+    assert len(seat_sum.signatures) == 1, seat_sum.signatures
+    assert [str(t) for t in seat_sum.signatures[0][1:]] == ["int64", "int64"]
+
+
+def test_a_uint64_generator_state_passes_unchanged():
+    x = np.uint64(0xF000_0000_0000_0001)
+    assert call_high_bits(x) == 15
+    assert str(high_bits.signatures[0][0]) == "uint64"
+
+
+def test_the_canonical_types():
+    assert canonical_type(types.int32) == types.int64
+    assert canonical_type(types.uint8) == types.int64
+    assert canonical_type(types.IntegerLiteral(3)) == types.int64
+    assert canonical_type(types.uint64) == types.uint64
+    assert canonical_type(types.boolean) == types.boolean
+    assert canonical_type(types.BooleanLiteral(True)) == types.BooleanLiteral(True)
+    assert canonical_type(types.float64) == types.float64
+    arr = types.Array(types.int32, 1, "C")
+    assert canonical_type(arr) == arr
