@@ -215,7 +215,7 @@ class CompiledBot:
     def act(self, state: Any, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
         from simlab.core.registry import get_game
 
-        kernel = get_game(self.game).kernel
+        kernel = get_game(self.game).kernel.for_kinds([self.kind])
         buf = np.zeros(kernel.max_actions, dtype=np.int32)
         legal = np.asarray(legal_actions, dtype=np.int32)
         buf[: len(legal)] = legal

@@ -74,6 +74,15 @@ class Kernel:
     policy: Callable
     play_many: Callable
     searchable: bool = False
+    with_search: Callable[[], Kernel] | None = None
+
+    def for_kinds(self, kinds: Sequence[int]) -> Kernel:
+        """The kernel whose loop can play bots of these ``kinds``: this one, or — when a search bot plays —
+        the one with core's search compiled in, bound on first use (a game nobody searches never compiles
+        the search: its first play is that much shorter)."""
+        if self.with_search is not None and any(int(k) == KIND_SEARCH for k in kinds):
+            return self.with_search()
+        return self
 
 
 def _copy(template: types.FunctionType, namespace: dict[str, Any], game: str) -> Any:
@@ -121,11 +130,24 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
     )
     derive = getattr(rules, "derive_config", None)
     _copy(loop.base_policy, namespace, game)
-    _copy(search.search_decide, namespace, game)
+    namespace["search_decide"] = search.search_unbound
     policy = _copy(loop.policy, namespace, game)
     _copy(loop.play_one, namespace, game)
     play_many = _copy(loop.play_many, namespace, game)
-    return Kernel(
+
+    @functools.cache
+    def with_search() -> Kernel:
+        """The same loop with the search bot compiled in (its cached copies: ``<module>.<game>.search.*``)."""
+        searching = dict(namespace)
+        label = f"{game}.search"
+        _copy(search.search_decide, searching, label)
+        search_policy = _copy(loop.policy, searching, label)
+        _copy(loop.play_one, searching, label)
+        return dataclasses.replace(
+            kernel, policy=search_policy, play_many=_copy(loop.play_many, searching, label), with_search=None
+        )
+
+    kernel = Kernel(
         name=game,
         state_dtype=rules.STATE_DTYPE,
         max_actions=rules.MAX_ACTIONS,
@@ -138,7 +160,9 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         policy=policy,
         play_many=play_many,
         searchable=searchable,
+        with_search=with_search,
     )
+    return kernel
 
 
 _BOUND: dict[str, Kernel] = {}

@@ -222,7 +222,7 @@ class Game:
         bot_rng = self.bot_states(seed, config.players)
         py_rngs = [np.random.default_rng([seed, BOT_STREAM_BASE + p]) for p in range(config.players)]
         view_rngs = [np.random.default_rng([seed, VIEW_STREAM_BASE + p]) for p in range(config.players)]
-        kernel = self.kernel
+        kernel = self.kernel.for_kinds([b.kind for b in bots if getattr(b, "kind", None) is not None])
         buf = np.zeros(kernel.max_actions, dtype=np.int32)
         while not state.is_terminal():
             seat = state.current_player
@@ -251,7 +251,7 @@ class Game:
             bot_rng = np.stack([seeds_to_states(words, BOT_STREAM_BASE + p) for p in range(config.players)], axis=1)
             kinds = np.array([b.kind for b in bots], dtype=np.int64)
             params = stack_params(bots)
-            kernel.play_many(cfg, rng, bot_rng, kinds, params, out)
+            kernel.for_kinds(kinds).play_many(cfg, rng, bot_rng, kinds, params, out)
         else:
             for i, seed in enumerate(seeds):
                 out[i] = self.play(config, int(seed), bots).record[0]

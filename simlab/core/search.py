@@ -59,6 +59,14 @@ def missing_determinize(st, cf, seat, rng):
 
 
 @compiled
+def search_unbound(params, st, cf, buf, n, bot_rng, seat):
+    """Stands in for ``search_decide`` in a game's plain loop, which a search bot never reaches: the game's
+    kernel hands a search bot the loop with the search compiled in (``Kernel.for_kinds``)."""
+    raise ValueError("a search bot in the loop compiled without the search: use the kernel's for_kinds(kinds)")
+    return buf[0]
+
+
+@compiled
 def fresh_state(rng) -> np.uint64:
     """A non-zero generator state drawn from ``rng[0]`` (xorshift64* must not start at 0)."""
     x = next_u64(rng, 0)

@@ -207,6 +207,7 @@ def decision_kinds(game: Any, config: GameConfig, specs: Sequence[str], seeds: S
 
     cf = kernel.config_record(config)
     bot_kinds = np.array([b.kind for b in bots], dtype=np.int64)
+    kernel = kernel.for_kinds(bot_kinds)
     params = stack_params(bots)
     buf = np.zeros(kernel.max_actions, dtype=np.int32)
     out = []

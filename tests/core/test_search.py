@@ -75,6 +75,26 @@ def test_a_bad_search_spec_is_a_clear_error(spec, message):
         GAME.bots.make(spec)
 
 
+def test_the_plain_loop_leaves_the_search_out_and_binds_it_on_demand(game):
+    """A game nobody searches never compiles the search: its kernel's loop has a stand-in that refuses a
+    search bot, and ``for_kinds`` gives the loop with the search compiled in (once per process)."""
+    kernel = game.kernel
+    assert kernel.for_kinds([0, 1]) is kernel
+    searching = kernel.for_kinds([KIND_SEARCH, 1])
+    assert searching is kernel.for_kinds([1, KIND_SEARCH]) and searching is not kernel
+    assert searching.policy.py_func.__qualname__ == f"{game.name}.search.policy"
+    assert kernel.policy.py_func.__globals__["search_decide"].py_func.__name__ == "search_unbound"
+    state = game.new_state(game.make_config(), 1)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    bot = game.bots.make(SMALL)
+    buf = np.zeros(kernel.max_actions, dtype=np.int32)
+    n = kernel.legal(state.record, state.cfg, buf)
+    rng = game.bot_states(1, state.config.players)
+    with pytest.raises(ValueError, match="compiled without the search"):
+        kernel.policy(bot.kind, bot.params, state.record, state.cfg, buf, n, rng, state.current_player)
+
+
 def test_a_game_without_a_compiled_determinize_refuses_the_search_bot(monkeypatch):
     """A registered game whose rules define no determinize: the spec fails with what to add and where."""
     import simlab.core.registry as registry
@@ -128,7 +148,7 @@ def sampled(game, seeds=range(2), every=5, search_seat=0):
 
 
 def decide(game, state, bot, bot_rng) -> int:
-    kernel = game.kernel
+    kernel = game.kernel.for_kinds([bot.kind])
     buf = np.zeros(kernel.max_actions, dtype=np.int32)
     n = kernel.legal(state.record, state.cfg, buf)
     seat = state.current_player
@@ -137,7 +157,7 @@ def decide(game, state, bot, bot_rng) -> int:
 
 def test_the_search_never_changes_the_state_it_searches_from(game):
     bot = game.bots.make(SMALL)
-    kernel = game.kernel
+    kernel = game.kernel.for_kinds([bot.kind])
     checked = 0
     for seed, state in sampled(game)[:40]:
         before = state.record.tobytes()
