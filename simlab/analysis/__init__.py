@@ -44,6 +44,7 @@ from simlab.analysis.seats import (
     seat_advantage_from_partial,
     seat_verdicts,
 )
+from simlab.analysis.sensitivity import data_variants, sensitivity
 
 __all__ = [
     "VERDICTS",
@@ -58,6 +59,7 @@ __all__ = [
     "compare_variants",
     "compare_variants_from_partial",
     "compensation",
+    "data_variants",
     "design_from_manifest",
     "design_from_names",
     "distribution",
@@ -78,6 +80,7 @@ __all__ = [
     "seat_advantage",
     "seat_advantage_from_partial",
     "seat_verdicts",
+    "sensitivity",
     "shift_winners",
     "variance_decomposition",
     "variance_from_partial",

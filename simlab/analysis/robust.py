@@ -40,6 +40,17 @@ CHANGES = "changes with the bots"
 HOLDS = "holds for every bot tested"
 NONE = "no detectable effect for any bot"
 UNSETTLED = "not settled"
+#: the verdicts in words, by what the estimates are compared across: the bots of a panel, or the data
+#: variants of a sensitivity run (``simlab.analysis.sensitivity``); the ``verdict`` column keeps the keys
+WORDS = {
+    "bot": {CHANGES: CHANGES, HOLDS: HOLDS, NONE: NONE, UNSETTLED: UNSETTLED},
+    "variant": {
+        CHANGES: "changes with the data",
+        HOLDS: "keeps its sign for every data variant tested",
+        NONE: "no detectable effect for any data variant",
+        UNSETTLED: UNSETTLED,
+    },
+}
 #: variant names tried, in order, as the base of the comparisons (as the report does)
 BASE_NAMES = ("rulebook", "control", "original", "default", "base")
 METHOD = (
@@ -58,6 +69,7 @@ class Robustness:
     bots: list[str]
     alpha: float
     method: str = METHOD
+    across: str = "bot"  # what the ``bot`` column holds: panel bots, or a sensitivity run's data variants
 
     def lines(self) -> list[str]:
         """The verdicts in plain words, one line per effect, changes first."""
@@ -144,8 +156,13 @@ def robustness(
     return from_estimates(estimates, level, alpha)
 
 
-def from_estimates(estimates: pl.DataFrame, level: float = 0.95, alpha: float = 0.05) -> Robustness:
-    """The verdicts from a table of per-bot estimates (columns kind, effect, bot, estimate, se, games)."""
+def from_estimates(
+    estimates: pl.DataFrame, level: float = 0.95, alpha: float = 0.05, across: str = "bot"
+) -> Robustness:
+    """The verdicts from a table of per-bot estimates (columns kind, effect, bot, estimate, se, games).
+
+    ``across`` words the sentences: "bot" (a bot panel) or "variant" (the ``bot`` column holds data variants).
+    """
     if estimates.is_empty():
         raise AnalysisError("no effects to compare across the panel")
     bots = list(dict.fromkeys(estimates["bot"].to_list()))
@@ -163,13 +180,13 @@ def from_estimates(estimates: pl.DataFrame, level: float = 0.95, alpha: float = 
         pl.Series("p_pooled_adjusted", stats.adjust(out["p_pooled"].to_numpy(), "holm")),
     )
     verdicts = [
-        _verdict(r, estimates.filter((pl.col("kind") == r["kind"]) & (pl.col("effect") == r["effect"])), alpha)
+        _verdict(r, estimates.filter((pl.col("kind") == r["kind"]) & (pl.col("effect") == r["effect"])), alpha, across)
         for r in out.iter_rows(named=True)
     ]
     out = out.with_columns(
         pl.Series("verdict", [v for v, _ in verdicts]), pl.Series("sentence", [s for _, s in verdicts])
     )
-    return Robustness(estimates, out, bots, alpha)
+    return Robustness(estimates, out, bots, alpha, across=across)
 
 
 def _heterogeneity(kind: str, effect: str, group: pl.DataFrame) -> dict[str, object]:
@@ -201,7 +218,7 @@ def _heterogeneity(kind: str, effect: str, group: pl.DataFrame) -> dict[str, obj
     )
 
 
-def _verdict(row: dict[str, object], group: pl.DataFrame, alpha: float) -> tuple[str, str]:
+def _verdict(row: dict[str, object], group: pl.DataFrame, alpha: float, across: str = "bot") -> tuple[str, str]:
     est = group["estimate"].to_numpy()
     lo, hi = group["lo"].to_numpy(), group["hi"].to_numpy()
     pooled = float(row["pooled"])  # type: ignore[arg-type]
@@ -218,9 +235,10 @@ def _verdict(row: dict[str, object], group: pl.DataFrame, alpha: float) -> tuple
         for b, e, a, c in zip(group["bot"], group["estimate"], group["lo"], group["hi"], strict=True)
     )
     games = group["games"].to_list()
-    n = f"{min(games):,} games per bot" if min(games) == max(games) else f"{min(games):,}-{max(games):,} games per bot"
+    n = f"{min(games):,}" if min(games) == max(games) else f"{min(games):,}-{max(games):,}"
+    n += f" games per {across}"
     p = _p(row["p_interaction_adjusted"])
-    head = f"{row['kind']}, {row['effect']}: {verdict}"
+    head = f"{row['kind']}, {row['effect']}: {WORDS[across][verdict]}"
     sentence = f"{head} (win share, points: {per_bot}; interaction p = {p} Holm-adjusted; {n})"
     return verdict, sentence
 

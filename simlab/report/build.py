@@ -239,13 +239,14 @@ class Context:
 
 
 #: sections that, when the results support them, are the question the scenario asks (first one wins):
-#: a card-value design exists only to price the cards, so its seat and money findings are secondary
-LEAD_SECTIONS = ("cards",)
+#: a card-value design exists only to price the cards, a sensitivity run only to re-check the seat
+#: verdict on other data, so their seat and money findings are secondary
+LEAD_SECTIONS = ("cards", "sensitivity")
 
 
 def lead_first(sections: list[Section]) -> list[Section]:
     """The sections with the one that answers the scenario's question first: the card answer of a card-value
-    run, otherwise the seats (and money) section, which always comes first."""
+    run, the data verdicts of a sensitivity run, otherwise the seats (and money) section, which comes first."""
     for lead in LEAD_SECTIONS:
         for i, s in enumerate(sections):
             if s.id == lead:
@@ -285,6 +286,7 @@ def build_report(
         ("card value", _cards_section),
         ("markets", _markets_section),
         ("general balance", _balance_section),
+        ("robustness to the data", _sensitivity_section),
         ("robustness to the bots", _robust_section),
     ):
         started = time.perf_counter()
@@ -1053,6 +1055,12 @@ def _ordered_by(df: pl.DataFrame, variants: list[str]) -> pl.DataFrame:
 
 
 # -- general metrics ---------------------------------------------------------------------------------
+def _sensitivity_section(ctx: Context) -> tuple[Section | None, str]:
+    from simlab.report.robust_section import sensitivity_section
+
+    return sensitivity_section(ctx, Section, Finding, Table)
+
+
 def _robust_section(ctx: Context) -> tuple[Section | None, str]:
     from simlab.report.robust_section import robust_section
 

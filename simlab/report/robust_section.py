@@ -1,11 +1,15 @@
-"""The report's "Does it hold for stronger play?" section, for a result folder that carries a bot panel."""
+"""The report's two "does it hold?" sections: for stronger play (a result folder that carries a bot panel) and
+for other plausible data (a sensitivity run, whose variants change only placeholder or assumed knobs)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from simlab.analysis.robust import CHANGES, HOLDS, NONE, robustness
+from simlab.analysis.robust import CHANGES, HOLDS, NONE, WORDS, Robustness, robustness
+from simlab.analysis.sensitivity import sensitivity
 from simlab.run.panel import has_panel
+
+TONE = {CHANGES: "warn", HOLDS: "ok", NONE: "info"}
 
 
 def robust_section(ctx: Any, section: type, finding: type, table: type) -> tuple[Any, str]:
@@ -22,10 +26,55 @@ def robust_section(ctx: Any, section: type, finding: type, table: type) -> tuple
         title="Does it hold for stronger play?",
         question="Do this scenario's effects keep their sign and size when every seat is played by another bot?",
     )
-    tone = {CHANGES: "warn", HOLDS: "ok", NONE: "info"}
     for row in result.verdicts.iter_rows(named=True):
-        headline = row["verdict"] == CHANGES
-        sec.findings.append(finding(row["sentence"], tone.get(row["verdict"], "info"), headline))
+        sec.findings.append(finding(row["sentence"], TONE.get(row["verdict"], "info"), row["verdict"] == CHANGES))
+    games = result.estimates["games"].min()
+    sec.tables.append(
+        _effects_table(
+            result,
+            table,
+            "Effect per panel bot (win share, points, 95% interval)",
+            f"at least {games:,} games per variant and bot; each bot in every seat, the scenario's game seeds",
+        )
+    )
+    sec.notes.append(f"Method: {result.method}. Family-wise error rate of 'changes with the bots': {result.alpha:.0%}.")
+    return sec, ""
+
+
+def sensitivity_section(ctx: Any, section: type, finding: type, table: type) -> tuple[Any, str]:
+    """For a sensitivity run (``simlab.analysis.sensitivity``): each seat's verdict across the data variants,
+    every one a headline — whether the seat verdict survives other plausible data is the run's question."""
+    result = sensitivity(ctx.folder, base=ctx.base, level=ctx.level)
+    if result is None:
+        return None, ""
+    sec = section(
+        id="sensitivity",
+        title="Does it hold for other plausible data?",
+        question=(
+            "The variants change only placeholder or assumed numbers: does each seat's advantage keep its sign "
+            "for every one of them?"
+        ),
+    )
+    for row in result.verdicts.iter_rows(named=True):
+        sec.findings.append(finding(row["sentence"], TONE.get(row["verdict"], "info"), True))
+    games = result.estimates["games"].min()
+    sec.tables.append(
+        _effects_table(
+            result,
+            table,
+            "Seat advantage per data variant (win share − 1/N, points, 95% interval)",
+            f"at least {games:,} games per variant, the same game seeds in every variant",
+        )
+    )
+    sec.notes.append(
+        f"Method: {result.method}. Family-wise error rate of 'changes with the data': {result.alpha:.0%}. "
+        "The variants and the knobs they change are listed in the summary and the flags."
+    )
+    return sec, ""
+
+
+def _effects_table(result: Robustness, table: type, title: str, note: str) -> Any:
+    """One row per effect: its estimate in each panel entry (bot or data variant) and its verdict."""
     est = result.estimates
     rows = []
     for v in result.verdicts.iter_rows(named=True):
@@ -34,15 +83,6 @@ def robust_section(ctx: Any, section: type, finding: type, table: type) -> tuple
             b: f"{100 * e:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
             for b, e, lo, hi in zip(mine["bot"], mine["estimate"], mine["lo"], mine["hi"], strict=True)
         }
-        rows.append([f"{v['kind']}: {v['effect']}", *(cells.get(b, "–") for b in result.bots), v["verdict"]])
-    games = est["games"].min()
-    sec.tables.append(
-        table(
-            title="Effect per panel bot (win share, points, 95% interval)",
-            header=["effect", *result.bots, "verdict"],
-            rows=rows,
-            note=f"at least {games:,} games per variant and bot; each bot in every seat, the scenario's game seeds",
-        )
-    )
-    sec.notes.append(f"Method: {result.method}. Family-wise error rate of 'changes with the bots': {result.alpha:.0%}.")
-    return sec, ""
+        verdict = WORDS[result.across][v["verdict"]]
+        rows.append([f"{v['kind']}: {v['effect']}", *(cells.get(b, "–") for b in result.bots), verdict])
+    return table(title=title, header=["effect", *result.bots, "verdict"], rows=rows, note=note)
