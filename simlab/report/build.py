@@ -440,7 +440,12 @@ def _seats_section(ctx: Context) -> tuple[Section | None, str]:
         if gain is not None:
             sec.notes.append(gain)
     if comp is not None:
+        before = len(sec.findings)
         _add_compensation(ctx, sec, comp)
+        if len(money_sweep(ctx.configs, ctx.base)) == len(ctx.configs):
+            # a sweep exists to price the seats: its answer, the fair money and the verified vector, leads
+            sec.findings.append(Finding(_compensate_pointer(ctx), "info"))
+            sec.findings = sec.findings[before:] + sec.findings[:before]
     elif ctx.money() is not None:
         m = ctx.money()
         z = stats.z_value(ctx.level)
@@ -702,6 +707,20 @@ def _compensation(ctx: Context) -> Any:
         return A.compensation(rows, level=ctx.level)
     except AnalysisError:
         return None
+
+
+def _compensate_pointer(ctx: Context) -> str:
+    """The command that turns a sweep's per-seat fair money into a whole vector for all seats, verified."""
+    m = ctx.manifest
+    command = f"simlab compensate {m['game']} --players {m['players']}"
+    if m.get("seating") == "bots":
+        command += " --bots " + ",".join(m.get("bots", []))
+    seating = " (it seats its bots fixed, not rotated as this run did)" if m.get("seating") == "lineup" else ""
+    return (
+        f"The fitted offsets are per seat and continuous; starting {ctx.units.money_plural} come in whole units "
+        "and all seats change at once. The whole-number vector for every seat, on the knob's own grid and "
+        f"verified by a confirmation run with its seat shares and equal-seats test: {command}{seating}."
+    )
 
 
 def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:

@@ -69,3 +69,37 @@ def test_a_run_that_changes_a_rule_gets_no_sensitivity_section(tmp_path):
     folder = run_scenario(path, jobs=1, out=tmp_path / "results", progress=False)
     assert sensitivity(folder) is None
     assert "sensitivity" not in [s.id for s in build_report(folder).sections]
+
+
+SWEEP = """\
+description = "report tests: a starting-money sweep for seat 3"
+game = "massilia"
+players = 4
+games = 200
+seed = 41
+chunk_size = 100
+lineup = ["trader", "priest", "trader", "priest"]
+preset = "rulebook"
+
+[variants.control]
+
+[variants.money2_seat3]
+set = { start_money = [6, 6, 6, 8] }
+
+[variants.money4_seat3]
+set = { start_money = [6, 6, 6, 10] }
+"""
+
+
+def test_a_sweep_leads_with_the_fair_money_and_the_verified_vector(tmp_path):
+    from simlab.run.runner import run_scenario
+
+    path = tmp_path / "sweep.toml"
+    path.write_text(SWEEP)
+    report = build_report(run_scenario(path, jobs=1, out=tmp_path / "results", progress=False))
+    seats = report.sections[0]
+    assert seats.id == "seats"
+    first, second = seats.findings[0].text, seats.findings[1].text
+    assert first.startswith("Seat 3") and ("would win 1/4" in first or "fair starting money is" in first)
+    assert "simlab compensate massilia --players 4" in second and "confirmation run" in second
+    assert report.answer[0].text == first
