@@ -49,7 +49,12 @@ def seat_effects(results: Any, variants: Sequence[str], level: float = 0.95) -> 
     from simlab.analysis.seats import seat_advantage
 
     z = stats.z_value(level)
-    seats = seat_advantage(results, level).filter(pl.col("variant").is_in(list(variants)))
+    order = {name: i for i, name in enumerate(variants)}  # the scenario's order, base first
+    seats = (
+        seat_advantage(results, level)
+        .filter(pl.col("variant").is_in(list(variants)))
+        .sort(pl.col("variant").replace_strict(order, return_dtype=pl.Int64), "seat")
+    )
     if seats.is_empty():
         raise AnalysisError(f"no games of the variants {', '.join(variants)} in these results")
     return seats.select(

@@ -280,6 +280,7 @@ def test_cli_report(quick_folder, tmp_path, monkeypatch):
         "card value",
         "markets",
         "general balance",
+        "robustness to the data",
         "robustness to the bots",
     ]
     assert out.is_file() and out.stat().st_size > 10_000
