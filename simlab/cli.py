@@ -1158,7 +1158,15 @@ def _compensate_one_seat(
     metavar="FOLDER",
     help="A starting-money sweep whose exchange rate prices seat deficits (and cards) in sesterces.",
 )
-def report(folder: str, out: str | None, sweep: str | None) -> None:
+@click.option(
+    "--tolerance",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="Points of win share from the fair 1/N that matter: the seat verdict says whether the seats are unequal "
+    "by more than this.",
+)
+def report(folder: str, out: str | None, sweep: str | None, tolerance: float) -> None:
     """Write the balance report of a result FOLDER: one self-contained HTML file.
 
     Headline findings in plain words with their 95% intervals, one section per analysis the results
@@ -1170,7 +1178,9 @@ def report(folder: str, out: str | None, sweep: str | None) -> None:
     from simlab.report.html import write_report
 
     t0 = time.perf_counter()
-    path = write_report(folder, out, sweep=sweep, progress=lambda line: click.echo(line, err=True))
+    path = write_report(
+        folder, out, sweep=sweep, progress=lambda line: click.echo(line, err=True), tolerance=tolerance / 100
+    )
     if str(path) == "-":
         click.echo(f"report: written to standard output (built in {time.perf_counter() - t0:.1f} s)", err=True)
         return

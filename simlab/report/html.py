@@ -63,11 +63,13 @@ def write_report(
     level: float = 0.95,
     sweep: str | Path | None = None,
     progress: Callable[[str], None] | None = None,
+    tolerance: float | None = None,
 ) -> Path:
     """Build the report of a result folder and write it to ``out`` (default ``reports/<folder>.html``).
 
     ``sweep``: a starting-money sweep folder that prices seat deficits and cards in the game's money. ``progress``:
-    called with a line as each section is done.
+    called with a line as each section is done. ``tolerance``: win share from 1/N that matters to the seat
+    verdict (default: ``build_report``'s, 1 point).
 
     ``out`` ``-`` writes the HTML to standard output (and returns ``Path("-")``). A symlink is written
     through to its target; a path that is not a regular file (a directory, a device, a FIFO) is refused
@@ -79,7 +81,8 @@ def write_report(
     t0 = time.perf_counter()
     target = Path(out) if out is not None else default_out(folder)
     output_target(target if str(out) != "-" else "-", "--out")  # refuse a device or a directory at once
-    report = build_report(folder, level=level, out=target, sweep=sweep, progress=progress)
+    extra = {} if tolerance is None else {"tolerance": tolerance}
+    report = build_report(folder, level=level, out=target, sweep=sweep, progress=progress, **extra)
     report.build_seconds = time.perf_counter() - t0
     text = render(report, level)
     written = write_output("-" if str(out) == "-" else target, text.encode("utf-8"), "--out")

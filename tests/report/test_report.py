@@ -322,3 +322,14 @@ def test_sweep_prices_seat_deficits(quick_folder, cards_folder, tmp_path):
         cli, ["report", str(quick_folder), "--out", str(tmp_path / "r.html"), "--sweep", str(quick_folder)]
     )
     assert result.exit_code == 2 and "is not a starting-money sweep" in result.stderr
+
+
+def test_cli_report_tolerance_sets_what_matters_in_the_seat_verdict(quick_folder, tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "wide.html"
+    result = runner.invoke(cli, ["report", str(quick_folder), "--out", str(out), "--tolerance", "25"])
+    assert result.exit_code == 0, result.output
+    html = out.read_text()
+    assert "25.0-point tolerance" in html and "1.0-point tolerance" not in html
+    bad = runner.invoke(cli, ["report", str(quick_folder), "--out", str(out), "--tolerance", "-1"])
+    assert bad.exit_code == 2 and "--tolerance" in bad.output
