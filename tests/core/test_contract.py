@@ -90,10 +90,18 @@ def states(game):
 # ==============================================================================================
 # random games with invariants after every action
 # ==============================================================================================
+#: random games checked after every action: up to this many, and at least MIN_GAMES, until ACTION_BUDGET
+#: actions are checked (a game of long games — Pantheon's random games run ~1,000 actions — stops earlier;
+#: each game's own tests check thousands more, compiled)
+N_GAMES, MIN_GAMES, ACTION_BUDGET = 300, 40, 60_000
+
+
 def test_random_games_keep_the_invariants(game):
     cfgs = configs(game)
-    n_games = 300
-    for i in range(n_games):
+    actions = 0
+    for i in range(N_GAMES):
+        if i >= MIN_GAMES and actions >= ACTION_BUDGET:
+            break
         config = cfgs[i % len(cfgs)]
         state = game.new_state(config, i)
         rng = np.random.default_rng(i)
@@ -106,6 +114,7 @@ def test_random_games_keep_the_invariants(game):
             assert 0 <= state.current_player < config.players
             action = legal[int(rng.integers(len(legal)))]
             state.apply(action)
+            actions += 1
             check(game, state)
         assert state.current_player == -1
         out = state.outcome()
