@@ -14,14 +14,15 @@ same determinizations, so the same decision (tests/core/test_search.py).
 
 ``search_decide`` is a *template* like those of :mod:`simlab.core.loop`: :func:`simlab.core.engine.bind`
 gives each game its own copy (globals: the game's ``legal``, ``apply``, ``determinize``, …, and the loop's
-``base_policy`` for rollouts, which cannot re-enter the search). The tree is preallocated once per decision
-(``iterations + 1`` nodes; no allocation per iteration) and the work state is one record overwritten per
-iteration.
+``base_policy`` for rollouts, which cannot re-enter the search), compiled into the game's *search* loop only
+when a search bot first plays (``Kernel.for_kinds``); the plain loop holds :func:`search_unbound`. The tree is
+preallocated once per decision (``iterations + 1`` nodes; no allocation per iteration) and the work state is
+one record overwritten per iteration.
 
 The bot's parameters travel in its float64 parameter vector (layout: the ``P_*`` indices below; the rollout
 bot's own parameters from :data:`ROLLOUT_OFFSET`). Spec strings (``ismcts:iterations=200,c=0.7,rollout=trader``)
 are parsed by :mod:`simlab.core.search_spec`, kept apart so that a change to them recompiles no game (this
-module is compiled into every game's loop); see docs/search.md.
+module is a shared source of every game's compiled code); see docs/search.md.
 """
 # ruff: noqa: F821  (the game's names are bound per game by simlab.core.engine.bind)
 

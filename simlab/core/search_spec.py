@@ -1,7 +1,8 @@
 """Spec strings of core's search bot (``ismcts:iterations=200,c=0.7,rollout=trader``) and its defaults.
 
-Kept apart from :mod:`simlab.core.search` (compiled into every game's loop, so an edit there recompiles every
-game): the defaults and the parsing here are Python only. The parameters are documented in docs/search.md.
+Kept apart from :mod:`simlab.core.search` (a shared source of every game's compiled code, so an edit there
+recompiles every game): the defaults and the parsing here are Python only. The parameters are documented in
+docs/search.md.
 """
 
 from __future__ import annotations

@@ -6,16 +6,22 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from simlab.core.compiled import canonical_type, compiled
+from simlab.core.compiled import OneWidthDispatcher, canonical_type, compiled
 
 
-@compiled
+def uncached(fn):
+    """``@compiled`` without the disk cache: a fresh compile in every test process, so the dispatchers'
+    ``signatures`` show what was compiled (a caller loaded from the cache never compiles its callees)."""
+    return OneWidthDispatcher(py_func=fn, locals={}, targetoptions={"nopython": True})
+
+
+@uncached
 def seat_sum(seats, p, q):
     """A stand-in for a heuristic: called with seats from records (int32), loops (int64) and constants."""
     return seats[p] + seats[q] + p * 10
 
 
-@compiled
+@uncached
 def mixed_callers(seats, rec):
     total = seat_sum(seats, rec[0], rec[1])  # int32, int32
     for p in range(2):
@@ -23,12 +29,12 @@ def mixed_callers(seats, rec):
     return total + seat_sum(seats, np.int16(1), np.int8(0))  # int16, int8
 
 
-@compiled
+@uncached
 def high_bits(state):
     return state >> np.uint64(60)
 
 
-@compiled
+@uncached
 def call_high_bits(x):
     return high_bits(x)
 
@@ -59,3 +65,12 @@ def test_the_canonical_types():
     assert canonical_type(types.float64) == types.float64
     arr = types.Array(types.int32, 1, "C")
     assert canonical_type(arr) == arr
+
+
+def test_compiled_is_the_one_width_dispatcher_with_the_disk_cache():
+    def twice(x):
+        return 2 * x
+
+    dispatcher = compiled(twice)
+    assert isinstance(dispatcher, OneWidthDispatcher)
+    assert type(dispatcher._cache).__name__ == "FunctionCache"  # numba's on-disk cache, as njit(cache=True)
