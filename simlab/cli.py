@@ -642,6 +642,18 @@ def _echo(lines: list[str]) -> None:
         click.echo(line)
 
 
+def tolerance_option(func: Callable) -> Callable:
+    """--tolerance: the points of win share from 1/N that matter to the seat verdict (``tolerance``)."""
+    return click.option(
+        "--tolerance",
+        type=click.FloatRange(min=0),
+        default=1.0,
+        show_default=True,
+        help="Points of win share from the fair 1/N that matter: the seat verdict says whether the seats are "
+        "unequal by more than this.",
+    )(func)
+
+
 def json_option(func: Callable) -> Callable:
     """--json (the whole answer as one JSON object) and --csv (its main table as CSV): ``fmt`` is "json",
     "csv" or None (text)."""
@@ -703,14 +715,7 @@ def _json_guard(command: str, folder: str, analysis: str, fmt: str | None) -> It
 @cli.command()
 @folder_argument
 @click.option("--base", metavar="VARIANT", help="Also show each seat's change against this variant (paired).")
-@click.option(
-    "--tolerance",
-    type=click.FloatRange(min=0),
-    default=1.0,
-    show_default=True,
-    help="Points of win share from the fair 1/N that matter: the verdict says whether the seats are unequal "
-    "by more than this.",
-)
+@tolerance_option
 @chart_option
 @json_option
 def seats(folder: str, base: str | None, tolerance: float, chart: str | None, fmt: str | None) -> None:
@@ -1158,14 +1163,7 @@ def _compensate_one_seat(
     metavar="FOLDER",
     help="A starting-money sweep whose exchange rate prices seat deficits (and cards) in sesterces.",
 )
-@click.option(
-    "--tolerance",
-    type=click.FloatRange(min=0),
-    default=1.0,
-    show_default=True,
-    help="Points of win share from the fair 1/N that matter: the seat verdict says whether the seats are unequal "
-    "by more than this.",
-)
+@tolerance_option
 def report(folder: str, out: str | None, sweep: str | None, tolerance: float) -> None:
     """Write the balance report of a result FOLDER: one self-contained HTML file.
 
