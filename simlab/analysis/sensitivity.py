@@ -2,7 +2,7 @@
 
 A game whose printed numbers are not public ships them as placeholder tables and knobs (provenance
 ``placeholder``, or ``assumption`` for a reading of an unclear rule). A *sensitivity run* plays a base variant
-and variants that each change only such knobs, on the same game seeds (e.g. scenarios/pantheon_sensitivity.toml).
+and variants that each change only such knobs, on the same game seeds (a game ships one as a scenario).
 Its headline verdict is the seat advantage; here each seat's advantage (win share − 1/N) is estimated in every
 variant and the variants are compared as :mod:`simlab.analysis.robust` compares the bots of a panel: Cochran's
 Q test of the variant × seat interaction, Holm-adjusted over the seats, and per seat one of "keeps its sign
