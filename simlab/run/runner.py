@@ -504,9 +504,9 @@ def _warm_up(sc: Scenario, task: ChunkTask, log: IO[str] | None) -> None:
     cached = is_cached(game.name, game.rules_module, game.policy)
     if log is not None and not cached:  # a warm cache loads in seconds: nothing to announce
         if cached is False:
-            log.write(f"compiling the {sc.game} engine (first use on this machine, a minute or two; cached after)...\n")
+            log.write(f"compiling the {sc.game} engine (first use on this machine, 15-40 s; cached after)...\n")
         else:
-            log.write(f"loading the {sc.game} engine (the first use on a machine compiles it, a minute or two)...\n")
+            log.write(f"loading the {sc.game} engine (the first use on a machine compiles it, 15-40 s)...\n")
         log.flush()
     t0 = time.perf_counter()
     with contextlib.suppress(Exception):  # a failing game is reported by its chunk, with a replay command
