@@ -65,6 +65,11 @@ def with_ranks(
     return frame.with_columns(*columns.values())
 
 
+def rank_range(rank: int, lo: int, hi: int, dash: str = "–") -> str:
+    """A table cell or chart label: "2 (1–3)", the rank and its plausible ranks (``dash`` "-" for plain text)."""
+    return f"{rank} ({lo}{dash}{hi})"
+
+
 def rank_text(rank: int, lo: int, hi: int, k: int) -> str:
     """ "ranked 1 of 12 (plausible ranks 1–3)", or "(its rank is settled)" when the interval is one rank."""
     if lo == hi:

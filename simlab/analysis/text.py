@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 
 from simlab.analysis.compensation_text import compensation_text  # noqa: F401  (moved; kept importable here)
-from simlab.analysis.ranks import rank_method
+from simlab.analysis.ranks import rank_method, rank_range
 from simlab.core.facts import GENERIC_UNITS, Units
 
 
@@ -180,7 +180,7 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
         if "played_diff" in df.columns:
             row += [f"{r['played_diff'] * 100:+.1f}" if r.get("played_diff") is not None else "-"]
         if ranked:
-            row += ["-" if r["rank"] is None else f"{r['rank']} ({r['rank_lo']}-{r['rank_hi']})"]
+            row += ["-" if r["rank"] is None else rank_range(r["rank"], r["rank_lo"], r["rank_hi"], "-")]
         rows.append(row)
     adj = "Holm" if df["adjustment"][0] == "holm" else "Benjamini-Hochberg"
     lines = [f"value of one extra card for the seat that gets it ({df['interval'][0]}):", *table(header, rows)]

@@ -41,7 +41,7 @@ from simlab.analysis.frames import (
 from simlab.analysis.market_pass import market_summary, market_summary_from_partial
 from simlab.analysis.markets import MARKET, no_market_message
 from simlab.analysis.metrics import cluster_partial, merge_histogram
-from simlab.analysis.ranks import rank_method, rank_text, with_ranks
+from simlab.analysis.ranks import rank_method, rank_range, rank_text, with_ranks
 from simlab.analysis.sweep import base_variant, money_sweep, not_a_sweep, scenario_example
 from simlab.analysis.text import games_needed_text
 from simlab.core.facts import MONEY_KNOB, Roles, Units, not_available
@@ -878,7 +878,7 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
             [
                 r["label"],
                 r["kind"],
-                "–" if r["rank"] is None else f"{r['rank']} ({r['rank_lo']}–{r['rank_hi']})",
+                "–" if r["rank"] is None else rank_range(r["rank"], r["rank_lo"], r["rank_hi"]),
                 f"{F.count(r['games'])} × {r['seats']}",
                 F.est_ci(r["win_share_diff"], r["win_share_diff_lo"], r["win_share_diff_hi"], 100, 2, True),
                 F.p_value(r["p_adjusted"]) if r["kind"] == "card" else "–",

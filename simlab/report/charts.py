@@ -27,6 +27,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from simlab.analysis.ranks import rank_range
 from simlab.core.facts import GENERIC_UNITS, Units
 
 STYLE = "whitegrid"
@@ -314,7 +315,7 @@ def card_value_forest(
             if r.get("p_adjusted") is not None and r["p_adjusted"] == r["p_adjusted"] and r["p_adjusted"] < 1 - level
             else ""
         )
-        rank = f"  #{r['rank']} ({r['rank_lo']}–{r['rank_hi']})" if r.get("rank") is not None else ""
+        rank = "  #" + rank_range(r["rank"], r["rank_lo"], r["rank_hi"]) if r.get("rank") is not None else ""
         labels.append(f"{r['label']}{star}{rank}")
     ax.set_yticks(y, labels)
     ax.set_xlabel("change in the granted seat's win share (percentage points)")
