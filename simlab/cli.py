@@ -193,7 +193,7 @@ def config(game: str, preset: str | None, players: int | None, as_json: bool) ->
     point the rules leave open) or placeholder. Change a knob with `--set key=value` (play, bench) or a
     scenario's [set] table.
     """
-    from simlab.core.config import knob_table
+    from simlab.core.config import allowed_text, knob_table
     from simlab.run.scenario import format_value
 
     g = simlab.get_game(game)
@@ -221,8 +221,7 @@ def config(game: str, preset: str | None, players: int | None, as_json: bool) ->
         doc = r["doc"]
         if r["changed"]:
             doc += f" (default {default})"
-        if r["choices"]:
-            doc += f"; one of {', '.join(map(str, r['choices']))}"
+        doc += allowed_text(r)
         click.echo(
             f"{mark} {r['name']:<{w_name}}  {value:<{w_value}}  {r['type']:<{w_type}}  {r['range'] or '':<{w_range}}  "
             f"{r['source']:<11} {doc}"

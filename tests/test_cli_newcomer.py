@@ -58,8 +58,9 @@ def test_config_json_has_stable_keys(runner):
     knobs = {k["name"]: k for k in data["knobs"]}
     assert set(knobs) == set(simlab.get_game("massilia").config_class.field_names())
     assert set(knobs["start_money"]) == {
-        "name", "value", "default", "type", "source", "doc", "choices", "range", "changed"
+        "name", "value", "default", "type", "source", "doc", "choices", "range", "changed", "not_modelled"
     }  # fmt: skip
+    assert not any(k["not_modelled"] for k in knobs.values())  # Massilia leaves nothing of its rules out
     assert knobs["players"]["range"] == "2..4" and knobs["bonus_card_seat"]["range"] == "-1 or 0..3"
     assert knobs["marker_drop_per_cube"]["range"] is None
     assert knobs["start_money"]["value"] == [5, 6, 7, 8] and knobs["start_money"]["default"] == [6, 6, 6, 6]

@@ -59,6 +59,17 @@ def knob(
     return dataclasses.field(default=default, metadata=meta)
 
 
+def not_modelled(doc: str) -> Any:
+    """A named gap: a part of the printed game the engine leaves out, declared as a flag that must stay False.
+
+    A gap is a config field and a line in the game's docs, never a silent shortcut: the flag shows the gap in
+    ``simlab config`` and the provenance tables, and setting it is a clear error rather than a run that
+    quietly plays without the part. It never enters the config hash or the config record.
+    """
+    meta = {"source": "assumption", "doc": doc, "record": None, "choices": (False,), "hash_default": False}
+    return dataclasses.field(default=False, metadata={**meta, "not_modelled": True})
+
+
 @dataclasses.dataclass(frozen=True)
 class GameConfig:
     """Base of every game config. Subclasses add fields with :func:`knob` and a ``PRESETS`` mapping."""
@@ -74,6 +85,9 @@ class GameConfig:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             object.__setattr__(self, f.name, _coerce(f.name, value, hints[f.name]))
+        for f in dataclasses.fields(self):
+            if f.metadata.get("not_modelled") and getattr(self, f.name):
+                raise ConfigError(f"{f.name} is not modelled ({f.metadata['doc']}); leave it false")
         self.validate()
         for f in dataclasses.fields(self):
             if "range" in f.metadata:
@@ -144,6 +158,15 @@ class GameConfig:
         return out
 
 
+def allowed_text(row: Mapping[str, Any]) -> str:
+    """What a listing adds to a knob's description (a :func:`knob_table` row): a named gap, or its choices."""
+    if row["not_modelled"]:
+        return "; not modelled: must stay false"
+    if row["choices"]:
+        return f"; one of {', '.join(map(str, row['choices']))}"
+    return ""
+
+
 def type_name(hint: Any) -> str:
     """A field's type as a listing shows it: ``int``, ``bool``, ``list of int`` (a tuple: one value per seat...)."""
     if get_origin(hint) is tuple:
@@ -155,7 +178,7 @@ def knob_table(config_class: type[GameConfig], preset: str | None = None, player
     """Every knob of a game's config: name, value (the preset's; the default without a preset), default, type,
     provenance (``source``), description, allowed ``choices``, the ``range`` its values must lie in (as text,
     under this config: ``2..4``, ``>= 0``, ``-1 or 0..3``; None without one) and whether the value differs from
-    the default (``changed``).
+    the default (``changed``), and whether it is a named gap that must stay false (``not_modelled``).
 
     What ``simlab config GAME [--preset P] [--json]`` prints; values are JSON-ready (tuples as lists).
     """
@@ -176,6 +199,7 @@ def knob_table(config_class: type[GameConfig], preset: str | None = None, player
                 "choices": [_jsonable(c) for c in f.metadata.get("choices", ())],
                 "range": range_text(f, config) or None,
                 "changed": value != f.default,
+                "not_modelled": bool(f.metadata.get("not_modelled")),
             }
         )
     return rows

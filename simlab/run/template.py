@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from simlab.core.config import knob_table
+from simlab.core.config import allowed_text, knob_table
 
 GAMES = 1000
 SEED = 1
@@ -69,9 +69,9 @@ def scenario_template(game: Any, players: int | None = None, name: str | None = 
     for row in table:
         if row["name"] == "players":
             continue  # the top-level key above
-        extra = f"; one of {', '.join(map(str, row['choices']))}" if row["choices"] else ""
         lines.append(
-            f"# {row['name']} = {toml_value(row['default'])}    # {row['type']}, {row['source']}: {row['doc']}{extra}"
+            f"# {row['name']} = {toml_value(row['default'])}    # {row['type']}, {row['source']}: {row['doc']}"
+            f"{allowed_text(row)}"
         )
     for preset in game.presets():
         changes = {k: v for k, v in cls.PRESETS[preset].items() if k != "players"}

@@ -175,3 +175,19 @@ def test_parse_overrides():
     assert parse_overrides(["start_money=5,6,7,8", " hand_limit = 3 "]) == {"start_money": "5,6,7,8", "hand_limit": "3"}
     with pytest.raises(ConfigError, match="key=value"):
         parse_overrides(["hand_limit"])
+
+
+# -- named gaps ------------------------------------------------------------------------------------
+def test_a_named_gap_is_listed_off_and_refused_when_set():
+    """A part of the game the engine leaves out is a flag that stays False: listed, hash-neutral, refused."""
+    from simlab.core.config import knob_table
+
+    mov = get_game("merchant_of_venus")
+    gaps = [f for f in dataclasses.fields(mov.config_class) if f.metadata.get("not_modelled")]
+    assert {f.name for f in gaps} >= {"pirates_and_relics", "telegates", "pilot_abilities", "jettison"}
+    rows = {row["name"]: row for row in knob_table(mov.config_class)}
+    assert rows["telegates"]["value"] is False and rows["telegates"]["choices"] == [False]
+    default = mov.make_config()
+    assert default.replace(telegates=False).config_hash() == default.config_hash()
+    with pytest.raises(ConfigError, match=r"telegates is not modelled \(telegate spaces: .*\); leave it false"):
+        mov.make_config(overrides={"telegates": "true"})

@@ -16,7 +16,7 @@ import dataclasses
 from pathlib import Path
 from typing import ClassVar
 
-from simlab.core.config import GameConfig, knob, require
+from simlab.core.config import GameConfig, knob, not_modelled, require
 from simlab.games.merchant_of_venus import data
 from simlab.games.merchant_of_venus.board import DEFAULT_BOARD_PATH, HAZARD_SEED, load_board
 
@@ -327,6 +327,11 @@ class MerchantOfVenusConfig(GameConfig):
         20, "rulebook", "credits per fame when the Fuzzy Dice roll a double", range=(0, None)
     )
     eliminate_below: int = knob(0, "derived", "total fame below this eliminates a player")
+    # -- named gaps: parts of the game the seed's pages do not have (setting one is an error) ---------------
+    pirates_and_relics: bool = not_modelled("pirates and relic rewards: not in the seed's pages; off by default")
+    telegates: bool = not_modelled("telegate spaces: on the standard board only; the proxy (classic) board has none")
+    pilot_abilities: bool = not_modelled("the pilot kinds' own abilities: not in the seed; pilots have levels only")
+    jettison: bool = not_modelled("making room by jettisoning cargo: not in the seed's pages")
 
     def bonus_code(self) -> int:
         """The engine's code of ``bonus_item``: -1 none, 0..5 an equipment item (data.EQUIPMENT_ITEMS order),
