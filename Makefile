@@ -72,6 +72,9 @@ lint: test-env
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# pytest's own exit codes pass through: "no tests collected" (5) fails the target too
+# pytest's own exit codes pass through: "no tests collected" (5) fails the target too. The suite runs on every
+# core (pytest-xdist; tests are handed out one by one, so a slow file does not hold one worker); PYTEST_ARGS adds
+# options, e.g. PYTEST_ARGS="-n 0" for one process or PYTEST_ARGS=tests/core for a part
+PYTEST_ARGS ?=
 test: test-env lint browser
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist worksteal $(PYTEST_ARGS)

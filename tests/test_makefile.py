@@ -67,6 +67,17 @@ def test_a_changed_pyproject_reinstalls(tmp_path):
     assert len(dry_run("test", venv)) == 1
 
 
+def test_test_runs_the_suite_on_every_core_and_passes_extra_arguments(tmp_path):
+    result = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), "test", f"VENV={tmp_path / 'venv'}", "PYTEST_ARGS=tests/core"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    pytest_lines = [line for line in result.stdout.splitlines() if "/pytest" in line]
+    assert pytest_lines and pytest_lines[-1].endswith("pytest -n auto --dist worksteal tests/core")
+
+
 def test_ci_runs_make_test():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
 
