@@ -14,6 +14,8 @@ import threading
 import time
 from typing import Any
 
+from simlab.run.memory import release_freed_memory
+
 #: seconds between two looks at the parent
 POLL_SECONDS = 0.5
 
@@ -37,6 +39,10 @@ def _watch(parent: int) -> None:
 
 
 def in_worker(function: Any, *args: Any) -> Any:
-    """Call ``function(*args)`` in a local worker process, with the parent watchdog running."""
+    """Call ``function(*args)`` in a local worker process, with the parent watchdog running; then hand the
+    memory it freed back to the system (simlab.run.memory), so loky keeps the worker."""
     watch_parent()
-    return function(*args)
+    try:
+        return function(*args)
+    finally:
+        release_freed_memory()
