@@ -24,12 +24,27 @@ def _forced(s):
 
 @compiled
 def shuffle(s, items, n):
-    """Shuffle ``items[:n]`` in place (Fisher–Yates, from the last item down)."""
+    """Shuffle ``items[:n]`` in place from the game's chance stream (Fisher–Yates, from the last item down)."""
+    shuffle_from(s.rng, items, n)
+
+
+@compiled
+def shuffle_from(rng, items, n):
+    """Shuffle ``items[:n]`` in place drawing from the generator ``rng`` (Fisher–Yates, from the last item down):
+    the game's chance stream in :func:`shuffle`, a search's own stream in a game's ``determinize``."""
     for i in range(n - 1, 0, -1):
-        j = below(s.rng, 0, i + 1)
+        j = below(rng, 0, i + 1)
         tmp = items[i]
         items[i] = items[j]
         items[j] = tmp
+
+
+@compiled
+def shuffle_canonical(rng, items, n):
+    """``items[:n]`` sorted, then shuffled from ``rng``: the result depends on what the items are, never on the
+    order they were in (a ``determinize`` must not leak an order its seat cannot see)."""
+    items[:n].sort()
+    shuffle_from(rng, items, n)
 
 
 @compiled

@@ -30,9 +30,17 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.core.compiled import compiled
-from simlab.core.components import cards_left, deck_from_counts, draw, draw_counts, finish, roll, shuffle
+from simlab.core.components import (
+    cards_left,
+    deck_from_counts,
+    draw,
+    draw_counts,
+    finish,
+    roll,
+    shuffle,
+    shuffle_from,
+)
 from simlab.core.record import state_dtype
-from simlab.core.rng import below
 from simlab.games.massilia.config import MAX_PLAYERS, MAX_ROUNDS, MAX_SPACES, MAX_VENUS_RETURNS, MassiliaConfig
 from simlab.games.massilia.data import CARDS as CARD_NAMES
 
@@ -1448,9 +1456,7 @@ def determinize(st, cf, seat, rng):
             s.deck[k] = t
             k += 1
         s.hand[pool_row, t] = 0
-    for i in range(k - 1, 0, -1):  # Fisher-Yates from the seat's stream
-        j = below(rng, 0, i + 1)
-        s.deck[i], s.deck[j] = s.deck[j], s.deck[i]
+    shuffle_from(rng, s.deck, k)  # from the seat's stream
     pos = 0
     for q in range(n):
         if q != seat:

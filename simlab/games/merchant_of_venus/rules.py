@@ -37,7 +37,7 @@ import functools
 import numpy as np
 
 from simlab.core.compiled import compiled
-from simlab.core.components import draw_counts, finish, roll
+from simlab.core.components import draw_counts, finish, roll, shuffle_canonical
 from simlab.core.errors import DataFileError
 from simlab.core.record import state_dtype
 from simlab.core.rng import below, next_u64
@@ -1540,19 +1540,8 @@ def determinize(st, cf, seat, rng):
         if s.discovered[sy] == 0:
             hidden[m] = s.sys_culture[sy]
             m += 1
-    # into a canonical order first, so the view depends on which cultures are unseen, not on where they lie
-    for i in range(1, m):
-        v = hidden[i]
-        k = i - 1
-        while k >= 0 and hidden[k] > v:
-            hidden[k + 1] = hidden[k]
-            k -= 1
-        hidden[k + 1] = v
-    for i in range(m - 1, 0, -1):
-        j = below(rng, 0, i + 1)
-        t = hidden[i]
-        hidden[i] = hidden[j]
-        hidden[j] = t
+    # sorted first, so the view depends on which cultures are unseen, not on where they lie
+    shuffle_canonical(rng, hidden, m)
     m = 0
     for sy in range(NSYS):
         if s.discovered[sy] == 0:

@@ -15,9 +15,8 @@ import functools
 import numpy as np
 
 from simlab.core.compiled import compiled
-from simlab.core.components import draw, draw_counts, finish, shuffle
+from simlab.core.components import draw, draw_counts, finish, shuffle, shuffle_canonical
 from simlab.core.record import state_dtype
-from simlab.core.rng import below
 from simlab.games.pantheon import board as B
 from simlab.games.pantheon import data as D
 
@@ -1905,24 +1904,6 @@ def apply_buy(s, c, p, a):
 
 
 # --- hidden information ----------------------------------------------------------------------------------
-
-
-@compiled
-def shuffle_with(rng, items, n):
-    """Fisher–Yates over ``items[:n]`` from a caller's generator (not the game's chance stream)."""
-    for i in range(n - 1, 0, -1):
-        j = below(rng, 0, i + 1)
-        tmp = items[i]
-        items[i] = items[j]
-        items[j] = tmp
-
-
-@compiled
-def shuffle_canonical(rng, items, n):
-    """``items[:n]`` sorted, then shuffled: the result depends on what the items are, never on the order they
-    were in (an order the seat cannot see must not leak into its determinizations)."""
-    items[:n].sort()
-    shuffle_with(rng, items, n)
 
 
 @compiled

@@ -37,9 +37,17 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.core.compiled import compiled
-from simlab.core.components import cards_left, deck_from_counts, draw, finish, roll, shuffle
+from simlab.core.components import (
+    cards_left,
+    deck_from_counts,
+    draw,
+    finish,
+    roll,
+    shuffle,
+    shuffle_canonical,
+    shuffle_from,
+)
 from simlab.core.record import state_dtype
-from simlab.core.rng import below
 from simlab.games.roma.config import MAX_DECK, RomaConfig
 
 # -- phases (the decision at hand) --------------------------------------------------------------
@@ -1144,22 +1152,14 @@ def determinize(st, cf, seat, rng):
     the draw pile (Haruspex) its contents are known, so only its order is reshuffled. The unseen cards are laid
     out by type before the shuffle, so the result depends only on what the seat knows and on ``rng``
     (``below(rng, 0, n)``): the no-cheating check of the search bot rests on it. No allocation: the opponent's
-    hand row counts the pool while it is gathered (in the Haruspex case the pile is sorted in place).
+    hand row counts the pool while it is gathered (in the Haruspex case the pile is sorted in place:
+    ``shuffle_canonical``).
     """
     s = st[0]
     q = 1 - seat
     dn = s.deck_n
     if s.phase == PH_HARUSPEX and s.cur == seat:
-        for i in range(1, dn):  # insertion sort: the pile's order must not leak into the shuffle
-            v = s.deck[i]
-            j = i - 1
-            while j >= 0 and s.deck[j] > v:
-                s.deck[j + 1] = s.deck[j]
-                j -= 1
-            s.deck[j + 1] = v
-        for i in range(dn - 1, 0, -1):
-            j = below(rng, 0, i + 1)
-            s.deck[i], s.deck[j] = s.deck[j], s.deck[i]
+        shuffle_canonical(rng, s.deck, dn)  # sorted first: the pile's order must not leak into the shuffle
         return
     hidden_board = s.revealed == 0
     hand_n = s.hand_n[q]
@@ -1180,9 +1180,7 @@ def determinize(st, cf, seat, rng):
             s.deck[k] = t
             k += 1
         s.hand[q, t] = 0
-    for i in range(k - 1, 0, -1):  # Fisher-Yates from the seat's stream
-        j = below(rng, 0, i + 1)
-        s.deck[i], s.deck[j] = s.deck[j], s.deck[i]
+    shuffle_from(rng, s.deck, k)  # from the seat's stream
     pos = 0
     for _ in range(hand_n):
         s.hand[q, s.deck[pos]] += 1
