@@ -713,9 +713,12 @@ def _compensate_pointer(ctx: Context) -> str:
     """The command that turns a sweep's per-seat fair money into a whole vector for all seats, verified."""
     m = ctx.manifest
     command = f"simlab compensate {m['game']} --players {m['players']}"
-    if m.get("seating") == "bots":
-        command += " --bots " + ",".join(m.get("bots", []))
-    seating = " (it seats its bots fixed, not rotated as this run did)" if m.get("seating") == "lineup" else ""
+    if m.get("bots"):
+        command += " --bots " + ",".join(m["bots"])
+    # compensate always rotates its line-up through the seats, as a run with a `lineup` does
+    seating = (
+        " (it rotates the bots through the seats; this run seated them fixed)" if m.get("seating") == "bots" else ""
+    )
     return (
         f"The fitted offsets are per seat and continuous; starting {ctx.units.money_plural} come in whole units "
         "and all seats change at once. The whole-number vector for every seat, on the knob's own grid and "

@@ -101,5 +101,6 @@ def test_a_sweep_leads_with_the_fair_money_and_the_verified_vector(tmp_path):
     assert seats.id == "seats"
     first, second = seats.findings[0].text, seats.findings[1].text
     assert first.startswith("Seat 3") and ("would win 1/4" in first or "fair starting money is" in first)
-    assert "simlab compensate massilia --players 4" in second and "confirmation run" in second
+    assert "simlab compensate massilia --players 4 --bots trader,priest,trader,priest" in second
+    assert "confirmation run" in second and "seated them fixed" not in second  # compensate rotates, as this run
     assert report.answer[0].text == first
