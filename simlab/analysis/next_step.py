@@ -53,12 +53,12 @@ def _cards(folder: str | Path, f: str) -> tuple[str, str] | None:
     if cards.is_empty():
         return None
     best = cards.sort("win_share_diff", descending=True).row(0, named=True)
-    clear = cards.filter((pl.col("win_share_diff_lo") > 0) | (pl.col("win_share_diff_hi") < 0)).height
+    clear = cards.filter(pl.col("p_adjusted") < 0.05).height  # Holm over the cards: the family's error rate
     answer = (
         f"the most valuable card is {best['label']}: {best['win_share_diff'] * 100:+.1f} points of win share "
         "to the seat that gets it "
         f"[{best['win_share_diff_lo'] * 100:+.1f}, {best['win_share_diff_hi'] * 100:+.1f}] against the control; "
-        f"{clear} of {cards.height} cards differ clearly from it"
+        f"{clear} of {cards.height} cards change the win share clearly (Holm-adjusted p < 0.05)"
     )
     return answer, f"simlab cards {f}"
 

@@ -29,7 +29,11 @@ preset = "quined2014"
 def test_a_card_value_run_answers_with_its_best_card(real_folder):
     step = next_step(real_folder)
     assert re.match(r"the most valuable card is (mercure|pluton): [+-]\d+\.\d points of win share", step.answer)
-    assert re.search(r"\[[+-]\d+\.\d, [+-]\d+\.\d\] against the control; \d of 2 cards differ", step.answer)
+    assert re.search(
+        r"\[[+-]\d+\.\d, [+-]\d+\.\d\] against the control; \d of 2 cards change the win share clearly "
+        r"\(Holm-adjusted p < 0\.05\)$",
+        step.answer,
+    )
     assert step.command == f"simlab cards {real_folder}" and step.report == f"simlab report {real_folder}"
 
 
