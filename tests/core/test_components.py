@@ -112,3 +112,30 @@ def test_rank_and_share_breaks_ties_left_to_right_and_splits_the_rest() -> None:
     K.rank_and_share(np.array([[5, 1], [5, 1], [3, 0], [5, 1]], np.int64), 4, rank, share)
     assert rank.tolist() == [1, 1, 4, 1]
     assert share.tolist() == [1 / 3, 1 / 3, 0.0, 1 / 3]
+
+
+@njit
+def _canonical(items, seed):
+    rng = np.empty(1, np.uint64)
+    rng[0] = seed
+    out = items.copy()
+    K.shuffle_canonical(rng, out, out.shape[0])
+    return out
+
+
+def test_sort_in_place_sorts_only_the_head() -> None:
+    items = np.array([5, 3, 9, 1, 1, 7, 0, 2], np.int32)
+    njit(lambda a, n: K.sort_in_place(a, n))(items, 6)
+    assert items.tolist() == [1, 1, 3, 5, 7, 9, 0, 2]
+
+
+def test_shuffle_canonical_depends_on_the_items_not_their_order() -> None:
+    """A determinize's view must not leak an order its seat cannot see: any order of the same items, one
+    result for one generator state; another state, another permutation of the same items."""
+    items = np.array([4, 0, 2, 2, 7, 1, 3, 3, 5], np.int32)
+    seed = np.uint64(seed_to_state(11))
+    first = _canonical(items, seed)
+    for order in (items[::-1].copy(), np.sort(items), np.roll(items, 4)):
+        assert _canonical(order, seed).tolist() == first.tolist()
+    assert sorted(first.tolist()) == sorted(items.tolist())
+    assert _canonical(items, np.uint64(seed_to_state(12))).tolist() != first.tolist()

@@ -15,7 +15,7 @@ import functools
 import numpy as np
 
 from simlab.core.compiled import compiled
-from simlab.core.components import draw, draw_counts, finish, shuffle, shuffle_canonical
+from simlab.core.components import draw, draw_counts, finish, shuffle, shuffle_canonical, sort_in_place
 from simlab.core.record import state_dtype
 from simlab.games.pantheon import board as B
 from simlab.games.pantheon import data as D
@@ -553,9 +553,10 @@ def take_special_money(s, p):
 def sort_special(s, largest_on_top):
     """Order the special stack so its top (the end) is the smallest value, or the largest once Persia ruled."""
     n = s.special_n
-    vals = np.sort(s.special[:n].copy())
-    for i in range(n):
-        s.special[i] = vals[i] if largest_on_top else vals[n - 1 - i]
+    sort_in_place(s.special, n)
+    if not largest_on_top:
+        for i in range(n // 2):
+            s.special[i], s.special[n - 1 - i] = s.special[n - 1 - i], s.special[i]
 
 
 # --- demigods --------------------------------------------------------------------------------------------
