@@ -168,16 +168,31 @@ def repair_folder(folder: str | Path, scenario: str | Path | None = None) -> str
 
 def _check_parts(folder: ResultFolder, identity_key: str, previous: dict[str, Any], log: IO[str]) -> dict[str, str]:
     """Check the parts already in the folder against the manifest's content hashes (see simlab.run.integrity);
-    move the damaged ones to damaged/ (their games are played again) and return the good ones' hashes."""
+    move the damaged ones to damaged/ (their games are played again) and return the good ones' hashes.
+
+    A part the manifest hashes whose bytes changed is moved before its footer is read: a truncated part of
+    this run is replayed like a bit-flipped one, not refused as unreadable."""
+    known = manifest_hashes(previous)
+    changed = [
+        (path, "its bytes differ from the content hash the manifest holds for it")
+        for path in sorted(folder.parts.glob("*.parquet"))
+        if path.name in known and file_sha256(path) != known[path.name]
+    ]
+    _quarantine(folder, changed, log)
     files = folder.part_files(identity_key)
     if not files:
         return {}
-    check = check_parts([f.path for f in files], {f.path.name: f.rows for f in files}, manifest_hashes(previous))
-    if check.damaged:
-        moved = quarantine(folder.path, [path for path, _why in check.damaged])
-        for (path, why), dest in zip(check.damaged, moved, strict=True):
-            log.write(f"damaged: {path.name}: {why}; moved to {dest}; its games are played again\n")
+    check = check_parts([f.path for f in files], {f.path.name: f.rows for f in files}, known)
+    _quarantine(folder, check.damaged, log)
     return check.hashes
+
+
+def _quarantine(folder: ResultFolder, damaged: list[tuple[Path, str]], log: IO[str]) -> None:
+    """Move ``damaged`` (path, why) parts to damaged/, saying so: their games are played again."""
+    if damaged:
+        moved = quarantine(folder.path, [path for path, _why in damaged])
+        for (path, why), dest in zip(damaged, moved, strict=True):
+            log.write(f"damaged: {path.name}: {why}; moved to {dest}; its games are played again\n")
 
 
 def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | None, summaries: str) -> None:
