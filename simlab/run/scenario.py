@@ -384,7 +384,7 @@ def _expect(ok: Any, source: str, key: str, expected: str, found: Any) -> None:
 
 
 def _positive(value: Any, key: str, source: str, most: int) -> int:
-    _expect(_is_int(value) and 0 < value <= most, source, key, "a positive integer", value)
+    _expect(_is_int(value) and 0 < value <= most, source, key, f"a positive integer up to {most:,}", value)
     return int(value)
 
 

@@ -87,7 +87,7 @@ def test_absurd_chunk_counts_are_refused_with_the_limit():
 
 def test_absurd_chunk_sizes_are_refused_with_the_limit():
     text = SMALL.replace("chunk_size = 25", "chunk_size = 9_999_999_999")
-    with pytest.raises(ScenarioError, match=r"key 'chunk_size': expected a positive integer"):
+    with pytest.raises(ScenarioError, match=r"key 'chunk_size': expected a positive integer up to 1,000,000, found"):
         parse_scenario(text)
     sc = parse_scenario(SMALL)
     with pytest.raises(ScenarioError, match=r"--chunk-size: expected a positive integer up to 1,000,000"):
