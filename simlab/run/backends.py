@@ -22,9 +22,10 @@ warm numba cache: see docs/scaling.md.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk, play_chunk
@@ -134,7 +135,7 @@ class Executor:
         self.where = f"ray at {self.address or 'a local instance'}: {self.workers} CPU(s)"
 
     # -- running ----------------------------------------------------------------------------------
-    def run(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
+    def run(self, tasks: Collection[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
         """Chunk results as they finish (in any order; spooled when the tasks say so). Closing the iterator stops
         dispatching new chunks."""
         if self.backend == "local":
@@ -144,7 +145,7 @@ class Executor:
         else:
             yield from self._run_ray(tasks)
 
-    def _run_local(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
+    def _run_local(self, tasks: Collection[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
         if self.jobs == 1 or len(tasks) == 1:
             for task in tasks:
                 yield play_chunk(task.seeded())
@@ -163,7 +164,7 @@ class Executor:
         finally:
             results.close()
 
-    def _run_dask(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
+    def _run_dask(self, tasks: Collection[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
         from joblib import Parallel, delayed, parallel_config
 
         # batch_size=1: a chunk is already seconds of work; pre-dispatch keeps 2 chunks per thread in flight
@@ -175,14 +176,15 @@ class Executor:
             finally:
                 results.close()
 
-    def _run_ray(self, tasks: list[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
+    def _run_ray(self, tasks: Collection[ChunkTask]) -> Iterator[ChunkResult | SpooledChunk]:
         from joblib import Parallel, delayed, parallel_config
 
         retry = {"max_restarts": RAY_RETRIES, "max_task_retries": RAY_RETRIES}
         window = RAY_WINDOW_PER_WORKER * self.workers
         with parallel_config(backend="ray", ray_remote_args=retry), Parallel(n_jobs=-1, batch_size=1) as parallel:
-            for start in range(0, len(tasks), window):
-                yield from parallel(delayed(play_chunk)(t.seeded()) for t in tasks[start : start + window])
+            pending = iter(tasks)
+            while batch := list(itertools.islice(pending, window)):
+                yield from parallel(delayed(play_chunk)(t.seeded()) for t in batch)
 
     # -- failures ---------------------------------------------------------------------------------
     def worker_errors(self) -> tuple[type[BaseException], ...]:

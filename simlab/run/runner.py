@@ -25,6 +25,7 @@ from simlab.run.backends import Executor
 from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quarantine
+from simlab.run.plan import Plan
 from simlab.run.progress import Progress, format_duration
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
 from simlab.run.store import FORMAT, REBUILT, ResultFolder, identity_hash
@@ -167,16 +168,31 @@ def repair_folder(folder: str | Path, scenario: str | Path | None = None) -> str
 
 def _check_parts(folder: ResultFolder, identity_key: str, previous: dict[str, Any], log: IO[str]) -> dict[str, str]:
     """Check the parts already in the folder against the manifest's content hashes (see simlab.run.integrity);
-    move the damaged ones to damaged/ (their games are played again) and return the good ones' hashes."""
+    move the damaged ones to damaged/ (their games are played again) and return the good ones' hashes.
+
+    A part the manifest hashes whose bytes changed is moved before its footer is read: a truncated part of
+    this run is replayed like a bit-flipped one, not refused as unreadable."""
+    known = manifest_hashes(previous)
+    changed = [
+        (path, "its bytes differ from the content hash the manifest holds for it")
+        for path in sorted(folder.parts.glob("*.parquet"))
+        if path.name in known and file_sha256(path) != known[path.name]
+    ]
+    _quarantine(folder, changed, log)
     files = folder.part_files(identity_key)
     if not files:
         return {}
-    check = check_parts([f.path for f in files], {f.path.name: f.rows for f in files}, manifest_hashes(previous))
-    if check.damaged:
-        moved = quarantine(folder.path, [path for path, _why in check.damaged])
-        for (path, why), dest in zip(check.damaged, moved, strict=True):
-            log.write(f"damaged: {path.name}: {why}; moved to {dest}; its games are played again\n")
+    check = check_parts([f.path for f in files], {f.path.name: f.rows for f in files}, known)
+    _quarantine(folder, check.damaged, log)
     return check.hashes
+
+
+def _quarantine(folder: ResultFolder, damaged: list[tuple[Path, str]], log: IO[str]) -> None:
+    """Move ``damaged`` (path, why) parts to damaged/, saying so: their games are played again."""
+    if damaged:
+        moved = quarantine(folder.path, [path for path, _why in damaged])
+        for (path, why), dest in zip(damaged, moved, strict=True):
+            log.write(f"damaged: {path.name}: {why}; moved to {dest}; its games are played again\n")
 
 
 def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | None, summaries: str) -> None:
@@ -204,7 +220,7 @@ def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | No
 
 def _play(
     sc: Scenario,
-    tasks: list[ChunkTask],
+    tasks: Plan,
     chunks: list[dict[str, Any]],
     run: _Run,
     executor: Executor,
@@ -214,7 +230,7 @@ def _play(
     """Play the planned tasks on the executor, writing each chunk as it arrives, and the manifest at the end."""
     folder, folder_path = run.folder, run.path
     done_before = sum(c["stop"] - c["start"] for c in chunks)
-    total = done_before + sum(t.stop - t.start for t in tasks)
+    total = done_before + tasks.games
     if log is not None:
         where = f"{min(executor.jobs, len(tasks))} job(s)" if executor.backend == "local" else executor.where
         log.write(
@@ -445,45 +461,44 @@ def _stage_seconds(chunks: list[dict[str, Any]]) -> dict[str, float]:
     return {k: round(v, 3) for k, v in total.items()}
 
 
-def _plan(
-    sc: Scenario, chunks: list[dict[str, Any]], identity_key: str, spool: str = "", summaries: str = ""
-) -> list[ChunkTask]:
-    """Tasks for every game not on disk, interleaved across variants so a partial run stays paired."""
+def _plan(sc: Scenario, chunks: list[dict[str, Any]], identity_key: str, spool: str = "", summaries: str = "") -> Plan:
+    """Tasks for every game not on disk, interleaved across variants so a partial run stays paired (made as
+    they are dispatched: see simlab.run.plan)."""
     game = simlab.get_game(sc.game)
-    pending: list[tuple[int, int, ChunkTask]] = []
-    for vi, v in enumerate(sc.variants):
+    gaps, settings = [], []
+    for v in sc.variants:
         done = sorted((c["start"], c["stop"]) for c in chunks if c["variant"] == v.name)
         if done and done[-1][1] > sc.games:
             raise ResultFolderError(
                 f"the result folder already holds games up to {done[-1][1]:,} of variant '{v.name}', more than "
                 f"the {sc.games:,} asked for; resume without --games or with --games {done[-1][1]} or more"
             )
-        preset, settings = replay_settings(game, v)
-        for start, stop in _gaps(done, sc.games):
-            for a in range(start, stop, sc.chunk_size):
-                b = min(a + sc.chunk_size, stop)
-                task = ChunkTask(
-                    game=sc.game,
-                    scenario=sc.name,
-                    variant=v.name,
-                    config=v.config,
-                    lineup=sc.seats,
-                    rotate=sc.rotate,
-                    start=a,
-                    stop=b,
-                    seeds=None,
-                    root_seed=sc.seed,
-                    simlab_version=simlab.__version__,
-                    preset=preset,
-                    replay_set=settings,
-                    identity=identity_key,
-                    rules_version=sc.rules_version,
-                    spool=spool,
-                    summaries=summaries,
-                )
-                pending.append((a, vi, task))
-    pending.sort(key=lambda item: (item[0], item[1]))
-    return [t for _, _, t in pending]
+        gaps.append(list(_gaps(done, sc.games)))
+        settings.append(replay_settings(game, v))
+
+    def make(vi: int, a: int, b: int) -> ChunkTask:
+        v, (preset, replay_set) = sc.variants[vi], settings[vi]
+        return ChunkTask(
+            game=sc.game,
+            scenario=sc.name,
+            variant=v.name,
+            config=v.config,
+            lineup=sc.seats,
+            rotate=sc.rotate,
+            start=a,
+            stop=b,
+            seeds=None,
+            root_seed=sc.seed,
+            simlab_version=simlab.__version__,
+            preset=preset,
+            replay_set=replay_set,
+            identity=identity_key,
+            rules_version=sc.rules_version,
+            spool=spool,
+            summaries=summaries,
+        )
+
+    return Plan(gaps, sc.chunk_size, make)
 
 
 def _gaps(done: list[tuple[int, int]], games: int) -> Iterator[tuple[int, int]]:

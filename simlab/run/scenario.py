@@ -27,7 +27,7 @@ DEFAULT_CHUNK_SIZE = 1000
 MAX_GAMES = 10**10 - 1
 #: games in one chunk: a worker holds a chunk's games, columns and Parquet encoding in memory at once
 MAX_CHUNK_SIZE = 1_000_000
-#: chunks of one run (over its variants): the runner plans them all before it starts
+#: chunks of one run (over its variants): the manifest lists every chunk, and parts/ holds a file for each
 MAX_CHUNKS = 100_000
 #: a scenario file is a few KB; anything this big is not one (``/dev/zero``, a data file given by mistake)
 MAX_SCENARIO_BYTES = 1_000_000
@@ -384,7 +384,7 @@ def _expect(ok: Any, source: str, key: str, expected: str, found: Any) -> None:
 
 
 def _positive(value: Any, key: str, source: str, most: int) -> int:
-    _expect(_is_int(value) and 0 < value <= most, source, key, "a positive integer", value)
+    _expect(_is_int(value) and 0 < value <= most, source, key, f"a positive integer up to {most:,}", value)
     return int(value)
 
 

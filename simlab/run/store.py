@@ -499,15 +499,18 @@ def load_manifest(folder: str | Path) -> dict[str, Any]:
     says how to rebuild it (``simlab repair``), not an AttributeError deep in an analysis.
     """
     p = Path(folder)
-    manifest = read_manifest(p)
-    problem = manifest_damage(p) or _reader_fields_problem(manifest)
+    problem = manifest_damage(p)
+    if problem == "is missing" and not (p / PARTS).is_dir():
+        read_manifest(p)  # not a result folder at all: says so
+    manifest = {} if problem else read_manifest(p)
+    problem = problem or _reader_fields_problem(manifest)
     if problem:
         detail = problem.removeprefix("is ")
         raise ResultFolderError(
             f"{p / MANIFEST} is damaged ({detail}); rebuild it from the part files with: "
             f"simlab repair {p} --scenario SCENARIO"
         )
-    return manifest
+    return sanitized_manifest(manifest)  # garbage in the fields only reports show (timings, compactions) is dropped
 
 
 def _reader_fields_problem(manifest: dict[str, Any]) -> str:

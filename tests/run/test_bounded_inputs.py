@@ -87,7 +87,7 @@ def test_absurd_chunk_counts_are_refused_with_the_limit():
 
 def test_absurd_chunk_sizes_are_refused_with_the_limit():
     text = SMALL.replace("chunk_size = 25", "chunk_size = 9_999_999_999")
-    with pytest.raises(ScenarioError, match=r"key 'chunk_size': expected a positive integer"):
+    with pytest.raises(ScenarioError, match=r"key 'chunk_size': expected a positive integer up to 1,000,000, found"):
         parse_scenario(text)
     sc = parse_scenario(SMALL)
     with pytest.raises(ScenarioError, match=r"--chunk-size: expected a positive integer up to 1,000,000"):
@@ -198,3 +198,38 @@ def test_a_full_disk_at_the_start_leaves_no_empty_folder(write_scenario, tmp_pat
     with pytest.raises(ResultFolderError, match="No space left on device"):
         runner_module.run_scenario(write_scenario(), jobs=1, out=out, progress=False)
     assert not (tmp_path / "new").exists()
+
+
+def test_a_huge_run_is_planned_lazily():
+    """10^10 games per variant in the most chunks a run may have: the plan is counted, not listed."""
+    import time
+    import tracemalloc
+
+    sc = parse_scenario(
+        SMALL.replace("games = 60", "games = 9_999_999_999").replace("chunk_size = 25", "chunk_size = 200_000")
+    )
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    plan = runner_module._plan(sc, [], "x")
+    first = plan[0]
+    seconds = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(plan) == MAX_CHUNKS and plan.games == 2 * 9_999_999_999
+    assert (first.variant, first.start, first.stop) == (sc.variants[0].name, 0, 200_000)
+    assert peak < 1_000_000 and seconds < 1.0  # a list of the 100,000 tasks was ~44 MB and seconds
+
+
+def test_the_lazy_plan_interleaves_variants_and_skips_the_games_on_disk():
+    sc = parse_scenario(SMALL.replace("chunk_size = 25", "chunk_size = 7"))
+    a, b = (v.name for v in sc.variants)
+    on_disk = [{"variant": a, "start": 7, "stop": 14}, {"variant": b, "start": 0, "stop": 30}]
+    plan = runner_module._plan(sc, on_disk, "x")
+    got = [(t.variant, t.start, t.stop) for t in plan]
+    want = sorted(
+        [(a, 0, 7)]
+        + [(a, s, min(s + 7, 60)) for s in range(14, 60, 7)]
+        + [(b, s, min(s + 7, 60)) for s in range(30, 60, 7)],
+        key=lambda r: (r[1], sc.variant_names.index(r[0])),
+    )
+    assert got == want and len(plan) == len(want) and plan.games == sum(s2 - s1 for _, s1, s2 in want)

@@ -54,6 +54,21 @@ def test_resume_replays_exactly_a_part_whose_bytes_changed(original, folder, cap
     assert _manifest(folder)["timings"]["sessions"][-1]["games"] == 10  # that part's games only
 
 
+@pytest.mark.parametrize("cut", [0.5, 0.0])
+def test_resume_replays_a_truncated_part_of_the_run(original, folder, capsys, cut):
+    """A part the manifest hashes, cut short (its footer gone, or empty): replayed, not refused as unreadable."""
+    victim = _parts(folder)[2]
+    size = victim.stat().st_size
+    victim.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    with victim.open("r+b") as f:
+        f.truncate(int(size * cut))
+    run_scenario(original[0], jobs=1, out=folder, resume=True, progress=True)
+    assert f"damaged: {victim.name}: its bytes differ" in capsys.readouterr().err
+    assert (folder / DAMAGED / victim.name).stat().st_size == int(size * cut)
+    assert rows(folder).equals(original[2])
+    assert _manifest(folder)["timings"]["sessions"][-1]["games"] == 10
+
+
 def test_a_part_the_manifest_does_not_list_is_read_in_full(original, folder):
     manifest = _manifest(folder)
     manifest.pop("files")  # as a manifest written by an older simlab

@@ -149,3 +149,23 @@ def test_readers_name_a_damaged_manifest(original, folder, edit):
     assert CliRunner().invoke(cli, ["seats", str(folder)]).exit_code == 0
     assert "complete" in repair_folder(folder, original[0])
     assert CliRunner().invoke(cli, ["report", str(folder), "--out", str(folder.parent / "r.html")]).exit_code == 0
+
+
+@pytest.mark.parametrize("damage", ["missing", "empty"])
+def test_report_on_a_missing_or_empty_manifest_says_to_repair(folder, damage):
+    if damage == "missing":
+        (folder / "manifest.json").unlink()
+    else:
+        (folder / "manifest.json").write_text("")
+    result = CliRunner().invoke(cli, ["report", str(folder), "--out", str(folder.parent / "r.html")])
+    assert result.exit_code == 2, result.output
+    assert f"is damaged ({damage}); rebuild it from the part files with: simlab repair" in result.stderr
+
+
+def test_garbage_in_the_fields_only_reports_show_is_left_out(folder):
+    m = json.loads((folder / "manifest.json").read_text())
+    m.update(timings="zz", compactions={"a": 1})
+    (folder / "manifest.json").write_text(json.dumps(m))
+    result = CliRunner().invoke(cli, ["report", str(folder), "--out", str(folder.parent / "r.html")])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output

@@ -117,27 +117,30 @@ BAD = {
     ),
     "unclosed array": (_sub('"priest"]', '"priest"'), r"small\.toml: not valid TOML: line \d+"),
     "unknown top key": (_sub("games = 60", "gmaes = 60"), r"unknown key 'gmaes'; expected one of: name,"),
-    "missing games": (_sub("games = 60\n", ""), r"key 'games': expected a positive integer, found nothing"),
+    "missing games": (
+        _sub("games = 60\n", ""),
+        r"key 'games': expected a positive integer up to [0-9,]+, found nothing",
+    ),
     "negative games": (
         _sub("games = 60", "games = -5"),
-        r"small\.toml: key 'games': expected a positive integer, found -5$",
+        r"small\.toml: key 'games': expected a positive integer up to [0-9,]+, found -5$",
     ),
-    "zero games": (_sub("games = 60", "games = 0"), r"key 'games': expected a positive integer, found 0"),
+    "zero games": (_sub("games = 60", "games = 0"), r"key 'games': expected a positive integer up to [0-9,]+, found 0"),
     "games as text": (
         _sub("games = 60", 'games = "lots"'),
-        r"key 'games': expected a positive integer, found \"lots\" \(a string\)",
+        r"key 'games': expected a positive integer up to [0-9,]+, found \"lots\" \(a string\)",
     ),
     "games as float": (
         _sub("games = 60", "games = 6.5"),
-        r"key 'games': expected a positive integer, found 6.5 \(a float\)",
+        r"key 'games': expected a positive integer up to [0-9,]+, found 6.5 \(a float\)",
     ),
     "games as bool": (
         _sub("games = 60", "games = true"),
-        r"key 'games': expected a positive integer, found true \(a boolean\)",
+        r"key 'games': expected a positive integer up to [0-9,]+, found true \(a boolean\)",
     ),
     "zero chunk size": (
         _sub("chunk_size = 25", "chunk_size = 0"),
-        r"key 'chunk_size': expected a positive integer, found 0",
+        r"key 'chunk_size': expected a positive integer up to [0-9,]+, found 0",
     ),
     "negative seed": (
         _sub("seed = 42", "seed = -1"),
