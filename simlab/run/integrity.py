@@ -73,15 +73,21 @@ class PartCheck:
     read_in_full: int = 0  # parts without a hash in the manifest, checked by reading them
 
 
-def check_parts(paths: Iterable[Path], rows: Mapping[str, int | None], known: Mapping[str, str]) -> PartCheck:
+def check_parts(
+    paths: Iterable[Path],
+    rows: Mapping[str, int | None],
+    known: Mapping[str, str],
+    digests: Mapping[str, str] | None = None,
+) -> PartCheck:
     """Check each part against its hash in ``known`` (the manifest's), or, without one, by reading it whole.
 
-    ``rows`` maps a file name to the row count its footer states (None: unknown).
+    ``rows`` maps a file name to the row count its footer states (None: unknown); ``digests`` holds hashes the
+    caller already computed for these files (name -> hash), which are not computed again.
     """
     out = PartCheck()
     for path in paths:
         try:
-            digest = file_sha256(path)
+            digest = (digests or {}).get(path.name) or file_sha256(path)
         except OSError as exc:
             out.damaged.append((path, f"cannot be read ({exc.strerror or exc})"))
             continue

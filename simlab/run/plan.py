@@ -40,9 +40,6 @@ class Plan:
         ranges = heapq.merge(*(self._ranges(vi) for vi in range(len(self.gaps))))
         return (self._make(vi, a, b) for a, vi, b in ranges)
 
-    def __contains__(self, task: object) -> bool:
-        return any(t == task for t in self)
-
     def __getitem__(self, index: int) -> ChunkTask:
         """The task at ``index`` in dispatch order (tests and the warm-up ask for the first)."""
         if not 0 <= index < len(self):

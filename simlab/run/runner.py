@@ -173,16 +173,17 @@ def _check_parts(folder: ResultFolder, identity_key: str, previous: dict[str, An
     A part the manifest hashes whose bytes changed is moved before its footer is read: a truncated part of
     this run is replayed like a bit-flipped one, not refused as unreadable."""
     known = manifest_hashes(previous)
+    digests = {path.name: file_sha256(path) for path in sorted(folder.parts.glob("*.parquet")) if path.name in known}
     changed = [
-        (path, "its bytes differ from the content hash the manifest holds for it")
-        for path in sorted(folder.parts.glob("*.parquet"))
-        if path.name in known and file_sha256(path) != known[path.name]
+        (folder.parts / name, "its bytes differ from the content hash the manifest holds for it")
+        for name, digest in digests.items()
+        if digest != known[name]
     ]
     _quarantine(folder, changed, log)
     files = folder.part_files(identity_key)
     if not files:
         return {}
-    check = check_parts([f.path for f in files], {f.path.name: f.rows for f in files}, known)
+    check = check_parts([f.path for f in files], {f.path.name: f.rows for f in files}, known, digests)
     _quarantine(folder, check.damaged, log)
     return check.hashes
 
