@@ -1450,12 +1450,8 @@ def determinize(st, cf, seat, rng):
             for t in range(NCARDS):
                 s.hand[pool_row, t] += s.hand[q, t]
                 s.hand[q, t] = 0
-    k = 0
-    for t in range(NCARDS):
-        for _ in range(s.hand[pool_row, t]):
-            s.deck[k] = t
-            k += 1
-        s.hand[pool_row, t] = 0
+    k = deck_from_counts(s.deck, 0, s.hand[pool_row])
+    s.hand[pool_row, :] = 0
     shuffle_from(rng, s.deck, k)  # from the seat's stream
     pos = 0
     for q in range(n):

@@ -1174,12 +1174,8 @@ def determinize(st, cf, seat, rng):
         for d in range(SPACES):
             if s.board[q, d] >= 0:
                 s.hand[q, s.board[q, d]] += 1
-    k = 0
-    for t in range(NCARDS):
-        for _ in range(s.hand[q, t]):
-            s.deck[k] = t
-            k += 1
-        s.hand[q, t] = 0
+    k = deck_from_counts(s.deck, 0, s.hand[q])
+    s.hand[q, :] = 0
     shuffle_from(rng, s.deck, k)  # from the seat's stream
     pos = 0
     for _ in range(hand_n):
