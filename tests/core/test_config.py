@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 
 import pytest
 
-from simlab import get_game
+import simlab
+from simlab import available_games, get_game
 from simlab.core.config import SOURCES, parse_overrides
 from simlab.core.errors import ConfigError
 from simlab.games.massilia.config import MassiliaConfig
@@ -133,6 +135,19 @@ def test_config_hash_is_stable():
     # the same values reached another way hash the same
     explicit = make(start_money="5,6,7,8", hand_limit=3, marker_drop_per_cube=False)
     assert explicit.config_hash() == make("quined2014").config_hash()
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_no_preset_hashes_where_simlab_is_installed(name):
+    """A config's hash names a result folder and a golden game on every machine: no field of the default
+    or a preset may hold a path into this checkout (Merchant of Venus once hashed its board's absolute path,
+    so CI's fresh clone saw another hash)."""
+    game = get_game(name)
+    here = str(Path(simlab.__file__).resolve().parent.parent)
+    for preset in [None, *game.presets()]:
+        config = game.make_config(preset)
+        for field in dataclasses.fields(config):
+            assert here not in str(getattr(config, field.name)), f"{name} {preset}: {field.name} holds a local path"
 
 
 @pytest.mark.parametrize(

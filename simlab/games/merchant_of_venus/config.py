@@ -34,7 +34,13 @@ MAX_ROUNDS = 99
 SEAT_EXTRA_READINGS = ("turn_order", "literal")
 #: where a sold good goes
 SOLD_GOODS_TO = ("buyer", "producer")
-DEFAULT_BOARD = str(DEFAULT_BOARD_PATH)
+
+
+def board_path(board_file: str) -> Path:
+    """The board file a config names: '' is the shipped classic side (a name, not a path, so the config's
+    hash does not depend on where simlab is installed)."""
+    return Path(board_file) if board_file else DEFAULT_BOARD_PATH
+
 
 #: equipment: 0 laser, 1 shield, 2 cargo hold, 3 drive (the drive type is chosen when bought)
 EQUIPMENT_NAMES = data.EQUIPMENT_TYPES
@@ -88,7 +94,7 @@ _EQUIP_MASKS = tuple(int((1 << int(e[0])) | (1 << int(e[1]))) for cu in _D.array
 def mission_targets(board_file: str) -> tuple[int, ...]:
     """The data's mission targets in the engine's codes: a market system's index (the board's order, as in
     ``rules.board_arrays``) or 100 + a route's line index on the board."""
-    bd = load_board(board_file)
+    bd = load_board(board_path(board_file))
     market = list(bd.market_systems)
     out = []
     for m in _D.missions:
@@ -119,7 +125,11 @@ class MerchantOfVenusConfig(GameConfig):
     }
 
     players: int = knob(4, "rulebook", "number of players (2 to 4; the solo challenge is not modelled)", range=(2, 4))
-    board_file: str = knob(DEFAULT_BOARD, "placeholder", "the board graph (JSON): the classic side as a proxy")
+    board_file: str = knob(
+        "",
+        "placeholder",
+        "the board graph (JSON; '' = the shipped data/board_classic.json, the classic side as a proxy)",
+    )
     # -- rounds and the round track -----------------------------------------------------------------
     rounds: int = knob(
         30, "assumption", "rounds in a game (the seed prints '0 körön át': 10, 20 or 30)", range=(1, None)
@@ -297,7 +307,7 @@ class MerchantOfVenusConfig(GameConfig):
     passenger_holds: tuple[int, ...] = knob(_ints("passenger_holds"), "derived", "holds a passenger takes")
     # -- missions, rewards, encounters ---------------------------------------------------------------
     mission_target: tuple[int, ...] = knob(
-        mission_targets(DEFAULT_BOARD),
+        mission_targets(""),
         "placeholder",
         "each mission card's target: a market system 0..13 (the board's order) or 100 + a route line (data)",
     )
@@ -372,7 +382,9 @@ class MerchantOfVenusConfig(GameConfig):
             f"line costs grey_mp, green_mp and surface_mp must be >= 1 MP, got {self.grey_mp}, {self.green_mp}, "
             f"{self.surface_mp}",
         )
-        require(Path(self.board_file).is_file(), f"board_file {self.board_file!r} is not a file; give the board JSON")
+        require(
+            board_path(self.board_file).is_file(), f"board_file {self.board_file!r} is not a file; give the board JSON"
+        )
         require(
             all(1 <= v <= 6 for v in self.thrust_die_values) and len(self.thrust_die_values) >= 1,
             f"thrust_die_values must be die faces 1..6, got {self.thrust_die_values}",

@@ -54,6 +54,7 @@ from simlab.games.merchant_of_venus.config import (
     SEAT_EXTRA_READINGS,
     SOLD_GOODS_TO,
     MerchantOfVenusConfig,
+    board_path,
 )
 
 MAX_SPACES = 300
@@ -406,7 +407,9 @@ def board_arrays(path: str, edge_mp: tuple[int, int, int], hazard_seed: int) -> 
 
 def board_for(config: MerchantOfVenusConfig) -> dict:
     """The board arrays a config plays on (its board file and line costs)."""
-    return board_arrays(config.board_file, (config.grey_mp, config.green_mp, config.surface_mp), config.hazard_seed)
+    return board_arrays(
+        str(board_path(config.board_file)), (config.grey_mp, config.green_mp, config.surface_mp), config.hazard_seed
+    )
 
 
 def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
