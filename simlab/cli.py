@@ -41,6 +41,17 @@ class UserError(click.ClickException):
         click.echo(f"error: {message}", err=True)
 
 
+class FiniteFloatRange(click.FloatRange):
+    """A float option in a range that also refuses nan and inf (click's range lets nan through, since every
+    comparison with nan is false: ``--width nan`` made the seat search play to --max-games)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"expected a finite number, found {value!r}", param, ctx)
+        return number
+
+
 class SimlabGroup(click.Group):
     """Turns SimlabErrors raised by any command into UserErrors."""
 
@@ -645,7 +656,7 @@ def tolerance_option(func: Callable) -> Callable:
     """--tolerance: the points of win share from 1/N that matter to the seat verdict (``tolerance``)."""
     return click.option(
         "--tolerance",
-        type=click.FloatRange(min=0),
+        type=FiniteFloatRange(min=0),
         default=1.0,
         show_default=True,
         help="Points of win share from the fair 1/N that matter: the seat verdict says whether the seats are "
@@ -955,7 +966,7 @@ def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> No
 )
 @click.option(
     "--tolerance",
-    type=click.FloatRange(min=0),
+    type=FiniteFloatRange(min=0),
     default=0.5,
     show_default=True,
     help="Points of win share: the race ends when the vectors left are this close to the best one's largest "
@@ -964,7 +975,7 @@ def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> No
 @click.option(
     "--width",
     "-w",
-    type=click.FloatRange(min=0, min_open=True),
+    type=FiniteFloatRange(min=0, min_open=True),
     default=1.0,
     show_default=True,
     help="With --seat: stop when the 95% interval of the fair offset is narrower than this.",

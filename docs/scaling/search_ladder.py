@@ -61,7 +61,7 @@ def speed(game, opponent: str, spec: str, decisions: int = 60) -> str:
         game.play(config, 20_000 + seed, game.make_bots([opponent] * players, players), on_action=grab)
         seed += 1
     chosen = [states[i] for i in np.linspace(0, len(states) - 1, decisions).astype(int)]
-    kernel = game.kernel
+    kernel = game.kernel.for_kinds([bot.kind])
     buf = np.zeros(kernel.max_actions, dtype=np.int32)
     rng = game.bot_states(1, players)
     start = time.perf_counter()

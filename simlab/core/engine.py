@@ -140,6 +140,8 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         """The same loop with the search bot compiled in (its cached copies: ``<module>.<game>.search.*``)."""
         searching = dict(namespace)
         label = f"{game}.search"
+        _copy(search.playout_reward, searching, label)
+        _copy(search.halving_decide, searching, label)
         _copy(search.search_decide, searching, label)
         search_policy = _copy(loop.policy, searching, label)
         _copy(loop.play_one, searching, label)

@@ -39,8 +39,8 @@ from simlab.core.loop import KIND_SEARCH
 from simlab.core.rng import below, next_u64
 
 #: parameter vector layout (spec strings: simlab.core.search_spec)
-P_ITERATIONS, P_C, P_ROLLOUT_KIND, P_SECONDS, P_MAX_NODES, P_PRIOR, P_WIDEN, P_RANK_WEIGHT = range(8)
-ROLLOUT_OFFSET = 8
+P_ITERATIONS, P_C, P_ROLLOUT_KIND, P_SECONDS, P_MAX_NODES, P_PRIOR, P_WIDEN, P_RANK_WEIGHT, P_CANDIDATES = range(9)
+ROLLOUT_OFFSET = 9
 #: how often (iterations) the time budget reads the clock
 CLOCK_EVERY = 8
 
@@ -76,9 +76,106 @@ def fresh_state(rng) -> np.uint64:
     return x
 
 
+def playout_reward(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players):
+    """Play ``work`` to its end with the rollout bot in every seat; ``seat``'s reward (its win share, mixed
+    with its rank by ``rank_weight``)."""
+    while not is_terminal(work):
+        p = current_player(work)
+        m = legal(work, cf, sbuf)
+        apply(work, cf, base_policy(rollout_kind, rollout_params, work, cf, sbuf, m, roll_rng, p))
+    w = work[0]
+    reward = w.share[seat]
+    if rank_weight > 0.0 and players > 1:
+        reward = (1.0 - rank_weight) * reward + rank_weight * (players - w.rank[seat]) / (players - 1.0)
+    return reward
+
+
+def halving_decide(params, st, cf, buf, n, bot_rng, seat):
+    """Rollout improvement of the rollout bot (``candidates=K``): its K best actions, ranked by asking it
+    again with its earlier choices taken away, raced by sequential halving (Karnin, Koren & Somekh 2013) on
+    ``iterations`` playouts. The candidates of a round share each sample's determinization and chance
+    (common random numbers), so a difference between two of them is the difference their action makes, not
+    luck; ties go to the rollout bot's order, so with too few playouts to tell them apart it plays the bot's
+    own choice. Draws from ``bot_rng[seat]`` only and never changes ``st``."""
+    iterations = int(params[P_ITERATIONS])
+    rollout_kind = int(params[P_ROLLOUT_KIND])
+    rollout_params = params[ROLLOUT_OFFSET:]
+    rank_weight = params[P_RANK_WEIGHT]
+    players = bot_rng.shape[0]
+    mine = bot_rng[seat : seat + 1]
+    roll_rng = np.empty(max(st[0].share.shape[0], players), np.uint64)
+    # the rollout bot's ranking: its choice among what is left, K times
+    k_max = min(int(params[P_CANDIDATES]), n)
+    cand = np.empty(k_max, np.int32)
+    left = buf[:n].copy()
+    m = n
+    k = 0
+    for p in range(roll_rng.shape[0]):
+        roll_rng[p] = fresh_state(mine)
+    while k < k_max and m > 0:
+        a = base_policy(rollout_kind, rollout_params, st, cf, left, m, roll_rng, seat)
+        j = 0
+        while j < m and left[j] != a:
+            j += 1
+        if j == m:
+            break  # a bot that answered outside the actions offered: rank no further
+        cand[k] = a
+        k += 1
+        m -= 1
+        left[j] = left[m]
+    if k <= 1 or iterations < 2:
+        return cand[0] if k > 0 else buf[0]
+    total = np.zeros(k, np.float64)
+    alive = np.empty(k, np.int64)
+    for i in range(k):
+        alive[i] = i
+    n_alive = k
+    rounds = 0
+    while (1 << rounds) < k:
+        rounds += 1
+    sbuf = np.empty(MAX_ACTIONS, np.int32)
+    base = np.empty_like(st)
+    work = np.empty_like(st)
+    roll_start = np.empty_like(roll_rng)
+    spent = 0
+    for r in range(rounds):
+        if n_alive <= 1:
+            break
+        left_rounds = rounds - r
+        samples = max(1, (iterations - spent) // (n_alive * left_rounds))
+        for _ in range(samples):
+            base[0] = st[0]
+            determinize(base, cf, seat, mine)
+            base[0].rng[0] = fresh_state(mine)
+            base[0].forced_i = base[0].forced_n
+            for p in range(roll_rng.shape[0]):
+                roll_start[p] = fresh_state(mine)
+            for i in range(n_alive):
+                work[0] = base[0]
+                roll_rng[:] = roll_start
+                apply(work, cf, cand[alive[i]])
+                total[alive[i]] += playout_reward(
+                    work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players
+                )
+        spent += samples * n_alive
+        # keep the better half (every survivor has had the same samples); ties keep the bot's order
+        keep = (n_alive + 1) // 2
+        for i in range(1, n_alive):  # insertion sort by total, stable: alive stays in rank order on ties
+            x = alive[i]
+            j = i - 1
+            while j >= 0 and total[alive[j]] < total[x]:
+                alive[j + 1] = alive[j]
+                j -= 1
+            alive[j + 1] = x
+        n_alive = keep
+    return cand[alive[0]]
+
+
 def search_decide(params, st, cf, buf, n, bot_rng, seat):
     """The action the search picks among ``buf[:n]`` for ``seat`` in ``st`` (never changed), drawing from
     ``bot_rng[seat]`` only."""
+    if params[P_CANDIDATES] > 0.0:
+        return halving_decide(params, st, cf, buf, n, bot_rng, seat)
     iterations = int(params[P_ITERATIONS])
     c = params[P_C]
     rollout_kind = int(params[P_ROLLOUT_KIND])
@@ -240,4 +337,4 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
     return action[best]
 
 
-__all__ = ["KIND_SEARCH", "ROLLOUT_OFFSET", "below", "search_decide"]
+__all__ = ["KIND_SEARCH", "ROLLOUT_OFFSET", "below", "halving_decide", "playout_reward", "search_decide"]

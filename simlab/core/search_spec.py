@@ -17,6 +17,7 @@ from simlab.core.errors import BotSpecError
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
 from simlab.core.search import (
     P_C,
+    P_CANDIDATES,
     P_ITERATIONS,
     P_MAX_NODES,
     P_PRIOR,
@@ -38,6 +39,7 @@ DEFAULTS: dict[str, float] = {
     "rank_weight": 0.0,
     "seconds": 0.0,
     "max_nodes": 200_000.0,
+    "candidates": 0.0,
 }
 PARAM_DOC = {
     "iterations": "search iterations per decision (0 with seconds > 0: time only)",
@@ -50,6 +52,8 @@ PARAM_DOC = {
     "rank_weight": "reward = (1 - w) * win share + w * (players - rank) / (players - 1): a rank-based value "
     "that separates second from last (0: the win share alone)",
     "seconds": "wall-clock budget per decision (0: none); not reproducible, so never for experiments",
+    "candidates": "K > 0: no tree; the rollout bot's K best actions raced by sequential halving on the "
+    "iterations' playouts, paired by determinization (rollout improvement; ties keep the bot's choice)",
     "max_nodes": "tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
 }
 DOC = "information-set MCTS over the game contract (rollouts by a compiled bot); strength and speed: docs/search.md"
@@ -90,6 +94,10 @@ def search_params(spec: str, game: str, rollout_bots: Mapping[str, Any], default
         )
     if values["iterations"] != int(values["iterations"]):
         raise BotSpecError(f"bot spec {spec!r}: iterations must be a whole number, got {values['iterations']:g}")
+    if values["candidates"] != int(values["candidates"]):
+        raise BotSpecError(f"bot spec {spec!r}: candidates must be a whole number, got {values['candidates']:g}")
+    if values["candidates"] > 0 and (values["seconds"] > 0 or values["iterations"] == 0):
+        raise BotSpecError(f"bot spec {spec!r}: candidates races a fixed budget: give iterations, not seconds")
     if values["iterations"] == 0 and values["seconds"] == 0:
         raise BotSpecError(f"bot spec {spec!r}: give iterations >= 1 or a time budget seconds > 0")
     if values["seconds"] > 0 and values["iterations"] == 0 and values["max_nodes"] < 2:
@@ -108,6 +116,7 @@ def search_params(spec: str, game: str, rollout_bots: Mapping[str, Any], default
     if values["rank_weight"] > 1:
         raise BotSpecError(f"bot spec {spec!r}: rank_weight must be between 0 and 1, got {values['rank_weight']:g}")
     out[P_RANK_WEIGHT] = values["rank_weight"]
+    out[P_CANDIDATES] = values["candidates"]
     out[ROLLOUT_OFFSET:] = bot.params
     return out
 

@@ -17,6 +17,8 @@ from simlab.core.search import P_C, P_ITERATIONS, P_ROLLOUT_KIND, ROLLOUT_OFFSET
 
 GAMES = simlab.available_games()
 SMALL = "ismcts:iterations=24"  # enough to exercise the tree, cheap enough for many decisions
+HALVING = "ismcts:iterations=24,candidates=3"  # the rollout-improvement root: two rounds of halving
+ROOTS = pytest.mark.parametrize("spec", [SMALL, HALVING], ids=["tree", "halving"])
 
 
 @pytest.fixture(scope="module", params=[*GAMES, "pig"])
@@ -66,6 +68,8 @@ def test_every_game_offers_the_search_bot_apart_from_its_playing_bots(game):
         ("ismcts:rollout=nobody", "rollout='nobody' is not a compiled bot"),
         ("ismcts:rollout=ismcts", "not a compiled bot"),
         ("ismcts:iterations", "key=value"),
+        ("ismcts:candidates=2.5", "candidates must be a whole number"),
+        ("ismcts:candidates=4,seconds=1", "fixed budget"),
     ],
 )
 def test_a_bad_search_spec_is_a_clear_error(spec, message):
@@ -116,10 +120,11 @@ def test_the_registered_games_rules_define_determinize(game):
 # ==============================================================================================
 # determinism, copy integrity
 # ==============================================================================================
-def test_same_seed_same_game_with_search_in_every_seat(game):
+@pytest.mark.parametrize("spec", ["ismcts:iterations=12", "ismcts:iterations=12,candidates=3"], ids=["tree", "halving"])
+def test_same_seed_same_game_with_search_in_every_seat(game, spec):
     config = game.make_config()
     n = config.players
-    specs = ["ismcts:iterations=12"] * n
+    specs = [spec] * n
     a = game.play(config, 3, game.make_bots(specs, n))
     b = game.play(config, 3, game.make_bots(specs, n))
     assert a.history == b.history and a.record.tobytes() == b.record.tobytes()
@@ -155,8 +160,9 @@ def decide(game, state, bot, bot_rng) -> int:
     return int(kernel.policy(bot.kind, bot.params, state.record, state.cfg, buf, n, bot_rng, seat))
 
 
-def test_the_search_never_changes_the_state_it_searches_from(game):
-    bot = game.bots.make(SMALL)
+@ROOTS
+def test_the_search_never_changes_the_state_it_searches_from(game, spec):
+    bot = game.bots.make(spec)
     kernel = game.kernel.for_kinds([bot.kind])
     checked = 0
     for seed, state in sampled(game)[:40]:
@@ -211,10 +217,11 @@ def test_compiled_determinize_resamples_only_what_the_seat_cannot_see(game):
         assert resampled > len(states) // 2
 
 
-def test_the_search_ignores_what_its_seat_cannot_see(game):
+@ROOTS
+def test_the_search_ignores_what_its_seat_cannot_see(game, spec):
     """The no-cheating check of the compiled bots, run on the search: the same decision on a copy whose
     hidden part (other hands, deck order, face-down cards) is re-drawn, given the same bot stream."""
-    bot = game.bots.make(SMALL)
+    bot = game.bots.make(spec)
     rng = np.random.default_rng(11)
     checked = 0
     for seed, state in sampled(game, seeds=range(3), every=4)[:60]:
@@ -237,7 +244,20 @@ def test_the_search_ignores_what_its_seat_cannot_see(game):
 def test_pig_holds_to_win_and_rolls_when_holding_cannot():
     from tests.examples.pig.game import GAME
 
-    bot = GAME.bots.make("ismcts:iterations=200,rollout=random")
+    tree = GAME.bots.make("ismcts:iterations=200,rollout=random")
+    # the halving root looks one action ahead of its rollout bot: it must take the win in hand, but whether
+    # to roll on at 50 against 99 is beyond one step over random playouts (the tree searches deeper)
+    halving = GAME.bots.make("ismcts:iterations=200,rollout=random,candidates=2")
+    for seed in range(5):
+        state = GAME.new_state(GAME.make_config(), seed)
+        state.record[0]["banked"][:2] = (95, 99)
+        state.record[0]["turn_total"] = 6
+        state.record[0]["decisions"] = 1
+        assert decide(GAME, state, halving, GAME.bot_states(seed, 2)) == 1  # A_HOLD
+    _pig_holds_to_win(GAME, tree)
+
+
+def _pig_holds_to_win(GAME, bot):
     for seed in range(5):
         state = GAME.new_state(GAME.make_config(), seed)
         s = state.record[0]
@@ -279,6 +299,7 @@ def test_roma_takes_the_last_vp_with_mercator():
         return state.is_terminal() and s["share"][0] == 1.0 and list(s["vp"]) == [3, 0]
 
     assert all(won("ismcts", seed) for seed in range(4))  # the default spec
+    assert all(won("ismcts:candidates=4", seed) for seed in range(4))  # the rollout-improvement root
     assert not all(won("random", seed) for seed in range(12)), "the position must not be won by any play"
 
 

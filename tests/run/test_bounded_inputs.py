@@ -181,7 +181,22 @@ def test_cli_compensate_nan_width_and_one_game_are_errors():
     for args in (["--width", "nan"], ["--max-games", "1"]):
         result = runner.invoke(cli, ["compensate", "massilia", "--seat", "3", "--bots", "random", *args])
         assert result.exit_code == 2, result.output
-        assert result.stderr.splitlines()[-1].startswith("error: ") and "nan" not in result.stdout
+        last = result.stderr.splitlines()[-1]
+        assert last.startswith(("error: ", "Error: Invalid value")) and "nan" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["compensate", "massilia", "--width", "nan"],  # without --seat too: refused, not ignored
+        ["compensate", "massilia", "--tolerance", "inf"],
+        ["seats", ".", "--tolerance", "nan"],
+    ],
+)
+def test_cli_float_options_refuse_non_finite_numbers_before_playing(args):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert "expected a finite number" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_a_full_disk_at_the_start_leaves_no_empty_folder(write_scenario, tmp_path, monkeypatch):

@@ -94,3 +94,50 @@ def test_compact_and_report_on_a_full_disk_leave_the_folder_as_it_was(small_disk
     assert "error:" in result.stderr and "Traceback" not in result.stderr
     assert not report.exists()
     assert not list(small_disk.glob(".*.tmp")) and not list(small_disk.glob("*.tmp"))
+
+
+def _strip_digests(folder: Path) -> None:
+    """Parts as an older simlab wrote them (no analysis digest), so that ``simlab digest`` has files to rewrite."""
+    import pyarrow.parquet as pq
+
+    from simlab.run.store import DIGEST_KEY
+
+    for path in sorted((folder / "parts").glob("*.parquet")):
+        table = pq.read_table(path)
+        meta = {k: v for k, v in (table.schema.metadata or {}).items() if k != DIGEST_KEY}
+        pq.write_table(table.replace_schema_metadata(meta), path)
+
+
+def _refused(args: list[str], reason: str) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, (args, result.output)
+    assert "error:" in result.stderr and reason in result.stderr, (args, result.stderr)
+    assert "Traceback" not in result.stderr
+
+
+def test_digest_on_a_full_disk_and_every_writer_on_a_read_only_folder_leave_it_as_it_was(small_disk, tmp_path):
+    scenario = tmp_path / "full.toml"
+    scenario.write_text(SCENARIO)
+    _resize(small_disk, "20m")
+    out = run_scenario(scenario, jobs=1, out=small_disk / "out", progress=False, compact=False)
+    _strip_digests(out)
+    before = rows(out)
+    used = shutil.disk_usage(small_disk).used
+    _resize(small_disk, f"{used // 1024 + 8}k")  # no room for a rewritten part
+    _refused(["digest", str(out)], "No space left on device")
+    _no_temporaries(out)
+    assert rows(out).equals(before)
+
+    _resize(small_disk, "20m")
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True, capture_output=True)
+    try:
+        _refused(["digest", str(out)], "Read-only file system")
+        _refused(["compact", str(out)], "Read-only file system")
+        _refused(["report", str(out), "--out", str(small_disk / "report.html")], "Read-only file system")
+        _refused(["run", str(scenario), "--out", str(out), "--resume", "-j", "1"], "Read-only file system")
+        _refused(["run", str(scenario), "--out", str(small_disk / "new"), "-j", "1"], "Read-only file system")
+        assert rows(out).equals(before)
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True, capture_output=True)
+    _no_temporaries(out)
+    assert not (small_disk / "new").exists() and not (small_disk / "report.html").exists()

@@ -1,0 +1,287 @@
+"""Break result folders and inputs on purpose, as a hostile or unlucky user would, and print what simlab did.
+
+    PYTHONPATH=. python docs/scaling/fault_table.py [WORKDIR]
+
+Every fault runs the real command line (``python -m simlab ...`` in a subprocess, so exit codes, stderr and
+tracebacks are what a user sees) on a small Massilia run. The outcome column is one of: *recovered
+bit-identical* (the rows equal a clean run's, sorted by variant, game, seat), *clear error* (exit 2, an
+``error:``/usage line, no traceback), *refused* (a bad input stopped before any game), *left out, named*
+(a stray file ignored with a warning) or **FAILED** with what happened instead. Docs: docs/running.md, "When
+something goes wrong". The full-disk and read-only faults need a tmpfs mount: tests/run/test_full_disk.py.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+
+SCENARIO = """\
+game = "massilia"
+players = 4
+games = 40
+seed = 5
+chunk_size = 5
+lineup = ["random", "random", "random", "trader"]
+
+[variants.rulebook]
+preset = "rulebook"
+
+[variants.quined2014]
+preset = "quined2014"
+"""
+PY = [sys.executable, "-m", "simlab"]
+ROWS: list[tuple[str, str, str]] = []
+
+
+def simlab(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([*PY, *args], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def rows(folder: Path) -> pl.DataFrame:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from simlab.run.store import load_results
+
+    return load_results(folder).sort("variant", "game", "seat").collect()
+
+
+def last_line(p: subprocess.CompletedProcess) -> str:
+    lines = [line for line in p.stderr.splitlines() if line.strip()]
+    return lines[-1][:150] if lines else ""
+
+
+def clear_error(p: subprocess.CompletedProcess) -> str:
+    ok = p.returncode == 2 and "Traceback" not in p.stderr and last_line(p).lower().startswith("error")
+    return f"clear error: {last_line(p)}" if ok else f"**FAILED** (exit {p.returncode}): {last_line(p)}"
+
+
+def record(fault: str, how: str, outcome: str) -> None:
+    ROWS.append((fault, how, outcome))
+    print(f"| {fault} | {how} | {outcome} |", flush=True)
+
+
+def fresh_copy(clean: Path, work: Path, name: str) -> Path:
+    folder = work / name
+    shutil.copytree(clean, folder)
+    return folder
+
+
+def resumed_identical(folder: Path, scenario: Path, clean_rows: pl.DataFrame) -> str:
+    p = simlab("run", str(scenario), "--out", str(folder), "--resume", "-j", "2", "-q")
+    if p.returncode != 0:
+        return f"**FAILED** (resume exit {p.returncode}): {last_line(p)}"
+    return "recovered bit-identical" if rows(folder).equals(clean_rows) else "**FAILED**: rows differ"
+
+
+def part(folder: Path, k: int = 1) -> Path:
+    return sorted((folder / "parts").glob("*.parquet"))[k]
+
+
+def main(work: Path) -> None:
+    scenario = work / "s.toml"
+    scenario.write_text(SCENARIO)
+    clean = work / "clean"
+    p = simlab("run", str(scenario), "--out", str(clean), "-j", "2", "-q", "--no-compact")
+    assert p.returncode == 0, p.stderr
+    clean_rows = rows(clean)
+    print("| fault or bad input | how | outcome |\n| --- | --- | --- |")
+
+    def damage(name: str, how: str, hurt: Callable[[Path], None], check: str = "resume") -> None:
+        folder = fresh_copy(clean, work, name)
+        hurt(folder)
+        if check == "verify":
+            v = simlab("verify", str(folder))
+            named = v.returncode == 2 and "Traceback" not in v.stderr
+            outcome = resumed_identical(folder, scenario, clean_rows)
+            record(name, how, f"verify exit {v.returncode}{' (names the part)' if named else ''}; --resume: {outcome}")
+        else:
+            record(name, how, resumed_identical(folder, scenario, clean_rows))
+
+    damage("manifest removed", "rm manifest.json; run --resume", lambda f: (f / "manifest.json").unlink())
+    damage(
+        "manifest emptied",
+        "truncate manifest.json to 0 bytes; run --resume",
+        lambda f: (f / "manifest.json").write_text(""),
+    )
+    damage(
+        "manifest garbage",
+        "manifest.json = '[1, 2]' (a list for an object); run --resume",
+        lambda f: (f / "manifest.json").write_text("[1, 2]"),
+    )
+
+    def flip(f: Path) -> None:
+        path = part(f)
+        data = bytearray(path.read_bytes())
+        data[len(data) // 3] ^= 0x10
+        path.write_bytes(bytes(data))
+
+    damage("bit flip in a part", "one bit in a data page; verify, then run --resume", flip, check="verify")
+    damage(
+        "part truncated",
+        "a part cut to half its bytes; verify, then run --resume",
+        lambda f: part(f).write_bytes(part(f).read_bytes()[: part(f).stat().st_size // 2]),
+        check="verify",
+    )
+    damage("part emptied", "a part truncated to 0 bytes; run --resume", lambda f: part(f).write_bytes(b""))
+    damage("part deleted", "rm one part; run --resume", lambda f: part(f).unlink())
+
+    # strays: readers count only the manifest's parts
+    for name, how, make in [
+        (
+            "stray copy",
+            "cp a part to 'junk.parquet' and '… (copy).parquet'",
+            lambda f: [
+                shutil.copy(part(f, 0), f / "parts" / "junk.parquet"),
+                shutil.copy(part(f, 0), f / "parts" / f"{part(f, 0).stem} (copy).parquet"),
+            ],
+        ),
+        ("empty stray", "a 0-byte 'x.parquet' in parts/", lambda f: (f / "parts" / "x.parquet").write_bytes(b"")),
+    ]:
+        folder = fresh_copy(clean, work, name.replace(" ", "_"))
+        make(folder)
+        s = simlab("seats", str(folder))
+        games_ok = rows(folder).equals(clean_rows)
+        warned = "warning" in s.stderr.lower() or "left out" in s.stderr.lower()
+        outcome = "left out, named" if s.returncode == 0 and games_ok and warned else f"**FAILED** ({s.returncode})"
+        record(name, how + "; seats, load_results", f"{outcome}: {last_line(s)[:100]}")
+
+    # outputs never clobber
+    for name, target in [("report onto a device", "/dev/full"), ("report onto a directory", str(work))]:
+        record(name, f"report --out {target}", clear_error(simlab("report", str(clean), "--out", target)))
+    real = work / "target.html"
+    real.write_text("old")
+    link = work / "link.html"
+    link.symlink_to(real)
+    p = simlab("report", str(clean), "--out", str(link))
+    ok = p.returncode == 0 and link.is_symlink() and real.stat().st_size > 1000
+    record(
+        "report onto a symlink",
+        "report --out link.html → target.html",
+        "wrote through to the target" if ok else f"**FAILED** {last_line(p)}",
+    )
+    p = simlab("report", str(clean), "--out", "-")
+    ok = p.returncode == 0 and p.stdout.lstrip().lower().startswith("<!doctype html") and not Path("-").exists()
+    record("report to '-'", "report --out -", "HTML on stdout, no file '-'" if ok else f"**FAILED** {last_line(p)}")
+
+    # bad inputs, refused before any game
+    fifo = work / "fifo.toml"
+    os.mkfifo(fifo)
+    bad_inputs = [
+        ("FIFO as the scenario", ["run", str(fifo), "--out", str(work / "o1")]),
+        ("/dev/zero as the scenario", ["run", "/dev/zero", "--out", str(work / "o2")]),
+        ("compensate --width nan", ["compensate", "massilia", "--width", "nan"]),
+        ("compensate --max-games 1", ["compensate", "massilia", "--seat", "3", "--max-games", "1"]),
+        ("--jobs above the cores", ["run", str(scenario), "--out", str(work / "o3"), "-j", "12"]),
+        ("bot parameter nan", ["play", "massilia", "--bots", "trader:token_cost=nan"]),
+        ("seats --chart x.txt", ["seats", str(clean), "--chart", str(work / "x.txt")]),
+    ]
+
+    def variant_of(games: str, chunk: str, top: str = "", extra: str = "") -> str:
+        return top + SCENARIO.replace("games = 40", games).replace("chunk_size = 5", chunk) + extra
+
+    for i, (text, name) in enumerate(
+        [
+            (variant_of("games = 9_999_999_999", "chunk_size = 1"), "10^10 games in chunks of 1"),
+            (variant_of("games = 1_000", "chunk_size = 9_999_999_999"), "a chunk of 10^10 games"),
+            (
+                variant_of("games = 40", "chunk_size = 5", top="x = " + "[" * 1000 + "]" * 1000 + "\n"),
+                "TOML nested 1,000 deep",
+            ),
+            (
+                variant_of("games = 40", "chunk_size = 5", extra='[variants.Rulebook]\npreset = "rulebook"\n'),
+                "variants rulebook and Rulebook",
+            ),
+        ]
+    ):
+        path = work / f"bad{i}.toml"
+        path.write_text(text)
+        bad_inputs.append((name, ["run", str(path), "--out", str(work / f"bad{i}")]))
+    for name, args in bad_inputs:
+        start = time.monotonic()
+        try:
+            p = simlab(*args, timeout=120)
+        except subprocess.TimeoutExpired:
+            record(name, "simlab " + " ".join(args[:2]), "**FAILED**: still running after 120 s")
+            continue
+        record(
+            name,
+            "simlab " + " ".join(a if len(a) < 40 else "…" + a[-30:] for a in args[:4]),
+            clear_error(p) + f" ({time.monotonic() - start:.1f} s)",
+        )
+    bom = work / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + SCENARIO.encode())
+    p = simlab("run", str(bom), "--out", str(work / "bom"), "-q", "-j", "2")
+    record(
+        "UTF-8 BOM in the scenario", "scenario saved with a BOM", "accepted" if p.returncode == 0 else clear_error(p)
+    )
+    p = simlab("report", str(work / "nowhere"), "--out", str(work / "r.html"))
+    record("report on a missing folder", "report nowhere/", clear_error(p))
+
+    # small fits
+    tiny = work / "tiny.toml"
+    tiny.write_text(
+        SCENARIO.replace("games = 40", "games = 4")
+        .replace("chunk_size = 5", "chunk_size = 4")
+        .replace('preset = "quined2014"', 'preset = "rulebook"\nset = { start_money = "5,6,7,8" }')
+    )
+    p = simlab("run", str(tiny), "--out", str(work / "tiny"), "-q", "-j", "1")
+    if p.returncode == 0:
+        r = simlab("report", str(work / "tiny"), "--out", str(work / "tiny.html"))
+        ok = r.returncode == 0 and "Traceback" not in r.stderr
+        record(
+            "report on 4 games per variant",
+            "starting-money run of 4 games, report",
+            "report written, fits named as too small" if ok else clear_error(r),
+        )
+    else:
+        record("report on 4 games per variant", "starting-money run of 4 games", clear_error(p))
+
+    # kill -9 of the main process and Ctrl-C: workers exit, resume is bit-identical
+    for sig, name in [(signal.SIGKILL, "kill -9 of the main process"), (signal.SIGINT, "Ctrl-C (SIGINT) mid-run")]:
+        folder = work / f"killed{int(sig)}"
+        big = work / f"big{int(sig)}.toml"
+        big.write_text(SCENARIO.replace("games = 40", "games = 4000").replace("chunk_size = 5", "chunk_size = 200"))
+        proc = subprocess.Popen(
+            [*PY, "run", str(big), "--out", str(folder), "-j", "2", "-q"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        time.sleep(12)
+        kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+        os.kill(proc.pid, sig)
+        t0 = time.monotonic()
+        proc.wait()
+        alive = kids
+        while alive and time.monotonic() - t0 < 60:
+            alive = [
+                k
+                for k in alive
+                if Path(f"/proc/{k}").exists() and "zombie" not in Path(f"/proc/{k}/status").read_text().lower()
+            ]
+            time.sleep(0.05)
+        gone = time.monotonic() - t0
+        clean_big = work / f"clean_big{int(sig)}"
+        subprocess.run(
+            [*PY, "run", str(big), "--out", str(clean_big), "-j", "2", "-q"], check=True, capture_output=True
+        )
+        r = simlab("run", str(big), "--out", str(folder), "--resume", "-j", "2", "-q")
+        same = r.returncode == 0 and rows(folder).equals(rows(clean_big))
+        record(
+            name,
+            f"after 12 s of a 8,000-game run; workers ({len(kids)}) gone {gone:.2f} s later; run --resume",
+            "recovered bit-identical" if same else f"**FAILED** {last_line(r)}",
+        )
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as tmp:
+        main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tmp))
