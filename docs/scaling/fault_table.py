@@ -38,7 +38,7 @@ preset = "rulebook"
 [variants.quined2014]
 preset = "quined2014"
 """
-PY = [sys.executable, "-m", "simlab"]
+PY = [str(Path(sys.executable).with_name("simlab"))]  # the installed command line
 ROWS: list[tuple[str, str, str]] = []
 
 

@@ -1,6 +1,8 @@
 """The search bot's skill ladder and speed (docs/search.md): head to head with seats rotated, and the cost.
 
     python docs/scaling/search_ladder.py GAME OPPONENT GAMES SPEC [SPEC ...]
+    LADDER_FIRST=1000 LADDER_SAVE=part.npy python docs/scaling/search_ladder.py ...   # games 1000.. only
+
 
 For each SPEC (a search bot, or any bot), GAMES games of GAME (default config) with SPEC in one seat and
 OPPONENT in every other, the seat rotated (game i puts SPEC in seat i mod players; seeds 10,000 + i): SPEC's
@@ -11,6 +13,7 @@ iterations/s on one core, timed on the states before 60 decisions with a choice 
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -22,7 +25,7 @@ from simlab.core.loop import KIND_SEARCH
 from simlab.core.search import P_ITERATIONS
 
 
-def ladder(game, opponent: str, n: int, spec: str) -> str:
+def ladder(game, opponent: str, n: int, spec: str, first: int = 0, save: str = "") -> str:
     config = game.make_config()
     players = config.players
     shares: list[float] = []
@@ -31,11 +34,13 @@ def ladder(game, opponent: str, n: int, spec: str) -> str:
     for r in range(players):
         lineup = [opponent] * players
         lineup[r] = spec
-        seeds = list(range(10_000 + r, 10_000 + n, players))
+        seeds = [10_000 + i for i in range(first, first + n) if i % players == r]
         records = game.play_batch(config, seeds, game.make_bots(lineup, players))
         shares.extend(records["share"][:, r].tolist())
     elapsed = time.perf_counter() - start
     s = np.array(shares)
+    if save:  # the per-game shares, to pool parts played by separate processes (disjoint game ranges)
+        np.save(save, s)
     half = stats.t.ppf(0.975, len(s) - 1) * s.std(ddof=1) / np.sqrt(len(s)) if len(s) > 1 else float("nan")
     return (
         f"{spec} vs {opponent} x{players - 1}: n={len(s)} win share {s.mean():.3f} "
@@ -77,7 +82,8 @@ def main(argv: list[str]) -> None:
     game = simlab.get_game(argv[0])
     opponent, n, specs = argv[1], int(argv[2]), argv[3:]
     for spec in specs:
-        print(ladder(game, opponent, n, spec), flush=True)
+        first, save = int(os.environ.get("LADDER_FIRST", "0")), os.environ.get("LADDER_SAVE", "")
+        print(ladder(game, opponent, n, spec, first, save), flush=True)
         line = speed(game, opponent, spec)
         if line:
             print(line, flush=True)

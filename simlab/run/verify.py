@@ -50,7 +50,9 @@ def verify_folder(folder: str | Path, quarantine: bool = False) -> VerifyResult:
     p = Path(folder)
     contents = folder_contents(p)
     known = manifest_hashes(_manifest_or_empty(p))
-    result = VerifyResult(p, left_out=[(s.path, s.reason) for s in contents.skipped])
+    result = VerifyResult(p)
+    for s in contents.skipped:  # a part the manifest lists that cannot be read is damage, not a stray file
+        (result.damaged if s.path.name in known else result.left_out).append((s.path, s.reason))
     for f in contents.files:
         problem = _problem(f, known.get(f.path.name))
         result.checked += 1

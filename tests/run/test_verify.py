@@ -91,3 +91,18 @@ class _Log:
 
     def flush(self):
         pass
+
+
+def test_a_listed_part_that_cannot_be_read_is_damaged_not_a_stray(folder):
+    """A part of the manifest cut short or hit in its footer cannot be read at all: verify names it damaged
+    (exit 2) and quarantines it, where it used to list it as 'left out' and exit 0."""
+    part = sorted((folder / "parts").glob("rulebook__*.parquet"))[1]
+    part.write_bytes(part.read_bytes()[: part.stat().st_size // 2])
+    stray = folder / "parts" / "junk.parquet"
+    stray.write_bytes(b"not a part")
+    result = verify_folder(folder)
+    assert [p.name for p, _ in result.damaged] == [part.name]
+    assert [p.name for p, _ in result.left_out] == [stray.name]  # not the run's: left out, not damage
+    cli_result = CliRunner().invoke(cli, ["verify", str(folder), "--quarantine"])
+    assert cli_result.exit_code == 2 and f"damaged: {part.name}" in cli_result.stdout
+    assert (folder / "damaged" / part.name).exists() and stray.exists()
