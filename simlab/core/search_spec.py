@@ -32,17 +32,17 @@ from simlab.core.search import (
 SEARCH_NAME = "ismcts"
 #: numeric parameters and their defaults (``rollout`` is a bot name, resolved by :func:`search_params`)
 DEFAULTS: dict[str, float] = {
-    "iterations": 200.0,
+    "iterations": 64.0,
     "c": 0.7,
     "prior": 0.0,
     "widen": 0.0,
     "rank_weight": 0.0,
     "seconds": 0.0,
     "max_nodes": 200_000.0,
-    "candidates": 0.0,
+    "candidates": 4.0,
 }
 PARAM_DOC = {
-    "iterations": "search iterations per decision (0 with seconds > 0: time only)",
+    "iterations": "playouts per decision (the tree: iterations; 0 with seconds > 0: time only, tree only)",
     "c": "UCB1 exploration constant (rewards are win shares in [0, 1])",
     "rollout": "the bot that plays every seat in the playouts: random or one of the game's heuristics "
     "(default: the game's first heuristic)",
@@ -52,11 +52,15 @@ PARAM_DOC = {
     "rank_weight": "reward = (1 - w) * win share + w * (players - rank) / (players - 1): a rank-based value "
     "that separates second from last (0: the win share alone)",
     "seconds": "wall-clock budget per decision (0: none); not reproducible, so never for experiments",
-    "candidates": "K > 0: no tree; the rollout bot's K best actions raced by sequential halving on the "
-    "iterations' playouts, paired by determinization (rollout improvement; ties keep the bot's choice)",
+    "candidates": "K > 0 (default 4): no tree; the rollout bot's K best actions raced by sequential halving on "
+    "the iterations' playouts, paired by determinization (rollout improvement; ties keep the bot's choice); "
+    "0: the ISMCTS tree over every legal action",
     "max_nodes": "tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
 }
-DOC = "information-set MCTS over the game contract (rollouts by a compiled bot); strength and speed: docs/search.md"
+DOC = (
+    "search over the game contract by playouts of a compiled bot: by default it races that bot's 4 best actions "
+    "(candidates=0: information-set MCTS); strength and speed: docs/search.md"
+)
 
 
 def search_params(spec: str, game: str, rollout_bots: Mapping[str, Any], default_rollout: str | None) -> np.ndarray:
@@ -97,7 +101,10 @@ def search_params(spec: str, game: str, rollout_bots: Mapping[str, Any], default
     if values["candidates"] != int(values["candidates"]):
         raise BotSpecError(f"bot spec {spec!r}: candidates must be a whole number, got {values['candidates']:g}")
     if values["candidates"] > 0 and (values["seconds"] > 0 or values["iterations"] == 0):
-        raise BotSpecError(f"bot spec {spec!r}: candidates races a fixed budget: give iterations, not seconds")
+        raise BotSpecError(
+            f"bot spec {spec!r}: candidates (default 4) races a fixed number of playouts; a time budget "
+            "(seconds) is the tree's: add candidates=0"
+        )
     if values["iterations"] == 0 and values["seconds"] == 0:
         raise BotSpecError(f"bot spec {spec!r}: give iterations >= 1 or a time budget seconds > 0")
     if values["seconds"] > 0 and values["iterations"] == 0 and values["max_nodes"] < 2:

@@ -13,10 +13,10 @@ from simlab.core.bots import CompiledBot
 from simlab.core.checks import checks_for
 from simlab.core.errors import BotSpecError
 from simlab.core.loop import KIND_SEARCH
-from simlab.core.search import P_C, P_ITERATIONS, P_ROLLOUT_KIND, ROLLOUT_OFFSET
+from simlab.core.search import P_C, P_CANDIDATES, P_ITERATIONS, P_ROLLOUT_KIND, ROLLOUT_OFFSET
 
 GAMES = simlab.available_games()
-SMALL = "ismcts:iterations=24"  # enough to exercise the tree, cheap enough for many decisions
+SMALL = "ismcts:iterations=24,candidates=0"  # enough to exercise the tree, cheap enough for many decisions
 HALVING = "ismcts:iterations=24,candidates=3"  # the rollout-improvement root: two rounds of halving
 ROOTS = pytest.mark.parametrize("spec", [SMALL, HALVING], ids=["tree", "halving"])
 
@@ -50,7 +50,8 @@ def test_every_game_offers_the_search_bot_apart_from_its_playing_bots(game):
     assert isinstance(bot, CompiledBot) and bot.kind == KIND_SEARCH and bot.name == "ismcts"
     first = heuristic_names(game)[0]
     rollout = game.bots.make(first)
-    assert bot.params[P_ITERATIONS] == 200 and bot.params[P_C] == pytest.approx(0.7)
+    assert bot.params[P_ITERATIONS] == 64 and bot.params[P_C] == pytest.approx(0.7)
+    assert bot.params[P_CANDIDATES] == 4  # the default root races the rollout bot's 4 best actions
     assert bot.params[P_ROLLOUT_KIND] == rollout.kind  # default rollout: the game's first heuristic
     assert np.array_equal(bot.params[ROLLOUT_OFFSET:], rollout.params)
     rnd = game.bots.make("ismcts:iterations=50,rollout=random,c=1.5")
@@ -63,13 +64,13 @@ def test_every_game_offers_the_search_bot_apart_from_its_playing_bots(game):
         ("ismcts:depth=3", "no parameter 'depth'"),
         ("ismcts:iterations=ten", "must be a number"),
         ("ismcts:iterations=2.5", "whole number"),
-        ("ismcts:iterations=0", "time budget"),
+        ("ismcts:iterations=0,candidates=0", "time budget"),
         ("ismcts:c=-1", ">= 0"),
         ("ismcts:rollout=nobody", "rollout='nobody' is not a compiled bot"),
         ("ismcts:rollout=ismcts", "not a compiled bot"),
         ("ismcts:iterations", "key=value"),
         ("ismcts:candidates=2.5", "candidates must be a whole number"),
-        ("ismcts:candidates=4,seconds=1", "fixed budget"),
+        ("ismcts:seconds=1", "add candidates=0"),
     ],
 )
 def test_a_bad_search_spec_is_a_clear_error(spec, message):
@@ -120,7 +121,9 @@ def test_the_registered_games_rules_define_determinize(game):
 # ==============================================================================================
 # determinism, copy integrity
 # ==============================================================================================
-@pytest.mark.parametrize("spec", ["ismcts:iterations=12", "ismcts:iterations=12,candidates=3"], ids=["tree", "halving"])
+@pytest.mark.parametrize(
+    "spec", ["ismcts:iterations=12,candidates=0", "ismcts:iterations=12,candidates=3"], ids=["tree", "halving"]
+)
 def test_same_seed_same_game_with_search_in_every_seat(game, spec):
     config = game.make_config()
     n = config.players
@@ -244,7 +247,7 @@ def test_the_search_ignores_what_its_seat_cannot_see(game, spec):
 def test_pig_holds_to_win_and_rolls_when_holding_cannot():
     from tests.examples.pig.game import GAME
 
-    tree = GAME.bots.make("ismcts:iterations=200,rollout=random")
+    tree = GAME.bots.make("ismcts:iterations=200,rollout=random,candidates=0")
     # the halving root looks one action ahead of its rollout bot: it must take the win in hand, but whether
     # to roll on at 50 against 99 is beyond one step over random playouts (the tree searches deeper)
     halving = GAME.bots.make("ismcts:iterations=200,rollout=random,candidates=2")
@@ -298,8 +301,8 @@ def test_roma_takes_the_last_vp_with_mercator():
         s = state.record[0]
         return state.is_terminal() and s["share"][0] == 1.0 and list(s["vp"]) == [3, 0]
 
-    assert all(won("ismcts", seed) for seed in range(4))  # the default spec
-    assert all(won("ismcts:candidates=4", seed) for seed in range(4))  # the rollout-improvement root
+    assert all(won("ismcts", seed) for seed in range(4))  # the default: the rollout-improvement root
+    assert all(won("ismcts:candidates=0,iterations=200", seed) for seed in range(4))  # the tree
     assert not all(won("random", seed) for seed in range(12)), "the position must not be won by any play"
 
 
@@ -342,4 +345,4 @@ def test_simlab_bots_lists_the_search_bot_and_points_to_its_figures():
     result = CliRunner().invoke(cli, ["bots", GAMES[0]])
     assert result.exit_code == 0
     assert "ismcts" in result.output and "docs/search.md" in result.output
-    assert "iterations=200" in result.output and "rollout" in result.output
+    assert "iterations=64" in result.output and "candidates=4" in result.output and "rollout" in result.output

@@ -4,15 +4,16 @@ does for Pig and Roma): the search seat decides until its turn is over (or, in M
 ends), and it must have won; ``random`` must not win the same position on all of a dozen seeds, so the
 position is not won by any play.
 
-Every spec is checked: the default tree (``ismcts``) and the rollout-improvement root (``candidates=K``:
-it races the rollout heuristic's K best actions by sequential halving). Each game's heuristic bots win
-these positions too, so they check that the search keeps a sure win, not that it beats its rollout bot."""
+Every spec is checked: the default (``ismcts``: the rollout-improvement root, which races the rollout
+heuristic's 4 best actions by sequential halving), a wider race and the ISMCTS tree (``candidates=0``).
+Each game's heuristic bots win these positions too, so they check that the search keeps a sure win, not
+that it beats its rollout bot."""
 
 from __future__ import annotations
 
 import numpy as np
 
-SPECS = ["ismcts", "ismcts:candidates=4", "ismcts:candidates=8,iterations=400"]
+SPECS = ["ismcts", "ismcts:candidates=0,iterations=200", "ismcts:candidates=8,iterations=400"]
 
 
 def decide(game, state, bot, bot_rng) -> int:
