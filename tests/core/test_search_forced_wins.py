@@ -11,17 +11,9 @@ that it beats its rollout bot."""
 
 from __future__ import annotations
 
-import numpy as np
+from test_search import decide  # the search seat's decision, through the loop with the search
 
 SPECS = ["ismcts", "ismcts:candidates=0,iterations=200", "ismcts:candidates=8,iterations=400"]
-
-
-def decide(game, state, bot, bot_rng) -> int:
-    kernel = game.kernel.for_kinds([bot.kind])
-    buf = np.zeros(kernel.max_actions, dtype=np.int32)
-    n = kernel.legal(state.record, state.cfg, buf)
-    seat = state.current_player
-    return int(kernel.policy(bot.kind, bot.params, state.record, state.cfg, buf, n, bot_rng, seat))
 
 
 def search_turn(game, state, spec: str, opponent: str, seed: int, *, to_the_end: bool = False):
