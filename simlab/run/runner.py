@@ -23,6 +23,7 @@ from typing import IO, Any
 import simlab
 from simlab.run.backends import Executor
 from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk
+from simlab.run.chunk_memory import check_chunk_memory
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quarantine
 from simlab.run.plan import Plan
@@ -75,7 +76,10 @@ def run_scenario(
     # on a remote cluster the workers are not this machine's cores
     n_jobs = resolve_jobs(jobs, force_jobs or (backend != "local" and bool(address)))
     executor = Executor(backend, address, n_jobs)  # checks the backend's name and address
-    sc.with_options(games=games, chunk_size=chunk_size)  # check the options before touching the disk
+    checked = sc.with_options(games=games, chunk_size=chunk_size)  # check the options before touching the disk
+    if backend == "local":  # a cluster's workers have their own memory
+        record_bytes = simlab.get_game(checked.game).kernel.state_dtype.itemsize
+        check_chunk_memory(checked.game, min(checked.chunk_size, checked.games), record_bytes, n_jobs)
     identity = sc.identity()
     identity_key = identity_hash(identity)
     # while the run holds the folder's lock, a second run or a compaction of this folder is refused
