@@ -248,7 +248,11 @@ def main(work: Path) -> None:
     for sig, name in [(signal.SIGKILL, "kill -9 of the main process"), (signal.SIGINT, "Ctrl-C (SIGINT) mid-run")]:
         folder = work / f"killed{int(sig)}"
         big = work / f"big{int(sig)}.toml"
-        big.write_text(SCENARIO.replace("games = 40", "games = 4000").replace("chunk_size = 5", "chunk_size = 200"))
+        big.write_text(  # trader in every seat: about 30 s of play on 2 cores, so the fault lands mid-run
+            SCENARIO.replace("games = 40", "games = 100_000")
+            .replace("chunk_size = 5", "chunk_size = 2_000")
+            .replace('["random", "random", "random", "trader"]', '["trader", "trader", "trader", "trader"]')
+        )
         proc = subprocess.Popen(
             [*PY, "run", str(big), "--out", str(folder), "-j", "2", "-q"],
             stdout=subprocess.PIPE,
@@ -275,9 +279,11 @@ def main(work: Path) -> None:
         )
         r = simlab("run", str(big), "--out", str(folder), "--resume", "-j", "2", "-q")
         same = r.returncode == 0 and rows(folder).equals(rows(clean_big))
+        saved = sum(1 for _ in (folder / "parts").glob("*.parquet")) if (folder / "parts").exists() else 0
         record(
             name,
-            f"after 12 s of a 8,000-game run; workers ({len(kids)}) gone {gone:.2f} s later; run --resume",
+            f"after 12 s of a 200,000-game run: exit {proc.returncode}, {saved} of 100 parts saved, its {len(kids)} "
+            f"child processes gone {gone:.2f} s later; run --resume",
             "recovered bit-identical" if same else f"**FAILED** {last_line(r)}",
         )
 
