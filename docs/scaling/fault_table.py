@@ -273,13 +273,13 @@ def main(work: Path) -> None:
             ]
             time.sleep(0.05)
         gone = time.monotonic() - t0
+        saved = sum(1 for _ in (folder / "parts").glob("*.parquet")) if (folder / "parts").exists() else 0
         clean_big = work / f"clean_big{int(sig)}"
         subprocess.run(
             [*PY, "run", str(big), "--out", str(clean_big), "-j", "2", "-q"], check=True, capture_output=True
         )
         r = simlab("run", str(big), "--out", str(folder), "--resume", "-j", "2", "-q")
         same = r.returncode == 0 and rows(folder).equals(rows(clean_big))
-        saved = sum(1 for _ in (folder / "parts").glob("*.parquet")) if (folder / "parts").exists() else 0
         record(
             name,
             f"after 12 s of a 200,000-game run: exit {proc.returncode}, {saved} of 100 parts saved, its {len(kids)} "
