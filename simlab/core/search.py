@@ -1,4 +1,6 @@
-"""Core's search bot: information-set Monte Carlo tree search over the game contract, compiled once per game.
+"""Core's search bot over the game contract, compiled once per game: by default a rollout improvement of the
+game's heuristic (``halving_decide``: its K best actions raced by sequential halving on paired playouts), or,
+with ``candidates=0``, information-set Monte Carlo tree search (``search_decide``'s tree, below).
 
 Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): one tree per decision, keyed by the actions
 taken from the decision at hand; every iteration draws a fresh *determinization* of the searching seat's
