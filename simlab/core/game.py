@@ -21,6 +21,7 @@ from simlab.core.config import GameConfig
 from simlab.core.engine import Kernel, kernel_for
 from simlab.core.errors import ConfigError, IllegalActionError
 from simlab.core.rng import seed_to_state, seeds_to_states
+from simlab.core.warm import compile_for_play
 
 #: streams of SeedSequence([seed, stream]) used by a game: the chance generator and one per seat's bot
 CHANCE_STREAM = 0
@@ -206,6 +207,14 @@ class Game:
             raise ConfigError(f"{self.name}: {players} players need {players} bots, got {len(specs)}")
         return [self.bots.make(spec) for spec in specs]
 
+    def compile_for(self, config: GameConfig, bots: Sequence[Any]) -> Kernel:
+        """The kernel that plays ``bots``, with every entry point :meth:`play` calls compiled (on two cores
+        at first use, see simlab.core.warm): call it before the first ``new_state`` of a driven game."""
+        kernel = self.kernel.for_kinds([b.kind for b in bots if getattr(b, "kind", None) is not None])
+        if isinstance(config, self.config_class):  # else new_state says what is wrong
+            compile_for_play(self.name, kernel, kernel.config_record(config), search=kernel is not self.kernel)
+        return kernel
+
     def play(
         self,
         config: GameConfig,
@@ -218,11 +227,11 @@ class Game:
         game replayed here equals the same game in a batch run. A plain-Python bot is handed
         ``state.determinize(seat, ...)``: a copy in which what its seat cannot see is resampled, so it
         cannot cheat even by accident."""
+        kernel = self.compile_for(config, bots)
         state = self.new_state(config, seed)
         bot_rng = self.bot_states(seed, config.players)
         py_rngs = [np.random.default_rng([seed, BOT_STREAM_BASE + p]) for p in range(config.players)]
         view_rngs = [np.random.default_rng([seed, VIEW_STREAM_BASE + p]) for p in range(config.players)]
-        kernel = self.kernel.for_kinds([b.kind for b in bots if getattr(b, "kind", None) is not None])
         buf = np.zeros(kernel.max_actions, dtype=np.int32)
         while not state.is_terminal():
             seat = state.current_player

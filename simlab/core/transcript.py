@@ -39,6 +39,7 @@ def play_with_transcript(game: Game, config: GameConfig, seed: int, bot_specs: S
         f"config {config.config_hash()}",
         "seats: " + ", ".join(f"{seat}={bot.name}" for seat, bot in enumerate(bots)),
     ]
+    game.compile_for(config, bots)  # before the first state: compiles on two cores at first use
     state = game.new_state(config, seed)
     lines.extend(state.narrate_start())
     pending: list[tuple[State, int]] = []

@@ -1,0 +1,102 @@
+"""The two-core first compile of a Python-driven game (simlab.core.warm): the helper compiles exactly the
+signatures a game then calls, writes them where this process loads them, and never outlives an interrupt."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import ClassVar
+
+import numba
+import pytest
+
+import simlab
+from simlab.core import warm
+
+GAMES = simlab.available_games()
+jit_only = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="numba compiles nothing under NUMBA_DISABLE_JIT")
+
+
+@jit_only
+@pytest.mark.parametrize("game_name", GAMES)
+def test_a_played_game_compiles_nothing_beyond_what_compile_for_prepared(game_name: str) -> None:
+    """If play_arguments named other types than Game.play and State pass, this process would compile a
+    second signature after the helper's, and the helper's work would be wasted."""
+    game = simlab.get_game(game_name)
+    config = game.make_config()
+    bots = game.make_bots(game.default_lineup(config.players), config.players)
+    kernel = game.compile_for(config, bots)
+    entries = warm.HERE_ENTRIES + warm.HELPER_ENTRIES
+    before = {name: len(getattr(kernel, name).overloads) for name in entries}
+    game.play(config, 3, bots)
+    assert {name: len(getattr(kernel, name).overloads) for name in entries} == before
+    arguments = warm.play_arguments(kernel, kernel.config_record(config))
+    for name in entries:
+        assert warm.is_cached_on_disk(getattr(kernel, name), warm.signature(arguments[name]))
+
+
+@jit_only
+def test_the_helper_process_caches_legal_and_policy_where_this_process_finds_them() -> None:
+    game = simlab.get_game("roma")
+    done = subprocess.run([sys.executable, "-m", "simlab.core.warm", "roma"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    kernel = game.kernel
+    arguments = warm.play_arguments(kernel, kernel.config_record(game.make_config()))
+    for name in warm.HELPER_ENTRIES:
+        dispatcher = getattr(kernel, name)
+        sig = warm.signature(arguments[name])
+        assert warm.is_cached_on_disk(dispatcher, sig)
+        fresh = type(dispatcher)(py_func=dispatcher.py_func, locals={}, targetoptions={"nopython": True})
+        fresh.enable_caching()  # a dispatcher with nothing in memory: only the disk can answer
+        assert warm.is_cached_on_disk(fresh, sig)
+
+
+def test_no_helper_when_one_core_is_asked_for_or_nothing_is_left_to_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = simlab.get_game("roma")
+    config = game.make_config()
+    kernel = game.compile_for(config, game.make_bots(game.default_lineup(config.players), config.players))
+    cfg = kernel.config_record(config)
+    assert not warm.helper_wanted(kernel, cfg)  # compiled above
+    monkeypatch.setattr(warm, "is_cached_on_disk", lambda dispatcher, sig: False)
+    monkeypatch.setattr(warm, "_cores", lambda: 2)
+    assert warm.helper_wanted(kernel, cfg) != numba.config.DISABLE_JIT
+    monkeypatch.setenv("SIMLAB_COMPILE_JOBS", "1")
+    assert not warm.helper_wanted(kernel, cfg)
+    monkeypatch.delenv("SIMLAB_COMPILE_JOBS")
+    monkeypatch.setattr(warm, "_cores", lambda: 1)
+    assert not warm.helper_wanted(kernel, cfg)
+
+
+class _Helper:
+    """A stand-in for the helper process that records how it was treated."""
+
+    started: ClassVar[list[_Helper]] = []
+
+    def __init__(self, argv: list[str], **_: object) -> None:
+        self.argv = argv
+        self.killed = False
+        _Helper.started.append(self)
+
+    def wait(self) -> int:
+        return 0
+
+    def kill(self) -> None:
+        self.killed = True
+
+
+def test_an_interrupt_while_compiling_kills_the_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = simlab.get_game("massilia")
+    kernel = game.kernel
+    monkeypatch.setattr(warm, "helper_wanted", lambda kernel, cfg: True)
+    monkeypatch.setattr(warm.subprocess, "Popen", _Helper)
+    monkeypatch.setattr(warm, "_READY", set())
+
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_Helper, "wait", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        warm.compile_for_play("massilia", kernel, kernel.config_record(game.make_config()), search=True)
+    helper = _Helper.started[-1]
+    assert helper.killed
+    assert helper.argv[-2:] == ["massilia", "--search"]
