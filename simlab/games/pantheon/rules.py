@@ -934,9 +934,7 @@ def init(st, cf, rng):
         if c.demigod_values[i] <= c.demigods_low_values:
             s.demi_down[nl] = c.demigod_values[i]
             nl += 1
-    lows = s.demi_down[nh:nl].copy()
-    shuffle(s, lows, nl - nh)
-    s.demi_down[nh:nl] = lows
+    shuffle(s, s.demi_down[nh:], nl - nh)  # in place: a copy assigned back compiles numba's shape-error text
     s.demi_down_n = NDEMI
     # loot and bonus tiles
     for t in range(NLOOT):
