@@ -18,12 +18,13 @@ NB_STAMP   := $(VENV)/.simlab-notebook-installed
 # `make notebooks JUPYTER_ARGS=--no-browser` on a machine without a browser (then open the URL it prints)
 JUPYTER_ARGS ?=
 
-.PHONY: demo test env test-env notebooks notebook-env lint browser help
+.PHONY: demo test env test-env notebooks notebook-env lint browser warm help
 
 help:
 	@echo "make demo      run a small Massilia experiment into results/quickstart, and its report (installs simlab only)"
 	@echo "make test      ruff check, ruff format --check and the whole pytest suite (installs the test extras)"
 	@echo "make notebooks add Jupyter to $(VENV) and open the notebooks (notebooks/*.ipynb) in it"
+	@echo "make warm      compile every game's engines now (numba caches them; every core, a few minutes once)"
 	@echo "make env       only create/update $(VENV) with simlab"
 	@echo "make test-env  only create/update $(VENV) with simlab and its test extras"
 
@@ -63,6 +64,11 @@ demo: env
 	$(BIN)/simlab run scenarios/quickstart.toml --out results/quickstart --resume
 	$(BIN)/simlab report results/quickstart --out reports/quickstart.html
 
+# compile every game's engines (play, batch loop, search) into numba's cache, one process per core, before
+# the suite: its workers then load them instead of compiling the same engine twice at once (seconds when cached)
+warm: env
+	$(BIN)/python -m simlab.core.warm --all
+
 # the report's browser tests load it in Debian's chromium: installed here when missing (needs root and apt;
 # otherwise the script says why and those tests skip)
 browser:
@@ -77,4 +83,5 @@ lint: test-env
 # options, e.g. PYTEST_ARGS="-n 0" for one process or PYTEST_ARGS=tests/core for a part
 PYTEST_ARGS ?=
 test: test-env lint browser
+	$(BIN)/python -m simlab.core.warm --all
 	$(BIN)/pytest -n auto --dist worksteal $(PYTEST_ARGS)

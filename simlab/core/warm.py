@@ -18,7 +18,9 @@ import contextlib
 import os
 import subprocess
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numba
@@ -123,11 +125,81 @@ def compile_for_play(game: str, kernel: Kernel, cfg: np.ndarray, search: bool) -
     _READY.add((game, search))
 
 
-def _helper_main(argv: list[str]) -> int:
-    """``python -m simlab.core.warm GAME [--search]``: compile HELPER_ENTRIES of GAME into the cache."""
+#: the search bot a warm-up plays to compile the search loops (the budget is irrelevant to what compiles)
+WARM_SEARCH = "ismcts:iterations=2,candidates=2"
+
+
+def compile_everything(name: str) -> None:
+    """Compile (or load) every compiled entry of game ``name`` that simlab's runs, plays and search bots call:
+    the play entry points and the batch loop, each plain and with the search compiled in."""
     from simlab.core.loop import KIND_SEARCH
     from simlab.core.registry import get_game
 
+    game = get_game(name)
+    config = game.make_config()
+    players = config.players
+    kernel = game.kernel
+    cfg = kernel.config_record(config)
+    compile_entries(kernel, cfg, HERE_ENTRIES + HELPER_ENTRIES)
+    game.play_batch(config, [0], game.make_bots(["random"] * players, players))
+    if kernel.searchable:
+        compile_entries(kernel.for_kinds([KIND_SEARCH]), cfg, HELPER_ENTRIES)
+        game.play_batch(config, [0], game.make_bots([WARM_SEARCH] + ["random"] * (players - 1), players))
+
+
+def compile_games(names: Sequence[str], jobs: int | None = None) -> dict[str, float]:
+    """:func:`compile_everything` for each game, one process per game, ``jobs`` (default: the cores) at a time;
+    the seconds each took. A game that fails to compile here is left to compile where it is used (its
+    seconds are then negative), so a warm-up never stops the work it precedes."""
+    if numba.config.DISABLE_JIT:
+        return {}
+
+    def one(name: str) -> tuple[str, float]:
+        start = time.perf_counter()
+        argv = [sys.executable, "-m", "simlab.core.warm", "--everything", name]
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False)
+        seconds = time.perf_counter() - start
+        return name, seconds if done.returncode == 0 else -seconds
+
+    largest_first = sorted(names, key=_source_bytes, reverse=True)  # the longest compiles start first
+    with ThreadPoolExecutor(max_workers=max(1, jobs or _cores())) as pool:
+        return dict(pool.map(one, largest_first))
+
+
+def _source_bytes(name: str) -> int:
+    """Size of a game's compiled sources (rules and bots): a proxy for how long it compiles."""
+    import importlib.util
+
+    from simlab.core.registry import get_game
+
+    game = get_game(name)
+    total = 0
+    for module in (game.rules_module, game.policy.split(":")[0]):
+        spec = importlib.util.find_spec(module)
+        if spec is not None and spec.origin:
+            total += os.path.getsize(spec.origin)
+    return total
+
+
+def _helper_main(argv: list[str]) -> int:
+    """``python -m simlab.core.warm GAME [--search]``: compile HELPER_ENTRIES of GAME into the cache;
+    ``--everything GAME``: :func:`compile_everything`; ``--all``: that for every registered game, on every
+    core (``make warm``, and ``make test`` before the suite)."""
+    from simlab.core.loop import KIND_SEARCH
+    from simlab.core.registry import get_game
+
+    if argv[0] == "--everything":
+        compile_everything(argv[1])
+        return 0
+    if argv[0] == "--all":
+        from simlab.core.registry import available_games
+
+        start = time.perf_counter()
+        seconds = compile_games(available_games())
+        for name, s in seconds.items():
+            print(f"  {name}: {'compiled or loaded' if s >= 0 else 'FAILED (compiles on use)'} in {abs(s):.1f} s")
+        print(f"every game's engines ready in {time.perf_counter() - start:.1f} s")
+        return 0
     game = get_game(argv[0])
     kernel = game.kernel.for_kinds([KIND_SEARCH] if "--search" in argv[1:] else [])
     compile_entries(kernel, kernel.config_record(game.make_config()), HELPER_ENTRIES)

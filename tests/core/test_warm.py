@@ -100,3 +100,44 @@ def test_an_interrupt_while_compiling_kills_the_helper(monkeypatch: pytest.Monke
     helper = _Helper.started[-1]
     assert helper.killed
     assert helper.argv[-2:] == ["massilia", "--search"]
+
+
+CHECK_LOADS = """
+import simlab
+from simlab.core.loop import KIND_SEARCH
+game = simlab.get_game("roma")
+config = game.make_config()
+n = config.players
+game.play_batch(config, [5], game.make_bots(game.default_lineup(n), n))
+game.play_batch(config, [5], game.make_bots(["ismcts:iterations=6"] + ["builder"] * (n - 1), n))
+plain, searching = game.kernel, game.kernel.for_kinds([KIND_SEARCH])
+misses = sum(sum(k.play_many.stats.cache_misses.values()) for k in (plain, searching))
+hits = sum(sum(k.play_many.stats.cache_hits.values()) for k in (plain, searching))
+print(misses, hits)
+"""
+
+
+@jit_only
+def test_compile_games_leaves_the_batch_loops_cached_for_a_fresh_process() -> None:
+    """`make warm` (and `make test` before the suite) compiles every loop a run or a search bot uses: a fresh
+    process then loads both batch loops from numba's cache and compiles neither."""
+    seconds = warm.compile_games(["roma"], jobs=1)
+    assert list(seconds) == ["roma"] and seconds["roma"] > 0, "the warm-up process failed"
+    done = subprocess.run([sys.executable, "-c", CHECK_LOADS], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    misses, hits = map(int, done.stdout.split())
+    assert (misses, hits) == (0, 2)
+
+
+def test_compile_games_starts_the_largest_game_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[str] = []
+
+    def fake_run(argv, **kwargs):
+        started.append(argv[-1])
+        return subprocess.CompletedProcess(argv, 1 if argv[-1] == "roma" else 0)
+
+    monkeypatch.setattr(warm.subprocess, "run", fake_run)
+    monkeypatch.setattr(warm.numba.config, "DISABLE_JIT", False)
+    seconds = warm.compile_games(GAMES, jobs=1)
+    assert started == sorted(GAMES, key=warm._source_bytes, reverse=True)
+    assert seconds["roma"] <= 0 < min(s for name, s in seconds.items() if name != "roma")  # a failure is negative
