@@ -93,7 +93,7 @@ def states(game):
 #: random games checked after every action: up to this many, and at least MIN_GAMES, until ACTION_BUDGET
 #: actions are checked (a game of long games — Pantheon's random games run ~1,000 actions — stops earlier;
 #: each game's own tests check thousands more, compiled)
-N_GAMES, MIN_GAMES, ACTION_BUDGET = 300, 40, 60_000
+N_GAMES, MIN_GAMES, ACTION_BUDGET = 300, 24, 30_000
 
 
 def test_random_games_keep_the_invariants(game):

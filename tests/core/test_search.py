@@ -122,7 +122,7 @@ def test_the_registered_games_rules_define_determinize(game):
 # determinism, copy integrity
 # ==============================================================================================
 @pytest.mark.parametrize(
-    "spec", ["ismcts:iterations=12,candidates=0", "ismcts:iterations=12,candidates=3"], ids=["tree", "halving"]
+    "spec", ["ismcts:iterations=4,candidates=0", "ismcts:iterations=6,candidates=3"], ids=["tree", "halving"]
 )
 def test_same_seed_same_game_with_search_in_every_seat(game, spec):
     config = game.make_config()
