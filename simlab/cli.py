@@ -188,6 +188,8 @@ def bots(game: str) -> None:
         for key, doc in PARAM_DOC.items():
             default = g.bots.info(name).params.get(key)
             shown = f"{key}={default:g}" if default is not None else key
+            if key == "rollout":
+                shown = f"rollout={g.bots.default_rollout()}"
             click.echo(f"{'':<10} {shown}: {doc}")
 
 
@@ -1202,7 +1204,15 @@ def report(folder: str, out: str | None, sweep: str | None, tolerance: float) ->
     "--panel",
     required=True,
     metavar="BOTS",
-    help="Bot specs, comma-separated (e.g. random,trader,priest); each plays the scenario in every seat.",
+    help="Bot specs, comma-separated (e.g. random,trader,priest); each plays the scenario as --seating says.",
+)
+@click.option(
+    "--seating",
+    type=click.Choice(["every", "one"]),
+    default="every",
+    show_default=True,
+    help="every: each panel bot in every seat; one: in one seat, rotated among the scenario's lineup (a search "
+    "bot then costs a quarter as much in a 4-player game).",
 )
 @click.option("--games", "-n", type=click.IntRange(1), help="Games per variant for each panel bot [scenario's].")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="The scenario's result folder [results/<name>].")
@@ -1219,9 +1229,11 @@ def robust(
     force_jobs: bool,
     base: str | None,
     fmt: str | None,
+    seating: str,
 ) -> None:
-    """Does SCENARIO's answer hold for other bots? Plays it once per --panel bot, that bot in every seat, on the
-    same game seeds, into <out>/panel/, then compares each headline effect across the bots.
+    """Does SCENARIO's answer hold for other bots? Plays it once per --panel bot, that bot in every seat (or with
+    --seating one in one seat, rotated among the scenario's lineup), on the same game seeds, into <out>/panel/,
+    then compares each headline effect across the bots.
 
     Each effect (each seat's advantage in the base variant; each variant's paired change per seat, or each card's
     value in a card design) gets its estimate per bot with a 95% interval, a test of the bot x effect interaction
@@ -1232,14 +1244,22 @@ def robust(
     from simlab.run.panel import run_panel
 
     root = run_panel(
-        scenario, split_bots(panel), out=out, games=games, jobs=jobs, stream=sys.stderr, force_jobs=force_jobs
+        scenario,
+        split_bots(panel),
+        out=out,
+        games=games,
+        jobs=jobs,
+        stream=sys.stderr,
+        force_jobs=force_jobs,
+        seating=seating,
     )
     result = robustness(root, base=base)
     if fmt:
         tables = {"verdicts": result.verdicts, "estimates": result.estimates}
-        _emit_json("robust", str(root.parent), tables, [], fmt, bots=result.bots, method=result.method)
+        _emit_json("robust", str(root.parent), tables, [], fmt, bots=result.bots, method=result.method, seating=seating)
         return
-    click.echo(f"does it hold for other bots? {len(result.bots)} bots, each in every seat: {', '.join(result.bots)}")
+    seated = "each in every seat" if seating == "every" else "each in one seat, rotated"
+    click.echo(f"does it hold for other bots? {len(result.bots)} bots, {seated}: {', '.join(result.bots)}")
     _echo(result.lines())
     click.echo(f"method: {result.method}")
     click.echo(f"next: simlab report {root.parent} (its section 'Does it hold for stronger play?')")

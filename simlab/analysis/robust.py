@@ -1,7 +1,8 @@
 """Does a verdict hold for other bots? The scenario's headline effects compared across a bot panel.
 
-A bot panel (``simlab.run.panel``) plays the scenario once per bot, that bot in every seat, on the same game
-seeds. For each headline effect of the scenario, per panel bot:
+A bot panel (``simlab.run.panel``) plays the scenario once per bot, that bot in every seat (or, with
+``--seating one``, in one seat rotated among the scenario's lineup), on the same game seeds. For each headline
+effect of the scenario, per panel bot:
 
 - **seat advantage**: each seat's win share minus 1/N, in the base variant;
 - **variant change**: each other variant's paired change of each seat's win share against the base (not in a
@@ -53,10 +54,19 @@ WORDS = {
 }
 #: variant names tried, in order, as the base of the comparisons (as the report does)
 BASE_NAMES = ("rulebook", "control", "original", "default", "base")
-METHOD = (
-    "Cochran's Q test of the bot x effect interaction, Holm-adjusted over the effects; pooled estimate by "
-    "inverse variance, Holm-adjusted; each panel bot in every seat, same game seeds"
-)
+#: the panel's seating as panel.json words it (simlab.run.panel.SEATINGS), when the panel is given as pairs
+EVERY_SEAT = "each panel bot in every seat"
+
+
+def method_for(seating: str) -> str:
+    """The method line: the test, the pooling and how the panel was seated."""
+    return (
+        "Cochran's Q test of the bot x effect interaction, Holm-adjusted over the effects; pooled estimate by "
+        f"inverse variance, Holm-adjusted; {seating}, same game seeds"
+    )
+
+
+METHOD = method_for(EVERY_SEAT)
 
 
 @dataclasses.dataclass
@@ -70,6 +80,7 @@ class Robustness:
     alpha: float
     method: str = METHOD
     across: str = "bot"  # what the ``bot`` column holds: panel bots, or a sensitivity run's data variants
+    seating: str = EVERY_SEAT  # how the panel's bots were seated (simlab.run.panel.SEATINGS)
 
     def lines(self) -> list[str]:
         """The verdicts in plain words, one line per effect, changes first."""
@@ -139,11 +150,13 @@ def robustness(
     ``panel`` is a result folder with a panel (``simlab robust`` wrote ``<folder>/panel``), a panel folder, or
     (bot, result folder) pairs.
     """
+    seating = EVERY_SEAT
     if isinstance(panel, str | Path):
-        from simlab.run.panel import load_panel
+        from simlab.run.panel import SEATINGS, load_panel, seating_of
 
-        _meta, entries = load_panel(panel)
+        meta, entries = load_panel(panel)
         pairs = [(e.bot, e.folder) for e in entries]
+        seating = SEATINGS[seating_of(meta)]
     else:
         pairs = [(str(b), Path(f)) for b, f in panel]
     frames = []
@@ -153,7 +166,8 @@ def robustness(
         except (AnalysisError, OSError) as exc:
             raise AnalysisError(f"panel entry '{bot}' ({folder}): {exc}") from None
     estimates = pl.concat(frames, how="vertical_relaxed")
-    return from_estimates(estimates, level, alpha)
+    result = from_estimates(estimates, level, alpha)
+    return dataclasses.replace(result, method=method_for(seating), seating=seating)
 
 
 def from_estimates(

@@ -109,10 +109,15 @@ class BotRegistry:
     """The bots of one game, by name: the game's own, plus plug-ins from the ``simlab.bots`` entry point
     group whose names read ``<game>.<bot>`` (value ``"module:factory"``)."""
 
-    def __init__(self, game: str, infos: Sequence[BotInfo]):
+    def __init__(self, game: str, infos: Sequence[BotInfo], rollout: str | None = None):
+        """``rollout``: the heuristic a search bot plays its playouts with unless its spec names one — a game
+        names its strongest measured heuristic here (default: its first heuristic)."""
         self.game = game
         self._infos = {RANDOM.name: RANDOM} | {info.name: info for info in infos}
         self._plugins_loaded = False
+        if rollout is not None and self._infos.get(rollout, RANDOM).kind != KIND_HEURISTIC:
+            raise BotSpecError(f"{game}: the search bot's default rollout {rollout!r} is not one of its heuristics")
+        self.rollout = rollout
 
     def _load_plugins(self) -> None:
         if self._plugins_loaded:
@@ -132,6 +137,13 @@ class BotRegistry:
         search bot is not among them (it is orders of magnitude slower): see :meth:`search_names`."""
         self._load_plugins()
         return list(self._infos)
+
+    def default_rollout(self) -> str:
+        """The bot a search bot's playouts use unless its spec names one: the game's ``rollout``, else its first
+        heuristic, else ``random``."""
+        self._load_plugins()
+        heuristics = [name for name, info in self._infos.items() if info.kind == KIND_HEURISTIC]
+        return self.rollout or (heuristics[0] if heuristics else RANDOM.name)
 
     def search_names(self) -> list[str]:
         """Core's search bots, offered for every game (``ismcts``; docs/search.md)."""
@@ -172,12 +184,12 @@ class BotRegistry:
 
     def _make_search(self, spec: str) -> CompiledBot:
         """The search bot of ``spec`` (``ismcts:iterations=200,rollout=trader,c=0.7``): its rollout bot is
-        one of this game's compiled bots (default: the first heuristic), its parameters travel in its vector."""
+        one of this game's compiled bots (default: the registry's ``rollout``, else the first heuristic), its
+        parameters travel in its vector."""
         _require_determinize(self.game)
         self._load_plugins()
         compiled = {name: self.make(name) for name, info in self._infos.items() if info.kind is not None}
-        heuristics = [name for name, info in self._infos.items() if info.kind == KIND_HEURISTIC]
-        params = search.search_params(spec, self.game, compiled, heuristics[0] if heuristics else None)
+        params = search.search_params(spec, self.game, compiled, self.default_rollout())
         return CompiledBot(spec, KIND_SEARCH, params, self.game)
 
 

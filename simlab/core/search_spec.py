@@ -45,7 +45,7 @@ PARAM_DOC = {
     "iterations": "playouts per decision (the tree: iterations; 0 with seconds > 0: time only, tree only)",
     "c": "UCB1 exploration constant (rewards are win shares in [0, 1])",
     "rollout": "the bot that plays every seat in the playouts: random or one of the game's heuristics "
-    "(default: the game's first heuristic)",
+    "(default: the one the game names, its strongest measured heuristic, else its first)",
     "prior": "virtual visits (at an even share, 1 / players) for the rollout bot's own choice, expanded first at "
     "every node: it steers the exploration; the decision counts real visits only (0: uniform expansion)",
     "widen": "progressive widening: a node holds at most widen * sqrt(visits + 1) children (0: every legal action)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simlab.analysis.robust import CHANGES, HOLDS, NONE, WORDS, Robustness, robustness
+from simlab.analysis.robust import CHANGES, EVERY_SEAT, HOLDS, NONE, WORDS, Robustness, robustness
 from simlab.analysis.sensitivity import sensitivity
 from simlab.run.panel import has_panel
 
@@ -21,10 +21,11 @@ def robust_section(ctx: Any, section: type, finding: type, table: type) -> tuple
             f"(simlab robust SCENARIO --panel random,… --out {ctx.folder})"
         )
     result = robustness(ctx.folder, base=ctx.base, level=ctx.level)
+    who = "every seat is" if result.seating == EVERY_SEAT else "one seat (rotated) is"
     sec = section(
         id="robust",
         title="Does it hold for stronger play?",
-        question="Do this scenario's effects keep their sign and size when every seat is played by another bot?",
+        question=f"Do this scenario's effects keep their sign and size when {who} played by another bot?",
     )
     for row in result.verdicts.iter_rows(named=True):
         sec.findings.append(finding(row["sentence"], TONE.get(row["verdict"], "info"), row["verdict"] == CHANGES))
@@ -34,7 +35,7 @@ def robust_section(ctx: Any, section: type, finding: type, table: type) -> tuple
             result,
             table,
             "Effect per panel bot (win share, points, 95% interval)",
-            f"at least {games:,} games per variant and bot; each bot in every seat, the scenario's game seeds",
+            f"at least {games:,} games per variant and bot; {result.seating}, the scenario's game seeds",
         )
     )
     sec.notes.append(f"Method: {result.method}. Family-wise error rate of 'changes with the bots': {result.alpha:.0%}.")

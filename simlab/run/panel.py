@@ -1,9 +1,15 @@
 """A bot panel: the scenario's question played again once per bot, on the same game seeds.
 
 A verdict (seat 0 is ahead, the 2014 money helps seat 3, card X is worth 2 points) holds only for the
-bots that played it. ``run_panel`` replays a scenario with each panel entry in **every seat** (all
-players are that bot: the question "does it hold when everybody plays like this?"), keeping the scenario's
-root seed, variants and game count, so game i of variant v has the same chance stream for every entry.
+bots that played it. ``run_panel`` replays a scenario with each panel entry seated one of two ways, keeping
+the scenario's root seed, variants and game count, so game i of variant v has the same chance stream for
+every entry:
+
+- ``every`` (the default): the entry in **every seat** — all players are that bot: "does it hold when
+  everybody plays like this?";
+- ``one``: the entry in **one seat**, rotated through the seats with the scenario's rotated lineup in the
+  others (the lineup's first bot gives way to it) — "does it hold when one player plays like this?". A search
+  bot costs a quarter of what it costs in every seat of a four-player game.
 Each entry is an ordinary result folder under ``<folder>/panel/`` (resumable, verifiable, reportable on its
 own); ``panel.json`` lists them. ``simlab.analysis.robust`` reads the panel.
 
@@ -27,7 +33,12 @@ from simlab.run.scenario import Scenario, load_scenario
 from simlab.run.store import PANEL, atomic_write
 
 PANEL_FILE = "panel.json"
-SEATING = "each panel bot in every seat"
+#: how an entry is seated (``--seating``), in the words panel.json, the method line and the report use
+SEATINGS = {
+    "every": "each panel bot in every seat",
+    "one": "each panel bot in one seat, rotated, the scenario's other lineup bots in the rest",
+}
+SEATING = SEATINGS["every"]
 #: entries of one panel (each is a full run of the scenario)
 MAX_ENTRIES = 12
 
@@ -40,8 +51,10 @@ class PanelEntry:
     folder: Path
 
 
-def entry_scenario(sc: Scenario, bot: str) -> Scenario:
-    """The scenario with ``bot`` in every seat (same name suffix, seed, variants and games)."""
+def entry_scenario(sc: Scenario, bot: str, seating: str = "every") -> Scenario:
+    """The scenario with ``bot`` seated as ``seating`` says (same seed, variants and games; see the module)."""
+    if seating == "one":
+        return dataclasses.replace(sc, seats=(bot, *sc.seats[1:]), rotate=True, name=f"{sc.name}.{_slug(bot)}.one")
     return dataclasses.replace(sc, seats=(bot,) * sc.players, rotate=False, name=f"{sc.name}.{_slug(bot)}")
 
 
@@ -55,6 +68,7 @@ def run_panel(
     progress: bool = True,
     stream: IO[str] | None = None,
     force_jobs: bool = False,
+    seating: str = "every",
 ) -> Path:
     """Play ``scenario`` once per bot of ``panel`` into ``<out>/panel/`` and return that panel folder.
 
@@ -65,17 +79,20 @@ def run_panel(
     from simlab.run.runner import run_scenario
 
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
-    bots = _check_panel(sc, panel)
+    bots = _check_panel(sc, panel, seating)
     folder = Path(out) if out is not None else Path("results") / sc.name
     root = folder / PANEL
+    _check_same_seating(root, seating)
     root.mkdir(parents=True, exist_ok=True)
-    entries = [PanelEntry(bot, root / f"{k}-{_slug(bot)}") for k, bot in enumerate(bots)]
-    _write_panel(root, sc, entries)
+    suffix = "-one-seat" if seating == "one" else ""
+    entries = [PanelEntry(bot, root / f"{k}-{_slug(bot)}{suffix}") for k, bot in enumerate(bots)]
+    _write_panel(root, sc, entries, seating)
+    where = "in every seat" if seating == "every" else "in one seat, rotated"
     for entry in entries:
         if progress and stream is not None:
-            stream.write(f"panel entry '{entry.bot}' (in every seat):\n")
+            stream.write(f"panel entry '{entry.bot}' ({where}):\n")
         run_scenario(
-            entry_scenario(sc, entry.bot),
+            entry_scenario(sc, entry.bot, seating),
             games=games,
             jobs=jobs,
             out=entry.folder,
@@ -110,9 +127,37 @@ def has_panel(folder: str | Path) -> bool:
     return (Path(folder) / PANEL / PANEL_FILE).is_file()
 
 
-def _check_panel(sc: Scenario, panel: Sequence[str]) -> list[str]:
+def seating_of(meta: dict[str, Any]) -> str:
+    """The seating key (``every``, ``one``) of a panel's panel.json (panels written before seatings: every)."""
+    key = meta.get("seating_key")
+    return key if key in SEATINGS else "every"
+
+
+def _check_same_seating(root: Path, seating: str) -> None:
+    """One panel folder holds one seating: a panel played the other way is refused, not mixed in."""
+    if not (root / PANEL_FILE).is_file():
+        return
+    try:
+        meta, _entries = load_panel(root)
+    except ScenarioError:
+        return  # unreadable: rewritten below, and its entries resume by their folders
+    if seating_of(meta) != seating:
+        raise ScenarioError(
+            f"{root} holds a panel with {SEATINGS[seating_of(meta)]}; --seating {seating} plays another "
+            "panel: give it another --out folder, or remove that panel folder"
+        )
+
+
+def _check_panel(sc: Scenario, panel: Sequence[str], seating: str = "every") -> list[str]:
     import simlab
 
+    if seating not in SEATINGS:
+        raise ScenarioError(f"--seating: expected one of {', '.join(SEATINGS)}, found {seating!r}")
+    if seating == "one" and not sc.rotate:
+        raise ScenarioError(
+            f"--seating one rotates the panel bot through the seats among the scenario's lineup, but "
+            f"{sc.source} seats fixed bots ('bots = [...]'): give it a rotated 'lineup = [...]' or use --seating every"
+        )
     bots = [b.strip() for b in panel if b.strip()]
     if len(bots) < 2:
         raise ScenarioError(f"--panel: expected at least two bots (e.g. random,trader), found {len(bots)}")
@@ -128,12 +173,14 @@ def _check_panel(sc: Scenario, panel: Sequence[str]) -> list[str]:
     return bots
 
 
-def _write_panel(root: Path, sc: Scenario, entries: list[PanelEntry]) -> None:
+def _write_panel(root: Path, sc: Scenario, entries: list[PanelEntry], seating: str = "every") -> None:
     meta = {
         "scenario": sc.name,
         "source": sc.source,
         "game": sc.game,
-        "seating": SEATING,
+        "seating": SEATINGS[seating],
+        "seating_key": seating,
+        "lineup": list(sc.seats),
         "entries": [{"bot": e.bot, "folder": e.folder.name} for e in entries],
     }
     text = json.dumps(meta, indent=2) + "\n"

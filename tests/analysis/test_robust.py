@@ -121,3 +121,45 @@ def test_the_scenarios_own_run_and_report_go_beside_its_panel(panel_folder):
     assert section.title == "Does it hold for stronger play?"
     assert section.tables and {"random", "trader"} <= set(section.tables[0].header)
     assert any("Cochran's Q" in note for note in section.notes)
+
+
+def test_one_seat_seating_rotates_the_panel_bot_among_the_scenarios_lineup(panel_folder, tmp_path):
+    """--seating one: each entry is the scenario's rotated lineup with its first bot replaced by the panel bot,
+    on the same seeds; the verdicts, method and report say how the panel was seated."""
+    from simlab.report.build import build_report
+    from simlab.run.runner import run_scenario
+
+    scenario, _out, _ = panel_folder
+    out = tmp_path / "one"
+    result = CliRunner().invoke(
+        cli,
+        ["robust", str(scenario), "--panel", "random,trader", "--seating", "one", "--out", str(out), "-j", "1"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "each in one seat, rotated" in result.stdout and "in one seat, rotated" in result.stdout
+    meta, entries = load_panel(out)
+    assert meta["seating_key"] == "one" and meta["lineup"] == ["trader", "priest", "trader"]
+    for entry in entries:
+        manifest = json.loads((entry.folder / "manifest.json").read_text())
+        assert manifest["seating"] == "lineup" and manifest["bots"] == [entry.bot, "priest", "trader"]
+        rows = pl.read_parquet(entry.folder / "parts" / "*.parquet")
+        game0 = rows.filter((pl.col("variant") == "rulebook") & (pl.col("game") == 1)).sort("seat")
+        assert game0["bot"].to_list() == ["trader", entry.bot, "priest"]  # game 1: the lineup shifted by one
+    robust = robustness(out)
+    assert "one seat" in robust.method and "one seat" in robust.seating
+    run_scenario(scenario, out=out, jobs=1, progress=False)  # the report is of the scenario's own run
+    (section,) = [s for s in build_report(out).sections if s.id == "robust"]
+    assert "one seat (rotated)" in section.question
+
+
+def test_one_seat_seating_needs_a_rotated_lineup_and_a_panel_keeps_its_seating(panel_folder, tmp_path):
+    scenario, out, _ = panel_folder
+    with pytest.raises(ScenarioError, match="another --out folder"):
+        run_panel(scenario, ["random", "trader"], out=out, seating="one")  # out holds an every-seat panel
+    fixed = tmp_path / "fixed.toml"
+    fixed.write_text(
+        'game = "massilia"\nplayers = 3\ngames = 6\nseed = 9\nbots = ["trader", "priest", "trader"]\n'
+        '[variants.rulebook]\npreset = "rulebook"\n'
+    )
+    with pytest.raises(ScenarioError, match="rotated 'lineup"):
+        run_panel(fixed, ["random", "trader"], out=tmp_path / "f", seating="one")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import simlab
-from simlab.core.bots import CompiledBot
+from simlab.core.bots import BotRegistry, CompiledBot, heuristic
 from simlab.core.checks import checks_for
 from simlab.core.errors import BotSpecError
 from simlab.core.loop import KIND_SEARCH
@@ -48,12 +48,16 @@ def test_every_game_offers_the_search_bot_apart_from_its_playing_bots(game):
     assert "ismcts" not in game.bots.names()  # default lineups and mixes do not pick it up
     bot = game.bots.make("ismcts")
     assert isinstance(bot, CompiledBot) and bot.kind == KIND_SEARCH and bot.name == "ismcts"
-    first = heuristic_names(game)[0]
-    rollout = game.bots.make(first)
+    named = game.bots.rollout if isinstance(game.bots, BotRegistry) else None
+    default = named or heuristic_names(game)[0]
+    assert game.bots.default_rollout() == default
+    rollout = game.bots.make(default)
     assert bot.params[P_ITERATIONS] == 64 and bot.params[P_C] == pytest.approx(0.7)
     assert bot.params[P_CANDIDATES] == 4  # the default root races the rollout bot's 4 best actions
-    assert bot.params[P_ROLLOUT_KIND] == rollout.kind  # default rollout: the game's first heuristic
+    assert bot.params[P_ROLLOUT_KIND] == rollout.kind  # default rollout: the game's named one, else its first
     assert np.array_equal(bot.params[ROLLOUT_OFFSET:], rollout.params)
+    same = game.bots.make(f"ismcts:rollout={default}")
+    assert np.array_equal(same.params, bot.params)
     rnd = game.bots.make("ismcts:iterations=50,rollout=random,c=1.5")
     assert rnd.params[P_ITERATIONS] == 50 and rnd.params[P_C] == 1.5 and rnd.params[P_ROLLOUT_KIND] == 0
 
@@ -112,6 +116,18 @@ def test_a_game_without_a_compiled_determinize_refuses_the_search_bot(monkeypatc
 
     with pytest.raises(BotSpecError, match=r"define no compiled\s+determinize\(st, cf, seat, rng\)"):
         GAME.bots.make("ismcts:iterations=5")
+
+
+def test_a_game_names_its_search_rollout_and_it_must_be_a_heuristic():
+    """Pantheon's first heuristic (builder) is not its strongest (devout: docs/games/pantheon.md), so it names
+    devout as the search bot's rollout; a name that is not one of the game's heuristics is refused."""
+    assert simlab.get_game("pantheon").bots.default_rollout() == "devout"
+    assert BotRegistry("x", [heuristic("a", "first", {}), heuristic("b", "second", {})]).default_rollout() == "a"
+    assert BotRegistry("x", []).default_rollout() == "random"
+    with pytest.raises(BotSpecError, match="not one of its heuristics"):
+        BotRegistry("x", [heuristic("a", "first", {})], rollout="random")
+    with pytest.raises(BotSpecError, match="not one of its heuristics"):
+        BotRegistry("x", [heuristic("a", "first", {})], rollout="nobody")
 
 
 def test_the_registered_games_rules_define_determinize(game):

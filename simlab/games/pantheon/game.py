@@ -147,6 +147,7 @@ _BOTS = BotRegistry(
             "god_first", "takes a face-up god whenever one can be paid, otherwise a random legal action", GOD_FIRST
         ),
     ],
+    rollout="devout",  # the strongest heuristic measured (docs/games/pantheon.md): the search bot's playouts
 )
 
 GAME = PantheonGame()
