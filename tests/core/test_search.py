@@ -141,7 +141,7 @@ def test_the_registered_games_rules_define_determinize(game):
     "spec", ["ismcts:iterations=4,candidates=0", "ismcts:iterations=6,candidates=3"], ids=["tree", "halving"]
 )
 def test_same_seed_same_game_with_search_in_every_seat(game, spec):
-    config = game.make_config()
+    config = game.make_config(players=game.min_players)  # the fewest seats: the shortest whole games
     n = config.players
     specs = [spec] * n
     a = game.play(config, 3, game.make_bots(specs, n))
@@ -152,23 +152,29 @@ def test_same_seed_same_game_with_search_in_every_seat(game, spec):
     assert game.play(config, 4, game.make_bots(specs, n)).history != a.history
 
 
-def sampled(game, seeds=range(2), every=5, search_seat=0):
-    """Clones of every ``every``-th decision with a choice of games with a search seat."""
-    out = []
-    config = game.make_config()
-    bots = game.make_bots(lineup(game, config.players, search_seat), config.players)
-    for seed in seeds:
-        k = 0
+#: the decisions with a choice of each sampled game, by (game, seed): the games are played once per process
+_PLAYED: dict[tuple[str, int], list] = {}
 
-        def grab(state, action, seed=seed):
-            nonlocal k
+
+def _decisions_with_a_choice(game, seed: int) -> list:
+    key = (game.name, seed)
+    if key not in _PLAYED:
+        config = game.make_config()
+        bots = game.make_bots(lineup(game, config.players, 0), config.players)
+        states = []
+
+        def grab(state, action):
             if len(state.legal_actions()) > 1:
-                if k % every == 0:
-                    out.append((seed, state.clone()))
-                k += 1
+                states.append(state.clone())
 
         game.play(config, 700 + seed, bots, on_action=grab)
-    return out
+        _PLAYED[key] = states
+    return _PLAYED[key]
+
+
+def sampled(game, seeds=range(2), every=5):
+    """Clones of every ``every``-th decision with a choice of games with a search seat (seat 0)."""
+    return [(seed, state.clone()) for seed in seeds for state in _decisions_with_a_choice(game, seed)[::every]]
 
 
 def decide(game, state, bot, bot_rng) -> int:

@@ -17,9 +17,11 @@ from conftest import SMALL, rows
 from simlab.run.errors import ResultFolderError
 from simlab.run.runner import run_scenario
 
+#: 2 variants x 600 games in chunks of 20: 60 parts, long enough to be stopped after 3, short enough to replay
+KILL_GAMES, KILL_CHUNK = 600, 20
 KILL_SCENARIO = (
-    SMALL.replace("games = 60", "games = 1500")
-    .replace("chunk_size = 25", "chunk_size = 20")
+    SMALL.replace("games = 60", f"games = {KILL_GAMES}")
+    .replace("chunk_size = 25", f"chunk_size = {KILL_CHUNK}")
     .replace('["trader", "random", "random", "priest"]', '["random", "random", "random", "trader"]')
 )
 
@@ -101,7 +103,7 @@ def test_interrupted_run_resumes_to_the_clean_result(write_scenario, tmp_path, h
         assert "interrupted" in err and "--resume" in err and "Traceback" not in err
         assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
     parts = list((out / "parts").glob("*.parquet"))
-    assert n <= len(parts) < 150, "the run was stopped part-way"
+    assert n <= len(parts) < 2 * KILL_GAMES // KILL_CHUNK, "the run was stopped part-way"
 
     again = _simlab("run", str(path), "--out", str(out), "--jobs", "1")
     _, err = again.communicate(timeout=60)
@@ -113,7 +115,7 @@ def test_interrupted_run_resumes_to_the_clean_result(write_scenario, tmp_path, h
     assert rows(out).equals(_clean_run(path, tmp_path / "clean"))
     assert not list(out.rglob("*.tmp")), "no temporary files are left"
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["status"] == "complete" and manifest["games_done"] == 3000
+    assert manifest["status"] == "complete" and manifest["games_done"] == 2 * KILL_GAMES
     assert len(manifest["timings"]["sessions"]) == 2
 
 
