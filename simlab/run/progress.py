@@ -78,7 +78,7 @@ class Progress:
         rate = recent if recent is not None else self.rate
         left = self.total - self.done
         eta = "0:00" if left <= 0 else format_duration(left / recent) if recent else "?"
-        return f"{self.done:,}/{self.total:,} games ({pct:.0f}%)  {rate:,.0f} games/s  ETA {eta}"
+        return f"{self.done:,}/{self.total:,} games ({pct:.0f}%)  {format_rate(rate)} games/s  ETA {eta}"
 
     def advance(self, games: int, now: float | None = None) -> None:
         self.done += games
@@ -106,3 +106,8 @@ class Progress:
         else:
             self.stream.write(text + "\n")
         self.stream.flush()
+
+
+def format_rate(rate: float) -> str:
+    """Games/s with the digits that matter: ``1,855`` and ``12``, but ``0.77`` (a search bot's run), not ``1``."""
+    return f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}" if rate >= 0.01 else f"{rate:.1e}"

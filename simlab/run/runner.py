@@ -27,7 +27,7 @@ from simlab.run.chunk_memory import check_chunk_memory
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quarantine
 from simlab.run.plan import Plan
-from simlab.run.progress import Progress, format_duration
+from simlab.run.progress import Progress, format_duration, format_rate
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
 from simlab.run.store import FORMAT, REBUILT, ResultFolder, identity_hash
 
@@ -280,7 +280,7 @@ def _play(
     if log is not None:
         log.write(
             f"done: {bar.session:,} games in {format_duration(run.session_seconds)} "
-            f"({bar.session / max(run.session_seconds, 1e-9):,.0f} games/s)\n"
+            f"({format_rate(bar.session / max(run.session_seconds, 1e-9))} games/s)\n"
         )
         if run.failures:
             log.write(f"{len(run.failures)} game(s) failed; see {folder_path / 'failures.jsonl'}\n")

@@ -110,3 +110,10 @@ def test_a_ctrl_c_inside_a_command_is_exit_130_without_a_traceback(monkeypatch):
     monkeypatch.setattr(simlab, "available_games", interrupted)
     result = CliRunner().invoke(cli, ["games"])
     assert result.exit_code == 130 and "error: interrupted" in result.stderr and "Traceback" not in result.output
+
+
+def test_slow_rates_keep_their_digits():
+    """A search bot's run plays under one game a second: "0.77 games/s", not a rounded "1 games/s"."""
+    from simlab.run.progress import format_rate
+
+    assert [format_rate(r) for r in (1855.4, 12.4, 9.5, 0.7712, 0.0123)] == ["1,855", "12", "9.5", "0.77", "0.012"]
