@@ -1212,7 +1212,7 @@ def report(folder: str, out: str | None, sweep: str | None, tolerance: float) ->
     default="every",
     show_default=True,
     help="every: each panel bot in every seat; one: in one seat, rotated among the scenario's lineup (a search "
-    "bot then costs a quarter as much in a 4-player game).",
+    "bot then costs about a third as much in a 4-player game: docs/search.md).",
 )
 @click.option("--games", "-n", type=click.IntRange(1), help="Games per variant for each panel bot [scenario's].")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="The scenario's result folder [results/<name>].")

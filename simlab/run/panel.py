@@ -9,7 +9,7 @@ every entry:
   everybody plays like this?";
 - ``one``: the entry in **one seat**, rotated through the seats with the scenario's rotated lineup in the
   others (the lineup's first bot gives way to it) — "does it hold when one player plays like this?". A search
-  bot costs a quarter of what it costs in every seat of a four-player game.
+  bot costs about a third of what it costs in every seat of a four-player game (Massilia: docs/search.md).
 Each entry is an ordinary result folder under ``<folder>/panel/`` (resumable, verifiable, reportable on its
 own); ``panel.json`` lists them. ``simlab.analysis.robust`` reads the panel.
 
@@ -38,7 +38,6 @@ SEATINGS = {
     "every": "each panel bot in every seat",
     "one": "each panel bot in one seat, rotated, the scenario's other lineup bots in the rest",
 }
-SEATING = SEATINGS["every"]
 #: entries of one panel (each is a full run of the scenario)
 MAX_ENTRIES = 12
 
