@@ -49,8 +49,9 @@ def _nearby(value: Any) -> Iterator[Any]:
 
 
 def _bases(game, knob: str) -> Iterator[GameConfig]:
-    """The default config, every preset, every choice of a named knob, then (for a knob bounded by
-    another, such as a minimum by the values it bounds) every nearby value of each other knob."""
+    """The default config, every preset, every choice of a named knob, then (for a knob bounded or gated by
+    another, such as a minimum by the values it bounds) every nearby value of each other knob, the knobs
+    declared nearest to it first."""
     default = game.make_config()
     yield default
     for preset in game.presets():
@@ -62,7 +63,10 @@ def _bases(game, knob: str) -> Iterator[GameConfig]:
                 yield game.make_config(overrides={f.name: choice})
             except ConfigError:
                 continue
-    for f in fields:
+    # the knobs declared next to this one first: a knob that gates another (Roma's bonus_card_seat for
+    # bonus_card) is declared beside it, so the search ends after a few bases instead of hundreds
+    at = [f.name for f in fields].index(knob)
+    for f in sorted(fields, key=lambda f: abs([g.name for g in fields].index(f.name) - at)):
         if f.name == knob:
             continue
         for other in f.metadata.get("choices", ()) or _nearby(getattr(default, f.name)):

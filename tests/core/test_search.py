@@ -34,12 +34,6 @@ def heuristic_names(game) -> list[str]:
     return [n for n in game.bots.names() if n != "random"]
 
 
-def lineup(game, n: int, search_seat: int, spec: str = SMALL) -> list[str]:
-    names = list(islice(cycle(game.bots.names()), n))
-    names[search_seat] = spec
-    return names
-
-
 # ==============================================================================================
 # spec strings and the registry
 # ==============================================================================================
@@ -160,7 +154,9 @@ def _decisions_with_a_choice(game, seed: int) -> list:
     key = (game.name, seed)
     if key not in _PLAYED:
         config = game.make_config()
-        bots = game.make_bots(lineup(game, config.players, 0), config.players)
+        # heuristic seats only: a whole game with a search seat costs seconds (Merchant of Venus: ~10 s), and
+        # the tests search from these states themselves
+        bots = game.make_bots(list(islice(cycle(game.bots.names()), config.players)), config.players)
         states = []
 
         def grab(state, action):
@@ -173,7 +169,7 @@ def _decisions_with_a_choice(game, seed: int) -> list:
 
 
 def sampled(game, seeds=range(2), every=5):
-    """Clones of every ``every``-th decision with a choice of games with a search seat (seat 0)."""
+    """Clones of every ``every``-th decision with a choice of games between the game's heuristics."""
     return [(seed, state.clone()) for seed in seeds for state in _decisions_with_a_choice(game, seed)[::every]]
 
 

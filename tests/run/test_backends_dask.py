@@ -96,7 +96,8 @@ def kill_reference(tmp_path_factory) -> tuple[Path, object]:
     base = tmp_path_factory.mktemp("dask_reference")
     path = base / "kill.toml"
     path.write_text(KILL_SCENARIO)
-    return path, rows(run_scenario(path, jobs=2, out=base / "local", progress=False))
+    # one process: any worker count gives the same rows (test_runner), and starting local workers costs seconds
+    return path, rows(run_scenario(path, jobs=1, out=base / "local", progress=False))
 
 
 def test_dask_cluster_gives_the_rows_of_the_local_backend(cluster, small_reference, tmp_path):

@@ -25,7 +25,8 @@ def kill_reference(tmp_path_factory) -> tuple[Path, object]:
     base = tmp_path_factory.mktemp("ray_reference")
     path = base / "kill.toml"
     path.write_text(KILL_SCENARIO)
-    return path, rows(run_scenario(path, jobs=2, out=base / "local", progress=False))
+    # one process: any worker count gives the same rows (test_runner), and starting local workers costs seconds
+    return path, rows(run_scenario(path, jobs=1, out=base / "local", progress=False))
 
 
 def test_a_ray_worker_killed_mid_run_costs_no_game(kill_reference, tmp_path):

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import polars as pl
 import pytest
 from conftest import SMALL, rows
 
@@ -60,8 +61,16 @@ def _wait_for_parts(folder: Path, proc: subprocess.Popen, count: int, timeout: f
     pytest.fail("the run wrote no parts in time")
 
 
-def _clean_run(path: Path, out: Path):
-    return rows(run_scenario(path, jobs=2, chunk_size=500, out=out, progress=False))
+#: the uninterrupted run's rows by scenario text, shared by the fault tests; one process, as any worker count
+#: gives the same rows (tests/run/test_runner.py::test_results_identical_for_any_jobs_and_chunk_size)
+_CLEAN_ROWS: dict[str, pl.DataFrame] = {}
+
+
+def _clean_run(path: Path, out: Path) -> pl.DataFrame:
+    text = path.read_text()
+    if text not in _CLEAN_ROWS:
+        _CLEAN_ROWS[text] = rows(run_scenario(path, jobs=1, chunk_size=500, out=out, progress=False))
+    return _CLEAN_ROWS[text]
 
 
 def _loky_workers(pid: int) -> list[int]:

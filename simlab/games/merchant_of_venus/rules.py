@@ -405,11 +405,23 @@ def board_arrays(path: str, edge_mp: tuple[int, int, int], hazard_seed: int) -> 
     }
 
 
+def board_key(config: MerchantOfVenusConfig) -> tuple[str, tuple[int, int, int], int]:
+    """What a config's board arrays depend on: its board file, line costs and hazard seed."""
+    return str(board_path(config.board_file)), (config.grey_mp, config.green_mp, config.surface_mp), config.hazard_seed
+
+
 def board_for(config: MerchantOfVenusConfig) -> dict:
     """The board arrays a config plays on (its board file and line costs)."""
-    return board_arrays(
-        str(board_path(config.board_file)), (config.grey_mp, config.green_mp, config.surface_mp), config.hazard_seed
-    )
+    return board_arrays(*board_key(config))
+
+
+@functools.cache
+def route_costs(path: str, edge_mp: tuple[int, int, int], hazard_seed: int, skips_hazards: bool) -> np.ndarray:
+    """``bot_distances`` of a board, computed once per board and hazard reading: four all-pairs Dijkstras
+    take ~50 ms, and a config record is built for every config a run, a test or an analysis makes."""
+    out = bot_distances(board_arrays(path, edge_mp, hazard_seed), skips_hazards)
+    out.setflags(write=False)
+    return out
 
 
 def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
@@ -443,10 +455,10 @@ def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
     c["adj_n"][:n] = b["adj_n"]
     c["nav_mask"][:n] = b["nav"]
     c["is_nav"][:n] = b["is_nav"]
-    derive_bot_tables(b, c)
+    derive_bot_tables(b, c, route_costs(*board_key(config), config.drive_skips_hazards))
 
 
-def bot_distances(b: dict, c: np.void) -> np.ndarray:
+def bot_distances(b: dict, skips_hazards: bool) -> np.ndarray:
     """Fewest route cost a -> b per drive (0 none, 1 yellow, 2 red, 3 combined) as the bots count it: the
     line's MP (0 into a space the drive skips), plus ``BOT_*_MP`` into a hazard, navigation or encounter
     space the ship meets (scipy's Dijkstra)."""
@@ -459,7 +471,7 @@ def bot_distances(b: dict, c: np.void) -> np.ndarray:
     out = np.full((4, n, n), BOT_FAR, np.int32)
     for drive in range(4):
         skip = ((colour == COL_YELLOW) & (drive & 1 != 0)) | ((colour == COL_RED) & (drive & 2 != 0))
-        met = risk * np.where(skip & (c["drive_skips_hazards"] != 0), 0, 1)
+        met = risk * np.where(skip & skips_hazards, 0, 1)
         weights = np.full((n, n), np.inf)
         for a in range(n):
             for k in range(b["adj_n"][a]):
@@ -470,12 +482,12 @@ def bot_distances(b: dict, c: np.void) -> np.ndarray:
     return out
 
 
-def derive_bot_tables(b: dict, c: np.void) -> None:
+def derive_bot_tables(b: dict, c: np.void, dist: np.ndarray) -> None:
     """The bots' precomputed tables (bots.py reads them; the rules never do): all-pairs route costs per
-    drive (``bot_distances``), the landing, asteroid and port-site spaces, and route costs between systems."""
+    drive (``dist``: ``bot_distances``), the landing, asteroid and port-site spaces, and route costs between
+    systems."""
     n = len(b["names"])
     kind, system = b["kind"], b["system"]
-    dist = bot_distances(b, c)
     c["bot_dist"][:] = BOT_FAR
     c["bot_dist"][:, :n, :n] = dist
     land = [i for i in range(n) if kind[i] in (K_CITY, K_STATION)]

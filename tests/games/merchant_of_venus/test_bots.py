@@ -158,3 +158,20 @@ def test_the_porter_keeps_its_reserve():
     if st.record[0]["phase"] == R.PH_PORT:  # it may have spent on the way; if it is offered, it declines
         assert bot.act(st, st.legal_actions(), rng) == R.A_DONE
     assert st.record[0]["ports"][0] == 0
+
+
+def test_route_costs_are_cached_per_board_and_hazard_reading():
+    """The bots' all-pairs route costs are computed once per board and ``drive_skips_hazards`` reading (not
+    per config record), and each reading gets its own: a drive that meets hazards pays for them."""
+    skipping, meeting = (GAME.make_config(overrides={"drive_skips_hazards": v}) for v in (True, False))
+    for config in (skipping, meeting):
+        table = R.route_costs(*R.board_key(config), config.drive_skips_hazards)
+        assert np.array_equal(table, R.bot_distances(R.board_for(config), config.drive_skips_hazards))
+        assert not table.flags.writeable
+        record = GAME.kernel.config_record(config)[0]
+        n = int(record["n_spaces"])
+        assert np.array_equal(record["bot_dist"][:, :n, :n], table)
+    skip_table = R.route_costs(*R.board_key(skipping), True)
+    meet_table = R.route_costs(*R.board_key(meeting), False)
+    assert (meet_table >= skip_table).all() and (meet_table > skip_table).any()
+    assert R.route_costs(*R.board_key(skipping), True) is skip_table
