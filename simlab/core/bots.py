@@ -190,23 +190,42 @@ class BotRegistry:
         self._load_plugins()
         compiled = {name: self.make(name) for name, info in self._infos.items() if info.kind is not None}
         params = search.search_params(spec, self.game, compiled, self.default_rollout())
+        if params[search.P_DEPTH] > 0:
+            _require_score_now(self.game, spec)
         return CompiledBot(spec, KIND_SEARCH, params, self.game)
 
 
-def _require_determinize(game: str) -> None:
-    """A clear error when a registered game's rules define no compiled ``determinize`` (the search needs it).
-    A game the registry does not know (a test's example game) is checked when its kernel runs the search."""
+def _registered_rules(game: str) -> Any:
+    """The rules module of a registered game; None for a game the registry does not know (a test's example
+    game), whose missing functions its kernel reports when it runs the search."""
     from simlab.core.errors import SimlabError
     from simlab.core.registry import get_game
 
     try:
-        rules = importlib.import_module(get_game(game).rules_module)
+        return importlib.import_module(get_game(game).rules_module)
     except SimlabError:
-        return
-    if not hasattr(rules, "determinize"):
+        return None
+
+
+def _require_determinize(game: str) -> None:
+    """A clear error when a registered game's rules define no compiled ``determinize`` (the search needs it)."""
+    rules = _registered_rules(game)
+    if rules is not None and not hasattr(rules, "determinize"):
         raise BotSpecError(
             f"bot {SEARCH.name!r} cannot play {game!r}: its rules ({rules.__name__}) define no compiled "
             "determinize(st, cf, seat, rng); add one as docs/adding_a_game.md says ('Hidden information')"
+        )
+
+
+def _require_score_now(game: str, spec: str) -> None:
+    """A clear error when ``depth`` asks a registered game whose rules define no ``score_now`` to cut its
+    playouts short."""
+    rules = _registered_rules(game)
+    if rules is not None and not hasattr(rules, "score_now"):
+        raise BotSpecError(
+            f"bot spec {spec!r}: depth cuts the playouts short, but the rules of {game!r} ({rules.__name__}) "
+            "define no compiled score_now(st, cf) to score a position where it stands; leave depth out "
+            "(docs/adding_a_game.md, 'Cheaper playouts')"
         )
 
 

@@ -59,7 +59,8 @@ class Kernel:
     and ``play_many(cf, rng_states, bot_states, kinds, params, out)`` are the bound loop;
     ``config_record(config)`` builds the config record the functions read (the rules' ``CONFIG_DTYPE``,
     filled by ``simlab.core.record.config_record`` and the rules' ``derive_config``). ``searchable``: the
-    rules define the compiled ``determinize(st, cf, seat, rng)`` core's search bot needs.
+    rules define the compiled ``determinize(st, cf, seat, rng)`` core's search bot needs; ``cuttable``: they
+    define ``score_now(st, cf)`` too (the game ended where it stands), so its playouts may stop early.
     """
 
     name: str
@@ -74,6 +75,7 @@ class Kernel:
     policy: Callable
     play_many: Callable
     searchable: bool = False
+    cuttable: bool = False
     with_search: Callable[[], Kernel] | None = None
 
     def for_kinds(self, kinds: Sequence[int]) -> Kernel:
@@ -119,6 +121,7 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         below=rng.below,
         heuristic_policy=heuristic_policy,
         determinize=rules.determinize if searchable else search.missing_determinize,
+        score_now=getattr(rules, "score_now", search.missing_score_now),
         clock=search.clock,
         fresh_state=search.fresh_state,
         KIND_RANDOM=KIND_RANDOM,
@@ -140,6 +143,7 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         """The same loop with the search bot compiled in (its cached copies: ``<module>.<game>.search.*``)."""
         searching = dict(namespace)
         label = f"{game}.search"
+        _copy(search.play_out, searching, label)
         _copy(search.playout_reward, searching, label)
         _copy(search.halving_decide, searching, label)
         _copy(search.search_decide, searching, label)
@@ -162,6 +166,7 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         policy=policy,
         play_many=play_many,
         searchable=searchable,
+        cuttable=hasattr(rules, "score_now"),
         with_search=with_search,
     )
     return kernel

@@ -41,8 +41,10 @@ from simlab.core.loop import KIND_SEARCH
 from simlab.core.rng import below, next_u64
 
 #: parameter vector layout (spec strings: simlab.core.search_spec)
-P_ITERATIONS, P_C, P_ROLLOUT_KIND, P_SECONDS, P_MAX_NODES, P_PRIOR, P_WIDEN, P_RANK_WEIGHT, P_CANDIDATES = range(9)
-ROLLOUT_OFFSET = 9
+(P_ITERATIONS, P_C, P_ROLLOUT_KIND, P_SECONDS, P_MAX_NODES, P_PRIOR, P_WIDEN, P_RANK_WEIGHT, P_CANDIDATES, P_DEPTH) = (
+    range(10)
+)
+ROLLOUT_OFFSET = 10
 #: how often (iterations) the time budget reads the clock
 CLOCK_EVERY = 8
 
@@ -62,6 +64,12 @@ def missing_determinize(st, cf, seat, rng):
 
 
 @compiled
+def missing_score_now(st, cf):
+    """Stands in for ``score_now`` in a game that does not define one: a depth cut-off is an error there."""
+    raise ValueError("this game's rules define no compiled score_now(st, cf): its playouts cannot stop early")
+
+
+@compiled
 def search_unbound(params, st, cf, buf, n, bot_rng, seat):
     """Stands in for ``search_decide`` in a game's plain loop, which a search bot never reaches: the game's
     kernel hands a search bot the loop with the search compiled in (``Kernel.for_kinds``)."""
@@ -78,13 +86,25 @@ def fresh_state(rng) -> np.uint64:
     return x
 
 
-def playout_reward(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players):
-    """Play ``work`` to its end with the rollout bot in every seat; ``seat``'s reward (its win share, mixed
-    with its rank by ``rank_weight``)."""
+def play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth):
+    """Play ``work`` on with the rollout bot in every seat: to its end, or (``depth`` > 0) for ``depth``
+    decisions, after which the game's ``score_now`` ends it where it stands (its final scoring applied to
+    the position), so that the share and rank fields hold the playout's result either way."""
+    steps = 0
     while not is_terminal(work):
+        if depth > 0 and steps >= depth:
+            score_now(work, cf)
+            break
         p = current_player(work)
         m = legal(work, cf, sbuf)
         apply(work, cf, base_policy(rollout_kind, rollout_params, work, cf, sbuf, m, roll_rng, p))
+        steps += 1
+
+
+def playout_reward(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth):
+    """Play ``work`` out (:func:`play_out`); ``seat``'s reward (its win share, mixed with its rank by
+    ``rank_weight``)."""
+    play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth)
     w = work[0]
     reward = w.share[seat]
     if rank_weight > 0.0 and players > 1:
@@ -103,6 +123,7 @@ def halving_decide(params, st, cf, buf, n, bot_rng, seat):
     rollout_kind = int(params[P_ROLLOUT_KIND])
     rollout_params = params[ROLLOUT_OFFSET:]
     rank_weight = params[P_RANK_WEIGHT]
+    depth = int(params[P_DEPTH])
     players = bot_rng.shape[0]
     mine = bot_rng[seat : seat + 1]
     roll_rng = np.empty(max(st[0].share.shape[0], players), np.uint64)
@@ -157,7 +178,7 @@ def halving_decide(params, st, cf, buf, n, bot_rng, seat):
                 roll_rng[:] = roll_start
                 apply(work, cf, cand[alive[i]])
                 total[alive[i]] += playout_reward(
-                    work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players
+                    work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth
                 )
         spent += samples * n_alive
         # keep the better half (every survivor has had the same samples); ties keep the bot's order
@@ -186,6 +207,7 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
     prior = params[P_PRIOR]
     widen = params[P_WIDEN]
     rank_weight = params[P_RANK_WEIGHT]
+    depth = int(params[P_DEPTH])
     players = bot_rng.shape[0]  # one bot stream per seat of the game
     even = 1.0 / players
     cap = iterations + 1 if seconds <= 0.0 else int(params[P_MAX_NODES])
@@ -286,11 +308,8 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
                 break  # the tree is full here: play out from this node
             apply(work, cf, action[best])
             node = best
-        # playout by the rollout bot in every seat
-        while not is_terminal(work):
-            p = current_player(work)
-            m = legal(work, cf, sbuf)
-            apply(work, cf, base_policy(rollout_kind, rollout_params, work, cf, sbuf, m, roll_rng, p))
+        # playout by the rollout bot in every seat (to the end, or depth decisions and the score as it stands)
+        play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth)
         # backup: each node's mover scores its own win share (and rank, by rank_weight)
         x = node
         w = work[0]
@@ -339,4 +358,4 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
     return action[best]
 
 
-__all__ = ["KIND_SEARCH", "ROLLOUT_OFFSET", "below", "halving_decide", "playout_reward", "search_decide"]
+__all__ = ["KIND_SEARCH", "ROLLOUT_OFFSET", "below", "halving_decide", "play_out", "playout_reward", "search_decide"]

@@ -18,6 +18,7 @@ from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
 from simlab.core.search import (
     P_C,
     P_CANDIDATES,
+    P_DEPTH,
     P_ITERATIONS,
     P_MAX_NODES,
     P_PRIOR,
@@ -40,6 +41,7 @@ DEFAULTS: dict[str, float] = {
     "seconds": 0.0,
     "max_nodes": 200_000.0,
     "candidates": 4.0,
+    "depth": 0.0,
 }
 PARAM_DOC = {
     "iterations": "playouts per decision (the tree: iterations; 0 with seconds > 0: time only, tree only)",
@@ -55,6 +57,8 @@ PARAM_DOC = {
     "candidates": "K > 0 (default 4): no tree; the rollout bot's K best actions raced by sequential halving on "
     "the iterations' playouts, paired by determinization (rollout improvement; ties keep the bot's choice); "
     "0: the ISMCTS tree over every legal action",
+    "depth": "D > 0: a playout stops after D decisions and the game's score_now scores the position where it "
+    "stands (its final scoring, applied now); cheaper playouts, a biased reward; 0 (default): to the end",
     "max_nodes": "tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
 }
 DOC = (
@@ -100,6 +104,8 @@ def search_params(spec: str, game: str, rollout_bots: Mapping[str, Any], default
         raise BotSpecError(f"bot spec {spec!r}: iterations must be a whole number, got {values['iterations']:g}")
     if values["candidates"] != int(values["candidates"]):
         raise BotSpecError(f"bot spec {spec!r}: candidates must be a whole number, got {values['candidates']:g}")
+    if values["depth"] != int(values["depth"]):
+        raise BotSpecError(f"bot spec {spec!r}: depth must be a whole number of decisions, got {values['depth']:g}")
     if values["candidates"] > 0 and (values["seconds"] > 0 or values["iterations"] == 0):
         raise BotSpecError(
             f"bot spec {spec!r}: candidates (default 4) races a fixed number of playouts; a time budget "
@@ -124,6 +130,7 @@ def search_params(spec: str, game: str, rollout_bots: Mapping[str, Any], default
         raise BotSpecError(f"bot spec {spec!r}: rank_weight must be between 0 and 1, got {values['rank_weight']:g}")
     out[P_RANK_WEIGHT] = values["rank_weight"]
     out[P_CANDIDATES] = values["candidates"]
+    out[P_DEPTH] = values["depth"]
     out[ROLLOUT_OFFSET:] = bot.params
     return out
 

@@ -3,6 +3,7 @@ wins and bit-identical runs on any number of workers, for every registered game 
 
 from __future__ import annotations
 
+import sys
 from itertools import cycle, islice
 
 import numpy as np
@@ -13,7 +14,7 @@ from simlab.core.bots import BotRegistry, CompiledBot, heuristic
 from simlab.core.checks import checks_for
 from simlab.core.errors import BotSpecError
 from simlab.core.loop import KIND_SEARCH
-from simlab.core.search import P_C, P_CANDIDATES, P_ITERATIONS, P_ROLLOUT_KIND, ROLLOUT_OFFSET
+from simlab.core.search import P_C, P_CANDIDATES, P_DEPTH, P_ITERATIONS, P_ROLLOUT_KIND, ROLLOUT_OFFSET
 
 GAMES = simlab.available_games()
 SMALL = "ismcts:iterations=24,candidates=0"  # enough to exercise the tree, cheap enough for many decisions
@@ -59,7 +60,8 @@ def test_every_game_offers_the_search_bot_apart_from_its_playing_bots(game):
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("ismcts:depth=3", "no parameter 'depth'"),
+        ("ismcts:depth=3.5", "depth must be a whole number"),
+        ("ismcts:deep=3", "no parameter 'deep'"),
         ("ismcts:iterations=ten", "must be a number"),
         ("ismcts:iterations=2.5", "whole number"),
         ("ismcts:iterations=0,candidates=0", "time budget"),
@@ -110,6 +112,65 @@ def test_a_game_without_a_compiled_determinize_refuses_the_search_bot(monkeypatc
 
     with pytest.raises(BotSpecError, match=r"define no compiled\s+determinize\(st, cf, seat, rng\)"):
         GAME.bots.make("ismcts:iterations=5")
+
+
+def test_depth_needs_a_game_that_can_score_a_position_where_it_stands(monkeypatch):
+    """``depth`` cuts playouts short with the rules' ``score_now``: a registered game whose rules define
+    ``determinize`` but no ``score_now`` refuses the spec, saying what is missing; one with it takes it."""
+    import types
+
+    import simlab.core.registry as registry
+    from tests.examples.pig.game import GAME as PIG
+
+    rules = types.ModuleType("rules_without_score_now")
+    rules.determinize = object()
+    monkeypatch.setitem(sys.modules, rules.__name__, rules)
+    monkeypatch.setattr(registry, "get_game", lambda name: types.SimpleNamespace(rules_module=rules.__name__))
+    with pytest.raises(BotSpecError, match=r"no compiled score_now\(st, cf\)"):
+        PIG.bots.make("ismcts:depth=20")
+    PIG.bots.make("ismcts")  # no depth: no score_now needed
+    monkeypatch.undo()
+    bot = simlab.get_game("merchant_of_venus").bots.make("ismcts:depth=20")
+    assert bot.params[P_DEPTH] == 20 and simlab.get_game("merchant_of_venus").kernel.cuttable
+    assert simlab.get_game("merchant_of_venus").bots.make("ismcts").params[P_DEPTH] == 0  # to the end by default
+
+
+def test_a_depth_cut_scores_the_position_where_the_playout_stops():
+    """Pig, 60 banked against 62 with 5 on the turn: full random playouts say roll on (5 points barely matter
+    with 40 to go), a one-decision cut-off says hold (holding leads 65 to 62 where the playout stops; rolling
+    may bust first). So the default root rolls without ``depth`` and holds with ``depth=1``, in every seed."""
+    from tests.examples.pig.game import GAME
+
+    def choices(spec: str) -> list[int]:
+        bot = GAME.bots.make(spec)
+        out = []
+        for seed in range(6):
+            state = GAME.new_state(GAME.make_config(), seed)
+            state.record[0]["banked"][:2] = (60, 62)
+            state.record[0]["turn_total"] = 5
+            state.record[0]["decisions"] = 1
+            out.append(decide(GAME, state, bot, GAME.bot_states(seed, 2)))
+        return out
+
+    assert choices("ismcts:iterations=200,rollout=random,candidates=2") == [0] * 6  # A_ROLL
+    assert choices("ismcts:iterations=200,rollout=random,candidates=2,depth=1") == [1] * 6  # A_HOLD
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=12,candidates=0,depth=5", "ismcts:iterations=12,depth=5"])
+def test_a_cut_search_decides_legally_leaves_the_state_and_replays(spec):
+    """Every game whose rules define score_now, both roots with a depth cut-off: a legal action, the state
+    searched from unchanged, the same decision from the same bot stream."""
+    cuttable = [g for g in (simlab.get_game(name) for name in GAMES) if g.kernel.cuttable]
+    assert cuttable
+    for game in cuttable:
+        bot = game.bots.make(spec)
+        for seed, state in sampled(game)[:12]:
+            before = state.record.tobytes()
+            legal = state.legal_actions()
+            rng = game.bot_states(seed, state.config.players)
+            first = decide(game, state, bot, rng.copy())
+            assert first in legal and state.record.tobytes() == before
+            assert decide(game, state, bot, rng.copy()) == first
 
 
 def test_a_game_names_its_search_rollout_and_it_must_be_a_heuristic():

@@ -731,6 +731,13 @@ def final_scoring(s, c):
     finish(s, keys, n)
 
 
+@compiled
+def score_now(st, cf):
+    """The game ended where it stands: ``final_scoring`` applied to the position now. Core's search cuts its
+    playouts short with it (``ismcts:depth=D``, docs/search.md)."""
+    final_scoring(st[0], cf[0])
+
+
 # ==============================================================================================
 # legal actions
 # ==============================================================================================

@@ -1540,6 +1540,13 @@ def end_game(s, c):
     finish(s, keys, n)
 
 
+@compiled
+def score_now(st, cf):
+    """The game ended where it stands: ``end_game``'s scoring applied to the position now (ports sell, fame
+    pays, IOUs are lost). Core's search cuts its playouts short with it (``ismcts:depth=D``, docs/search.md)."""
+    end_game(st[0], cf[0])
+
+
 # ==============================================================================================
 # hidden information
 # ==============================================================================================

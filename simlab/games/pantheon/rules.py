@@ -1424,6 +1424,13 @@ def game_over(s, c):
 
 
 @compiled
+def score_now(st, cf):
+    """The game ended where it stands (more points wins, ties by demigods). Core's search
+    cuts its playouts short with it (``ismcts:depth=D``, docs/search.md)."""
+    game_over(st[0], cf[0])
+
+
+@compiled
 def run(s, c):
     """Carry the game on automatically until a decision is due (or the game is over)."""
     while s.step != S_WAIT:

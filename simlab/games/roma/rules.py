@@ -445,6 +445,13 @@ def game_over(s, c, reason):
     finish(s, keys, 2)
 
 
+@compiled
+def score_now(st, cf):
+    """The game ended where it stands (as the turn limit ends it: more VP wins). Core's
+    search cuts its playouts short with it (``ismcts:depth=D``, docs/search.md)."""
+    game_over(st[0], cf[0], END_TURN_LIMIT)
+
+
 # ==============================================================================================
 # setup and turns
 # ==============================================================================================

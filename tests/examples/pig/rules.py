@@ -104,6 +104,12 @@ def game_over(s, c):
 
 
 @compiled
+def score_now(st, cf):
+    """The game ended where it stands (the search's depth cut-off): the banked points score, turn totals lost."""
+    game_over(st[0], cf[0])
+
+
+@compiled
 def determinize(st, cf, seat, rng):
     """Pig hides nothing from any seat: a determinization is the state itself (the search reseeds the die)."""
     return
