@@ -9,10 +9,11 @@ resampled what the seat cannot see, the chance generator (``rng``, the future di
 the outcomes a test fixed in advance (``forced``) dropped — and descends the tree by UCB1 over the actions
 legal in that determinization (availability counts, so an action legal in only some determinizations is
 not undervalued), expands one node, plays the game out with a compiled rollout bot (``random`` or one of the
-game's heuristics, every seat) and backs up each mover's win share. The decision is the most visited action
-at the root. All randomness comes from the seat's own bot stream, so a game with search bots replays
-exactly, and the search never reads what its seat may not see: a state whose hidden part differs gives the
-same determinizations, so the same decision (tests/core/test_search.py).
+game's heuristics, every seat; with ``depth`` D > 0 for D decisions only, after which the game's compiled
+``score_now`` scores the position where it stands) and backs up each mover's win share. The decision is the
+most visited action at the root. All randomness comes from the seat's own bot stream, so a game with search
+bots replays exactly, and the search never reads what its seat may not see: a state whose hidden part
+differs gives the same determinizations, so the same decision (tests/core/test_search.py).
 
 ``search_decide`` is a *template* like those of :mod:`simlab.core.loop`: :func:`simlab.core.engine.bind`
 gives each game its own copy (globals: the game's ``legal``, ``apply``, ``determinize``, …, and the loop's
