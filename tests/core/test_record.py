@@ -66,8 +66,9 @@ def _bases(game, knob: str) -> Iterator[GameConfig]:
     # the knobs declared next to this one first: a knob that gates another (Roma's bonus_card_seat for
     # bonus_card) is declared beside it, so the search ends after a few bases instead of hundreds
     at = [f.name for f in fields].index(knob)
-    for f in sorted(fields, key=lambda f: abs([g.name for g in fields].index(f.name) - at)):
-        if f.name == knob:
+    for i in sorted(range(len(fields)), key=lambda i: abs(i - at)):
+        f = fields[i]
+        if i == at:
             continue
         for other in f.metadata.get("choices", ()) or _nearby(getattr(default, f.name)):
             try:
