@@ -156,6 +156,26 @@ def test_a_depth_cut_scores_the_position_where_the_playout_stops():
     assert choices("ismcts:iterations=200,rollout=random,candidates=2,depth=1") == [1] * 6  # A_HOLD
 
 
+def test_score_now_ends_the_game_where_it_stands(game):
+    """Each game's ``score_now`` on mid-game positions: the game is over, the win shares sum to 1, a better
+    rank never holds a lower score (among seats alike eliminated or not), and only the scored copy changes."""
+    rules = __import__(game.rules_module, fromlist=["score_now"])
+    for _, state in sampled(game, every=10)[:20]:
+        before = state.record.tobytes()
+        ended = state.clone()
+        rules.score_now(ended.record, ended.cfg)
+        assert state.record.tobytes() == before
+        assert ended.is_terminal() and ended.current_player == -1
+        w = ended.record[0]
+        n = state.config.players
+        assert w["share"][:n].sum() == pytest.approx(1.0)
+        out = w["eliminated"][:n] if "eliminated" in w.dtype.names else np.zeros(n)  # ranked last first
+        for p in range(n):
+            for q in range(n):
+                if w["rank"][p] < w["rank"][q] and out[p] == out[q]:
+                    assert w["score"][p] >= w["score"][q], (game.name, w["score"][:n], w["rank"][:n])
+
+
 @pytest.mark.parametrize("spec", ["ismcts:iterations=12,candidates=0,depth=5", "ismcts:iterations=12,depth=5"])
 def test_a_cut_search_decides_legally_leaves_the_state_and_replays(spec):
     """Every game whose rules define score_now, both roots with a depth cut-off: a legal action, the state
