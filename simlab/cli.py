@@ -185,8 +185,9 @@ def bots(game: str) -> None:
 
     for name in g.bots.search_names():  # core's search bot: its strength and cost are measured in docs/search.md
         click.echo(f"{name:<10} {g.bots.info(name).doc}")
+        defaults = g.bots.search_defaults()
         for key, doc in PARAM_DOC.items():
-            default = g.bots.info(name).params.get(key)
+            default = defaults.get(key)
             shown = f"{key}={default:g}" if default is not None else key
             if key == "rollout":
                 shown = f"rollout={g.bots.default_rollout()}"

@@ -109,15 +109,24 @@ class BotRegistry:
     """The bots of one game, by name: the game's own, plus plug-ins from the ``simlab.bots`` entry point
     group whose names read ``<game>.<bot>`` (value ``"module:factory"``)."""
 
-    def __init__(self, game: str, infos: Sequence[BotInfo], rollout: str | None = None):
+    def __init__(
+        self,
+        game: str,
+        infos: Sequence[BotInfo],
+        rollout: str | None = None,
+        search_defaults: Mapping[str, float] | None = None,
+    ):
         """``rollout``: the heuristic a search bot plays its playouts with unless its spec names one — a game
-        names its strongest measured heuristic here (default: its first heuristic)."""
+        names its strongest measured heuristic here (default: its first heuristic). ``search_defaults``: the search
+        bot's defaults for this game where its ladder measured better ones than core's (``{"depth": 40}``);
+        a spec's own parameters override them."""
         self.game = game
         self._infos = {RANDOM.name: RANDOM} | {info.name: info for info in infos}
         self._plugins_loaded = False
         if rollout is not None and self._infos.get(rollout, RANDOM).kind != KIND_HEURISTIC:
             raise BotSpecError(f"{game}: the search bot's default rollout {rollout!r} is not one of its heuristics")
         self.rollout = rollout
+        self._search_defaults = search.game_defaults(game, search_defaults)
 
     def _load_plugins(self) -> None:
         if self._plugins_loaded:
@@ -144,6 +153,10 @@ class BotRegistry:
         self._load_plugins()
         heuristics = [name for name, info in self._infos.items() if info.kind == KIND_HEURISTIC]
         return self.rollout or (heuristics[0] if heuristics else RANDOM.name)
+
+    def search_defaults(self) -> dict[str, float]:
+        """The search bot's numeric parameters when a spec does not set them: core's, with the game's on top."""
+        return dict(self._search_defaults)
 
     def search_names(self) -> list[str]:
         """Core's search bots, offered for every game (``ismcts``; docs/search.md)."""
@@ -189,7 +202,7 @@ class BotRegistry:
         _require_determinize(self.game)
         self._load_plugins()
         compiled = {name: self.make(name) for name, info in self._infos.items() if info.kind is not None}
-        params = search.search_params(spec, self.game, compiled, self.default_rollout())
+        params = search.search_params(spec, self.game, compiled, self.default_rollout(), self._search_defaults)
         if params[search.P_DEPTH] > 0:
             _require_score_now(self.game, spec)
         return CompiledBot(spec, KIND_SEARCH, params, self.game)
@@ -218,10 +231,15 @@ def _require_determinize(game: str) -> None:
 
 
 def _require_score_now(game: str, spec: str) -> None:
-    """A clear error when ``depth`` asks a registered game whose rules define no ``score_now`` to cut its
-    playouts short."""
+    """A clear error when ``depth`` asks a registered game whose rules define no ``score_now`` (nor its bots
+    an ``estimate_now``) to cut its playouts short."""
     rules = _registered_rules(game)
-    if rules is not None and not hasattr(rules, "score_now"):
+    if rules is None or hasattr(rules, "score_now"):
+        return
+    from simlab.core.registry import get_game
+
+    policy_module = importlib.import_module(get_game(game).policy.partition(":")[0])
+    if not hasattr(policy_module, "estimate_now"):
         raise BotSpecError(
             f"bot spec {spec!r}: depth cuts the playouts short, but the rules of {game!r} ({rules.__name__}) "
             "define no compiled score_now(st, cf) to score a position where it stands; leave depth out "

@@ -59,8 +59,9 @@ class Kernel:
     and ``play_many(cf, rng_states, bot_states, kinds, params, out)`` are the bound loop;
     ``config_record(config)`` builds the config record the functions read (the rules' ``CONFIG_DTYPE``,
     filled by ``simlab.core.record.config_record`` and the rules' ``derive_config``). ``searchable``: the
-    rules define the compiled ``determinize(st, cf, seat, rng)`` core's search bot needs; ``cuttable``: they
-    define ``score_now(st, cf)`` too (the game ended where it stands), so its playouts may stop early.
+    rules define the compiled ``determinize(st, cf, seat, rng)`` core's search bot needs; ``cut_scoring``:
+    what scores a search playout cut short (``ismcts:depth=D``), the bots' ``estimate_now(st, cf)`` if they
+    define one, else the rules' ``score_now(st, cf)`` (the game ended where it stands), else None.
     """
 
     name: str
@@ -75,8 +76,13 @@ class Kernel:
     policy: Callable
     play_many: Callable
     searchable: bool = False
-    cuttable: bool = False
+    cut_scoring: Callable | None = None
     with_search: Callable[[], Kernel] | None = None
+
+    @property
+    def cuttable(self) -> bool:
+        """Whether a search playout may stop early (``depth``): something scores the position it stops at."""
+        return self.cut_scoring is not None
 
     def for_kinds(self, kinds: Sequence[int]) -> Kernel:
         """The kernel whose loop can play bots of these ``kinds``: this one, or — when a search bot plays —
@@ -104,24 +110,33 @@ def cache_patterns(game: str, sources: Sequence[Path]) -> list[tuple[Path, str]]
     return patterns
 
 
-def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources: Sequence[Path]) -> Kernel:
+def bind(
+    game: str,
+    rules: types.ModuleType,
+    heuristic_policy: Callable,
+    sources: Sequence[Path],
+    estimate_now: Callable | None = None,
+) -> Kernel:
     """The compiled loop of ``game`` over ``rules`` and ``heuristic_policy``.
 
     ``sources`` are the game's files whose compiled functions the loop inlines (its rules and bots); a
     change to any of them, or to :data:`SHARED_SOURCES`, drops the game's cached machine code first.
+    ``estimate_now(st, cf)``, when the game's bots define one, scores a search playout cut short in place
+    of the rules' ``score_now`` (docs/adding_a_game.md, "Cheaper playouts").
     """
     own = [Path(p).resolve() for p in sources]
     jitcache.refresh(own + list(SHARED_SOURCES), cache_patterns(game, own), own[0].parent / "__pycache__")
     namespace: dict[str, Any] = {name: getattr(rules, name) for name in RULES_NAMES}
     namespace.update({name: getattr(rules, name, default) for name, default in CONTRACT_DEFAULTS.items()})
     searchable = hasattr(rules, "determinize")
+    cut_scoring = estimate_now if estimate_now is not None else getattr(rules, "score_now", None)
     namespace.update(
         np=np,
         math=search.math,
         below=rng.below,
         heuristic_policy=heuristic_policy,
         determinize=rules.determinize if searchable else search.missing_determinize,
-        score_now=getattr(rules, "score_now", search.missing_score_now),
+        score_now=cut_scoring if cut_scoring is not None else search.missing_score_now,
         clock=search.clock,
         fresh_state=search.fresh_state,
         KIND_RANDOM=KIND_RANDOM,
@@ -166,7 +181,7 @@ def bind(game: str, rules: types.ModuleType, heuristic_policy: Callable, sources
         policy=policy,
         play_many=play_many,
         searchable=searchable,
-        cuttable=hasattr(rules, "score_now"),
+        cut_scoring=cut_scoring,
         with_search=with_search,
     )
     return kernel
@@ -182,7 +197,7 @@ def kernel_for(game: str, rules_module: str, policy_target: str) -> Kernel:
         module, _, attr = policy_target.partition(":")
         bots = importlib.import_module(module)
         sources = [Path(rules.__file__), Path(bots.__file__)]
-        _BOUND[game] = bind(game, rules, getattr(bots, attr), sources)
+        _BOUND[game] = bind(game, rules, getattr(bots, attr), sources, getattr(bots, "estimate_now", None))
     return _BOUND[game]
 
 

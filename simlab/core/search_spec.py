@@ -57,8 +57,9 @@ PARAM_DOC = {
     "candidates": "K > 0 (default 4): no tree; the rollout bot's K best actions raced by sequential halving on "
     "the iterations' playouts, paired by determinization (rollout improvement; ties keep the bot's choice); "
     "0: the ISMCTS tree over every legal action",
-    "depth": "D > 0: a playout stops after D decisions and the game's score_now scores the position where it "
-    "stands (its final scoring, applied now); cheaper playouts, a biased reward; 0 (default): to the end",
+    "depth": "D > 0: a playout stops after D decisions and the game scores the position where it stands (its "
+    "bots' estimate_now, else its rules' score_now: the final scoring applied now); cheaper playouts, a biased "
+    "reward; 0: to the end (default 0 unless the game names its own, measured in docs/search.md)",
     "max_nodes": "tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
 }
 DOC = (
@@ -67,16 +68,36 @@ DOC = (
 )
 
 
-def search_params(spec: str, game: str, rollout_bots: Mapping[str, Any], default_rollout: str | None) -> np.ndarray:
+def game_defaults(game: str, overrides: Mapping[str, float] | None) -> dict[str, float]:
+    """:data:`DEFAULTS` with a game's own defaults on top (``BotRegistry(..., search={"depth": 40})``: the
+    budget its ladder measured best, docs/search.md); a key or value the spec grammar refuses is an error."""
+    values = dict(DEFAULTS)
+    for key, value in (overrides or {}).items():
+        if key not in DEFAULTS:
+            raise BotSpecError(f"{game}: the search bot has no parameter {key!r}; allowed: {', '.join(DEFAULTS)}")
+        if not math.isfinite(value) or value < 0:
+            raise BotSpecError(f"{game}: the search bot's default {key}={value!r} must be a finite number >= 0")
+        values[key] = float(value)
+    return values
+
+
+def search_params(
+    spec: str,
+    game: str,
+    rollout_bots: Mapping[str, Any],
+    default_rollout: str | None,
+    defaults: Mapping[str, float] = DEFAULTS,
+) -> np.ndarray:
     """The parameter vector of ``ismcts:key=value,...`` for ``game``.
 
     ``rollout_bots`` maps the names of the game's compiled non-search bots to built bots (``kind`` and
-    ``params``); ``rollout=<name>`` picks one (default ``default_rollout``, else ``random``).
+    ``params``); ``rollout=<name>`` picks one (default ``default_rollout``, else ``random``). ``defaults``:
+    the values of the parameters the spec does not set (the game's: :func:`game_defaults`).
     """
     name, _, rest = spec.strip().partition(":")
     if name.strip() != SEARCH_NAME:
         raise BotSpecError(f"bot spec {spec!r}: not a search spec (expected {SEARCH_NAME}:key=value,...)")
-    values = dict(DEFAULTS)
+    values = dict(defaults)
     rollout = default_rollout or "random"
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = (part.strip() for part in item.partition("="))

@@ -115,8 +115,9 @@ def test_a_game_without_a_compiled_determinize_refuses_the_search_bot(monkeypatc
 
 
 def test_depth_needs_a_game_that_can_score_a_position_where_it_stands(monkeypatch):
-    """``depth`` cuts playouts short with the rules' ``score_now``: a registered game whose rules define
-    ``determinize`` but no ``score_now`` refuses the spec, saying what is missing; one with it takes it."""
+    """``depth`` cuts playouts short with the rules' ``score_now`` (or the bots' ``estimate_now``): a
+    registered game whose rules define ``determinize`` but neither refuses the spec, saying what is missing;
+    one with it takes it."""
     import types
 
     import simlab.core.registry as registry
@@ -125,14 +126,27 @@ def test_depth_needs_a_game_that_can_score_a_position_where_it_stands(monkeypatc
     rules = types.ModuleType("rules_without_score_now")
     rules.determinize = object()
     monkeypatch.setitem(sys.modules, rules.__name__, rules)
-    monkeypatch.setattr(registry, "get_game", lambda name: types.SimpleNamespace(rules_module=rules.__name__))
+    game = types.SimpleNamespace(rules_module=rules.__name__, policy=f"{rules.__name__}:heuristic_policy")
+    monkeypatch.setattr(registry, "get_game", lambda name: game)
     with pytest.raises(BotSpecError, match=r"no compiled score_now\(st, cf\)"):
         PIG.bots.make("ismcts:depth=20")
     PIG.bots.make("ismcts")  # no depth: no score_now needed
     monkeypatch.undo()
     bot = simlab.get_game("merchant_of_venus").bots.make("ismcts:depth=20")
     assert bot.params[P_DEPTH] == 20 and simlab.get_game("merchant_of_venus").kernel.cuttable
-    assert simlab.get_game("merchant_of_venus").bots.make("ismcts").params[P_DEPTH] == 0  # to the end by default
+
+
+def test_a_game_names_its_own_search_defaults_and_a_spec_overrides_them():
+    """Massilia and Merchant of Venus cut their playouts by default (their ladders measured the cut search
+    stronger and cheaper: docs/search.md); Roma and Pantheon play them to the end. A spec's own value wins,
+    and a game default the spec grammar would refuse is refused when the registry is built."""
+    depth = {name: simlab.get_game(name).bots.make("ismcts").params[P_DEPTH] for name in GAMES}
+    assert depth == {"massilia": 67, "merchant_of_venus": 40, "pantheon": 0, "roma": 0}
+    assert simlab.get_game("massilia").bots.make("ismcts:depth=0").params[P_DEPTH] == 0
+    assert simlab.get_game("massilia").bots.search_defaults()["depth"] == 67
+    for bad, message in (({"deep": 3}, "no parameter 'deep'"), ({"depth": -1}, "finite number >= 0")):
+        with pytest.raises(BotSpecError, match=message):
+            BotRegistry("example", [], search_defaults=bad)
 
 
 def test_a_depth_cut_scores_the_position_where_the_playout_stops():
@@ -157,23 +171,41 @@ def test_a_depth_cut_scores_the_position_where_the_playout_stops():
 
 
 def test_score_now_ends_the_game_where_it_stands(game):
-    """Each game's ``score_now`` on mid-game positions: the game is over, the win shares sum to 1, a better
-    rank never holds a lower score (among seats alike eliminated or not), and only the scored copy changes."""
+    """Each game's ``score_now``, and what its search scores a cut-short playout with (``cut_scoring``: its
+    bots' ``estimate_now`` where they define one), on mid-game positions: the game is over, the win shares sum
+    to 1, a better rank never holds a lower score (among seats alike eliminated or not), and only the scored
+    copy changes."""
     rules = __import__(game.rules_module, fromlist=["score_now"])
+    scorers = {rules.score_now, game.kernel.cut_scoring}
     for _, state in sampled(game, every=10)[:20]:
-        before = state.record.tobytes()
-        ended = state.clone()
-        rules.score_now(ended.record, ended.cfg)
-        assert state.record.tobytes() == before
-        assert ended.is_terminal() and ended.current_player == -1
-        w = ended.record[0]
-        n = state.config.players
-        assert w["share"][:n].sum() == pytest.approx(1.0)
-        out = w["eliminated"][:n] if "eliminated" in w.dtype.names else np.zeros(n)  # ranked last first
-        for p in range(n):
-            for q in range(n):
-                if w["rank"][p] < w["rank"][q] and out[p] == out[q]:
-                    assert w["score"][p] >= w["score"][q], (game.name, w["score"][:n], w["rank"][:n])
+        for scorer in scorers:
+            before = state.record.tobytes()
+            ended = state.clone()
+            scorer(ended.record, ended.cfg)
+            assert state.record.tobytes() == before
+            assert ended.is_terminal() and ended.current_player == -1
+            w = ended.record[0]
+            n = state.config.players
+            assert w["share"][:n].sum() == pytest.approx(1.0)
+            out = w["eliminated"][:n] if "eliminated" in w.dtype.names else np.zeros(n)  # ranked last first
+            for p in range(n):
+                for q in range(n):
+                    if w["rank"][p] < w["rank"][q] and out[p] == out[q]:
+                        assert w["score"][p] >= w["score"][q], (game.name, w["score"][:n], w["rank"][:n])
+
+
+def test_a_cut_playout_is_scored_by_the_bots_estimate_where_they_define_one():
+    """Merchant of Venus's bots define ``estimate_now`` (an unsold good is worth nothing at the game's end, but
+    a good deal in mid-game), so its search scores cut-short playouts with it; the other games with their
+    rules' ``score_now``."""
+    for name in GAMES:
+        game = simlab.get_game(name)
+        rules = __import__(game.rules_module, fromlist=["score_now"])
+        bots = __import__(game.policy.partition(":")[0], fromlist=["heuristic_policy"])
+        expected = getattr(bots, "estimate_now", rules.score_now)
+        assert game.kernel.cut_scoring is expected, name
+    mov = __import__("simlab.games.merchant_of_venus.bots", fromlist=["estimate_now"])
+    assert simlab.get_game("merchant_of_venus").kernel.cut_scoring is mov.estimate_now
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=12,candidates=0,depth=5", "ismcts:iterations=12,depth=5"])

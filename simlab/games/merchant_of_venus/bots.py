@@ -57,6 +57,9 @@ HOLD_ROOM_WORTH = 60.0
 DRIVE_COLOUR_WORTH = 150.0
 BOOSTER_WORTH = 60.0
 PILOT_WORTH = 80.0
+#: share of a held good's best known price, and of a passenger aboard's fare and fame, that a search
+#: playout cut short counts (``estimate_now``): the sale or drop-off still needs the trip there
+HELD_AT_CUT = 0.8
 FUZZY_MEAN_FAME = 7.0  # 2d6
 IOU_WORTH = 0.5  # an IOU credit buys only from its culture and is lost at the end
 
@@ -653,3 +656,48 @@ def heuristic_policy(params, st, cf, buf, n, bot_rng, seat):
             best = val
             arg = a
     return arg
+
+
+# ==============================================================================================
+# a position cut short (core's search: ismcts:depth=D)
+# ==============================================================================================
+@compiled
+def held_good_worth(s, c, g):
+    """What one token of good g in a hold is worth to a seat now: the best price a discovered buyer's top
+    token pays, or the active token's price when only undiscovered cultures buy it (0 when nobody does)."""
+    best = 0.0
+    unknown = False
+    for b in range(R.NC):
+        if not R.buys_good(c, b, g):
+            continue
+        if s.culture_sys[b] < 0:
+            unknown = True
+        else:
+            best = max(best, price_at(s, c, b, g))
+    if best == 0.0 and unknown:
+        best = float(c.good_resale[3 * g + R.TOKEN_ACTIVE])
+    return best
+
+
+@compiled
+def estimate_now(st, cf):
+    """The game ended where it stands, with what each seat carries counted: every good in its hold at
+    ``HELD_AT_CUT`` of :func:`held_good_worth`, every passenger aboard at that share of its fare and fame in
+    credits; then the rules' ``end_game`` (ports sell, fame pays, IOUs are lost, most credits wins).
+
+    Core's search scores its cut-short playouts with it (``ismcts:depth=D``, docs/search.md) instead of the
+    bare final scoring, which values an unsold good at nothing, so that a playout that trades is not judged
+    by the loss of the goods it has just bought. Only the seats' own holds are read, as at the game's end.
+    """
+    s = st[0]
+    c = cf[0]
+    for p in range(s.n_players):
+        worth = 0.0
+        for g in range(R.NC):
+            if s.cargo[p, g] > 0:
+                worth += s.cargo[p, g] * held_good_worth(s, c, g)
+        for i in range(c.n_passengers):
+            if s.pass_loc[i] == R.LOC_HOLD + p:
+                worth += c.passenger_fare[i] + c.passenger_fame[i] * c.fame_credits
+        s.credits[p] += int(HELD_AT_CUT * worth)
+    R.end_game(s, c)

@@ -175,3 +175,47 @@ def test_route_costs_are_cached_per_board_and_hazard_reading():
     meet_table = R.route_costs(*R.board_key(meeting), False)
     assert (meet_table >= skip_table).all() and (meet_table > skip_table).any()
     assert R.route_costs(*R.board_key(skipping), True) is skip_table
+
+
+def test_a_search_playout_cut_short_counts_what_the_holds_carry():
+    """``estimate_now`` (what core's search scores a cut-short playout with): seat 0 carries two tokens of
+    culture 1's good, whose discovered buyers' top tokens pay "high" (culture 2) and "low" (culture 3); seat 1
+    carries a passenger. The bare final scoring (``score_now``) counts neither; the estimate adds
+    ``HELD_AT_CUT`` of two tokens at the best of those prices to seat 0, and of the passenger's fare and fame
+    in credits to seat 1, and leaves the empty holds as the final scoring scores them."""
+    config = GAME.make_config()
+    x, y, city, _ = _two_near_systems(config)
+    good = GOOD_NAMES[0]
+    a, b = CULTURE_NAMES[1], CULTURE_NAMES[2]
+    st = position(
+        0,
+        config=config,
+        phase="trade",
+        at={0: city},
+        cultures={x: a, y: b},
+        discovered=[x, y],
+        top={a: "high", b: "low"},
+        cargo={0: {good: 2}},
+        credits=300,
+    )
+    cf = st.cfg[0]
+    st.record[0]["pass_loc"][0] = R.LOC_HOLD + 1
+    bare, cut = st.clone(), st.clone()
+    R.score_now(bare.record, bare.cfg)
+    BT.estimate_now(cut.record, cut.cfg)
+    high = cf["good_resale"][3 * 0 + R.TOKEN_HIGH]
+    assert high > cf["good_resale"][3 * 0 + R.TOKEN_LOW] > 0
+    fare = cf["passenger_fare"][0] + cf["passenger_fame"][0] * cf["fame_credits"]
+    gained = cut.record[0]["credits"] - bare.record[0]["credits"]
+    assert gained[:4].tolist() == [int(BT.HELD_AT_CUT * 2 * high), int(BT.HELD_AT_CUT * fare), 0, 0]
+    assert cut.is_terminal() and bare.is_terminal()
+    assert cut.record[0]["rank"][0] < cut.record[0]["rank"][2]  # the cargo outranks an empty hold
+
+
+def test_a_held_good_nobody_discovered_buys_is_worth_the_active_price():
+    """With no buyer of a good discovered, a token in the hold counts at the active token's price (the price
+    an undiscovered buyer shows first), as the trader's plans assume."""
+    config = GAME.make_config()
+    st = position(0, config=config, phase="trade", cargo={0: {GOOD_NAMES[0]: 1}}, credits=300)
+    cf = st.cfg[0]
+    assert BT.held_good_worth(st.record[0], cf, 0) == cf["good_resale"][R.TOKEN_ACTIVE]
