@@ -118,7 +118,7 @@ class BotRegistry:
     ):
         """``rollout``: the heuristic a search bot plays its playouts with unless its spec names one — a game
         names its strongest measured heuristic here (default: its first heuristic). ``search_defaults``: the search
-        bot's defaults for this game where its ladder measured better ones than core's (``{"depth": 40}``);
+        bot's defaults for this game where its ladder measured better ones than core's (``{"depth": 120}``);
         a spec's own parameters override them."""
         self.game = game
         self._infos = {RANDOM.name: RANDOM} | {info.name: info for info in infos}
@@ -242,7 +242,8 @@ def _require_score_now(game: str, spec: str) -> None:
     if not hasattr(policy_module, "estimate_now"):
         raise BotSpecError(
             f"bot spec {spec!r}: depth cuts the playouts short, but the rules of {game!r} ({rules.__name__}) "
-            "define no compiled score_now(st, cf) to score a position where it stands; leave depth out "
+            "define no compiled score_now(st, cf), nor its bots an estimate_now(st, cf), to score a position "
+            "where it stands; leave depth out "
             "(docs/adding_a_game.md, 'Cheaper playouts')"
         )
 

@@ -69,8 +69,8 @@ DOC = (
 
 
 def game_defaults(game: str, overrides: Mapping[str, float] | None) -> dict[str, float]:
-    """:data:`DEFAULTS` with a game's own defaults on top (``BotRegistry(..., search={"depth": 40})``: the
-    budget its ladder measured best, docs/search.md); a key or value the spec grammar refuses is an error."""
+    """:data:`DEFAULTS` with a game's own defaults on top (``BotRegistry(..., search_defaults={"depth": 120})``:
+    the budget its ladder measured best, docs/search.md); a key or value the spec grammar refuses is an error."""
     values = dict(DEFAULTS)
     for key, value in (overrides or {}).items():
         if key not in DEFAULTS:

@@ -141,7 +141,7 @@ def test_a_game_names_its_own_search_defaults_and_a_spec_overrides_them():
     stronger and cheaper: docs/search.md); Roma and Pantheon play them to the end. A spec's own value wins,
     and a game default the spec grammar would refuse is refused when the registry is built."""
     depth = {name: simlab.get_game(name).bots.make("ismcts").params[P_DEPTH] for name in GAMES}
-    assert depth == {"massilia": 67, "merchant_of_venus": 40, "pantheon": 0, "roma": 0}
+    assert depth == {"massilia": 67, "merchant_of_venus": 120, "pantheon": 0, "roma": 0}
     assert simlab.get_game("massilia").bots.make("ismcts:depth=0").params[P_DEPTH] == 0
     assert simlab.get_game("massilia").bots.search_defaults()["depth"] == 67
     for bad, message in (({"deep": 3}, "no parameter 'deep'"), ({"depth": -1}, "finite number >= 0")):

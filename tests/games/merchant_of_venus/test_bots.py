@@ -90,22 +90,15 @@ def _two_near_systems(config):
     return names[x], names[y], bd.names[cities[x][0]], d
 
 
-@pytest.mark.parametrize(("here", "there", "sells"), [("high", "low", True), ("low", "high", False)])
-def test_the_trader_sells_where_the_top_token_pays_most_among_reachable_buyers(here, there, sells):
-    """Cultures 2 and 3 both buy culture 1's good (at 120 / 140 / 160 by token). In a city of culture 2 with
-    one token in the hold, the trader sells when the top token here pays at least what the other buyer pays
-    less ``turn_cost`` per turn to get there; it keeps the good when that buyer's top token pays 40 more
-    and the trip costs less than that (``turn_cost=10``: two turns, 20)."""
+def _trading_between_two_buyers(here, there, tokens, credits):
+    """Seat 0 trading in a city of culture 2 with ``tokens`` of culture 1's good in its hold; cultures 2 and 3,
+    which both buy it, discovered on the two nearest market systems with top tokens ``here`` and ``there``.
+    The state, and the bots' route cost between the two systems."""
     config = GAME.make_config()
     x, y, city, d = _two_near_systems(config)
-    turn_cost = 10.0
-    turns = np.ceil(d / BT.TRADER["mp_per_turn"])
-    assert turn_cost * turns + 1 < 40  # the rule forces keeping in the second case
-    good = GOOD_NAMES[0]
+    cf = GAME.kernel.config_record(config)[0]
+    assert R.buys_good(cf, 1, 0) and R.buys_good(cf, 2, 0)
     a, b = CULTURE_NAMES[1], CULTURE_NAMES[2]
-    assert R.buys_good(GAME.kernel.config_record(config)[0], 1, 0) and R.buys_good(
-        GAME.kernel.config_record(config)[0], 2, 0
-    )
     st = position(
         0,
         config=config,
@@ -114,9 +107,22 @@ def test_the_trader_sells_where_the_top_token_pays_most_among_reachable_buyers(h
         cultures={x: a, y: b},
         discovered=[x, y],
         top={a: here, b: there},
-        cargo={0: {good: 1}},
-        credits=0,  # nothing to buy: the sale is the only question
+        cargo={0: {GOOD_NAMES[0]: tokens}},
+        credits=credits,
     )
+    return st, d
+
+
+@pytest.mark.parametrize(("here", "there", "sells"), [("high", "low", True), ("low", "high", False)])
+def test_the_trader_sells_where_the_top_token_pays_most_among_reachable_buyers(here, there, sells):
+    """Cultures 2 and 3 both buy culture 1's good (at 120 / 140 / 160 by token). In a city of culture 2 with
+    one token in the hold, the trader sells when the top token here pays at least what the other buyer pays
+    less ``turn_cost`` per turn to get there; it keeps the good when that buyer's top token pays 40 more
+    and the trip costs less than that (``turn_cost=10``: two turns, 20)."""
+    st, d = _trading_between_two_buyers(here, there, tokens=1, credits=0)  # nothing to buy: the sale is the question
+    turn_cost = 10.0
+    turns = np.ceil(d / BT.TRADER["mp_per_turn"])
+    assert turn_cost * turns + 1 < 40  # the rule forces keeping in the second case
     legal = st.legal_actions()
     assert R.A_SELL + 0 in legal
     bot = GAME.bots.make(f"trader:turn_cost={turn_cost}")
@@ -183,21 +189,7 @@ def test_a_search_playout_cut_short_counts_what_the_holds_carry():
     carries a passenger. The bare final scoring (``score_now``) counts neither; the estimate adds
     ``HELD_AT_CUT`` of two tokens at the best of those prices to seat 0, and of the passenger's fare and fame
     in credits to seat 1, and leaves the empty holds as the final scoring scores them."""
-    config = GAME.make_config()
-    x, y, city, _ = _two_near_systems(config)
-    good = GOOD_NAMES[0]
-    a, b = CULTURE_NAMES[1], CULTURE_NAMES[2]
-    st = position(
-        0,
-        config=config,
-        phase="trade",
-        at={0: city},
-        cultures={x: a, y: b},
-        discovered=[x, y],
-        top={a: "high", b: "low"},
-        cargo={0: {good: 2}},
-        credits=300,
-    )
+    st, _ = _trading_between_two_buyers("high", "low", tokens=2, credits=300)
     cf = st.cfg[0]
     st.record[0]["pass_loc"][0] = R.LOC_HOLD + 1
     bare, cut = st.clone(), st.clone()
