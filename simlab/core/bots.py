@@ -233,13 +233,14 @@ def _require_determinize(game: str) -> None:
 def _require_score_now(game: str, spec: str) -> None:
     """A clear error when ``depth`` asks a registered game whose rules define no ``score_now`` (nor its bots
     an ``estimate_now``) to cut its playouts short."""
-    rules = _registered_rules(game)
-    if rules is None or hasattr(rules, "score_now"):
-        return
+    from simlab.core.engine import cut_scorer
     from simlab.core.registry import get_game
 
+    rules = _registered_rules(game)
+    if rules is None:
+        return
     policy_module = importlib.import_module(get_game(game).policy.partition(":")[0])
-    if not hasattr(policy_module, "estimate_now"):
+    if cut_scorer(rules, policy_module) is None:
         raise BotSpecError(
             f"bot spec {spec!r}: depth cuts the playouts short, but the rules of {game!r} ({rules.__name__}) "
             "define no compiled score_now(st, cf), nor its bots an estimate_now(st, cf), to score a position "

@@ -110,26 +110,33 @@ def cache_patterns(game: str, sources: Sequence[Path]) -> list[tuple[Path, str]]
     return patterns
 
 
+def cut_scorer(rules: types.ModuleType, bots: types.ModuleType | None = None) -> Callable | None:
+    """What scores a search playout cut short (``ismcts:depth=D``): the bots' ``estimate_now(st, cf)`` if they
+    define one, else the rules' ``score_now(st, cf)``, else None (the game refuses ``depth``)."""
+    estimate = getattr(bots, "estimate_now", None) if bots is not None else None
+    return estimate if estimate is not None else getattr(rules, "score_now", None)
+
+
 def bind(
     game: str,
     rules: types.ModuleType,
     heuristic_policy: Callable,
     sources: Sequence[Path],
-    estimate_now: Callable | None = None,
+    bots: types.ModuleType | None = None,
 ) -> Kernel:
     """The compiled loop of ``game`` over ``rules`` and ``heuristic_policy``.
 
     ``sources`` are the game's files whose compiled functions the loop inlines (its rules and bots); a
     change to any of them, or to :data:`SHARED_SOURCES`, drops the game's cached machine code first.
-    ``estimate_now(st, cf)``, when the game's bots define one, scores a search playout cut short in place
-    of the rules' ``score_now`` (docs/adding_a_game.md, "Cheaper playouts").
+    ``bots``: the module of ``heuristic_policy``, whose ``estimate_now``, if it defines one, scores a search
+    playout cut short in place of the rules' ``score_now`` (:func:`cut_scorer`).
     """
     own = [Path(p).resolve() for p in sources]
     jitcache.refresh(own + list(SHARED_SOURCES), cache_patterns(game, own), own[0].parent / "__pycache__")
     namespace: dict[str, Any] = {name: getattr(rules, name) for name in RULES_NAMES}
     namespace.update({name: getattr(rules, name, default) for name, default in CONTRACT_DEFAULTS.items()})
     searchable = hasattr(rules, "determinize")
-    cut_scoring = estimate_now if estimate_now is not None else getattr(rules, "score_now", None)
+    cut_scoring = cut_scorer(rules, bots)
     namespace.update(
         np=np,
         math=search.math,
@@ -197,7 +204,7 @@ def kernel_for(game: str, rules_module: str, policy_target: str) -> Kernel:
         module, _, attr = policy_target.partition(":")
         bots = importlib.import_module(module)
         sources = [Path(rules.__file__), Path(bots.__file__)]
-        _BOUND[game] = bind(game, rules, getattr(bots, attr), sources, getattr(bots, "estimate_now", None))
+        _BOUND[game] = bind(game, rules, getattr(bots, attr), sources, bots)
     return _BOUND[game]
 
 
