@@ -166,8 +166,14 @@ def games() -> None:
             continue
         click.echo(
             f"{name:<12} {game.title} — {_player_range(game)} players, rules {game.rules_version}, "
-            f"presets: {', '.join(game.presets())}"
+            f"presets: {', '.join(game.presets())}{_old_names(game)}"
         )
+
+
+def _old_names(game: Any) -> str:
+    """`` (old names: original = rulebook)``: preset names that still work, for ``simlab games``."""
+    aliases = game.config_class.PRESET_ALIASES
+    return f" (old names: {', '.join(f'{a} = {b}' for a, b in aliases.items())})" if aliases else ""
 
 
 @cli.command()
@@ -211,7 +217,7 @@ def config(game: str, preset: str | None, players: int | None, as_json: bool) ->
     from simlab.run.scenario import format_value
 
     g = simlab.get_game(game)
-    name = preset or g.config_class.DEFAULT_PRESET
+    name = g.config_class.preset_name(preset)  # an old name of a preset: the preset's name today
     rows = knob_table(g.config_class, name, players)
     if as_json:
         payload = {"game": g.name, "rules_version": g.rules_version, "preset": name, "knobs": rows}

@@ -206,7 +206,7 @@ def dataclass_fields(spec) -> dict:
 
 def test_replay_errors_are_plain(runner, replay_folder):
     for args, pattern in [
-        (["--variant", "nope", "--game", "0"], "no variant 'nope'; variants: rulebook, short"),
+        (["--variant", "nope", "--game", "0"], "unknown variant 'nope'; available: rulebook, short"),
         (["--variant", "short", "--game", "6"], "game 6 is out of range; the run has games 0 to 5"),
         (["--game", "0"], "--variant: the run has several variants; pick one of rulebook, short"),
     ]:

@@ -19,6 +19,7 @@ import polars as pl
 
 from simlab.analysis import stats
 from simlab.analysis.frames import AnalysisError, game_major
+from simlab.core.suggest import unknown_name
 
 #: a win share in these units is a whole number for 1 to 8 tied winners (the least common multiple of 1..8)
 UNITS = 840
@@ -67,7 +68,7 @@ def compare_variants_from_partial(masks: pl.DataFrame, base: str, level: float =
     """``compare_variants(rows, base)`` (win share by seat, paired by game) from the chunks' ``win_masks``."""
     by = _by_variant(masks)
     if base not in by:
-        raise AnalysisError(f"no variant {base!r} in these results; variants: {', '.join(sorted(by))}")
+        raise AnalysisError(f"these results: {unknown_name('variant', base, sorted(by))}")
     n = int(masks["seats"].max())
     codes = np.arange(256)
     # a seat's share in 840ths for every mask: the pairs of masks are all a comparison needs to know

@@ -26,6 +26,7 @@ from simlab.analysis.frames import (
 )
 from simlab.analysis.moments import coded_moments, combine_moments, group_sums
 from simlab.analysis.paired import finish_comparison
+from simlab.core.suggest import unknown_name
 
 #: the columns ``seat_advantage`` reads
 SEAT_COLUMNS = ("variant", "game", "seat", "win_share", "score", "rank")
@@ -340,7 +341,7 @@ def compare_variants(
     if out.is_empty():  # no pairs: say why if the base is missing (only then is the variant list read)
         variants = lf.select(pl.col("variant").unique()).collect()["variant"].to_list()
         if base not in variants:
-            raise AnalysisError(f"no variant {base!r} in these results; variants: {', '.join(sorted(variants))}")
+            raise AnalysisError(f"these results: {unknown_name('variant', base, sorted(variants))}")
     return finish_comparison(out, base, level)
 
 

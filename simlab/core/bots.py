@@ -20,6 +20,7 @@ import numpy as np
 from simlab.core import search_spec as search
 from simlab.core.errors import BotSpecError
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM, KIND_SEARCH
+from simlab.core.suggest import did_you_mean, unknown_name
 
 
 @runtime_checkable
@@ -167,8 +168,8 @@ class BotRegistry:
             return SEARCH
         self._load_plugins()
         if name not in self._infos:
-            available = ", ".join([*self._infos, SEARCH.name])
-            raise BotSpecError(f"unknown bot {name!r} for game {self.game!r}; available: {available}")
+            names = [*self._infos, SEARCH.name]
+            raise BotSpecError(unknown_name("bot", name, names, where=f" for game {self.game!r}"))
         return self._infos[name]
 
     def make(self, spec: str | BotSpec) -> Any:
@@ -182,8 +183,11 @@ class BotRegistry:
         unknown = [k for k in parsed.params if k not in info.params]
         if unknown:
             allowed = ", ".join(info.params) or "none"
+            hint = did_you_mean(unknown[0], info.params)
             raise BotSpecError(
-                f"bot {parsed.name!r} of {self.game!r} has no parameter {unknown[0]!r}; allowed: {allowed}"
+                f"bot {parsed.name!r} of {self.game!r} has no parameter {unknown[0]!r}"
+                + (f" ({hint})" if hint else "")
+                + f"; allowed: {allowed}"
             )
         values = {**info.params, **parsed.params}
         if info.kind is not None:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Self, get_args, get_origin, get_type_hints
 
 from simlab.core.errors import ConfigError
+from simlab.core.suggest import unknown_name
 
 SOURCES = ("rulebook", "derived", "assumption", "placeholder")
 
@@ -76,6 +77,11 @@ class GameConfig:
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     DEFAULT_PRESET: ClassVar[str] = "default"
+    #: old preset names that still work (scenarios, ``--preset``) -> the preset's name today: every game calls
+    #: the published rules ``rulebook``
+    PRESET_ALIASES: ClassVar[Mapping[str, str]] = {}
+    #: the id of the game this config belongs to (set by ``Game``): errors say ``simlab config <game>``
+    GAME_ID: ClassVar[str] = ""
     #: knobs the compiled rules never read (used only in Python), each with the reason
     PYTHON_ONLY: ClassVar[Mapping[str, str]] = {}
     players: int = knob(4, "rulebook", "number of players")
@@ -103,25 +109,37 @@ class GameConfig:
         return [f.name for f in dataclasses.fields(cls)]
 
     @classmethod
-    def from_preset(cls, preset: str | None = None, overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> Self:
-        """Build a config from a named preset, then ``overrides`` (values or strings), then kwargs."""
+    def preset_name(cls, preset: str | None = None) -> str:
+        """The preset's name today: ``preset`` itself, the one an old name (``PRESET_ALIASES``) stands for, or the
+        default preset; ConfigError naming the closest presets for an unknown one."""
         name = preset or cls.DEFAULT_PRESET
+        name = cls.PRESET_ALIASES.get(name, name)
         if name not in cls.PRESETS:
-            raise ConfigError(f"unknown preset {name!r} for {cls.__name__}; allowed: {', '.join(sorted(cls.PRESETS))}")
-        values: dict[str, Any] = dict(cls.PRESETS[name])
+            raise ConfigError(unknown_name("preset", name, list(cls.PRESETS), where=cls._for_game()))
+        return name
+
+    @classmethod
+    def _for_game(cls) -> str:
+        return f" for game {cls.GAME_ID!r}" if cls.GAME_ID else ""
+
+    @classmethod
+    def from_preset(cls, preset: str | None = None, overrides: Mapping[str, Any] | None = None, **kwargs: Any) -> Self:
+        """Build a config from a named preset (or an old name of one), then ``overrides`` (values or strings),
+        then kwargs."""
+        values: dict[str, Any] = dict(cls.PRESETS[cls.preset_name(preset)])
         for key, value in {**(overrides or {}), **kwargs}.items():
             values[key] = value
         return cls.from_mapping(values)
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Self:
-        known = set(cls.field_names())
-        unknown = [k for k in values if k not in known]
+        known = cls.field_names()
+        unknown = [k for k in values if k not in set(known)]
         if unknown:
-            raise ConfigError(
-                f"unknown config key(s) {', '.join(map(repr, unknown))} for {cls.__name__}; "
-                f"allowed keys: {', '.join(sorted(known))}"
-            )
+            lister = f"simlab config {cls.GAME_ID}" if cls.GAME_ID else ""
+            message = unknown_name("config key", unknown[0], known, lister, where=cls._for_game())
+            more = f" (also unknown: {', '.join(map(repr, unknown[1:]))})" if unknown[1:] else ""
+            raise ConfigError(message + more)
         return cls(**values)
 
     def replace(self, **changes: Any) -> Self:

@@ -151,6 +151,12 @@ class Game:
     #: starting-money sweep, "card_value": a card intervention run), for the pointers reports and errors give
     scenarios: ClassVar[dict[str, str]] = {}
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Tell a game's config class its game id, so that its errors say ``simlab config <game>``."""
+        super().__init_subclass__(**kwargs)
+        if "config_class" in cls.__dict__ and isinstance(cls.__dict__.get("name"), str):
+            cls.config_class.GAME_ID = cls.name
+
     @property
     def phase_names(self) -> tuple[str, ...]:
         """Names of the decisions (``phase`` values), from the rules module's ``PHASE_NAMES``."""
@@ -175,6 +181,7 @@ class Game:
         return self.config_class.from_preset(preset, extra)
 
     def presets(self) -> list[str]:
+        """The names of the game's presets today (an old name of one still works: ``PRESET_ALIASES``)."""
         return list(self.config_class.PRESETS)
 
     # -- states ----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from simlab.core.errors import UnknownGameError
+from simlab.core.suggest import unknown_name
 
 if TYPE_CHECKING:
     from simlab.core.game import Game
@@ -42,6 +43,6 @@ def get_game(name: str) -> Game:
     """The game object for ``name``; raises UnknownGameError listing the available ids."""
     targets = _targets()
     if name not in targets:
-        raise UnknownGameError(f"unknown game {name!r}; available: {', '.join(sorted(targets))}")
+        raise UnknownGameError(unknown_name("game", name, sorted(targets)))
     module, _, attr = targets[name].partition(":")
     return getattr(importlib.import_module(module), attr)

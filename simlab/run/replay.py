@@ -13,6 +13,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from simlab.core.suggest import unknown_name
 from simlab.run.errors import ResultFolderError
 
 
@@ -54,7 +55,7 @@ def replay_spec(folder: str | Path, variant: str, index: int) -> ReplaySpec:
     m = load_manifest(folder)
     by_name = {v["name"]: v for v in m["variants"]}
     if variant not in by_name:
-        raise ResultFolderError(f"{folder}: no variant {variant!r}; variants: {', '.join(by_name)}")
+        raise ResultFolderError(f"{folder}: {unknown_name('variant', variant, list(by_name))}")
     games = int(m["games"])
     if not 0 <= index < games:
         raise ResultFolderError(f"{folder}: game {index} is out of range; the run has games 0 to {games - 1:,}")

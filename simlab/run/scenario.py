@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.core.errors import SimlabError
+from simlab.core.suggest import unknown_name
 from simlab.run.errors import ScenarioError
 
 DEFAULT_CHUNK_SIZE = 1000
@@ -106,7 +107,7 @@ class Scenario:
         for v in self.variants:
             if v.name == name:
                 return v
-        raise ScenarioError(f"{self.source}: no variant {name!r}; variants: {', '.join(self.variant_names)}")
+        raise ScenarioError(f"{self.source}: {unknown_name('variant', name, self.variant_names)}")
 
     @property
     def variant_names(self) -> list[str]:

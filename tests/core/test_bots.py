@@ -58,7 +58,7 @@ def test_unknown_bot():
 
 @pytest.mark.parametrize("spec", ["trader:tokencost=3", "random:token_cost=1"])
 def test_unknown_parameter(spec):
-    with pytest.raises(BotSpecError, match=r"has no parameter '\w+'; allowed: "):
+    with pytest.raises(BotSpecError, match=r"has no parameter '\w+'( \(did you mean '\w+'\?\))?; allowed: "):
         GAME.bots.make(spec)
 
 

@@ -182,11 +182,13 @@ BAD = {
     ),
     "unknown preset": (
         _sub('preset = "quined2014"', 'preset = "deluxe"'),
-        r"key 'variants.quined2014' \(variant 'quined2014'\): unknown preset 'deluxe'.*allowed: quined2014, rulebook",
+        r"key 'variants.quined2014' \(variant 'quined2014'\): unknown preset 'deluxe' for game 'massilia'"
+        r".*available: rulebook, quined2014",
     ),
     "unknown config key": (
         SMALL + "\n[variants.odd]\nset = { start_cash = 3 }\n",
-        r"key 'variants.odd' \(variant 'odd'\): unknown config key\(s\) 'start_cash'",
+        r"key 'variants.odd' \(variant 'odd'\): unknown config key 'start_cash' for game 'massilia' "
+        r"\(did you mean 'start_money'\?\)",
     ),
     "config wrong type": (
         SMALL + '\n[variants.odd]\nset = { rounds = "many" }\n',

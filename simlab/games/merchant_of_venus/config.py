@@ -110,7 +110,7 @@ class MerchantOfVenusConfig(GameConfig):
     """Every number of the Merchant of Venus rules page (see each field's provenance and description)."""
 
     PRESETS: ClassVar[dict[str, dict[str, object]]] = {
-        "standard": {},
+        "rulebook": {},
         "literal_purses": {"seat_extra_reading": "literal"},
         "short": {"rounds": 10},
         # data.py's alternative tables (sensitivity): the classic game's buyer lists, other price spreads
@@ -119,7 +119,8 @@ class MerchantOfVenusConfig(GameConfig):
         "wide_prices": table_preset(prices="wide"),
         "flat_prices": table_preset(prices="flat"),
     }
-    DEFAULT_PRESET: ClassVar[str] = "standard"
+    DEFAULT_PRESET: ClassVar[str] = "rulebook"
+    PRESET_ALIASES: ClassVar[dict[str, str]] = {"standard": "rulebook"}
     PYTHON_ONLY: ClassVar[dict[str, str]] = {
         "board_file": "read in Python into the config record's board arrays (derive_config)",
     }

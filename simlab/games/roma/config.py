@@ -38,10 +38,11 @@ class RomaConfig(GameConfig):
 
     PYTHON_ONLY: ClassVar[dict[str, str]] = {"players": "always 2 (validated); the rules are written for two seats"}
     PRESETS: ClassVar[dict[str, dict[str, object]]] = {
-        "original": {},
+        "rulebook": {},
         "bribe_disc": {"bribe_disc": True, "hand_size": 5},
     }
-    DEFAULT_PRESET: ClassVar[str] = "original"
+    DEFAULT_PRESET: ClassVar[str] = "rulebook"
+    PRESET_ALIASES: ClassVar[dict[str, str]] = {"original": "rulebook"}
 
     players: int = knob(2, "rulebook", "number of players (Roma is a two-player game)", range=(2, 2))
     # -- victory points and money ----------------------------------------------------------------

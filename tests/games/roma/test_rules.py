@@ -914,7 +914,8 @@ def test_bad_configs_are_refused_with_a_clear_message(overrides, message):
 def test_presets():
     from simlab.games.roma.game import GAME
 
-    assert GAME.presets() == ["original", "bribe_disc"]
+    assert GAME.presets() == ["rulebook", "bribe_disc"]
+    assert GAME.make_config("original") == GAME.make_config("rulebook")  # the old name still works
     o, b = GAME.make_config(), GAME.make_config("bribe_disc")
     changed = {k for k, v in b.as_dict().items() if o.as_dict()[k] != v}
     assert changed == {"bribe_disc", "hand_size"}
