@@ -112,6 +112,8 @@ def test_merchant_of_venus_scenarios_call_their_base_what_the_preset_is_called()
             assert preset in cls.PRESETS, f"{path.name}: variant {name} uses the old preset name {preset!r}"
             if name == "rulebook":
                 assert preset == "rulebook", f"{path.name}: variant rulebook plays preset {preset!r}"
+            if preset == "rulebook" and not variant.get("set"):  # the published rules: the base of the run
+                assert name in ("rulebook", "control"), f"{path.name}: the rulebook's variant is called {name!r}"
 
 
 def test_unknown_preset_is_a_config_error_naming_the_game():

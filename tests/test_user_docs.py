@@ -4,6 +4,7 @@ nothing says "last session" or "the next night" (issue 17, item 8)."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,64 @@ def test_design_page_links_stay_inside_the_clone() -> None:
     assert "../shared" not in text
     for target in re.findall(r"\]\(([^)#]+)\)", text):
         assert (DOCS / target).exists(), f"design.md links {target}, which is not in docs/"
+
+
+# -- the README's first screen: four games (issue 32) --------------------------------------------------
+README = DOCS.parent / "README.md"
+SCENARIOS = DOCS.parent / "scenarios"
+
+
+def _section(text: str, title: str) -> str:
+    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _first_screen() -> str:
+    return README.read_text().split("\n## ", 1)[0]
+
+
+def test_readme_experiments_table_lists_every_shipped_scenario() -> None:
+    table = _section(README.read_text(), "Experiments")
+    listed = set(re.findall(r"`([a-z0-9_]+\.toml)`", table))
+    shipped = {p.name for p in SCENARIOS.glob("*.toml")}
+    assert shipped - listed == set(), "scenarios missing from the README's table"
+    assert listed - shipped == set(), "the README's table lists scenarios that do not ship"
+
+
+def test_readme_first_screen_has_every_game_with_its_page_questions_scenarios_and_command() -> None:
+    import simlab
+
+    screen = _first_screen()
+    assert "follow" not in screen  # no game is still to come: all of them ship
+    rows = {line.split("|")[1]: line for line in screen.splitlines() if line.startswith("| **")}
+    for name in simlab.available_games():
+        game = simlab.get_game(name)
+        row = next((r for title, r in rows.items() if f"**{game.title}**" in title), None)
+        assert row is not None, f"{game.title} has no row on the README's first screen"
+        assert f"](docs/games/{name}.md)" in row and (DOCS / "games" / f"{name}.md").exists()
+        assert "?" in row.split("|")[2], f"{game.title}: the questions it answers"
+        scenarios = re.findall(r"`([a-z0-9_]+\.toml)`", row.split("|")[3])
+        assert scenarios and all((SCENARIOS / s).exists() for s in scenarios), row
+        assert all(tomllib.loads((SCENARIOS / s).read_text())["game"] == name for s in scenarios), row
+        _check_commands(row.split("|")[4])
+
+
+def _check_commands(cell: str) -> None:
+    """`simlab run scenarios/X.toml` then an analysis of results/X: the file exists, the folder is the one the run
+    writes, the command exists and a --base names one of the scenario's variants."""
+    from simlab.cli import cli
+
+    commands = re.findall(r"`(simlab [^`]+)`", cell)
+    assert len(commands) == 2 and commands[0].startswith("simlab run scenarios/"), cell
+    scenario = commands[0].split()[2]
+    data = tomllib.loads((DOCS.parent / scenario).read_text())
+    words = commands[1].split()
+    assert words[1] in cli.commands, commands[1]
+    assert words[2] == f"results/{Path(scenario).stem}", commands[1]
+    if "--base" in words:
+        assert words[words.index("--base") + 1] in data["variants"], commands[1]
+
+
+def test_readme_links_point_at_files_in_the_clone() -> None:
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text()):
+        if not target.startswith("http"):
+            assert (README.parent / target).exists(), f"README links {target}, which does not exist"
