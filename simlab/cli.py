@@ -734,20 +734,34 @@ def _json_guard(command: str, folder: str, analysis: str, fmt: str | None) -> It
 @cli.command()
 @folder_argument
 @click.option("--base", metavar="VARIANT", help="Also show each seat's change against this variant (paired).")
+@click.option("--variant", "chosen", multiple=True, metavar="VARIANT", help="Show only this variant (repeatable).")
+@click.option("--top", type=click.IntRange(0), default=5, show_default=True, help="Variants summarised in a big run.")
+@click.option("--all", "show_all", is_flag=True, help="Show every variant in full, however many the run has.")
 @tolerance_option
 @chart_option
 @json_option
-def seats(folder: str, base: str | None, tolerance: float, chart: str | None, fmt: str | None) -> None:
+def seats(
+    folder: str,
+    base: str | None,
+    chosen: tuple[str, ...],
+    top: int,
+    show_all: bool,
+    tolerance: float,
+    chart: str | None,
+    fmt: str | None,
+) -> None:
     """Seat advantage in a result FOLDER: win share, score and rank by seat with 95% intervals.
 
     Also tests "all seats are equal" per variant (Wald chi-square on per-game win shares, split wins
     included); a seat is flagged only if that test rejects and its interval, simultaneous over the seats
     (Bonferroni), excludes 1/N; each variant's verdict says whether the seats are unequal by more than
     --tolerance points. With --base, each other variant's change per seat, paired by game seed, with Holm-adjusted
-    p-values and simultaneous intervals over all seats and variants. --json tables (--csv: the first):
-    seats, equal_seats, verdicts (and compare with --base).
+    p-values and simultaneous intervals over all seats and variants. A run of more than six variants shows its
+    base (--base, else control or rulebook) in full and the --top variants furthest from the fair share in a
+    sentence each. --json tables (--csv: the first, every variant): seats, equal_seats, verdicts (and compare).
     """
     from simlab.analysis import compare_variants, seat_advantage
+    from simlab.analysis.seat_focus import focus, shown_changes, summary_lines
     from simlab.analysis.seats import seat_verdicts
     from simlab.analysis.text import compare_text, seats_text
 
@@ -759,9 +773,11 @@ def seats(folder: str, base: str | None, tolerance: float, chart: str | None, fm
             tables = {"seats": df, "equal_seats": equal, "verdicts": seat_verdicts(df, tolerance / 100)}
             _emit_json("seats", folder, tables | {"compare": compared}, [], fmt, base=base)
         else:
-            _echo(seats_text(df, tolerance / 100))
+            shown = focus(df, base, chosen, top, show_all)
+            _echo(seats_text(shown.full, tolerance / 100))
+            _echo(summary_lines(df, shown, tolerance / 100, folder))
             if compared is not None:
-                _echo(compare_text(compared))
+                _echo(compare_text(shown_changes(compared, shown)))
         if chart:
             from simlab.report import charts
 
@@ -831,10 +847,12 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
 
     from simlab.analysis import MoneyRate, card_value, with_ranks
     from simlab.analysis import compensation as fit
+    from simlab.analysis.folder_question import require_card_run
     from simlab.analysis.frames import roles
     from simlab.analysis.text import cards_text
 
     with _json_guard("cards", folder, "card_value", fmt):
+        require_card_run(folder, control)  # a seat run, a sweep: names the scenario that would answer
         money = None
         if sweep:
             r = fit(sweep).fit.row(0, named=True)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from simlab.run.errors import ResultFolderError, ResultWriteError
+from simlab.run.folder_hint import parent_folder_error
 
 MANIFEST = "manifest.json"
 FAILURES = "failures.jsonl"
@@ -487,7 +488,9 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ResultFolderError(f"{folder} holds no simlab results ({MANIFEST} is missing)") from None
+        raise parent_folder_error(folder) or ResultFolderError(
+            f"{folder} holds no simlab results ({MANIFEST} is missing)"
+        ) from None
     except (OSError, ValueError) as exc:
         raise ResultFolderError(f"{path} is unreadable ({exc}); it is not a simlab result folder") from None
 
@@ -568,7 +571,9 @@ def result_parts(folder: str | Path) -> list[PartFile]:
     if not contents.files:
         p = Path(folder)
         left = f"; left out: {', '.join(s.path.name for s in contents.skipped)}" if contents.skipped else ""
-        raise ResultFolderError(f"{p} holds no results yet (no part files of this run in {p / PARTS}{left})")
+        raise parent_folder_error(p) or ResultFolderError(
+            f"{p} holds no results yet (no part files of this run in {p / PARTS}{left})"
+        )
     return contents.files
 
 
