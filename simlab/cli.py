@@ -1184,6 +1184,43 @@ def _compensate_one_seat(
         click.echo(f"chart: {charts.save(charts.compensation_curve(as_compensation(result, lineup)), chart)}")
 
 
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("game")
+@click.argument("sides", nargs=-1, type=click.UNPROCESSED, metavar="[--preset P] [--set K=V]... --vs ...")
+@click.option("--players", "-p", type=click.IntRange(1), help="Number of players (default: the game's).")
+@bots_option
+@click.option("--games", "-n", type=click.IntRange(2), default=2_000, show_default=True, help="Games per side.")
+@click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True, help="Root seed.")
+@click.option("--jobs", "-j", type=click.IntRange(-1), help="Worker processes (default: every core).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Keep the result folder here (default: none).")
+@tolerance_option
+def compare(
+    game: str,
+    sides: tuple[str, ...],
+    players: int | None,
+    bots: str | None,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    out: str | None,
+    tolerance: float,
+) -> None:
+    """A what-if without a scenario file: GAME with one side's preset and knobs against the other's.
+
+    \b
+      simlab compare massilia --set start_money=6,7,8,8 --vs --preset rulebook
+      simlab compare roma --preset bribe_disc --vs
+
+    Both sides play the game's default lineup, rotated through the seats, on the same game seeds; the answer is
+    each side's seat table and verdict and the paired change of every seat against the --vs side (as
+    `simlab seats --base`). More games (--games) narrow the intervals; --out keeps the folder for a report.
+    """
+    from simlab.analysis.what_if import what_if, what_if_lines
+
+    result = what_if(game, sides, players, split_bots(bots), games, seed, jobs, out)
+    _echo(what_if_lines(result, tolerance / 100, games))
+
+
 @cli.command()
 @folder_argument
 @click.option(
