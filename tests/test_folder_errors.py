@@ -36,9 +36,9 @@ def error_of(*args: str) -> str:
     return result.stderr
 
 
-@pytest.mark.parametrize("command", ["seats", "cards", "balance", "report"])
+@pytest.mark.parametrize("command", ["seats", "cards", "compensation", "markets", "balance", "report", "replay"])
 def test_a_parent_folder_lists_the_result_folders_inside(results, command):
-    stderr = error_of(command, str(results))
+    stderr = error_of(command, str(results), *(["--game", "0"] if command == "replay" else []))
     assert "holds no results yet" not in stderr
     assert f"{results} is not a result folder, but it holds 2:" in stderr
     assert f"{results / 'roma_card_value'} (roma, " in stderr and "53 variant(s), 1,060 games" in stderr
