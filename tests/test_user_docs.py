@@ -94,3 +94,23 @@ def test_readme_links_point_at_files_in_the_clone() -> None:
     for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text()):
         if not target.startswith("http"):
             assert (README.parent / target).exists(), f"README links {target}, which does not exist"
+
+
+def test_readme_first_screen_commands_run_as_printed(tmp_path, monkeypatch) -> None:
+    """Each game's two commands, run as printed from a folder holding the shipped scenarios (the run at 20 games
+    per variant instead of the scenario's size): the analysis finds the run's folder and answers."""
+    from click.testing import CliRunner
+
+    import simlab
+    from simlab.cli import cli
+
+    (tmp_path / "scenarios").symlink_to(SCENARIOS)
+    monkeypatch.chdir(tmp_path)
+    rows = [line for line in _first_screen().splitlines() if line.startswith("| **")]
+    assert len(rows) == len(simlab.available_games())
+    for line in rows:
+        run_command, analysis = re.findall(r"`(simlab [^`]+)`", line.split("|")[4])
+        played = CliRunner().invoke(cli, [*run_command.split()[1:], "--games", "20", "--jobs", "1", "--quiet"])
+        assert played.exit_code == 0, (run_command, played.output)
+        answered = CliRunner().invoke(cli, analysis.split()[1:])
+        assert answered.exit_code == 0 and "error" not in answered.output, (analysis, answered.output)
