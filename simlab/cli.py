@@ -8,6 +8,7 @@ Heavy modules (numba engines, joblib, polars) are imported inside the commands, 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import sys
@@ -1217,7 +1218,8 @@ def compare(
     """
     from simlab.analysis.what_if import what_if, what_if_lines
 
-    result = what_if(game, sides, players, split_bots(bots), games, seed, jobs, out)
+    say = functools.partial(click.echo, err=True)  # one line on stderr before the games start
+    result = what_if(game, sides, players, split_bots(bots), games, seed, jobs, out, say)
     _echo(what_if_lines(result, tolerance / 100, games))
 
 

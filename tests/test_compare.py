@@ -52,7 +52,9 @@ def test_compare_answers_with_both_seat_tables_and_the_paired_change(tmp_path):
     args = ["roma", "--preset", "bribe_disc", "--vs", "--games", "200", "--jobs", "1"]
     first = run(*args, "--out", str(tmp_path / "one"))
     assert first.exit_code == 0, first.output
-    out = first.output
+    out = first.stdout
+    playing = "playing bribe_disc and rulebook, 200 games each on the same seeds (builder, warrior, rotated)"
+    assert playing in first.stderr and playing not in out
     assert out.startswith("rulebook: the default preset\nbribe_disc: --preset bribe_disc  (against rulebook")
     assert re.findall(r"^(\S+): 200 games per seat", out, re.M) == ["rulebook", "bribe_disc"]
     assert "change in win share (points) against rulebook, paired by game seed:" in out
@@ -62,11 +64,11 @@ def test_compare_answers_with_both_seat_tables_and_the_paired_change(tmp_path):
     again = run(*args)
     assert again.exit_code == 0
     strip = [line for line in out.splitlines() if not line.startswith(("results:", "next:"))]
-    assert strip == [line for line in again.output.splitlines() if not line.startswith(("results:", "next:"))]
-    assert "results:" not in again.output
+    assert strip == [line for line in again.stdout.splitlines() if not line.startswith(("results:", "next:"))]
+    assert "results:" not in again.stdout
 
 
 def test_knob_changes_name_their_side(tmp_path):
     result = run("roma", "--set", "start_money=0,4", "--vs", "--games", "100", "--jobs", "1")
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("rulebook: the default preset\nstart_money_0.4: --set start_money=0,4")
+    assert result.stdout.startswith("rulebook: the default preset\nstart_money_0.4: --set start_money=0,4")

@@ -14,7 +14,7 @@ import re
 import shlex
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,9 +159,11 @@ def what_if(
     seed: int = SEED,
     jobs: int | None = None,
     out: str | Path | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> WhatIf:
     """Play both sides on the same game seeds and analyse them; without ``out`` the result folder is temporary.
-    With an ``out`` that holds this comparison already, its run is extended to ``games`` (the seeds played stay)."""
+    With an ``out`` that holds this comparison already, its run is extended to ``games`` (the seeds played stay).
+    ``say`` gets one line before the games start (the CLI prints it on stderr: a first run compiles the engine)."""
     import simlab
     from simlab.analysis import compare_variants, seat_advantage
 
@@ -172,6 +174,9 @@ def what_if(
     folder = Path(out) if out is not None else scratch / "results"
     try:
         resume = folder.is_dir() and (folder / "manifest.json").exists()
+        if say is not None:
+            lineup = ", ".join(scenario.seats)
+            say(f"playing {changed} and {base}, {games:,} games each on the same seeds ({lineup}, rotated)...")
         simlab.run_scenario(scenario, jobs=jobs, out=folder, resume=resume, progress=False)
         seats = seat_advantage(folder)
         changes = compare_variants(folder, base)
