@@ -192,7 +192,10 @@ class RomaGame(Game):
     policy = "simlab.games.roma.bots:heuristic_policy"
     max_players = 2
     default_bots = ("builder", "warrior")
-    scenarios: ClassVar[dict[str, str]] = {"card_value": "scenarios/roma_card_value.toml"}
+    scenarios: ClassVar[dict[str, str]] = {
+        "money_sweep": "scenarios/roma_seats.toml",
+        "card_value": "scenarios/roma_card_value.toml",
+    }
 
     @property
     def bots(self) -> BotRegistry:
