@@ -147,7 +147,7 @@ def run_panel_rows(folder: Path, games: int, seed: int = 16, panel: Sequence[str
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "null.toml"
     path.write_text(scenario(games, seed))
-    root = run_panel(path, list(panel), out=folder / "results", jobs=1, progress=False)
+    root = run_panel(path, list(panel), out=folder / "results", games=games, jobs=1, progress=False)
     return {e.bot: simlab.load_results(e.folder).collect() for e in load_panel(root)[1]}
 
 
