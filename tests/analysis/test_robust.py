@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
+from simlab.analysis import seat_advantage
 from simlab.analysis.robust import CHANGES, HOLDS, NONE, UNSETTLED, from_estimates, robustness
 from simlab.cli import cli
 from simlab.run.errors import ScenarioError
@@ -218,13 +219,50 @@ def test_an_entry_that_repeats_another_is_counted_once_and_said(panel_folder):
     assert twice.lines()[-1].startswith("counted once: trader:aggression=0.3 = trader (identical games")
 
 
-def test_null_panels_of_the_real_engine_get_few_false_verdicts(tmp_path):
-    """Three bots play a null design (seats relabelled, price tiles in other orders: no effect is real); over 20
-    null panels of 16 effects 'not settled' was issued in 14 (no multiplicity control), now at most nominal plus
-    sampling error, as 'holds' and 'changes' are."""
-    from null_design import null_panel_estimates, robust_false_rates, run_panel_rows
+@pytest.fixture(scope="module")
+def null_panel_rows(tmp_path_factory):
+    """Three bots, each in every seat, play the null design (``null_design``): 2,000 games of the rulebook and of
+    three variants that list the price tiles in other orders (no effect is real)."""
+    from null_design import run_panel_rows
 
-    rates = robust_false_rates(null_panel_estimates(run_panel_rows(tmp_path, 2000), block=100))
+    return run_panel_rows(tmp_path_factory.mktemp("null"), 2000)
+
+
+def test_null_panels_of_the_real_engine_get_few_false_verdicts(null_panel_rows):
+    """Over 20 null panels of 16 effects (seats relabelled) 'not settled' was issued in 14 (no multiplicity
+    control); now at most nominal plus sampling error, as 'holds' and 'changes' are."""
+    from null_design import null_panel_estimates, robust_false_rates
+
+    rates = robust_false_rates(null_panel_estimates(null_panel_rows, block=100))
     assert rates["panels"] == 20 and rates["effects_per_panel"] == 16
     bound = 0.05 + 2 * np.sqrt(0.05 * 0.95 / 20)  # 2 of 20 at most
     assert rates["any_not_settled"] <= bound and rates["any_holds"] <= bound and rates["any_changes"] <= bound
+
+
+def test_holds_on_the_real_engine_means_every_bots_interval_excludes_zero(null_panel_rows):
+    """The real seat advantages (seats not relabelled) of the three bots, in blocks of 100 games: every 'holds'
+    has every bot's interval on one side of zero (it was said with a bot's interval across zero)."""
+    z = 1.959964
+    for b in range(20):
+        parts = []
+        for bot, rows in null_panel_rows.items():
+            block = rows.filter((pl.col("variant") == "rulebook") & (pl.col("game") // 100 == b))
+            seats = seat_advantage(block)
+            parts.append(
+                seats.select(
+                    pl.lit("seat advantage").alias("kind"),
+                    pl.format("seat {}", pl.col("seat")).alias("effect"),
+                    pl.lit(bot).alias("bot"),
+                    (pl.col("win_share") - pl.col("fair_share")).alias("estimate"),
+                    ((pl.col("win_share_hi") - pl.col("win_share_lo")) / (2 * z)).alias("se"),
+                    pl.col("games").cast(pl.Int64),
+                )
+            )
+        result = from_estimates(pl.concat(parts))
+        for effect in result.verdicts.filter(pl.col("verdict") == HOLDS)["effect"]:
+            mine = result.estimates.filter(pl.col("effect") == effect)
+            assert (mine["lo"] > 0).all() or (mine["hi"] < 0).all(), mine
+        assert all(
+            r["verdict"] != HOLDS or "every bot's interval on one side" in r["sentence"]
+            for r in result.verdicts.iter_rows(named=True)
+        )
