@@ -1301,8 +1301,9 @@ def robust(
 
     Each effect (each seat's advantage in the base variant; each variant's paired change per seat, or each card's
     value in a card design) gets its estimate per bot with a 95% interval, a test of the bot x effect interaction
-    (Cochran's Q, Holm-adjusted over the effects) and a verdict: holds for every bot tested / changes with the
-    bots / no detectable effect / not settled. A stopped panel resumes. --json tables: verdicts, estimates.
+    (Cochran's Q, Holm-adjusted over the effects) and a verdict: holds for every bot tested (every bot's interval
+    on one side of zero) / changes with the bots / no detectable effect / not settled, each Holm-adjusted. The
+    same bot under two names is refused. A stopped panel resumes. --json tables: verdicts, estimates.
     """
     from simlab.analysis.robust import robustness
     from simlab.run.panel import run_panel

@@ -52,7 +52,7 @@ from simlab.analysis.paired import win_masks
 from simlab.analysis.seats import SEAT_COLUMNS, merge_seat_sums, merge_split_products, seat_partial
 
 #: bump when a partial's definition changes: older digests are then ignored (the report scans the rows)
-VERSION = 2  # 2: game-clustered sums (score_clusters; the yields' per-game sums)
+VERSION = 3  # 2: game-clustered sums (score_clusters; the yields' per-game sums); 3: first_sq of collapses
 #: the histogram bins a digest keeps (integer scores and turns); a report's wider bins merge from them
 BIN_WIDTH = 1.0
 MARKET = "market."

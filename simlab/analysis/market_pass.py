@@ -115,8 +115,8 @@ def market_partial(
     Frames (String, integer and Float64 columns only, so they round-trip through Arrow IPC): ``columns``
     (series, item, round, column: the trajectory columns in order), ``counts`` (variant, column, value,
     count), ``games`` (variant, games: seat-0 rows), ``colours`` (colour, in order), ``collapses`` (variant,
-    colour, games, collapsed, recovered, first_sum), ``yields`` (variant and ``YIELD_SUMS``; absent if the
-    game records no sales) and ``shift`` (variant, seat, ``_count`` turbulence, count, ``_sw``, ``_sq``,
+    colour, games, collapsed, recovered, first_sum, first_sq), ``yields`` (variant and ``YIELD_SUMS``; absent if
+    the game records no sales) and ``shift`` (variant, seat, ``_count`` turbulence, count, ``_sw``, ``_sq``,
     ``_nw``). A chunk's frame (one batch) is counted on the calling thread: a pool costs more than its loops.
     """
     lf = as_lazy(rows)
@@ -173,8 +173,9 @@ def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> p
 
     ``collapse_rate``: games in which the marker stood at ``floor`` (or below) after some round;
     ``recover_rate``: of those, games in which it stood above ``floor`` after a later round; ``first_round``:
-    mean round of the first collapse. A null marker (a round the game did not reach) is neither. Rates have
-    Wilson intervals. Read from the seat-0 rows (one per game), every colour in one pass.
+    mean round of the first collapse, with its interval (the games that collapse are independent). A null
+    marker (a round the game did not reach) is neither. Rates have Wilson intervals. Read from the seat-0 rows
+    (one per game), every colour in one pass.
     """
     lf = require_market(results)
     acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf), roles(lf)), [], floor, shift=False))
@@ -253,11 +254,11 @@ def _collapses_of(part: dict[str, pl.DataFrame], level: float) -> pl.DataFrame:
     by = {
         (v, c): k
         for v, c, *k in part["collapses"]
-        .select("variant", "colour", "games", "collapsed", "recovered", "first_sum")
+        .select("variant", "colour", "games", "collapsed", "recovered", "first_sum", "first_sq")
         .iter_rows()
     }
     variants = sorted({v for v, _c in by})
-    zero = (0, 0, 0, 0)
+    zero = (0, 0, 0, 0, 0)
     data: dict[str, pl.Series] = {
         "variant": pl.Series(variants, dtype=pl.String),
         "games": pl.Series([max(by.get((v, c), zero)[0] for c in colours) for v in variants], dtype=pl.UInt32),
@@ -267,7 +268,15 @@ def _collapses_of(part: dict[str, pl.DataFrame], level: float) -> pl.DataFrame:
         data[f"_collapsed{i}"] = pl.Series([g[1] for g in got], dtype=pl.UInt32)
         data[f"_recovered{i}"] = pl.Series([g[2] for g in got], dtype=pl.UInt32)
         data[f"_mean{i}"] = pl.Series([g[3] / g[1] if g[1] else None for g in got], dtype=pl.Float64)
+        data[f"_sd{i}"] = pl.Series([_sd(g[1], g[3], g[4]) for g in got], dtype=pl.Float64)
     return _collapse_frame(pl.DataFrame(data), colours, level)
+
+
+def _sd(n: int, total: int, squares: int) -> float | None:
+    """The sample standard deviation of ``n`` values from their sum and sum of squares (None under two)."""
+    if n < 2:
+        return None
+    return math.sqrt(max(squares - total * total / n, 0.0) / (n - 1))
 
 
 def _yields_of(sums: pl.DataFrame, level: float) -> pl.DataFrame:
@@ -427,7 +436,8 @@ class _Collapses:
                 self.sums[v] = self.sums.get(v, 0) + got[i]
 
     def frame(self) -> pl.DataFrame:
-        """The counts per (variant, colour), integers as counted (``first_sum``: the sum of first rounds)."""
+        """The counts per (variant, colour), integers as counted (``first_sum``, ``first_sq``: the sum of the
+        first rounds and of their squares)."""
         rows = [
             (v, colour, *(int(x) for x in self.sums[v][i]))
             for v in sorted(self.sums)
@@ -443,6 +453,7 @@ class _Collapses:
                 "collapsed": pl.Int64,
                 "recovered": pl.Int64,
                 "first_sum": pl.Int64,
+                "first_sq": pl.Int64,
             },
         )
 
@@ -450,9 +461,9 @@ class _Collapses:
 @njit(cache=True, nogil=True)
 def _collapse_counts(code: np.ndarray, rounds_cols: tuple, rounds: np.ndarray, floor: int, groups: int) -> np.ndarray:
     """Per group: [games, games with the marker at ``floor`` after some round, of those games with it above
-    ``floor`` after a later round, sum of the first such rounds] for one colour (its columns by ascending
-    round)."""
-    out = np.zeros((groups, 4), dtype=np.int64)
+    ``floor`` after a later round, sum of the first such rounds, sum of their squares] for one colour (its
+    columns by ascending round)."""
+    out = np.zeros((groups, 5), dtype=np.int64)
     for i in range(len(code)):
         g = code[i]
         out[g, 0] += 1
@@ -465,6 +476,7 @@ def _collapse_counts(code: np.ndarray, rounds_cols: tuple, rounds: np.ndarray, f
             continue
         out[g, 1] += 1
         out[g, 3] += rounds[first]
+        out[g, 4] += rounds[first] * rounds[first]
         for j in range(len(rounds_cols)):
             if rounds[j] > rounds[first] and rounds_cols[j][i] > floor:
                 out[g, 2] += 1

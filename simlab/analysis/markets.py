@@ -340,18 +340,25 @@ def _marker_rounds(cols: list[str], r: Roles | None = None) -> dict[str, dict[in
 
 def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.DataFrame:
     """The collapses frame from per-variant counts (``games``, ``_collapsed<i>``, ``_recovered<i>``,
-    ``_mean<i>`` for colour i), counted by ``market_pass``."""
-    frames = [
-        wide.select(
-            "variant",
-            "games",
-            pl.col(f"_collapsed{i}").alias("collapsed"),
-            pl.col(f"_recovered{i}").alias("recovered"),
-            pl.col(f"_mean{i}").alias("first_round"),
-            pl.lit(colour).alias("colour"),
+    ``_mean<i>`` and, when counted, ``_sd<i>`` for colour i), counted by ``market_pass``. The first-collapse
+    round's interval is the mean's over the games that collapse (each game is independent)."""
+    z = stats.z_value(level)
+    frames = []
+    for i, colour in enumerate(colours):
+        sd = pl.col(f"_sd{i}") if f"_sd{i}" in wide.columns else pl.lit(None, dtype=pl.Float64)
+        half = z * sd / pl.col(f"_collapsed{i}").cast(pl.Float64).sqrt()
+        frames.append(
+            wide.select(
+                "variant",
+                "games",
+                pl.col(f"_collapsed{i}").alias("collapsed"),
+                pl.col(f"_recovered{i}").alias("recovered"),
+                pl.col(f"_mean{i}").alias("first_round"),
+                (pl.col(f"_mean{i}") - half).alias("first_round_lo"),
+                (pl.col(f"_mean{i}") + half).alias("first_round_hi"),
+                pl.lit(colour).alias("colour"),
+            )
         )
-        for i, colour in enumerate(colours)
-    ]
     df = pl.concat(frames).sort("variant", "colour")
     df = stats.with_wilson(df, "collapsed", "games", "collapse_rate", level)
     df = stats.with_wilson(df, "recovered", "collapsed", "recover_rate", level)
@@ -368,6 +375,8 @@ def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.
         "recover_rate_lo",
         "recover_rate_hi",
         "first_round",
+        "first_round_lo",
+        "first_round_hi",
     ).with_columns(pl.lit(stats.WILSON_METHOD).alias("interval"))
 
 
@@ -442,9 +451,19 @@ def _yield_frame(df: pl.DataFrame, by: tuple[str, ...], level: float) -> pl.Data
     ``market_summary``: Var R = G/(G−1) · Σ_g (Y_g − R·X_g)² / (ΣX)². The seats of one game sell into the same
     market, so their rows are not independent draws."""
     z = stats.z_value(level)
-    out = df.select(*by, "rows", "cubes_per_seat")
     g = pl.col("__games").cast(pl.Float64)
     total_x = pl.col("__mx") * pl.col("rows").cast(pl.Float64)
+    # units sold per seat: a mean over rows clustered by game (m = rows / games seats each): Σ_g (X_g − x̄·m)²
+    m = pl.col("rows").cast(pl.Float64) / g
+    ss_x = (pl.col("__gxx") - pl.col("__mx") ** 2 * m**2 * g).clip(0.0)
+    se_x = pl.when(g > 1).then((g / (g - 1) * ss_x).sqrt() / pl.col("rows").cast(pl.Float64))
+    out = df.select(
+        *by,
+        "rows",
+        "cubes_per_seat",
+        (pl.col("cubes_per_seat") - z * se_x).alias("cubes_per_seat_lo"),
+        (pl.col("cubes_per_seat") + z * se_x).alias("cubes_per_seat_hi"),
+    )
     for y, name in zip(YIELDS, ("money_per_cube", "points_per_cube"), strict=True):
         ratio = pl.col(f"{y}__my") / pl.col("__mx")
         ss = (pl.col(f"{y}__gyy") - 2 * ratio * pl.col(f"{y}__gxy") + ratio**2 * pl.col("__gxx")).clip(0.0)

@@ -12,6 +12,9 @@ import dataclasses
 import shlex
 from pathlib import Path
 
+import polars as pl
+
+from simlab.analysis import stats
 from simlab.core.errors import SimlabError
 
 
@@ -41,8 +44,6 @@ def next_step(folder: str | Path) -> NextStep:
 
 
 def _cards(folder: str | Path, f: str) -> tuple[str, str] | None:
-    import polars as pl
-
     from simlab.analysis.cards import card_value, design_from_manifest
 
     design = design_from_manifest(folder)
@@ -52,15 +53,34 @@ def _cards(folder: str | Path, f: str) -> tuple[str, str] | None:
     cards = df.filter((pl.col("kind") == "card") & pl.col("win_share_diff").is_not_nan())
     if cards.is_empty():
         return None
-    best = cards.sort("win_share_diff", descending=True).row(0, named=True)
-    clear = cards.filter(pl.col("p_adjusted") < 0.05).height  # Holm over the cards: the family's error rate
-    answer = (
-        f"the most valuable card is {best['label']}: {best['win_share_diff'] * 100:+.1f} points of win share "
-        "to the seat that gets it "
-        f"[{best['win_share_diff_lo'] * 100:+.1f}, {best['win_share_diff_hi'] * 100:+.1f}] against the control; "
-        f"{clear} of {cards.height} cards change the win share clearly (Holm-adjusted p < 0.05)"
+    answer = best_card_text(cards) + (
+        f"; {cards.filter(pl.col('p_adjusted') < 0.05).height} of {cards.height} cards change the win share "
+        "clearly (Holm-adjusted p < 0.05)"  # Holm over the cards: the family's error rate
     )
     return answer, f"simlab cards {f}"
+
+
+def best_card_text(cards: pl.DataFrame, level: float = 0.95) -> str:
+    """The most valuable card as a selected result: its value with an interval simultaneous over the cards (it
+    was picked as the largest of them) and the cards whose rank interval includes 1 (``selected``)."""
+    from simlab.analysis.selected import leaders, simultaneous
+
+    best = cards.sort("win_share_diff", descending=True).row(0, named=True)
+    k = cards.height
+    z = stats.z_value(level)
+    se = (cards["win_share_diff_hi"] - cards["win_share_diff_lo"]).to_numpy() / (2 * z)
+    lo, hi = simultaneous(best["win_share_diff"], (best["win_share_diff_hi"] - best["win_share_diff_lo"]) / (2 * z), k)
+    first = leaders(cards["label"].to_list(), cards["win_share_diff"].to_numpy(), se, level)
+    could = (
+        f"only {first[0]} can be first"
+        if len(first) == 1
+        else f"{len(first)} of {k} cards could be first: {', '.join(first)}"
+    )
+    return (
+        f"the most valuable card is {best['label']}: {best['win_share_diff'] * 100:+.1f} points of win share to the "
+        f"seat that gets it [{lo * 100:+.1f}, {hi * 100:+.1f}] against the control ({level:.0%} simultaneous over the "
+        f"{k} cards, as it is the largest of them); {could} (rank intervals {level:.0%} simultaneous)"
+    )
 
 
 def _compensation(folder: str | Path, f: str) -> tuple[str, str] | None:
@@ -84,28 +104,18 @@ def _compensation(folder: str | Path, f: str) -> tuple[str, str] | None:
 
 
 def _seats(folder: str | Path, f: str) -> tuple[str, str]:
-    import polars as pl
-
-    from simlab.analysis.seats import seat_advantage
+    """Each variant's verdict against the default tolerance, decided by ``seats.seat_verdicts`` and worded by
+    ``text.verdict_sentence``: the same function and words as ``simlab seats`` and the report's verdict."""
+    from simlab.analysis import stats
+    from simlab.analysis.seats import seat_advantage, seat_verdicts
+    from simlab.analysis.text import verdict_sentence
     from simlab.run.store import load_manifest
 
     df = seat_advantage(folder)
-    variants = [v["name"] for v in load_manifest(folder)["variants"] if v["name"] in set(df["variant"])]
-    parts = []
-    for v in variants[:4]:
-        d = df.filter(pl.col("variant") == v)
-        fair = d["fair_share"][0]
-        r = (
-            d.with_columns((pl.col("win_share") - fair).abs().alias("_gap"))
-            .sort("_gap", descending=True)
-            .row(0, named=True)
-        )
-        clear = "" if r["win_share_lo"] <= fair <= r["win_share_hi"] else ", clearly"
-        parts.append(
-            f"{v}: seat {r['seat']} wins {r['win_share'] * 100:.1f}% "
-            f"[{r['win_share_lo'] * 100:.1f}, {r['win_share_hi'] * 100:.1f}] against a fair {fair * 100:.1f}%{clear}"
-        )
+    verdicts = {v["variant"]: v for v in seat_verdicts(df, stats.DEFAULT_TOLERANCE).iter_rows(named=True)}
+    variants = [v["name"] for v in load_manifest(folder)["variants"] if v["name"] in verdicts]
+    parts = [verdict_sentence(verdicts[v], prefix=f"{v}: ").removesuffix(".") for v in variants[:4]]
     more = f" (and {len(variants) - 4} more variants)" if len(variants) > 4 else ""
-    answer = "the largest seat gap — " + "; ".join(parts) + more
+    answer = "; ".join(parts) + more
     command = f"simlab seats {f}" + (f" --base {shlex.quote(variants[0])}" if len(variants) > 1 else "")
     return answer, command

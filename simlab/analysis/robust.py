@@ -15,14 +15,24 @@ Holm's adjustment over all the effects tested, so the chance that any effect tha
 every bot is called "changes with the bots" is at most ``alpha``. The panel's runs share their game seeds,
 which correlates their estimates positively; Q treats them as independent, which makes it conservative.
 
-An effect's verdict:
+An effect's verdict, each under Holm's adjustment over the effects (so at most ``alpha`` is the chance that
+*any* effect gets that verdict falsely):
 
-- ``changes with the bots``: the interaction test rejects (adjusted p < alpha);
-- ``holds for every bot tested``: no detected interaction, the pooled (inverse-variance) estimate differs
-  from zero (Holm-adjusted over the effects), and every bot's estimate has its sign;
-- ``no detectable effect for any bot``: no detected interaction and no bot's interval excludes zero;
-- ``not settled``: anything else (the bots' estimates disagree in sign, or only some detect it) — more
-  games per bot would decide it.
+- ``changes with the bots``: the interaction test rejects;
+- ``holds for every bot tested``: every bot's own interval lies on the same side of zero (an
+  intersection-union test: the largest of the bots' p-values, Holm-adjusted over the effects) and no
+  interaction is detected. Point estimates that share a sign are not enough;
+- ``not settled``: some bot's own test rejects zero after Holm's adjustment over every bot's test of every
+  effect, but not every bot's does — more games per bot would decide it;
+- ``no detectable effect for any bot``: no bot's test rejects, so adjusted.
+
+The pooled (inverse-variance) estimate is reported (``pooled``, ``pooled_se``, ``p_pooled_adjusted``, Holm over
+the effects) but decides no verdict: it treats the bots' estimates as independent, and their shared game seeds
+correlate them positively, which would make a test of it too liberal.
+
+Two panel entries that played identical games (``trader`` and ``trader:aggression=0.3`` where 0.3 is the
+default) are one bot: ``simlab robust`` refuses such a panel, and an existing one is read with the
+duplicate dropped and named (``Robustness.merged``), never counted twice in the pooled estimate.
 """
 
 from __future__ import annotations
@@ -59,10 +69,11 @@ EVERY_SEAT = "each panel bot in every seat"
 
 
 def method_for(seating: str) -> str:
-    """The method line: the test, the pooling and how the panel was seated."""
+    """The method line: the tests, the pooling and how the panel was seated."""
     return (
-        "Cochran's Q test of the bot x effect interaction, Holm-adjusted over the effects; pooled estimate by "
-        f"inverse variance, Holm-adjusted; {seating}, same game seeds"
+        "Cochran's Q test of the bot x effect interaction, Holm-adjusted over the effects; 'holds' needs every "
+        "bot's interval on one side of zero (Holm-adjusted over the effects); 'not settled' needs some bot's "
+        f"interval to exclude zero, Holm-adjusted over every bot and effect; {seating}, same game seeds"
     )
 
 
@@ -72,7 +83,9 @@ METHOD = method_for(EVERY_SEAT)
 @dataclasses.dataclass
 class Robustness:
     """``estimates``: one row per effect and bot (estimate, lo, hi, se, games); ``verdicts``: one row per effect
-    (pooled estimate, Q, df, p_interaction, p_interaction_adjusted, p_pooled_adjusted, verdict, sentence)."""
+    (pooled estimate, Q, df, p_interaction, p_interaction_adjusted, p_every_adjusted, p_pooled_adjusted,
+    p_detected_adjusted, verdict, sentence). ``merged``: entries dropped as duplicates of another (they played
+    identical games), as "dropped = kept"."""
 
     estimates: pl.DataFrame
     verdicts: pl.DataFrame
@@ -81,12 +94,21 @@ class Robustness:
     method: str = METHOD
     across: str = "bot"  # what the ``bot`` column holds: panel bots, or a sensitivity run's data variants
     seating: str = EVERY_SEAT  # how the panel's bots were seated (simlab.run.panel.SEATINGS)
+    merged: list[str] = dataclasses.field(default_factory=list)
 
     def lines(self) -> list[str]:
-        """The verdicts in plain words, one line per effect, changes first."""
+        """The verdicts in plain words, one line per effect, changes first; then any duplicate entries dropped."""
         order = {CHANGES: 0, UNSETTLED: 1, HOLDS: 2, NONE: 3}
         rows = sorted(self.verdicts.iter_rows(named=True), key=lambda r: (order[r["verdict"]], r["effect"]))
-        return [r["sentence"] for r in rows]
+        return [r["sentence"] for r in rows] + [merged_note(self.merged)] * bool(self.merged)
+
+
+def merged_note(merged: list[str]) -> str:
+    """Says which panel entries were counted once because they played the same games as another."""
+    return (
+        f"counted once: {'; '.join(merged)} (identical games: the same bot under two names; a duplicate "
+        "would count twice in the pooled estimate)"
+    )
 
 
 def panel_effects(folder: str | Path, base: str | None = None, level: float = 0.95) -> pl.DataFrame:
@@ -165,9 +187,25 @@ def robustness(
             frames.append(panel_effects(folder, base, level).with_columns(pl.lit(bot).alias("bot")))
         except (AnalysisError, OSError) as exc:
             raise AnalysisError(f"panel entry '{bot}' ({folder}): {exc}") from None
+    frames, merged = distinct_entries(frames)
     estimates = pl.concat(frames, how="vertical_relaxed")
     result = from_estimates(estimates, level, alpha)
-    return dataclasses.replace(result, method=method_for(seating), seating=seating)
+    return dataclasses.replace(result, method=method_for(seating), seating=seating, merged=merged)
+
+
+def distinct_entries(frames: list[pl.DataFrame]) -> tuple[list[pl.DataFrame], list[str]]:
+    """The entries' effect tables with any that repeats an earlier one exactly (every estimate and standard
+    error: identical games, the same bot under two names) dropped, and the drops as "dropped = kept"."""
+    kept: list[pl.DataFrame] = []
+    merged: list[str] = []
+    for frame in frames:
+        key = frame.select("kind", "effect", "estimate", "se", "games")
+        twin = next((k for k in kept if k.select("kind", "effect", "estimate", "se", "games").equals(key)), None)
+        if twin is None:
+            kept.append(frame)
+        else:
+            merged.append(f"{frame['bot'][0]} = {twin['bot'][0]}")
+    return kept, merged
 
 
 def from_estimates(
@@ -189,12 +227,30 @@ def from_estimates(
     for (kind, effect), group in estimates.group_by(["kind", "effect"], maintain_order=True):
         rows.append(_heterogeneity(kind, effect, group))
     out = pl.DataFrame(rows)
+    # one family for detection: every bot's own test of every effect (the pooled test is left out: it treats
+    # the bots' estimates as independent, and their shared game seeds correlate them, which makes it liberal)
+    family = stats.normal_p(estimates["estimate"].to_numpy(), estimates["se"].to_numpy())
+    adjusted = stats.adjust(np.nan_to_num(family, nan=1.0), "holm")
+    detected = (
+        estimates.select("kind", "effect")
+        .with_columns(pl.Series("p_adj", adjusted))
+        .group_by("kind", "effect")
+        .agg(p_detected_adjusted=pl.col("p_adj").min())
+    )
     out = out.with_columns(
         pl.Series("p_interaction_adjusted", stats.adjust(out["p_interaction"].to_numpy(), "holm")),
+        pl.Series("p_every_adjusted", stats.adjust(out["p_every"].to_numpy(), "holm")),
         pl.Series("p_pooled_adjusted", stats.adjust(out["p_pooled"].to_numpy(), "holm")),
-    )
+    ).join(detected, on=["kind", "effect"], how="left", maintain_order="left")
+    tests = len(family)
     verdicts = [
-        _verdict(r, estimates.filter((pl.col("kind") == r["kind"]) & (pl.col("effect") == r["effect"])), alpha, across)
+        _verdict(
+            r,
+            estimates.filter((pl.col("kind") == r["kind"]) & (pl.col("effect") == r["effect"])),
+            alpha,
+            across,
+            (out.height, tests),
+        )
         for r in out.iter_rows(named=True)
     ]
     out = out.with_columns(
@@ -204,14 +260,24 @@ def from_estimates(
 
 
 def _heterogeneity(kind: str, effect: str, group: pl.DataFrame) -> dict[str, object]:
-    """Cochran's Q over the bots' estimates of one effect, and the pooled (fixed-effect) estimate."""
+    """Cochran's Q over the bots' estimates of one effect, the pooled (fixed-effect) estimate, and the
+    intersection-union p-value of "every bot's effect lies on the pooled estimate's side of zero"."""
     est = group["estimate"].to_numpy().astype(float)
     se = group["se"].to_numpy().astype(float)
     ok = np.isfinite(est) & np.isfinite(se) & (se > 0)
+    every = 1.0 if not ok.all() else None  # a bot with no usable estimate: not every bot is seen
     est, se = est[ok], se[ok]
     if len(est) < 2:
         return dict(
-            kind=kind, effect=effect, pooled=np.nan, pooled_se=np.nan, q=np.nan, df=0, p_interaction=1.0, p_pooled=1.0
+            kind=kind,
+            effect=effect,
+            pooled=np.nan,
+            pooled_se=np.nan,
+            q=np.nan,
+            df=0,
+            p_interaction=1.0,
+            p_pooled=1.0,
+            p_every=1.0,
         )
     w = 1.0 / se**2
     pooled = float(np.sum(w * est) / np.sum(w))
@@ -220,6 +286,9 @@ def _heterogeneity(kind: str, effect: str, group: pl.DataFrame) -> dict[str, obj
     df = len(est) - 1
     from scipy.stats import chi2
 
+    if every is None:
+        same_side = np.all(np.sign(est) == np.sign(pooled)) and pooled != 0
+        every = float(np.max(stats.normal_p(est, se))) if same_side else 1.0
     return dict(
         kind=kind,
         effect=effect,
@@ -229,21 +298,27 @@ def _heterogeneity(kind: str, effect: str, group: pl.DataFrame) -> dict[str, obj
         df=df,
         p_interaction=float(chi2.sf(q, df)),
         p_pooled=float(stats.normal_p(pooled, pooled_se)),
+        p_every=every,
     )
 
 
-def _verdict(row: dict[str, object], group: pl.DataFrame, alpha: float, across: str = "bot") -> tuple[str, str]:
-    est = group["estimate"].to_numpy()
-    lo, hi = group["lo"].to_numpy(), group["hi"].to_numpy()
-    pooled = float(row["pooled"])  # type: ignore[arg-type]
+def _verdict(
+    row: dict[str, object], group: pl.DataFrame, alpha: float, across: str, family: tuple[int, int]
+) -> tuple[str, str]:
+    """The effect's verdict (see the module) and its sentence, which says what decided it."""
+    effects, tests = family
     if float(row["p_interaction_adjusted"]) < alpha:  # type: ignore[arg-type]
-        verdict = CHANGES
-    elif float(row["p_pooled_adjusted"]) < alpha and np.all(np.sign(est) == np.sign(pooled)):  # type: ignore[arg-type]
-        verdict = HOLDS
-    elif not np.any((lo > 0) | (hi < 0)):
-        verdict = NONE
-    else:
+        verdict, why = CHANGES, ""
+    elif float(row["p_every_adjusted"]) < alpha:  # type: ignore[arg-type]
+        verdict, why = HOLDS, f"every {across}'s interval on one side of zero, Holm-adjusted over {effects} effects; "
+    elif float(row["p_detected_adjusted"]) < alpha:  # type: ignore[arg-type]
         verdict = UNSETTLED
+        why = (
+            f"some {across}s' intervals exclude zero and others' do not, Holm-adjusted over {tests} tests; more "
+            f"games per {across} would decide it; "
+        )
+    else:
+        verdict, why = NONE, f"no {across}'s interval excludes zero, Holm-adjusted over {tests} tests; "
     per_bot = "; ".join(
         f"{b} {_points(e)} [{_points(a)}, {_points(c)}]"
         for b, e, a, c in zip(group["bot"], group["estimate"], group["lo"], group["hi"], strict=True)
@@ -253,12 +328,12 @@ def _verdict(row: dict[str, object], group: pl.DataFrame, alpha: float, across: 
     n += f" games per {across}"
     p = _p(row["p_interaction_adjusted"])
     head = f"{row['kind']}, {row['effect']}: {WORDS[across][verdict]}"
-    sentence = f"{head} (win share, points: {per_bot}; interaction p = {p} Holm-adjusted; {n})"
+    sentence = f"{head} ({why}win share, points: {per_bot}; interaction p = {p} Holm-adjusted; {n})"
     return verdict, sentence
 
 
-def _points(x: float) -> str:
-    return f"{100 * x:+.1f}"
+def _points(x: object) -> str:
+    return f"{100 * float(x):+.1f}"  # type: ignore[arg-type]
 
 
 def _p(p: object) -> str:

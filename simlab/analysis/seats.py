@@ -26,6 +26,7 @@ from simlab.analysis.frames import (
 )
 from simlab.analysis.moments import coded_moments, combine_moments, group_sums
 from simlab.analysis.paired import finish_comparison
+from simlab.analysis.selected import corrected_offsets
 from simlab.core.suggest import unknown_name
 
 #: the columns ``seat_advantage`` reads
@@ -159,8 +160,9 @@ def seat_verdicts(seats: pl.DataFrame, tolerance: float = stats.DEFAULT_TOLERANC
     "Detectably unequal" only says the games were many; a designer needs to know if the difference is worth
     fixing. Against the band 1/N ± tolerance, each seat's simultaneous interval (``seat_advantage``) is
     beyond it (unequal by more than the tolerance), inside it (within it), or across its edge (not yet
-    determined: about ``games_needed`` games per seat would decide it, the interval shrinking as 1/√n; at most
-    ``MAX_NEEDED`` times the games played, which means a seat sits almost on the tolerance's edge).
+    determined: about ``games_needed`` games per seat would decide it, the interval shrinking as 1/√n, projected
+    with the furthest seat's distance from 1/N corrected for its selection (``selected.corrected_offsets``); at
+    most ``MAX_NEEDED`` times the games played, which means a seat sits almost on the tolerance's edge).
     Verdict codes: ``VERDICTS``. The seat shown is the one furthest from 1/N.
     """
     if tolerance < 0:
@@ -184,13 +186,17 @@ def seat_verdicts(seats: pl.DataFrame, tolerance: float = stats.DEFAULT_TOLERANC
         k = int(np.nanargmax(off))
         half = (hi - lo) / 2
         undecided = ~(beyond | inside)
+        # projected from the distances with the furthest seat's selection bias taken out: its own estimate
+        # reads too far out and would promise a decision too soon
+        se = (d["win_share_hi"] - d["win_share_lo"]).to_numpy() / (2 * stats.z_value(float(d["level"][0])))
+        closer = corrected_offsets(share, se, fair)
         with np.errstate(divide="ignore", invalid="ignore"):
-            need = games * (half / np.abs(tolerance - off)) ** 2
+            need = games * (half / np.abs(tolerance - closer)) ** 2
         # an open verdict closes when, at today's estimates, the first seat past the tolerance is shown beyond
         # it (unequal), or else when the last seat inside is shown inside (within the tolerance)
         needed = 0.0
         if verdict in ("small", "undetermined") and undecided.any():
-            past = undecided & (off > tolerance)
+            past = undecided & (closer > tolerance)
             needed = float(np.nanmin(need[past])) if past.any() else float(np.nanmax(need[undecided]))
         rows.append(
             {

@@ -221,12 +221,15 @@ def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame | None, units: Un
             _pct(r["recover_rate"]),
             _ci(r["recover_rate_lo"], r["recover_rate_hi"]),
             _num(r["first_round"], ".1f"),
+            _ci(r.get("first_round_lo"), r.get("first_round_hi"), lambda x: _num(x, ".1f")),
         ]
         for r in collapses.iter_rows(named=True)
     ]
+    header = ["", "games", "collapse %", "95% CI", "recover %", "95% CI", "first round", "95% CI"]
     lines = [
-        "demand falling to the floor (collapse) and climbing back (recovery), Wilson intervals:",
-        *("  " + s for s in table(["", "games", "collapse %", "95% CI", "recover %", "95% CI", "first round"], rows)),
+        "demand falling to the floor (collapse) and climbing back (recovery), Wilson intervals; the first "
+        "collapse round's over the games that collapse:",
+        *("  " + s for s in table(header, rows)),
     ]
     if yields is None:
         return lines
@@ -238,12 +241,14 @@ def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame | None, units: Un
             _num(r["points_per_cube"], ".3f"),
             _ci(r["points_per_cube_lo"], r["points_per_cube_hi"], lambda x: _num(x, ".3f")),
             _num(r["cubes_per_seat"], ".1f"),
+            _ci(r.get("cubes_per_seat_lo"), r.get("cubes_per_seat_hi"), lambda x: _num(x, ".1f")),
         ]
         for r in yields.iter_rows(named=True)
     ]
+    header = ["", units.money_label, "95% CI", units.points_label, "95% CI", "units/seat", "95% CI"]
     lines += [
-        "realised per unit sold (ratio of totals, delta-method intervals):",
-        *("  " + s for s in table(["", units.money_label, "95% CI", units.points_label, "95% CI", "units/seat"], rows)),
+        "realised per unit sold (ratio of totals, delta-method intervals; units per seat game-clustered):",
+        *("  " + s for s in table(header, rows)),
     ]
     return lines
 
@@ -293,15 +298,18 @@ def balance_text(summary: pl.DataFrame, lead: pl.DataFrame | None, variance: pl.
         rows = [
             [
                 r["variant"],
-                *(_pct(r[f"leader_wins_r{k}"]) for k in rounds),
-                _num(r["lead_from"]),
-                _num(r["lead_changes"]),
+                *(
+                    f"{_pct(r[f'leader_wins_r{k}'])} {_ci(r[f'leader_wins_r{k}_lo'], r[f'leader_wins_r{k}_hi'])}"
+                    for k in rounds
+                ),
+                f"{_num(r['lead_from'])} {_ci(r['lead_from_lo'], r['lead_from_hi'], _num)}",
+                f"{_num(r['lead_changes'])} {_ci(r['lead_changes_lo'], r['lead_changes_hi'], _num)}",
             ]
             for r in lead.iter_rows(named=True)
         ]
         lines += [
             "decisiveness: win chance (%) of the leader after each round; round from which the winner leads; "
-            "lead changes:",
+            "lead changes (each with its 95% interval):",
             *("  " + s for s in table(["", *(f"r{k}" for k in rounds), "lead from", "changes"], rows)),
         ]
     rows = []

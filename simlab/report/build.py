@@ -49,6 +49,7 @@ from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.embed import svg_data_uri
 from simlab.report.flags import ConfigFlag, VariantChange, config_flags, provenance_of, variant_changes
+from simlab.report.selection_text import collapse_most, selected_card_interval
 
 #: charts and tables show every variant up to this many; beyond it (card runs, sweeps) only the base
 MAX_FOCUS = 4
@@ -834,10 +835,12 @@ def _cards_section(ctx: Context) -> tuple[Section | None, str]:
                 f", ≈ {F.num(r['money'], 1, sign=True)} {ctx.units.money_plural} "
                 f"{F.ci(r['money_lo'], r['money_hi'], places=1, sign=True)}"
             )
+        lo, hi = selected_card_interval(r, cards.height, ctx.level)
         sec.findings.append(
             Finding(
                 f"{word} card: {r['label']}, {F.points(r['win_share_diff'], 2)} of win share "
-                f"{F.ci(r['win_share_diff_lo'], r['win_share_diff_hi'], 100, 2, sign=True)} for the seat that gets it"
+                f"{F.ci(lo, hi, 100, 2, sign=True)} ({ctx.level:.0%} simultaneous over the {cards.height} cards, "
+                "as it was picked from them) for the seat that gets it"
                 f"{money} (n={F.count(r['games'])} games × {r['seats']} seats; {adj}-adjusted "
                 f"{F.p_value(r['p_adjusted'])}); {rank_text(r['rank'], r['rank_lo'], r['rank_hi'], cards.height)}.",
                 "warn" if r["p_adjusted"] < alpha else "info",
@@ -963,7 +966,8 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
     coll = _ordered_by(markets.collapses, ctx.focus)
     many = len(ctx.focus) > 1
     for (v,), d in coll.group_by("variant", maintain_order=True):
-        r = d.sort("collapse_rate", descending=True).row(0, named=True)
+        d = d.sort("collapse_rate", descending=True)
+        r = d.row(0, named=True)
         prefix = f"In {v}, the" if many else "The"
         recover = (
             ""
@@ -975,7 +979,7 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
             Finding(
                 f"{prefix} demand for {r['colour']} falls to the floor in "
                 f"{F.pct_ci(r['collapse_rate'], r['collapse_rate_lo'], r['collapse_rate_hi'])} of games"
-                f"{recover} (n={F.count(r['games'])}; the most of any item).",
+                f"{recover} (n={F.count(r['games'])}; {collapse_most(d, ctx.level)}).",
                 "info",
             )
         )
@@ -990,11 +994,11 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
                     F.count(r["games"]),
                     F.est_ci(r["collapse_rate"], r["collapse_rate_lo"], r["collapse_rate_hi"], 100),
                     F.est_ci(r["recover_rate"], r["recover_rate_lo"], r["recover_rate_hi"], 100),
-                    F.num(r["first_round"], 1),
+                    F.est_ci(r["first_round"], r["first_round_lo"], r["first_round_hi"], places=1),
                 ]
                 for r in coll.iter_rows(named=True)
             ],
-            note=f"{stats.WILSON_METHOD}s.",
+            note=f"{stats.WILSON_METHOD}s; first collapse round: {stats.MEAN_METHOD} over the games that collapse.",
         )
     )
     if markets.sale_yield is not None:
@@ -1006,7 +1010,9 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
             sec.findings.append(
                 Finding(
                     f"{prefix} unit sold brings {money} {ctx.units.money_plural} and {points}"
-                    f" {ctx.units.points_plural}; a seat sells {F.num(r['cubes_per_seat'], 1)} units a game.",
+                    f" {ctx.units.points_plural}; a seat sells "
+                    f"{F.est_ci(r['cubes_per_seat'], r['cubes_per_seat_lo'], r['cubes_per_seat_hi'])} "
+                    "units a game.",
                     "info",
                     headline=False,
                 )
@@ -1025,7 +1031,7 @@ def _markets_section(ctx: Context) -> tuple[Section | None, str]:
                         r["variant"],
                         F.est_ci(r["money_per_cube"], r["money_per_cube_lo"], r["money_per_cube_hi"], places=3),
                         F.est_ci(r["points_per_cube"], r["points_per_cube_lo"], r["points_per_cube_hi"], places=3),
-                        F.num(r["cubes_per_seat"], 1),
+                        F.est_ci(r["cubes_per_seat"], r["cubes_per_seat_lo"], r["cubes_per_seat_hi"], places=1),
                     ]
                     for r in yields.iter_rows(named=True)
                 ],
@@ -1156,8 +1162,8 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
             Finding(
                 f"{prefix} (dice, draws and all the bots do not control) accounts for "
                 f"{F.pct_ci(ch['share'], ch['share_lo'], ch['share_hi'])} of the variance of the "
-                f"{ch['outcome']}; the seat for {F.num(c['seat']['share'] * 100, 1)}%, the bot for "
-                f"{F.num(c['bot']['share'] * 100, 1)}% (n={F.count(ch['games'])}).",
+                f"{ch['outcome']}; the seat for {_share(c['seat'])}, the bot for {_share(c['bot'])} "
+                f"(n={F.count(ch['games'])}).",
                 "info",
                 headline=not many,
             )
@@ -1213,6 +1219,10 @@ def _balance_section(ctx: Context) -> tuple[Section | None, str]:
     return sec, ""
 
 
+def _share(r: dict[str, Any]) -> str:
+    return F.pct_ci(r["share"], r["share_lo"], r["share_hi"])
+
+
 def _distribution(ctx: Context, column: str, width: float, per_game: bool) -> pl.DataFrame:
     """``distribution`` of the shown variants: the digest's bins merged into bins of ``width``, else a scan."""
     hist = ctx.partial(f"{column}_bins")
@@ -1249,8 +1259,10 @@ def _add_lead(ctx: Context, sec: Section, lead: pl.DataFrame, many: bool) -> Non
                 Finding(
                     f"{prefix} leader after round {mid} of {rounds[-1]} goes on to win "
                     f"{F.pm_pct(r[k], r[k + '_lo'], r[k + '_hi'])} of games; the eventual winner leads from round "
-                    f"{F.num(r['lead_from'], 1)} on average, and the lead changes hands "
-                    f"{F.num(r['lead_changes'], 1)} times a game (n={F.count(r['games'])}).",
+                    f"{F.est_ci(r['lead_from'], r['lead_from_lo'], r['lead_from_hi'])} on average, and "
+                    "the lead changes hands "
+                    f"{F.est_ci(r['lead_changes'], r['lead_changes_lo'], r['lead_changes_hi'])} times a "
+                    f"game (n={F.count(r['games'])}).",
                     "info",
                     headline=not many,
                 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simlab.analysis.robust import CHANGES, EVERY_SEAT, HOLDS, NONE, WORDS, Robustness, robustness
+from simlab.analysis.robust import CHANGES, EVERY_SEAT, HOLDS, NONE, WORDS, Robustness, merged_note, robustness
 from simlab.analysis.sensitivity import sensitivity
 from simlab.run.panel import has_panel
 
@@ -38,7 +38,12 @@ def robust_section(ctx: Any, section: type, finding: type, table: type) -> tuple
             f"at least {games:,} games per variant and bot; {result.seating}, the scenario's game seeds",
         )
     )
-    sec.notes.append(f"Method: {result.method}. Family-wise error rate of 'changes with the bots': {result.alpha:.0%}.")
+    if result.merged:
+        sec.findings.append(finding(merged_note(result.merged), "warn", False))
+    sec.notes.append(
+        f"Method: {result.method}. Family-wise error rate of each verdict ('changes with the bots', 'holds for "
+        f"every bot tested', 'not settled'): {result.alpha:.0%}."
+    )
     return sec, ""
 
 

@@ -167,9 +167,30 @@ def _check_panel(sc: Scenario, panel: Sequence[str], seating: str = "every") -> 
     if len(set(bots)) != len(bots):
         raise ScenarioError(f"--panel: a bot is listed twice ({', '.join(bots)})")
     game = simlab.get_game(sc.game)
+    seen: dict[tuple[object, ...], str] = {}
     for bot in bots:
-        game.bots.make(bot)  # an unknown bot or parameter: the registry's clear error
+        made = game.bots.make(bot)  # an unknown bot or parameter: the registry's clear error
+        twin = seen.setdefault(_identity(made, bot), bot)
+        if twin != bot:
+            raise ScenarioError(
+                f"--panel: '{twin}' and '{bot}' are the same bot (the same parameters once the defaults are "
+                "filled in): they would play identical games and count twice in the pooled estimate; "
+                "list it once, or give the second another parameter value"
+            )
     return bots
+
+
+def _identity(made: Any, spec: str) -> tuple[object, ...]:
+    """What decides how a bot plays: a compiled bot's kind and parameter vector (the defaults filled in), else
+    its spec with its parameters in order (a plug-in bot)."""
+    params = getattr(made, "params", None)
+    kind = getattr(made, "kind", None)
+    if kind is not None and params is not None:
+        return ("compiled", int(kind), tuple(float(x) for x in params))
+    from simlab.core.bots import parse_spec
+
+    parsed = parse_spec(spec)
+    return ("plug-in", parsed.name, tuple(sorted(parsed.params.items())))
 
 
 def _write_panel(root: Path, sc: Scenario, entries: list[PanelEntry], seating: str = "every") -> None:

@@ -10,13 +10,15 @@ seat labels are permuted at random within every game: the seats are then exchang
 the outcomes keep the engine's joint distribution (split wins, correlated scores).
 
 ``python tests/analysis/null_design.py [games per variant] [block]`` measures the rates at a larger size (the
-figures in the stats branch's report); ``test_null_variants.py`` runs it small.
+figures in the stats branch's report); ``test_null_variants.py`` runs it small. ``... null_design.py robust
+[games] [block]`` measures the robustness verdicts' false rates over null bot panels (``test_robust.py``).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -133,5 +135,96 @@ def main(games: int = 40_000, block: int = 800, draws: int = 4) -> None:
             print(f"paired  {name:28s} {value:.4f}" if isinstance(value, float) else f"paired  {name:28s} {value}")
 
 
+#: the bot panel of the robustness null design: each plays the null scenario in every seat
+PANEL = ("random", "trader", "priest")
+
+
+def run_panel_rows(folder: Path, games: int, seed: int = 16, panel: Sequence[str] = PANEL) -> dict[str, pl.DataFrame]:
+    """Play the null design once per panel bot (``simlab robust``'s runner) and return each entry's rows."""
+    import simlab
+    from simlab.run.panel import load_panel, run_panel
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "null.toml"
+    path.write_text(scenario(games, seed))
+    root = run_panel(path, list(panel), out=folder / "results", games=games, jobs=1, progress=False)
+    return {e.bot: simlab.load_results(e.folder).collect() for e in load_panel(root)[1]}
+
+
+def null_panel_estimates(rows_by_bot: dict[str, pl.DataFrame], block: int, seed: int = 0) -> list[pl.DataFrame]:
+    """One null panel per block of ``block`` games: for every bot, each seat's advantage in the rulebook (seats
+    relabelled at random within each game: exchangeable) and each null variant's paired change of each seat's
+    win share, as ``simlab.analysis.robust.panel_effects`` words them (kind, effect, bot, estimate, se, games)."""
+    from simlab.analysis import compare_variants, seat_advantage
+    from simlab.analysis.stats import z_value
+
+    z = z_value(0.95)
+    games = int(next(iter(rows_by_bot.values()))["game"].max()) + 1
+    panels = []
+    for b in range(games // block):
+        parts = []
+        for k, (bot, rows) in enumerate(rows_by_bot.items()):
+            d = rows.filter((pl.col("game") // block) == b)
+            seats = seat_advantage(relabelled(d.filter(pl.col("variant") == "rulebook"), 1, seed + 7919 * b + k))
+            parts.append(
+                seats.select(
+                    pl.lit("seat advantage").alias("kind"),
+                    pl.format("seat {}", pl.col("seat")).alias("effect"),
+                    pl.lit(bot).alias("bot"),
+                    (pl.col("win_share") - pl.col("fair_share")).alias("estimate"),
+                    ((pl.col("win_share_hi") - pl.col("win_share_lo")) / (2 * z)).alias("se"),
+                    pl.col("games").cast(pl.Int64),
+                )
+            )
+            change = compare_variants(d, "rulebook")
+            parts.append(
+                change.select(
+                    pl.lit("variant change").alias("kind"),
+                    pl.format("{}: seat {}", pl.col("variant"), pl.col("seat")).alias("effect"),
+                    pl.lit(bot).alias("bot"),
+                    pl.col("diff").alias("estimate"),
+                    ((pl.col("diff_hi") - pl.col("diff_lo")) / (2 * z)).alias("se"),
+                    pl.col("games").cast(pl.Int64),
+                )
+            )
+        panels.append(pl.concat(parts, how="vertical_relaxed"))
+    return panels
+
+
+def robust_false_rates(panels: list[pl.DataFrame], alpha: float = 0.05) -> dict[str, float]:
+    """Over null panels (every effect zero for every bot): the share of panels in which some effect is called
+    "changes with the bots", "holds for every bot tested" or "not settled" — each at most ``alpha`` by design."""
+    from simlab.analysis.robust import CHANGES, HOLDS, UNSETTLED, from_estimates
+
+    found = [set(from_estimates(p, alpha=alpha).verdicts["verdict"]) for p in panels]
+    return {
+        "panels": len(found),
+        "effects_per_panel": panels[0].select("kind", "effect").unique().height,
+        "any_changes": float(np.mean([CHANGES in f for f in found])),
+        "any_holds": float(np.mean([HOLDS in f for f in found])),
+        "any_not_settled": float(np.mean([UNSETTLED in f for f in found])),
+    }
+
+
+def robust_main(games: int = 20_000, block: int = 500) -> None:
+    """``python tests/analysis/null_design.py robust [games per variant] [block]``: the robustness verdicts'
+    false rates over null panels of the real engine."""
+    import tempfile
+
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = run_panel_rows(Path(tmp), games)
+        played = time.perf_counter() - t0
+        print(f"{len(rows)} bots x {games:,} games per variant x {1 + len(ORDERS)} variants in {played:.0f} s")
+        rates = robust_false_rates(null_panel_estimates(rows, block))
+        se = np.sqrt(0.05 * 0.95 / rates["panels"])
+        for name, value in rates.items():
+            print(f"robust  {name:28s} {value:.4f}" if isinstance(value, float) else f"robust  {name:28s} {value}")
+        print(f"robust  nominal 0.05, sampling standard error {se:.4f}")
+
+
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    if sys.argv[1:2] == ["robust"]:
+        robust_main(*(int(a) for a in sys.argv[2:]))
+    else:
+        main(*(int(a) for a in sys.argv[1:]))

@@ -91,6 +91,7 @@ def reference_collapses(rows: pl.LazyFrame | pl.DataFrame, floor: int, level: fl
             first.is_not_null().sum().alias(f"_collapsed{i}"),
             pl.col(f"_rec{i}").sum().alias(f"_recovered{i}"),
             first.mean().alias(f"_mean{i}"),
+            first.std().alias(f"_sd{i}"),
         ]
     wide = (
         lf.filter(pl.col("seat") == 0).with_columns(firsts).with_columns(recs).group_by("variant").agg(aggs).collect()
@@ -136,8 +137,11 @@ def assert_same(
         traj = traj.filter(pl.col("series").is_in(series))
     assert got.trajectories.equals(traj)
     want_collapses = reference_collapses(rows, floor, level)
-    assert got.collapses.equals(want_collapses)
-    assert P.marker_collapses(rows, floor=floor, level=level).equals(want_collapses)
+    # the counts and means exactly; the first round's interval (from a sum of squares against polars' std) closely
+    for have in (got.collapses, P.marker_collapses(rows, floor=floor, level=level)):
+        exact = [c for c in want_collapses.columns if not c.startswith("first_round_")]
+        assert have.select(exact).equals(want_collapses.select(exact))
+        assert_frame_equal(have, want_collapses, check_exact=False, rel_tol=1e-9)
     want = M.sale_yield(rows, level=level)
     assert got.sale_yield is not None
     assert got.sale_yield.select("variant", "rows", "cubes_per_seat").equals(

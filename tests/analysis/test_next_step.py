@@ -30,7 +30,8 @@ def test_a_card_value_run_answers_with_its_best_card(real_folder):
     step = next_step(real_folder)
     assert re.match(r"the most valuable card is (mercure|pluton): [+-]\d+\.\d points of win share", step.answer)
     assert re.search(
-        r"\[[+-]\d+\.\d, [+-]\d+\.\d\] against the control; \d of 2 cards change the win share clearly "
+        r"\[[+-]\d+\.\d, [+-]\d+\.\d\] against the control \(95% simultaneous over the 2 cards, as it is the "
+        r"largest of them\); .* \(rank intervals 95% simultaneous\); \d of 2 cards change the win share clearly "
         r"\(Holm-adjusted p < 0\.05\)$",
         step.answer,
     )
@@ -65,8 +66,12 @@ def test_simlab_run_prints_the_answer_and_the_next_command(seats_run):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     answer = next(ln for ln in lines if ln.startswith("answer: "))
-    assert re.search(r"rulebook: seat \d wins \d+\.\d% \[\d+\.\d, \d+\.\d\] against a fair 25\.0%", answer)
-    assert "quined2014: seat" in answer
+    assert re.search(
+        r"rulebook: with n=40 games per seat, seat \d — the furthest from the fair 25\.0% — wins \d+\.\d% "
+        r"\[\d+\.\d, \d+\.\d\] \(95% simultaneous over the 4 seats\), so ",
+        answer,
+    )
+    assert "; quined2014: with n=40 games per seat, seat" in answer
     nxt = next(ln for ln in lines if ln.startswith("next: "))
     assert f"simlab seats {out} --base rulebook" in nxt and f"simlab report {out}" in nxt
     assert lines.index(answer) < lines.index(nxt) < len(lines) - 1  # before the results: line
