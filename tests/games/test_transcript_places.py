@@ -149,3 +149,17 @@ def test_mov_final_credits_by_source_sum_to_the_score(mov_game: PlayResult) -> N
         for source, words in mov_narrate.SOURCE_WORDS.items():
             assert parts.get(words, 0) == facts[f"credits_{source}"][p], (line, source)
         assert parts.get("spent", 0) <= 0, line
+
+
+@pytest.mark.parametrize(("name", "unit"), [("pantheon", "points"), ("merchant_of_venus", "credits")])
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2)])
+def test_every_line_is_placed_and_scores_add_up_at_other_tables(name: str, unit: str, players: int, seed: int) -> None:
+    game = get_game(name)
+    config = game.make_config(players=players)
+    result = play_with_transcript(game, config, seed, game.default_lineup(players))
+    decisions = [ln for ln in result.lines if re.match(r"  (set-up|e\d set-up|e\d t\d+|r\d+) seat \d \[[^\]]+\] ", ln)]
+    assert len(decisions) == len(result.state.history)
+    assert not [ln for ln in result.lines if re.search(r"\bhex \d+|\b[a-zA-Z]+_(loop|[A-Za-z]+)_\d+\b", ln)]
+    for p, line in enumerate(final_lines(result)):
+        score, parts, _ = breakdown(line, unit)
+        assert score == int(result.state.outcome().scores[p]) == sum(parts.values()), line

@@ -116,7 +116,7 @@ class MerchantOfVenusState(State):
         s = self.record[0]
         p = int(s["active"])
         where = int(s["port_city"]) if int(s["phase"]) == R.PH_PORT else int(s["pos"][p])
-        return describe_action(action, int(s["phase"]), self._labels(), where, self.cfg)
+        return narrate.describe(self, action, describe_action(action, int(s["phase"]), self._labels(), where, self.cfg))
 
     # -- transcript (simlab.games.merchant_of_venus.narrate) ----------------------------------------
     def narrate_start(self) -> list[str]:

@@ -126,6 +126,32 @@ def labels_for(config: Any) -> tuple[str, ...]:
     return _labels_for(R.board_key(config))
 
 
+def mission_target(state: Any, m: int) -> str:
+    """Where mission card ``m`` sends a ship: a market system by name, or a route by its label."""
+    c = state.cfg[0]
+    target = int(c["mission_target"][m])
+    board = B.load_board(*R.board_key(state.config))
+    if target < 100:
+        return system_name(board.system_names[board.market_systems[target]])
+    space = next(i for i in range(board.n_spaces) if int(board.line[i]) == target - 100)
+    return labels_for(state.config)[space].partition(", space ")[0]
+
+
+def place_name(place: int) -> str:
+    """A passenger place (culture 0..13, 14 Galactic Base) in words."""
+    return f"the {CULTURE_NAMES[place]} culture" if 0 <= place < len(CULTURE_NAMES) else "Galactic Base"
+
+
+def describe(state: Any, action: int, generic: str) -> str:
+    """``generic`` (``game.describe_action``) with what a passenger action moves: where it is bound, its fare."""
+    if R.A_PICKUP <= action < R.A_PILOT:
+        i = (action - R.A_PICKUP) % (R.A_DROP - R.A_PICKUP)
+        c = state.cfg[0]
+        bound, fare = place_name(int(c["passenger_dest"][i])), credits(int(c["passenger_fare"][i]))
+        return f"{generic} (bound for {bound}, fare {fare})"
+    return generic
+
+
 # -- the narration -------------------------------------------------------------------------------------
 def credits(amount: int) -> str:
     return f"{amount:,} {UNITS.of('money', amount)}"
@@ -157,15 +183,24 @@ def start(state: Any) -> list[str]:
         f"setup: start player seat {first}; turn order {order}; {count(int(config.rounds), 'round')}",
         "  purses: " + ", ".join(f"seat {p} {credits(int(s['credits'][p]))}" for p in range(n)),
     ]
-    lines += [f"  seat {p}: {ship(s, p, labels)}" for p in range(n)]
+    for p in range(n):
+        missions = [int(m) for m in s["mission"][p] if int(m) >= 0]
+        held = "; ".join(
+            f"mission: {mission_target(state, m)} ({credits(int(state.cfg[0]['mission_credits'][m]))})"
+            for m in missions
+        )
+        lines.append(f"  seat {p}: {ship(s, p, labels)}" + (f"; {held}" if held else ""))
     hidden = int((s["discovered"][: R.NSYS] == 0).sum())
     lines.append(
         f"  board: {len(labels)} spaces; {R.NSYS} systems with a market, {hidden} still undiscovered "
         "(their cultures and market tokens hidden until a ship arrives)"
     )
     waiting = [i for i in range(len(s["pass_loc"])) if 0 <= int(s["pass_loc"][i]) < R.LOC_HOLD]
-    if waiting:
-        lines.append(f"  passengers waiting: {len(waiting)}")
+    c = state.cfg[0]
+    for i in waiting:
+        where, bound = place_name(int(s["pass_loc"][i])), place_name(int(c["passenger_dest"][i]))
+        fare = credits(int(c["passenger_fare"][i]))
+        lines.append(f"  passenger {i} waits at {where}, bound for {bound} (fare {fare})")
     return lines
 
 

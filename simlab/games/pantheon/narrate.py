@@ -131,6 +131,11 @@ def gods_of(state: Any, t_list: np.ndarray) -> str:
     return ", ".join(names) if names else "none"
 
 
+def scoring_eras(config: Any) -> list[int]:
+    """The eras after which a scoring is held: each of ``scoring_eras`` within the game, and always the last."""
+    return sorted({e for e in config.scoring_eras if 1 <= e <= config.eras} | {config.eras})
+
+
 # -- the narration -------------------------------------------------------------------------------------
 def start(state: Any) -> list[str]:
     """The set-up: the map, the seats' stocks and hands, the card display, the bonus tiles, gods and nations."""
@@ -138,10 +143,14 @@ def start(state: Any) -> list[str]:
     config = state.config
     n = config.players
     board = B.load_map(config.map_file or None)
+    held = scoring_eras(config)
     lines = [
         f"setup: map {board.name} ({board.provenance} board, {board.n_hexes} hexes); {count(config.eras, 'era')}, "
         f"{count(int(s['nation_n']), 'nation')} in the deck (one revealed per era); start player seat "
         f"{int(s['start_player'])}",
+        f"  {'scorings' if len(held) > 1 else 'one scoring'} at the end of era{'s' if len(held) > 1 else ''} "
+        + " and ".join(str(e) for e in held)
+        + "; the temple moves to each era's nation's start",
     ]
     for p in range(n):
         bonus = int(s["f_bonus_tile"][p])
@@ -149,8 +158,9 @@ def start(state: Any) -> list[str]:
         gods = [D.GODS[g] for g in np.nonzero(s["f_gods_route"][p].sum(axis=1))[0]]
         tile += f"; gods {', '.join(gods)}" if gods else ""
         lines.append(
-            f"  seat {p}: {pieces(s, p)} ({int(s['supply_feet'][p])} feet, {int(s['supply_cols'][p])} columns in "
-            f"the supply); {points(int(s['points'][p]))}; hand {hand(s, p)}{tile}"
+            f"  seat {p}: {pieces(s, p)} ({count(int(s['supply_feet'][p]), 'foot', 'feet')} and "
+            f"{count(int(s['supply_cols'][p]), 'column')} in the supply); {points(int(s['points'][p]))}; "
+            f"hand {hand(s, p)}{tile}"
         )
     display = [CARD_NAMES[int(k)] for k in s["display"] if int(k) >= 0]
     lines.append("  card display: " + (", ".join(display) if display else "empty"))
