@@ -9,9 +9,9 @@ stable label from the board data instead:
 - an orbital space with a site name (the file's ``orbit``) is named by it: "Cobbleport (Colony World)";
 - a port the file does not name: "Asteroid System port 1" (numbered in file order when a system has several);
 - any other space of a system: "Colony World space 6", numbered 1.. in file order among the system's unnamed
-  spaces, with its kind when it has one: "Asteroid System space 3 (hazard)" (encounter, asteroid);
+  spaces, with its kind when it has one: "Asteroid System space 2 (hazard)" (encounter, asteroid);
 - a space of a route between two systems: "route Galactic Base–Colony World, space 1 of 4", counted from the
-  end the board file lists first; a route of one space is "route Galactic Base–Colony World".
+  end the board file lists first; a route of one space is "route Supernova–Water World".
 
 System names are the file's with stray spaces closed up ("Multi- Generation Ship" reads "Multi-Generation Ship").
 """

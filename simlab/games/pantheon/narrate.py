@@ -6,8 +6,8 @@ nation's symbol space, a column space); the real board's place names were never 
 names a hex by its role, or else by its terrain and the nearest nation's start (fewest steps over any hex;
 ties go to the nation first in ``data.NATIONS``), followed by its coordinates (q,r):
 
-- "Gallia's start (10,0)", "Gallia's symbol space (2,0)";
-- "column space near Roma (7,1)", "land near Gallia (3,1)", "sea near Iberia (0,2)".
+- "Germania's start (10,0)", "Gallia's symbol space (2,0)";
+- "column space near Gallia (7,1)", "land near Gallia (3,1)", "sea near Iberia (0,2)".
 
 Era and turn. Every decision line starts with where in the game it falls: "set-up" before era 1, "e2 set-up"
 for the decisions of era 2's nation ability and bonus tiles before its first turn, "e2 t5" in the fifth turn of
