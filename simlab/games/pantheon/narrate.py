@@ -209,6 +209,11 @@ def after(state: Any, action: int, later: Any) -> list[str]:
         gained = a["f_gods_route"][p].sum(axis=1) - b["f_gods_route"][p].sum(axis=1)
         for g in np.nonzero(gained)[0]:
             lines.append(f"    seat {p} gains {D.GODS[int(g)]}" + (f" x{int(gained[g])}" if gained[g] > 1 else ""))
+    for p in range(n):  # cards into the hand (deck, display, special stack, abilities, Depraccus)
+        drawn = a["f_drawn"][p] - b["f_drawn"][p]
+        if drawn.any():
+            cards = ", ".join(f"{int(drawn[k])} {CARD_NAMES[k]}" for k in range(R.NCARD) if drawn[k] > 0)
+            lines.append(f"    seat {p} draws {cards}")
     for h in np.nonzero((b["loot_hex"] >= 0) & (a["loot_hex"] < 0))[0]:
         lines.append(f"    loot {loot_name(int(b['loot_hex'][h]))} taken from {labels[int(h)]}")
     if era >= 1 and int(b["f_era_end_by"][era - 1]) == 0 and int(a["f_era_end_by"][era - 1]) != 0:
