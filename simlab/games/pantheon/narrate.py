@@ -72,7 +72,7 @@ def describe(state: Any, action: int, generic: str) -> str:
         return f"pay with {kind} cards"
     if R.A_SLOT <= action < R.A_DECK:
         k = action - R.A_SLOT
-        if phase == R.PH_GOD_PICK and int(s["god_face"][k]) >= 0:
+        if phase == R.PH_GOD_PICK and k < len(s["god_face"]) and int(s["god_face"][k]) >= 0:
             return f"{D.GODS[int(state.cfg[0]['tile_god'][int(s['god_face'][k])])]} (god slot {k})"
         if phase == R.PH_DRAW and k < len(s["display"]) and int(s["display"][k]) >= 0:
             return f"the {CARD_NAMES[int(s['display'][k])]} card from display slot {k}"
