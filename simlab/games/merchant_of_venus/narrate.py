@@ -117,8 +117,18 @@ def _label_route(board: B.Board, line: int, systems: list[str], labels: list[str
 
 
 @functools.cache
+def _board(key: tuple[str, tuple[int, int, int], int]) -> B.Board:
+    return B.load_board(key[0], key[1], key[2])
+
+
+@functools.cache
 def _labels_for(key: tuple[str, tuple[int, int, int], int]) -> tuple[str, ...]:
-    return space_labels(B.load_board(key[0], key[1], key[2]))
+    return space_labels(_board(key))
+
+
+def board_of(config: Any) -> B.Board:
+    """The board a config plays on (loaded once per board file and line costs)."""
+    return _board(R.board_key(config))
 
 
 def labels_for(config: Any) -> tuple[str, ...]:
@@ -130,11 +140,17 @@ def mission_target(state: Any, m: int) -> str:
     """Where mission card ``m`` sends a ship: a market system by name, or a route by its label."""
     c = state.cfg[0]
     target = int(c["mission_target"][m])
-    board = B.load_board(*R.board_key(state.config))
+    board = board_of(state.config)
     if target < 100:
-        return system_name(board.system_names[board.market_systems[target]])
+        return market_system(state, target)
     space = next(i for i in range(board.n_spaces) if int(board.line[i]) == target - 100)
     return labels_for(state.config)[space].partition(", space ")[0]
+
+
+def market_system(state: Any, sy: int) -> str:
+    """The name of the engine's market system ``sy`` (0..13, the board's order of its market systems)."""
+    board = board_of(state.config)
+    return system_name(board.system_names[board.market_systems[sy]])
 
 
 def place_name(place: int) -> str:
@@ -217,7 +233,7 @@ def after(state: Any, action: int, later: Any) -> list[str]:
     lines: list[str] = []
     for sy in range(R.NSYS):
         if int(b["discovered"][sy]) == 0 and int(a["discovered"][sy]) == 1:
-            lines.append(f"    discovered {CULTURE_NAMES[int(a['sys_culture'][sy])]}")
+            lines.append(f"    discovered the {CULTURE_NAMES[int(a['sys_culture'][sy])]} at {market_system(state, sy)}")
     p = int(b["active"])
     if int(b["phase"]) in (R.PH_MOVE, R.PH_NAV_CHOICE, R.PH_ASSIGN) and int(a["pos"][p]) != int(b["pos"][p]):
         k = action - R.A_EDGE
