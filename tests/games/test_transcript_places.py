@@ -163,3 +163,12 @@ def test_every_line_is_placed_and_scores_add_up_at_other_tables(name: str, unit:
     for p, line in enumerate(final_lines(result)):
         score, parts, _ = breakdown(line, unit)
         assert score == int(result.state.outcome().scores[p]) == sum(parts.values()), line
+
+
+def test_pantheon_loot_is_taken_by_a_seat_or_boxed_at_the_eras_end(pantheon_game: PlayResult) -> None:
+    facts = pantheon_game.state.facts()
+    for p in range(pantheon_game.state.config.players):
+        taken = [ln for ln in pantheon_game.lines if ln.startswith(f"    seat {p} takes the ")]
+        assert len(taken) == facts["loot_taken"][p]
+    boxed = [ln for ln in pantheon_game.lines if re.match(r"    the .+ loot left on .+ is boxed$", ln)]
+    assert boxed, "loot left at an era's end is boxed, not taken"

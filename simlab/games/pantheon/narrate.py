@@ -214,8 +214,13 @@ def after(state: Any, action: int, later: Any) -> list[str]:
         if drawn.any():
             cards = ", ".join(f"{int(drawn[k])} {CARD_NAMES[k]}" for k in range(R.NCARD) if drawn[k] > 0)
             lines.append(f"    seat {p} draws {cards}")
+    takers = np.nonzero(a["f_loot"][:n] - b["f_loot"][:n])[0]
     for h in np.nonzero((b["loot_hex"] >= 0) & (a["loot_hex"] < 0))[0]:
-        lines.append(f"    loot {loot_name(int(b['loot_hex'][h]))} taken from {labels[int(h)]}")
+        tile = loot_name(int(b["loot_hex"][h]))
+        if action < R.A_COL and h == action - R.A_FOOT and len(takers):  # a foot placed on it takes it
+            lines.append(f"    seat {int(takers[0])} takes the {tile} loot on {labels[int(h)]}")
+        else:  # the era's end boxes the loot left on the board
+            lines.append(f"    the {tile} loot left on {labels[int(h)]} is boxed")
     if era >= 1 and int(b["f_era_end_by"][era - 1]) == 0 and int(a["f_era_end_by"][era - 1]) != 0:
         lines.append(f"    era {era} is ending: {ERA_ENDS.get(int(a['f_era_end_by'][era - 1]), 'ended')}")
     if era >= 1 and (int(a["era"]) != era or (int(a["phase"]) == R.PH_OVER and int(b["phase"]) != R.PH_OVER)):
