@@ -3,17 +3,17 @@ lines, determinize)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
 
 from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, State
+from simlab.games.merchant_of_venus import narrate
 from simlab.games.merchant_of_venus import rules as R
 from simlab.games.merchant_of_venus.bots import PORTER, TRADER
 from simlab.games.merchant_of_venus.config import (
-    CULTURE_NAMES,
-    DRIVE_NAMES,
     GOOD_NAMES,
     MAX_PLAYERS,
     MerchantOfVenusConfig,
@@ -47,7 +47,7 @@ _EQUIP = ("a laser", "a shield", "a cargo hold", "a yellow drive", "a red drive"
 def describe_action(
     action: int,
     phase: int | None = None,
-    names: list[str] | None = None,
+    names: Sequence[str] | None = None,
     where: int | None = None,
     cf: np.ndarray | None = None,
 ) -> str:
@@ -105,53 +105,35 @@ class MerchantOfVenusState(State):
     """A Merchant of Venus game in progress (see ``rules`` for the decision sequence)."""
 
     def _names(self) -> list[str]:
+        """The board file's space names (ids such as ``gb_cw_1``: what positions and tests name spaces by)."""
         return R.board_for(self.config)["names"]
+
+    def _labels(self) -> tuple[str, ...]:
+        """Readable space names (``narrate.space_labels``): what a reader sees, never an internal id."""
+        return narrate.labels_for(self.config)
 
     def describe(self, action: int) -> str:
         s = self.record[0]
         p = int(s["active"])
         where = int(s["port_city"]) if int(s["phase"]) == R.PH_PORT else int(s["pos"][p])
-        return describe_action(action, int(s["phase"]), self._names(), where, self.cfg)
+        return narrate.describe(self, action, describe_action(action, int(s["phase"]), self._labels(), where, self.cfg))
 
+    # -- transcript (simlab.games.merchant_of_venus.narrate) ----------------------------------------
     def narrate_start(self) -> list[str]:
-        s = self.record[0]
-        n = self.config.players
-        return [
-            f"setup: start player seat {int(s['first'])}; credits " + "/".join(str(int(x)) for x in s["credits"][:n])
-        ]
+        return narrate.start(self)
 
     def narrate_before(self, action: int) -> list[str]:
-        s = self.record[0]
-        return [f"  r{int(s['round_no'])} seat {int(s['cur'])} [{self.decision_name()}] {self.describe(action)}"]
+        return [f"{narrate.prefix(self)} {self.describe(action)}"]
 
     def narrate_after(self, action: int, after: State) -> list[str]:
-        b, a = self.record[0], after.record[0]
-        lines = []
-        for sy in range(R.NSYS):
-            if int(b["discovered"][sy]) == 0 and int(a["discovered"][sy]) == 1:
-                lines.append(f"    discovered {CULTURE_NAMES[int(a['sys_culture'][sy])]}")
-        p = int(b["active"])
-        names = self._names()
-        if int(b["phase"]) in (R.PH_MOVE, R.PH_NAV_CHOICE, R.PH_ASSIGN) and int(a["pos"][p]) != int(b["pos"][p]):
-            k = action - R.A_EDGE
-            target = int(self.cfg[0]["adj"][int(b["pos"][p]), k]) if R.A_EDGE <= action < R.A_THRUST else -1
-            if int(a["pos"][p]) != target:  # navigation dice carried the ship on
-                lines.append(f"    seat {p} carried on to {names[int(a['pos'][p])]}")
-        if int(a["dice_n"]) > int(b["dice_n"]):
-            lines.append(
-                "    dice " + " ".join(str(int(x)) for x in a["dice"][: int(a["dice_n"])]) + f" = {int(a['mp'])} MP"
-            )
-        return lines
+        return narrate.after(self, action, after)
+
+    def narrate_scores(self) -> list[str]:
+        return narrate.scores(self)
 
     def ship(self, seat: int) -> str:
         """One seat's ship in words (for transcripts and docs)."""
-        s = self.record[0]
-        cargo = ", ".join(f"{int(s['cargo'][seat, g])} {GOOD_NAMES[g]}" for g in range(R.NC) if s["cargo"][seat, g])
-        return (
-            f"seat {seat} at {self._names()[int(s['pos'][seat])]}: c{int(s['credits'][seat])}, laser "
-            f"{int(s['laser'][seat])}, shield {int(s['shield'][seat])}, pilot {int(s['pilot'][seat])}, "
-            f"{DRIVE_NAMES[int(s['drive'][seat])]}, {int(s['holds'][seat])} holds [{cargo}]"
-        )
+        return f"seat {seat} {narrate.ship(self.record[0], seat, self._labels())}"
 
     def determinize(self, player: int, rng: np.random.Generator) -> MerchantOfVenusState:
         """A copy in which what ``player`` cannot see is resampled (the compiled ``rules.determinize``:

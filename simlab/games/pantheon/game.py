@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -9,34 +10,22 @@ import numpy as np
 from simlab.core.bots import BotRegistry, heuristic
 from simlab.core.game import Game, State
 from simlab.games.pantheon import data as D
+from simlab.games.pantheon import narrate
 from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.bots import BUILDER, DEVOUT, GOD_FIRST
 from simlab.games.pantheon.config import MAX_PLAYERS, PantheonConfig
 
 RULES_VERSION = "pantheon-0.1"
-CARD_NAMES = (
-    "movement",
-    "gifts",
-    "priests",
-    "dancers",
-    "temples",
-    "money 1",
-    "money 2",
-    "money 3",
-    "money 4",
-    "money 5",
-)
+CARD_NAMES = narrate.CARD_NAMES
 
 
-def describe_action(action: int) -> str:
-    """A readable name for any action id."""
+def describe_action(action: int, hexes: Sequence[str] | None = None) -> str:
+    """A readable name for any action id (a hex by its label in ``hexes``, ``narrate.hex_labels``)."""
     a = action
-    if a < R.A_COL:
-        return f"foot on hex {a - R.A_FOOT}"
-    if a < R.A_JUMP:
-        return f"column on hex {a - R.A_COL}"
     if a < R.A_STOP:
-        return f"Gaiviles jump over hex {a - R.A_JUMP}"
+        h = a % R.MAX_HEX
+        where = hexes[h] if hexes is not None and h < len(hexes) else f"hex {h}"
+        return ("foot on ", "column on ", "Gaiviles jump over ")[a // R.MAX_HEX] + where
     named = {
         R.A_STOP: "stop",
         R.A_MOVE: "move",
@@ -56,7 +45,8 @@ def describe_action(action: int) -> str:
     if a in named:
         return named[a]
     if R.A_COUNT <= a < R.A_KIND:
-        return f"play {a - R.A_COUNT} movement card(s)"
+        k = a - R.A_COUNT
+        return f"play {k} movement card{'' if k == 1 else 's'}"
     if R.A_KIND <= a < R.A_SLOT:
         return f"kind {D.SACRIFICE_KINDS[a - R.A_KIND]}"
     if R.A_SLOT <= a < R.A_DECK:
@@ -77,30 +67,20 @@ def describe_action(action: int) -> str:
 
 class PantheonState(State):
     def describe(self, action: int) -> str:
-        s = self.record[0]
-        text = describe_action(action)
-        if R.A_SLOT <= action < R.A_DECK and int(s["phase"]) in (R.PH_GOD_PICK,):
-            t = int(s["god_face"][action - R.A_SLOT])
-            text += f" ({D.GODS[int(self.cfg[0]['tile_god'][t])]})" if t >= 0 else ""
-        if R.A_BONUS <= action < R.MAX_ACTIONS:
-            t = int(s["bonus_face"][action - R.A_BONUS])
-            text += f" ({D.LOOT_TYPES[t]})" if t >= 0 else ""
-        return text
+        return narrate.describe(self, action, describe_action(action, narrate.labels_for(self.config)))
 
+    # -- transcript (simlab.games.pantheon.narrate) ------------------------------------------------
     def narrate_start(self) -> list[str]:
-        s = self.record[0]
-        return [f"  era {int(s['era'])}: {D.NATIONS[int(s['nation'])]}"] if int(s["nation"]) >= 0 else []
+        return narrate.start(self)
+
+    def narrate_before(self, action: int) -> list[str]:
+        return [f"{narrate.prefix(self)} {self.describe(action)}"]
 
     def narrate_after(self, action: int, after: State) -> list[str]:
-        a, b = self.record[0], after.record[0]
-        out = []
-        if int(b["era"]) != int(a["era"]) and int(b["nation"]) >= 0:
-            out.append(f"  era {int(b['era'])}: {D.NATIONS[int(b['nation'])]}")
-        n = int(a["n_players"])
-        gained = [int(b["points"][p]) - int(a["points"][p]) for p in range(n)]
-        if any(gained):
-            out.append("  points: " + ", ".join(f"seat {p} +{g}" for p, g in enumerate(gained) if g))
-        return out
+        return narrate.after(self, action, after)
+
+    def narrate_scores(self) -> list[str]:
+        return narrate.scores(self)
 
     def determinize(self, player: int, rng: np.random.Generator) -> PantheonState:
         """A copy in which everything ``player`` cannot see is resampled (compiled ``rules.determinize``)."""

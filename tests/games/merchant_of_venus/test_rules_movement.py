@@ -181,7 +181,8 @@ def test_without_a_navigation_die_the_next_player_chooses_the_exit():
     st.apply(edge_to(st, "cloud_body_8"))
     assert st.decision_name() == "choose a navigation exit" and st.current_player == 1
     targets = {st.describe(a) for a in st.legal_actions()}
-    assert "to Galactic Base" not in targets and "to cloud_body_7" in targets, "not back the way it came in"
+    body_7 = st._labels()[space(st, "cloud_body_7")]  # the space's readable name in a transcript
+    assert "to Galactic Base" not in targets and f"to {body_7}" in targets, "not back the way it came in"
     st.apply(edge_to(st, "cloud_body_7"))
     assert int(st.record[0]["pos"][0]) == space(st, "cloud_body_7")
     assert st.current_player == 1 and st.decision_name() == "start of turn", "MP spent in open space: turn over"

@@ -1,0 +1,308 @@
+"""Merchant of Venus's transcript in the board's words: readable space names, the set-up, a line per seat's turn,
+what each action moved (credits, cargo, fame) and the final credits by source.
+
+Space names. The board file names only its cities, ports and orbital sites; every other space has an internal
+id (``gb_cw_1``, ``cw_loop_6``, ``AS_2_3``). A transcript never shows those ids; ``space_labels`` derives a
+stable label from the board data instead:
+
+- a city, port or Galactic Base keeps its printed name, with its system: "Levitown (Giant Planet)";
+- an orbital space with a site name (the file's ``orbit``) is named by it: "Cobbleport (Colony World)";
+- a port the file does not name: "Asteroid System port 1" (numbered in file order when a system has several);
+- any other space of a system: "Colony World space 6", numbered 1.. in file order among the system's unnamed
+  spaces, with its kind when it has one: "Asteroid System space 2 (hazard)" (encounter, asteroid);
+- a space of a route between two systems: "route Galactic Base–Colony World, space 1 of 4", counted from the
+  end the board file lists first; a route of one space is "route Supernova–Water World".
+
+System names are the file's with stray spaces closed up ("Multi- Generation Ship" reads "Multi-Generation Ship").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import numpy as np
+
+from simlab.core.transcript import count
+from simlab.games.merchant_of_venus import board as B
+from simlab.games.merchant_of_venus import rules as R
+from simlab.games.merchant_of_venus.config import CULTURE_NAMES, DRIVE_NAMES, GOOD_NAMES
+from simlab.games.merchant_of_venus.facts import FACTS, SOURCE_FIELDS
+
+UNITS = FACTS.units
+#: an internal space id of the board file: words joined by "_" ending in a number ("gb_cw_1", "AS_2_3")
+INTERNAL_ID = re.compile(r"^[A-Za-z]+(?:[_-][A-Za-z0-9]+)*_\d+$")
+KIND_WORDS = {B.KIND_HAZARD: "hazard", B.KIND_ENCOUNTER: "encounter", B.KIND_ASTEROID: "asteroid"}
+#: the record's credit sources in the order a score line gives them, with the reader's words
+SOURCE_WORDS = {
+    "fares": "fares",
+    "drills": "drills",
+    "port_fees": "port fees",
+    "end_ports": "ports sold",
+    "fame": "fame",
+    "missions": "missions",
+    "encounters": "encounters",
+}
+
+
+def system_name(name: str) -> str:
+    """A system's name as printed ("Multi- Generation Ship" -> "Multi-Generation Ship")."""
+    return re.sub(r"-\s+", "-", " ".join(name.split()))
+
+
+def space_labels(board: B.Board) -> tuple[str, ...]:
+    """A readable label for every space of ``board`` (see the module docstring for the scheme)."""
+    n = board.n_spaces
+    labels = [""] * n
+    systems = [system_name(x) for x in board.system_names]
+    unnamed_ports: dict[int, list[int]] = {}
+    plain: dict[int, list[int]] = {}
+    for i in range(n):
+        sy = int(board.system[i])
+        if sy < 0:
+            continue
+        name = board.names[i]
+        if board.orbit_names[i]:
+            labels[i] = f"{board.orbit_names[i]} ({systems[sy]})"
+        elif not INTERNAL_ID.match(name):
+            labels[i] = name if name == board.system_names[sy] else f"{name} ({systems[sy]})"
+        elif int(board.kind[i]) == B.KIND_PORT:
+            unnamed_ports.setdefault(sy, []).append(i)
+        else:
+            plain.setdefault(sy, []).append(i)
+    for sy, ports in unnamed_ports.items():
+        for k, i in enumerate(ports, 1):
+            labels[i] = f"{systems[sy]} port" + (f" {k}" if len(ports) > 1 else "")
+    for sy, spaces in plain.items():
+        for k, i in enumerate(spaces, 1):
+            kind = KIND_WORDS.get(int(board.kind[i]))
+            labels[i] = f"{systems[sy]} space {k}" + (f" ({kind})" if kind else "")
+    for line in range(len(board.line_names)):
+        _label_route(board, line, systems, labels)
+    return tuple(labels)
+
+
+def _label_route(board: B.Board, line: int, systems: list[str], labels: list[str]) -> None:
+    """Label the spaces of route ``line`` in path order from the end the file lists first."""
+    members = [i for i in range(board.n_spaces) if int(board.line[i]) == line]
+    inside = set(members)
+
+    def neighbours(i: int) -> list[int]:
+        return [int(j) for j in board.adj[i, : int(board.degree[i])]]
+
+    def ends_at(i: int) -> list[str]:
+        out = []
+        for j in neighbours(i):
+            if j not in inside:
+                sy = int(board.system[j])
+                out.append(systems[sy] if sy >= 0 else "open space")
+        return out
+
+    ends = [i for i in members if sum(j in inside for j in neighbours(i)) <= 1]
+    path = [ends[0] if ends else members[0]]
+    while len(path) < len(members):
+        step = [j for j in neighbours(path[-1]) if j in inside and j not in path]
+        if not step:  # not a simple path: the rest in file order
+            path += [i for i in members if i not in path]
+            break
+        path.append(step[0])
+    if len(path) == 1:
+        a, b = [*ends_at(path[0]), "open space", "open space"][:2]
+    else:
+        a = (ends_at(path[0]) or ["open space"])[0]
+        b = (ends_at(path[-1]) or ["open space"])[0]
+    for k, i in enumerate(path, 1):
+        labels[i] = f"route {a}–{b}" + (f", space {k} of {len(path)}" if len(path) > 1 else "")
+
+
+@functools.cache
+def _board(key: tuple[str, tuple[int, int, int], int]) -> B.Board:
+    return B.load_board(key[0], key[1], key[2])
+
+
+@functools.cache
+def _labels_for(key: tuple[str, tuple[int, int, int], int]) -> tuple[str, ...]:
+    return space_labels(_board(key))
+
+
+def board_of(config: Any) -> B.Board:
+    """The board a config plays on (loaded once per board file and line costs)."""
+    return _board(R.board_key(config))
+
+
+def labels_for(config: Any) -> tuple[str, ...]:
+    """The space labels of the board a config plays on (computed once per board)."""
+    return _labels_for(R.board_key(config))
+
+
+def mission_target(state: Any, m: int) -> str:
+    """Where mission card ``m`` sends a ship: a market system by name, or a route by its label."""
+    c = state.cfg[0]
+    target = int(c["mission_target"][m])
+    board = board_of(state.config)
+    if target < 100:
+        return market_system(state, target)
+    space = next(i for i in range(board.n_spaces) if int(board.line[i]) == target - 100)
+    return labels_for(state.config)[space].partition(", space ")[0]
+
+
+def market_system(state: Any, sy: int) -> str:
+    """The name of the engine's market system ``sy`` (0..13, the board's order of its market systems)."""
+    board = board_of(state.config)
+    return system_name(board.system_names[board.market_systems[sy]])
+
+
+def place_name(place: int) -> str:
+    """A passenger place (culture 0..13, 14 Galactic Base) in words."""
+    return f"the {CULTURE_NAMES[place]} culture" if 0 <= place < len(CULTURE_NAMES) else "Galactic Base"
+
+
+def describe(state: Any, action: int, generic: str) -> str:
+    """``generic`` (``game.describe_action``) with what a passenger action moves: where it is bound, its fare."""
+    if R.A_PICKUP <= action < R.A_PILOT:
+        i = (action - R.A_PICKUP) % (R.A_DROP - R.A_PICKUP)
+        c = state.cfg[0]
+        bound, fare = place_name(int(c["passenger_dest"][i])), credits(int(c["passenger_fare"][i]))
+        return f"{generic} (bound for {bound}, fare {fare})"
+    return generic
+
+
+# -- the narration -------------------------------------------------------------------------------------
+def credits(amount: int) -> str:
+    return f"{amount:,} {UNITS.of('money', amount)}"
+
+
+def cargo(s: np.void, seat: int) -> str:
+    held = [f"{int(s['cargo'][seat, g])} {GOOD_NAMES[g]}" for g in range(R.NC) if s["cargo"][seat, g]]
+    return ", ".join(held) if held else "empty"
+
+
+def ship(s: np.void, seat: int, labels: tuple[str, ...]) -> str:
+    """One seat's ship in words: where, purse, equipment and holds."""
+    return (
+        f"at {labels[int(s['pos'][seat])]}; {credits(int(s['credits'][seat]))}; laser {int(s['laser'][seat])}, "
+        f"shield {int(s['shield'][seat])}, pilot {int(s['pilot'][seat])}, {DRIVE_NAMES[int(s['drive'][seat])]}; "
+        f"{count(int(s['holds'][seat]), 'hold')} [{cargo(s, seat)}]"
+    )
+
+
+def start(state: Any) -> list[str]:
+    """The set-up: seats in turn order, each purse and ship, the board and the markets as they start."""
+    s = state.record[0]
+    config = state.config
+    n = config.players
+    labels = labels_for(config)
+    first = int(s["first"])
+    order = ", ".join(f"seat {(first + k) % n}" for k in range(n))
+    lines = [
+        f"setup: start player seat {first}; turn order {order}; {count(int(config.rounds), 'round')}",
+        "  purses: " + ", ".join(f"seat {p} {credits(int(s['credits'][p]))}" for p in range(n)),
+    ]
+    for p in range(n):
+        missions = [int(m) for m in s["mission"][p] if int(m) >= 0]
+        held = "; ".join(
+            f"mission: {mission_target(state, m)} ({credits(int(state.cfg[0]['mission_credits'][m]))})"
+            for m in missions
+        )
+        lines.append(f"  seat {p}: {ship(s, p, labels)}" + (f"; {held}" if held else ""))
+    hidden = int((s["discovered"][: R.NSYS] == 0).sum())
+    lines.append(
+        f"  board: {len(labels)} spaces; {R.NSYS} systems with a market, {hidden} still undiscovered "
+        "(their cultures and market tokens hidden until a ship arrives)"
+    )
+    waiting = [i for i in range(len(s["pass_loc"])) if 0 <= int(s["pass_loc"][i]) < R.LOC_HOLD]
+    c = state.cfg[0]
+    for i in waiting:
+        where, bound = place_name(int(s["pass_loc"][i])), place_name(int(c["passenger_dest"][i]))
+        fare = credits(int(c["passenger_fare"][i]))
+        lines.append(f"  passenger {i} waits at {where}, bound for {bound} (fare {fare})")
+    return lines
+
+
+def prefix(state: Any) -> str:
+    s = state.record[0]
+    return f"  r{int(s['round_no'])} seat {int(s['cur'])} [{state.decision_name()}]"
+
+
+def after(state: Any, action: int, later: Any) -> list[str]:
+    """What ``action`` changed: a new turn, discoveries, a ship carried on, dice, credits, cargo, fame."""
+    b, a = state.record[0], later.record[0]
+    labels = labels_for(state.config)
+    n = state.config.players
+    lines: list[str] = []
+    for sy in range(R.NSYS):
+        if int(b["discovered"][sy]) == 0 and int(a["discovered"][sy]) == 1:
+            lines.append(f"    discovered the {CULTURE_NAMES[int(a['sys_culture'][sy])]} at {market_system(state, sy)}")
+    p = int(b["active"])
+    if int(b["phase"]) in (R.PH_MOVE, R.PH_NAV_CHOICE, R.PH_ASSIGN) and int(a["pos"][p]) != int(b["pos"][p]):
+        k = action - R.A_EDGE
+        target = int(state.cfg[0]["adj"][int(b["pos"][p]), k]) if R.A_EDGE <= action < R.A_THRUST else -1
+        if int(a["pos"][p]) != target:  # navigation dice carried the ship on
+            lines.append(f"    seat {p} carried on to {labels[int(a['pos'][p])]}")
+    if int(a["dice_n"]) > int(b["dice_n"]):
+        lines.append(
+            "    dice " + " ".join(str(int(x)) for x in a["dice"][: int(a["dice_n"])]) + f" = {int(a['mp'])} MP"
+        )
+    for q in range(n):
+        dc = int(a["credits"][q]) - int(b["credits"][q])
+        if dc:
+            why = _why(b, a, q, dc)
+            lines.append(f"    seat {q}: {dc:+,} {UNITS.of('money', dc)}{why} -> {credits(int(a['credits'][q]))}")
+        loaded = [(g, int(a["cargo"][q, g]) - int(b["cargo"][q, g])) for g in range(R.NC)]
+        changes = [f"{d:+d} {GOOD_NAMES[g]}" for g, d in loaded if d]
+        if changes:
+            lines.append(f"    seat {q}'s holds: {', '.join(changes)} -> [{cargo(a, q)}]")
+        df = int(a["fame_tokens"][q]) - int(b["fame_tokens"][q])
+        if df:
+            lines.append(f"    seat {q}: {df:+d} {UNITS.of('points', df)} -> {int(a['fame_tokens'][q])}")
+    over = int(a["phase"]) == R.PH_OVER
+    new_turn = (int(a["round_no"]), int(a["active"])) != (int(b["round_no"]), int(b["active"]))
+    if new_turn and not over:
+        q = int(a["active"])
+        lines.append(f"--- round {int(a['round_no'])}, seat {q}'s turn: {ship(a, q, labels)} ---")
+    if over:
+        lines.append("=== game over ===")
+    return lines
+
+
+def _income_fields() -> list[tuple[str, str, int]]:
+    """(words, record field, sign) of every credit flow the record counts per seat."""
+    fields = [("sales", "f_sale_income", 1)]
+    fields += [(SOURCE_WORDS[key], field, 1) for key, field in SOURCE_FIELDS.items()]
+    return [*fields, ("port fees paid", "f_fees_paid", -1)]
+
+
+def _why(b: np.void, a: np.void, seat: int, change: int) -> str:
+    """The recorded sources of a seat's change of credits, " (sales +40, port fees paid -10)"; what no counter
+    records (purchases) is "spent"; empty when nothing is recorded."""
+    parts = [(w, sign * (int(a[f][seat]) - int(b[f][seat]))) for w, f, sign in _income_fields()]
+    parts = [(w, d) for w, d in parts if d]
+    if not parts:
+        return ""
+    rest = change - sum(d for _, d in parts)
+    if rest:
+        parts.append(("spent", rest))
+    return " (" + ", ".join(f"{w} {d:+,}" for w, d in parts) + ")"
+
+
+def score_parts(s: np.void, seat: int) -> list[tuple[str, int]]:
+    """(what, credits) that sum to the seat's final credits: the starting purse, sales, each recorded source
+    of income, port fees paid, and everything else spent (goods, equipment, ports, upgrades, Rewards: the
+    record keeps no total of those, so it is the rest)."""
+    parts = [("start", int(s["start_credits"][seat]))]
+    parts += [(words, sign * int(s[field][seat])) for words, field, sign in _income_fields()]
+    rest = int(s["score"][seat]) - sum(v for _, v in parts)
+    parts.append(("spent", rest))
+    return parts
+
+
+def scores(state: Any) -> list[str]:
+    """Each seat's final credits with their breakdown by source, then its rank."""
+    s = state.record[0]
+    out = []
+    for p in range(state.config.players):
+        shown = [(what, v) for what, v in score_parts(s, p) if v or what == "start"]
+        parts = ", ".join(f"{what} {v:+,}" if what != "start" else f"{what} {v:,}" for what, v in shown)
+        out.append(f"  seat {p}: {credits(int(s['score'][p]))} = {parts}; rank {int(s['rank'][p])}")
+    return out

@@ -1,0 +1,174 @@
+"""Pantheon's and Merchant of Venus's transcripts at the level of Massilia's (issue 32): a set-up section, an
+era/round and turn prefix on every decision, places by readable names (no bare hex numbers, no internal node
+ids) and final scores in the game's unit with a breakdown by source that sums to the score."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from simlab import get_game
+from simlab.core.transcript import PlayResult, play_with_transcript
+from simlab.games.merchant_of_venus import board as MB
+from simlab.games.merchant_of_venus import narrate as mov_narrate
+from simlab.games.pantheon import board as PB
+from simlab.games.pantheon import narrate as pantheon_narrate
+
+SEED = 7
+
+
+@pytest.fixture(scope="module")
+def pantheon_game() -> PlayResult:
+    game = get_game("pantheon")
+    config = game.make_config()
+    return play_with_transcript(game, config, SEED, game.default_lineup(config.players))
+
+
+@pytest.fixture(scope="module")
+def mov_game() -> PlayResult:
+    game = get_game("merchant_of_venus")
+    config = game.make_config()
+    return play_with_transcript(game, config, SEED, game.default_lineup(config.players))
+
+
+def breakdown(line: str, unit: str) -> tuple[int, dict[str, int], int]:
+    """(score, {part: amount}, rank) of a final-score line "seat p: N unit = start S, what +x, ...; rank R"."""
+    m = re.fullmatch(rf"  seat \d: (?P<score>[\d,]+) {unit} = (?P<parts>.+); rank (?P<rank>\d)", line)
+    assert m, f"not a final-score line with its unit and breakdown: {line!r}"
+    parts = {}
+    for part in m["parts"].split(", "):
+        what, _, amount = part.rpartition(" ")
+        parts[what] = int(amount.replace(",", ""))
+    return int(m["score"].replace(",", "")), parts, int(m["rank"])
+
+
+def final_lines(result: PlayResult) -> list[str]:
+    i = result.lines.index("final scores:")
+    return result.lines[i + 1 : i + 1 + result.state.config.players]
+
+
+# -- Pantheon ------------------------------------------------------------------------------------------
+def test_pantheon_hexes_have_unique_readable_labels() -> None:
+    board = PB.load_map()
+    labels = pantheon_narrate.hex_labels(board)
+    assert len(set(labels)) == board.n_hexes
+    q, r = (int(x) for x in board.coords[int(board.start[1])])
+    assert labels[int(board.start[1])] == f"Gallia's start ({q},{r})"
+    column = next(i for i in range(board.n_hexes) if board.column_space[i])
+    assert labels[column].startswith("column space near ")
+    for i, label in enumerate(labels):
+        q, r = (int(x) for x in board.coords[i])
+        assert label.endswith(f"({q},{r})"), label
+
+
+def test_pantheon_transcript_has_a_set_up_section(pantheon_game: PlayResult) -> None:
+    lines = pantheon_game.lines
+    assert lines[2].startswith("setup: map mediterranean_approx (placeholder board, 216 hexes); 6 eras")
+    seats = [ln for ln in lines[3:8] if re.match(r"  seat \d: \d+ feet? and \d+ columns? in stock", ln)]
+    assert len(seats) == pantheon_game.state.config.players, lines[:10]
+    assert any(ln.startswith("  card display: ") for ln in lines[3:10])
+    eras = [ln for ln in lines if ln.startswith("=== era ")]
+    assert len(eras) == pantheon_game.state.config.eras
+    assert all(re.match(r"=== era \d: \w+ \(.+\); start player seat \d ===$", ln) for ln in eras), eras
+
+
+def test_pantheon_decisions_carry_era_and_turn_and_name_hexes(pantheon_game: PlayResult) -> None:
+    lines = pantheon_game.lines
+    decisions = [ln for ln in lines if re.match(r"  \S.* seat \d \[", ln)]
+    assert len(decisions) == len(pantheon_game.state.history)
+    for line in decisions:
+        assert re.match(r"  (set-up|e[1-6] set-up|e[1-6] t\d+) seat \d \[[^\]]+\] \S", line), line
+    assert sum(bool(re.match(r"  e3 t\d+ ", ln)) for ln in decisions) > 5
+    assert not [ln for ln in lines if re.search(r"\bhex \d+", ln)], "a bare hex number"
+    placed = [ln for ln in decisions if "] foot on " in ln or "] column on " in ln]
+    assert placed and all(re.search(r"on .+ \(-?\d+,-?\d+\)$", ln) for ln in placed), placed[:3]
+    assert any(ln.startswith("--- era 1, turn 1: seat ") for ln in lines)
+
+
+def test_pantheon_final_points_by_source_sum_to_the_score(pantheon_game: PlayResult) -> None:
+    state = pantheon_game.state
+    facts = state.facts()
+    for p, line in enumerate(final_lines(pantheon_game)):
+        score, parts, rank = breakdown(line, "points")
+        assert score == int(state.outcome().scores[p]) and rank == state.outcome().ranks[p]
+        assert sum(parts.values()) == score, line
+        assert "unaccounted" not in parts, line
+        assert parts["start"] == facts["start_points"][p]
+        for source, words in pantheon_narrate.SOURCE_WORDS.items():
+            assert parts.get(words, 0) == facts[f"points_{source}"][p], (line, source)
+
+
+# -- Merchant of Venus ---------------------------------------------------------------------------------
+def test_mov_spaces_have_unique_readable_labels() -> None:
+    board = MB.DEFAULT_BOARD
+    labels = mov_narrate.space_labels(board)
+    assert len(set(labels)) == board.n_spaces
+    by_id = dict(zip(board.names, labels, strict=True))
+    assert by_id["gb_cw_1"] == "route Galactic Base–Colony World, space 1 of 4"
+    assert by_id["gb_cw_4"] == "route Galactic Base–Colony World, space 4 of 4"
+    assert by_id["cw_loop_6"] == "Colony World space 4"
+    assert by_id["GP_loop_01"] == "Grandport (Giant Planet)"
+    assert by_id["Levitown"] == "Levitown (Giant Planet)"
+    assert by_id["Galactic Base"] == "Galactic Base"
+    assert by_id["MGS_loop_3"] == "Multi-Generation Ship port"
+    assert by_id["AS_2_1"] == "Asteroid System space 2 (hazard)"
+    assert not [x for x in labels if mov_narrate.INTERNAL_ID.match(x) or "_" in x]
+
+
+def test_mov_transcript_has_a_set_up_section(mov_game: PlayResult) -> None:
+    lines, n = mov_game.lines, mov_game.state.config.players
+    assert re.match(r"setup: start player seat \d; turn order (seat \d, )+seat \d; 30 rounds$", lines[2]), lines[2]
+    assert re.match(r"  purses: (seat \d [\d,]+ credits, )+seat \d [\d,]+ credits$", lines[3]), lines[3]
+    ships = [ln for ln in lines[4 : 4 + n] if re.match(r"  seat \d: at Galactic Base; [\d,]+ credits; laser", ln)]
+    assert len(ships) == n, lines[4 : 4 + n]
+    assert lines[4 + n].startswith("  board: 268 spaces; 14 systems with a market")
+
+
+def test_mov_transcript_names_no_internal_node_id(mov_game: PlayResult) -> None:
+    ids = {name for name in MB.DEFAULT_BOARD.names if mov_narrate.INTERNAL_ID.match(name)}
+    words = {w for ln in mov_game.lines for w in re.findall(r"[\w-]+", ln)}
+    assert not ids & words, sorted(ids & words)[:5]
+    moves = [ln for ln in mov_game.lines if "[move] to " in ln]
+    assert any("] to route Galactic Base–" in ln for ln in moves), moves[:3]
+    decisions = [ln for ln in mov_game.lines if re.match(r"  r\d+ seat \d \[[^\]]+\] \S", ln)]
+    assert len(decisions) == len(mov_game.state.history)
+    assert any(re.match(r"--- round 2, seat \d's turn: at .+; [\d,]+ credits; ", ln) for ln in mov_game.lines)
+
+
+def test_mov_final_credits_by_source_sum_to_the_score(mov_game: PlayResult) -> None:
+    state = mov_game.state
+    facts = state.facts()
+    for p, line in enumerate(final_lines(mov_game)):
+        score, parts, rank = breakdown(line, "credits")
+        assert score == int(state.outcome().scores[p]) == facts["final_credits"][p]
+        assert rank == state.outcome().ranks[p]
+        assert sum(parts.values()) == score, line
+        assert parts["start"] == facts["start_credits"][p]
+        assert parts.get("sales", 0) == facts["credits_sales"][p]
+        for source, words in mov_narrate.SOURCE_WORDS.items():
+            assert parts.get(words, 0) == facts[f"credits_{source}"][p], (line, source)
+        assert parts.get("spent", 0) <= 0, line
+
+
+@pytest.mark.parametrize(("name", "unit"), [("pantheon", "points"), ("merchant_of_venus", "credits")])
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2)])
+def test_every_line_is_placed_and_scores_add_up_at_other_tables(name: str, unit: str, players: int, seed: int) -> None:
+    game = get_game(name)
+    config = game.make_config(players=players)
+    result = play_with_transcript(game, config, seed, game.default_lineup(players))
+    decisions = [ln for ln in result.lines if re.match(r"  (set-up|e\d set-up|e\d t\d+|r\d+) seat \d \[[^\]]+\] ", ln)]
+    assert len(decisions) == len(result.state.history)
+    assert not [ln for ln in result.lines if re.search(r"\bhex \d+|\b[a-zA-Z]+_(loop|[A-Za-z]+)_\d+\b", ln)]
+    for p, line in enumerate(final_lines(result)):
+        score, parts, _ = breakdown(line, unit)
+        assert score == int(result.state.outcome().scores[p]) == sum(parts.values()), line
+
+
+def test_pantheon_loot_is_taken_by_a_seat_or_boxed_at_the_eras_end(pantheon_game: PlayResult) -> None:
+    facts = pantheon_game.state.facts()
+    for p in range(pantheon_game.state.config.players):
+        taken = [ln for ln in pantheon_game.lines if ln.startswith(f"    seat {p} takes the ")]
+        assert len(taken) == facts["loot_taken"][p]
+    boxed = [ln for ln in pantheon_game.lines if re.match(r"    the .+ loot left on .+ is boxed$", ln)]
+    assert boxed, "loot left at an era's end is boxed, not taken"
