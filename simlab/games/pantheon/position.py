@@ -34,6 +34,7 @@ from simlab.core.errors import PositionError
 from simlab.games.pantheon import data as D
 from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.config import PantheonConfig
+from simlab.games.pantheon.facts import POINT_SOURCES
 from simlab.games.pantheon.game import GAME, PantheonState
 
 CARD_NAMES = (
@@ -76,6 +77,99 @@ def _god_tile(field: str, value: Any, cf: np.void, free: list[int]) -> int:
     raise PositionError(f"{field}: no free {D.GODS[g]} tile left")
 
 
+def _take(field: str, cards: np.ndarray, rest: np.ndarray, where: str) -> None:
+    """Take ``cards`` (counts by kind) out of ``rest``, refusing what the game does not have left."""
+    short = cards > rest
+    if np.any(short):
+        k = int(np.flatnonzero(short)[0])
+        raise PositionError(
+            f"{field}: {int(cards[k])} {CARD_NAMES[k]} card(s) for {where}, but only {int(rest[k])} are left"
+            " after the hands (and what is given before it)"
+        )
+    rest -= cards
+
+
+def _card_list(field: str, cards: Sequence[Any]) -> list[int]:
+    if isinstance(cards, (str, Mapping)):
+        raise PositionError(f"{field}: expected a list of card names (top first), got {cards!r}")
+    return [P.resolve(f"{field}[{i}]", c, CARD_NAMES) for i, c in enumerate(cards)]
+
+
+def _deal_cards(s, config, rng, rest, deck, deck_top, discard) -> None:
+    """The display, the discard pile and the deck from the cards not in hands (``rest``, counts by kind).
+
+    ``discard`` given: those cards. ``deck`` given (top first): exactly that deck, and the rest of the cards is
+    discarded (with ``discard`` also given, none may be left over). Otherwise the rest is the deck, shuffled,
+    the display dealt from its top, and ``deck_top`` laid on top of it (the first given drawn first)."""
+    rest = rest.copy()
+    s["discard"][:] = 0
+    if discard is not None:
+        pile = P.count_vector("discard", discard, CARD_NAMES)
+        _take("discard", pile, rest, "the discard pile")
+        s["discard"][:] = pile
+    top = _card_list("deck_top", deck_top)
+    if deck is not None:
+        if top:
+            raise PositionError("deck_top: give either deck (the whole deck) or deck_top")
+        order = _card_list("deck", deck)
+        _take("deck", np.bincount(order, minlength=R.NCARD), rest, "the deck")
+        shuffled = np.repeat(np.arange(R.NCARD), rest).astype(np.int32)
+        rng.shuffle(shuffled)
+        display = [int(x) for x in shuffled[::-1][: config.display_cards]]  # dealt from the rest
+        _take("deck", np.bincount(display, minlength=R.NCARD), rest, "the display")
+        if discard is not None and rest.sum():
+            k = int(np.flatnonzero(rest)[0])
+            raise PositionError(
+                f"deck/discard: {int(rest.sum())} card(s) (e.g. {CARD_NAMES[k]}) are in neither; give them to a"
+                " hand, the deck or the discard pile (or leave discard out to discard the rest)"
+            )
+        s["discard"][:] += rest
+        cards = order[::-1]  # the top is the end of the array
+    else:
+        _take("deck_top", np.bincount(top, minlength=R.NCARD), rest, "the top of the deck")
+        shuffled = np.repeat(np.arange(R.NCARD), rest).astype(np.int32)
+        rng.shuffle(shuffled)
+        display = [int(x) for x in shuffled[::-1][: config.display_cards]]
+        cards = [int(x) for x in shuffled[: len(shuffled) - len(display)]] + top[::-1]
+    s["display"][:] = -1
+    s["display"][: len(display)] = display
+    s["deck"][:] = 0
+    s["deck"][: len(cards)] = cards
+    s["deck_n"] = len(cards)
+
+
+def _book_points(s, config, points) -> None:
+    """Points by seat, each booked to its source so start points + points by source = score.
+
+    ``{seat: n}`` (or one number, or one per seat): the score n, its points above the start points booked
+    to the gods' era points; ``{seat: {source: n}}``: booked to those sources (``facts.POINT_SOURCES``), the
+    score is the start points plus their sum."""
+    n = config.players
+    start = [int(x) for x in config.start_points[:n]]
+    booked = np.zeros((n, R.NPSRC), np.int64)
+    if isinstance(points, Mapping) and any(isinstance(v, Mapping) for v in points.values()):
+        for p, v in P.seat_map("points", points, n).items():
+            if isinstance(v, Mapping):
+                booked[p] = P.count_vector(f"points[{p}]", v, POINT_SOURCES)
+            else:
+                booked[p, R.P_GODS] = _above_start(p, P.check_count(f"points[{p}]", v), start[p])
+    else:
+        for p, v in enumerate(P.per_seat("points", points, n, start)):
+            booked[p, R.P_GODS] = _above_start(p, v, start[p])
+    s["f_points_src"][:n] = booked
+    s["points"][:n] = np.asarray(start) + booked.sum(axis=1)
+    s["score"][:n] = s["points"][:n]
+
+
+def _above_start(p: int, score: int, start: int) -> int:
+    if score < start:
+        raise PositionError(
+            f"points[{p}]: {score} is below the seat's start points {start} (config start_points); points"
+            " are only gained"
+        )
+    return score - start
+
+
 def position(
     seat: int = 0,
     *,
@@ -99,6 +193,14 @@ def position(
     points: Any = None,
     steps_tiles: Any = None,
     special: Sequence[int] | None = None,
+    next_nation: Any = None,
+    start_player: int | None = None,
+    deck: Sequence[Any] | None = None,
+    deck_top: Sequence[Any] = (),
+    discard: Any = None,
+    god_stack: Sequence[Any] | None = None,
+    god_box: Sequence[Any] | None = None,
+    bonus: Mapping[int, Any] | None = None,
 ) -> PantheonState:
     """A Pantheon state built from the description (see the module docstring)."""
     if config is None:
@@ -131,10 +233,18 @@ def position(
     s["nations_played"][era - 1] = nat
     rest_nations = [x for x in range(R.NNAT) if x != nat]
     rng.shuffle(rest_nations)
-    s["nation_deck"][:] = [*rest_nations, nat]
     s["nation_n"] = config.nations_in_deck - era
+    if next_nation is not None:  # the top of the nation deck: the nation the next era reveals
+        nxt = P.resolve("next_nation", next_nation, D.NATIONS)
+        if era >= config.eras:
+            raise PositionError(f"next_nation: era {era} is the last of {config.eras}; no nation comes next")
+        if nxt == nat:
+            raise PositionError(f"next_nation: {D.NATIONS[nxt]} is this era's nation; give another")
+        rest_nations.remove(nxt)
+        rest_nations.insert(int(s["nation_n"]) - 1, nxt)
+    s["nation_deck"][:] = [*rest_nations, nat]
     s["temple"] = int(cf["start_hex"][nat]) if phase == "action" else -1
-    s["start_player"] = seat
+    s["start_player"] = seat if start_player is None else P.check_seat("start_player", start_player, n)
     s["active"] = seat
     s["era_over"] = 0
     s["era_ender"] = -1
@@ -162,20 +272,10 @@ def position(
     if np.any(rest < 0):
         k = int(np.flatnonzero(rest < 0)[0])
         raise PositionError(f"hands: more {CARD_NAMES[k]} cards than the game has (outside the special stack)")
-    deck = np.repeat(np.arange(R.NCARD), rest).astype(np.int32)
-    rng.shuffle(deck)
-    s["deck"][:] = 0
-    s["deck"][: len(deck)] = deck
-    s["deck_n"] = len(deck)
-    s["discard"][:] = 0
+    _deal_cards(s, config, rng, rest, deck, deck_top, discard)
     s["special"][:] = 0
     s["special"][: len(specials)] = specials
     s["special_n"] = len(specials)
-    s["display"][:] = -1
-    for i in range(config.display_cards):
-        s["deck_n"] -= 1
-        s["display"][i] = s["deck"][s["deck_n"]]
-        s["deck"][s["deck_n"]] = 0
 
     # -- sacrifice tiles ---------------------------------------------------------------------------
     s["level"][:] = 0
@@ -207,11 +307,34 @@ def position(
         free.remove(t)
         s["god_loc"][t] = R.L_FACE
         s["god_face"][i] = t
-    top = []
-    for i, g in enumerate(god_stack_top):
-        t = _god_tile(f"god_stack_top[{i}]", g, cf, free)
+    boxed = []
+    for i, g in enumerate(god_box or ()):
+        t = _god_tile(f"god_box[{i}]", g, cf, free)
         free.remove(t)
-        top.append(t)
+        boxed.append(t)
+    if god_stack is not None:  # the whole stack, top first; the rest of the tiles is boxed
+        if god_stack_top:
+            raise PositionError("god_stack_top: give either god_stack (the whole stack) or god_stack_top")
+        top = []
+        for i, g in enumerate(god_stack):
+            t = _god_tile(f"god_stack[{i}]", g, cf, free)
+            free.remove(t)
+            top.append(t)
+        if free and god_box is not None:
+            raise PositionError(
+                f"god_stack/god_box: {len(free)} god tile(s) are in neither; give them to the stack, the box,"
+                " a seat or the display (or leave god_box out to box the rest)"
+            )
+        boxed += free
+        free = []
+    else:
+        top = []
+        for i, g in enumerate(god_stack_top):
+            t = _god_tile(f"god_stack_top[{i}]", g, cf, free)
+            free.remove(t)
+            top.append(t)
+    for t in boxed:
+        s["god_loc"][t] = R.L_BOX
     rng.shuffle(free)
     stack = free + top[::-1]
     s["god_stack"][:] = -1
@@ -268,6 +391,18 @@ def position(
     s["bonus_kept"][:] = 0
     s["column_bonus"][:] = 0
     s["steps_bonus"][:] = 0
+    s["f_bonus_tile"][:] = -1
+    left = lt.bonus.copy()
+    for p, t in P.seat_map("bonus", bonus, n).items():  # resolved before era 1: kept (steps) or boxed
+        k = P.resolve(f"bonus[{p}]", t, D.LOOT_TYPES)
+        if left[k] == 0:
+            raise PositionError(f"bonus[{p}]: no {D.LOOT_TYPES[k]} bonus tile left (the game has {lt.bonus[k]})")
+        left[k] -= 1
+        s["f_bonus_tile"][p] = k
+        if int(cf["loot_effect"][k]) == R.E_STEPS:
+            s["bonus_box"][k] -= 1
+            s["bonus_kept"][p, k] += 1
+            s["steps_bonus"][p] += int(cf["loot_amount"][k])
     for p, v in enumerate(P.per_seat("steps_tiles", steps_tiles, n, [0] * n)):
         for _ in range(v):  # a steps tile of +1 each, from the loot bag
             k = D.LOOT_TYPES.index("steps_1")
@@ -312,11 +447,10 @@ def position(
             raise PositionError(f"pieces/stock[{p}]: more than {config.feet_per_player} feet or columns")
 
     # -- points and the decision -------------------------------------------------------------------
-    pts = P.per_seat("points", points, n, [0] * n)
-    s["points"][:n] = pts
-    s["score"][:n] = pts
-    for f in ("f_gods", "f_loot", "f_columns_placed", "f_moves", "f_buys", "f_god_actions", "f_draws", "f_era_ends"):
-        s[f][:] = 0
+    for f in s.dtype.names:  # the facts count from this position on (the set-up's are not this game's)
+        if f.startswith("f_") and f != "f_bonus_tile":
+            s[f] = 0
+    _book_points(s, config, points)
     s["pend_n"] = 0
     s["pend_bonus"] = 0
     s["sac_left"] = 0
