@@ -453,6 +453,7 @@ def position(
     _book_points(s, config, points)
     s["pend_n"] = 0
     s["pend_bonus"] = 0
+    s["jumped"] = -1
     s["sac_left"] = 0
     s["gtile"] = -1
     s["big_foot"] = -1
