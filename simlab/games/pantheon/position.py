@@ -1,25 +1,39 @@
 """Setting up a Pantheon position from a readable description (see ``docs/games/pantheon.md``).
 
 ``position(...)`` starts a normal set-up (``GAME.new_state``), clears what the description may give and
-writes it: the era and its nation, whose action it is, hands, sacrifice tiles, owned gods, face-up gods,
-demigods, pieces on the board and in stock, loot on hexes, points. It returns a normal ``PantheonState``
-at ``seat``'s action decision (or, with ``phase="gallia"``, at ``seat``'s Gallia choice of the era's set-up).
+writes it: the era, its nation and the next one, the start player, whose action it is, hands, the deck and
+the discard pile, sacrifice tiles, owned, face-up, stacked and boxed gods, demigods, pieces on the board and
+in stock, loot on hexes, bonus tiles, points by source. It returns a normal ``PantheonState`` at ``seat``'s
+action decision (or, with ``phase="gallia"``, at ``seat``'s Gallia choice of the era's set-up).
 
 What is not given is rebalanced so every total still adds up:
 
-- cards: hands not given are empty; the display is refilled from the deck; every other card is in the
-  deck, shuffled by the seed; the special money stack is full (``special`` gives its cards, top last).
-- gods: ``face_up`` not given: players + 1 random tiles (``[]``: none, so the era ends after the next
-  action); tiles not owned or face up are in the stack, shuffled (``god_stack_top`` puts tiles on top, the
-  first given is the top); nothing is boxed. A god is named by its god (``"Stonkus"``: the first such tile
-  of the stack), by its tile index, or by its requirement (``(2, 2, 2, 1)``: the first tile printed so;
-  ``("Vinthrad", 4, 1)``: that god's).
+- nations: ``next_nation`` is the top of the nation deck (the nation the next era reveals; not the era's
+  own, not in the last era); the rest shuffled. ``start_player`` defaults to ``seat``.
+- cards: hands not given are empty; ``discard`` (``{card: n}``) is the discard pile (default empty);
+  ``deck`` (names, top first) is the whole deck, and then the cards in no hand, pile or display are
+  discarded (with ``discard`` given too, none may be left over); otherwise every other card is in the deck,
+  shuffled by the seed, the display dealt from it and ``deck_top`` (names, the first drawn first) laid on
+  top. The special money stack is full (``special`` gives its cards, top last).
+- gods: ``face_up`` not given: players + 1 random tiles (``[]``: none); ``god_box`` tiles are boxed;
+  ``god_stack`` (top first) is the whole stack, and then the tiles not owned, face up or stacked are boxed
+  (with ``god_box`` given too, none may be left over); otherwise the tiles not owned, face up or boxed are
+  in the stack, shuffled (``god_stack_top`` puts tiles on top, the first given is the top). A god is named
+  by its god (``"Stonkus"``: the first such free tile), by its tile index, or by its requirement
+  (``(2, 2, 2, 1)``: the first tile printed so; ``("Vinthrad", 4, 1)``: that god's).
 - demigods: owned and face-up values given come out of the stack; the stack keeps low values on top.
 - loot: ``{hex: type}`` on the board (not given: one random tile per symbol space in use, as the set-up
-  places them; ``{}``: none, so the era ends after the next action), the rest in the bag; the bonus tiles
-  all resolved (boxed).
+  places them; ``{}``: none), the rest in the bag. An era ends when its last loot tile or last face-up god
+  *leaves* the board, so with ``loot={}`` the next god action ends it, with ``face_up=[]`` the next loot tile
+  taken; with both empty only ``era_turn_limit`` does.
+- bonus tiles: ``bonus={seat: type}`` is the seat's tile, resolved before era 1 (a steps tile kept, its
+  steps in every move; any other boxed: its effect is whatever else the description gives); the rest boxed.
 - pieces: ``{seat: {"feet": [hex, ...], "columns": [hex, ...]}}``; stock: ``{seat: (feet, columns)}``
   (default the config's start stock); the general supply holds the rest.
+- points: ``{seat: n}`` is the seat's score, its points above the config's ``start_points`` booked to the
+  gods' era points; ``{seat: {source: n}}`` books them to those sources (``facts.POINT_SOURCES``: gods,
+  era_end, demigods, columns, pietalte), the score being the start points plus their sum. The facts
+  (``f_*``) count from this position on: the set-up's own (its bonus deal, its draws) are cleared.
 """
 
 from __future__ import annotations

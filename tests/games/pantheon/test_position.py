@@ -13,7 +13,7 @@ from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.checks import invariants
 from simlab.games.pantheon.position import position
 
-from .helpers import play
+from .helpers import far_hex, geometry, play
 
 TAKE_LAST_GOD = (R.A_GOD, R.A_SLOT + 0, R.A_KIND + D.DANCERS, R.A_KIND + D.TEMPLES)
 LAST_GOD = {"face_up": [("Vinthrad", 4, 1)], "hands": {0: {"dancers": 4, "temples": 1}}}
@@ -106,3 +106,23 @@ def test_points_are_booked_to_their_sources_and_the_set_up_facts_cleared():
         position(0, players=2, points={0: 1}, overrides={"start_points": [2, 0, 0, 0]})
     with pytest.raises(PositionError, match=r"points\[1\]: unknown 'luck'"):
         position(0, players=2, points={1: {"luck": 2}})
+
+
+def test_an_empty_board_side_ends_the_era_at_the_next_taking_not_by_itself():
+    """The docs' reading: an era ends when its last loot tile or last face-up god leaves the board. With
+    ``loot={}`` a draw leaves the era running and the next god action ends it; with ``face_up=[]`` the next
+    loot tile taken does."""
+    no_loot = position(0, players=2, loot={}, **LAST_GOD | {"face_up": [("Vinthrad", 4, 1), "Stonkus"]})
+    play(no_loot, R.A_DRAW, R.A_DECK, R.A_DECK, R.A_DECK)
+    assert no_loot.record[0]["era"] == 1
+    play(no_loot, R.A_DRAW, R.A_DECK, R.A_DECK, R.A_DECK)  # seat 1's turn
+    play(no_loot, *TAKE_LAST_GOD)
+    assert no_loot.record[0]["era"] == 2 and no_loot.record[0]["f_era_end_by"][0] == R.END_LOOT
+    _t, f, _c = geometry(position(0, players=2))
+    no_gods = position(0, players=2, face_up=[], loot={f: "draw_2", far_hex(position(0, players=2), f): "draw_3"})
+    play(no_gods, R.A_DRAW, R.A_DECK, R.A_DECK, R.A_DECK)
+    assert no_gods.record[0]["era"] == 1
+    play(no_gods, R.A_MOVE, R.A_COUNT + 0, R.A_FOOT + f)  # seat 1's foot next to the temple takes the loot
+    while no_gods.record[0]["era"] == 1 and not no_gods.is_terminal():
+        play(no_gods, int(no_gods.legal_actions()[0]))
+    assert no_gods.record[0]["f_era_end_by"][0] == R.END_GODS
