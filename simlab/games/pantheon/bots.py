@@ -279,12 +279,17 @@ def column_worth(s, c, p, h, cols, prm):
 
 @compiled
 def choose_placement(s, c, p, buf, n, prm, buy):
-    """The best legal placement (feet, columns, jumps) or purchase; stop when nothing is worth it."""
+    """The best legal placement (feet, columns, jumps) or purchase; stop when nothing is worth it (after a
+    jump no stop is legal: the best landing, worth something or not)."""
     loot = np.empty(R.MAX_HEX, np.int32)
     loot_left = loot_hexes(s, c, loot)
     cols = own_columns(s, c, p)
-    best = 0.0
-    arg = R.A_STOP
+    best = -1e18
+    arg = buf[0]
+    for i in range(n):
+        if buf[i] == R.A_STOP:
+            best = 0.0
+            arg = R.A_STOP
     money_left = s.money_left
     for i in range(n):
         a = buf[i]

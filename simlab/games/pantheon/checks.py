@@ -69,8 +69,15 @@ def invariants(s, config) -> None:
         cards[R.C_MONEY1 + int(v) - 1] += 1
     want = np.array([c.movement_cards, *c.sacrifice_cards, c.money_cards, *c.special_money])
     assert np.array_equal(cards, want), f"cards {cards.tolist()} != {want.tolist()}"
-    # scores
+    # scores: every point booked to a source
     assert np.array_equal(s["score"][:n], s["points"][:n]), "score and points differ"
+    booked = np.asarray(c.start_points[:n]) + s["f_points_src"][:n].sum(axis=1)
+    assert np.array_equal(booked, s["points"][:n]), f"start + points by source {booked.tolist()} != points"
+    # a Gaiviles jump waits for its landing only within a move (one jump clears one hex)
+    if s["jumped"] >= 0:
+        assert s["phase"] == R.PH_PLACE and s["in_move"], "a jump waits for its landing outside a move"
+        assert s["virt"][s["dp"], s["jumped"]], "the hex jumped does not count as the mover's"
+        assert s["steps_left"] > 0, "a jump waits for a landing with no step left"
 
 
 def hidden_fields(s, player: int) -> list[str]:

@@ -15,7 +15,7 @@ from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.bots import BUILDER, DEVOUT, GOD_FIRST
 from simlab.games.pantheon.config import MAX_PLAYERS, PantheonConfig
 
-RULES_VERSION = "pantheon-0.1"
+RULES_VERSION = "pantheon-0.2"
 CARD_NAMES = narrate.CARD_NAMES
 
 

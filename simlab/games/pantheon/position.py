@@ -1,25 +1,39 @@
 """Setting up a Pantheon position from a readable description (see ``docs/games/pantheon.md``).
 
 ``position(...)`` starts a normal set-up (``GAME.new_state``), clears what the description may give and
-writes it: the era and its nation, whose action it is, hands, sacrifice tiles, owned gods, face-up gods,
-demigods, pieces on the board and in stock, loot on hexes, points. It returns a normal ``PantheonState``
-at ``seat``'s action decision (or, with ``phase="gallia"``, at ``seat``'s Gallia choice of the era's set-up).
+writes it: the era, its nation and the next one, the start player, whose action it is, hands, the deck and
+the discard pile, sacrifice tiles, owned, face-up, stacked and boxed gods, demigods, pieces on the board and
+in stock, loot on hexes, bonus tiles, points by source. It returns a normal ``PantheonState`` at ``seat``'s
+action decision (or, with ``phase="gallia"``, at ``seat``'s Gallia choice of the era's set-up).
 
 What is not given is rebalanced so every total still adds up:
 
-- cards: hands not given are empty; the display is refilled from the deck; every other card is in the
-  deck, shuffled by the seed; the special money stack is full (``special`` gives its cards, top last).
-- gods: ``face_up`` not given: players + 1 random tiles (``[]``: none, so the era ends after the next
-  action); tiles not owned or face up are in the stack, shuffled (``god_stack_top`` puts tiles on top, the
-  first given is the top); nothing is boxed. A god is named by its god (``"Stonkus"``: the first such tile
-  of the stack), by its tile index, or by its requirement (``(2, 2, 2, 1)``: the first tile printed so;
-  ``("Vinthrad", 4, 1)``: that god's).
+- nations: ``next_nation`` is the top of the nation deck (the nation the next era reveals; not the era's
+  own, not in the last era); the rest shuffled. ``start_player`` defaults to ``seat``.
+- cards: hands not given are empty; ``discard`` (``{card: n}``) is the discard pile (default empty);
+  ``deck`` (names, top first) is the whole deck, and then the cards in no hand, pile or display are
+  discarded (with ``discard`` given too, none may be left over); otherwise every other card is in the deck,
+  shuffled by the seed, the display dealt from it and ``deck_top`` (names, the first drawn first) laid on
+  top. The special money stack is full (``special`` gives its cards, top last).
+- gods: ``face_up`` not given: players + 1 random tiles (``[]``: none); ``god_box`` tiles are boxed;
+  ``god_stack`` (top first) is the whole stack, and then the tiles not owned, face up or stacked are boxed
+  (with ``god_box`` given too, none may be left over); otherwise the tiles not owned, face up or boxed are
+  in the stack, shuffled (``god_stack_top`` puts tiles on top, the first given is the top). A god is named
+  by its god (``"Stonkus"``: the first such free tile), by its tile index, or by its requirement
+  (``(2, 2, 2, 1)``: the first tile printed so; ``("Vinthrad", 4, 1)``: that god's).
 - demigods: owned and face-up values given come out of the stack; the stack keeps low values on top.
 - loot: ``{hex: type}`` on the board (not given: one random tile per symbol space in use, as the set-up
-  places them; ``{}``: none, so the era ends after the next action), the rest in the bag; the bonus tiles
-  all resolved (boxed).
+  places them; ``{}``: none), the rest in the bag. An era ends when its last loot tile or last face-up god
+  *leaves* the board, so with ``loot={}`` the next god action ends it, with ``face_up=[]`` the next loot tile
+  taken; with both empty only ``era_turn_limit`` does.
+- bonus tiles: ``bonus={seat: type}`` is the seat's tile, resolved before era 1 (a steps tile kept, its
+  steps in every move; any other boxed: its effect is whatever else the description gives); the rest boxed.
 - pieces: ``{seat: {"feet": [hex, ...], "columns": [hex, ...]}}``; stock: ``{seat: (feet, columns)}``
   (default the config's start stock); the general supply holds the rest.
+- points: ``{seat: n}`` is the seat's score, its points above the config's ``start_points`` booked to the
+  gods' era points; ``{seat: {source: n}}`` books them to those sources (``facts.POINT_SOURCES``: gods,
+  era_end, demigods, columns, pietalte), the score being the start points plus their sum. The facts
+  (``f_*``) count from this position on: the set-up's own (its bonus deal, its draws) are cleared.
 """
 
 from __future__ import annotations
@@ -34,6 +48,7 @@ from simlab.core.errors import PositionError
 from simlab.games.pantheon import data as D
 from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.config import PantheonConfig
+from simlab.games.pantheon.facts import POINT_SOURCES
 from simlab.games.pantheon.game import GAME, PantheonState
 
 CARD_NAMES = (
@@ -76,6 +91,99 @@ def _god_tile(field: str, value: Any, cf: np.void, free: list[int]) -> int:
     raise PositionError(f"{field}: no free {D.GODS[g]} tile left")
 
 
+def _take(field: str, cards: np.ndarray, rest: np.ndarray, where: str) -> None:
+    """Take ``cards`` (counts by kind) out of ``rest``, refusing what the game does not have left."""
+    short = cards > rest
+    if np.any(short):
+        k = int(np.flatnonzero(short)[0])
+        raise PositionError(
+            f"{field}: {int(cards[k])} {CARD_NAMES[k]} card(s) for {where}, but only {int(rest[k])} are left"
+            " after the hands (and what is given before it)"
+        )
+    rest -= cards
+
+
+def _card_list(field: str, cards: Sequence[Any]) -> list[int]:
+    if isinstance(cards, (str, Mapping)):
+        raise PositionError(f"{field}: expected a list of card names (top first), got {cards!r}")
+    return [P.resolve(f"{field}[{i}]", c, CARD_NAMES) for i, c in enumerate(cards)]
+
+
+def _deal_cards(s, config, rng, rest, deck, deck_top, discard) -> None:
+    """The display, the discard pile and the deck from the cards not in hands (``rest``, counts by kind).
+
+    ``discard`` given: those cards. ``deck`` given (top first): exactly that deck, and the rest of the cards is
+    discarded (with ``discard`` also given, none may be left over). Otherwise the rest is the deck, shuffled,
+    the display dealt from its top, and ``deck_top`` laid on top of it (the first given drawn first)."""
+    rest = rest.copy()
+    s["discard"][:] = 0
+    if discard is not None:
+        pile = P.count_vector("discard", discard, CARD_NAMES)
+        _take("discard", pile, rest, "the discard pile")
+        s["discard"][:] = pile
+    top = _card_list("deck_top", deck_top)
+    if deck is not None:
+        if top:
+            raise PositionError("deck_top: give either deck (the whole deck) or deck_top")
+        order = _card_list("deck", deck)
+        _take("deck", np.bincount(order, minlength=R.NCARD), rest, "the deck")
+        shuffled = np.repeat(np.arange(R.NCARD), rest).astype(np.int32)
+        rng.shuffle(shuffled)
+        display = [int(x) for x in shuffled[::-1][: config.display_cards]]  # dealt from the rest
+        _take("deck", np.bincount(display, minlength=R.NCARD), rest, "the display")
+        if discard is not None and rest.sum():
+            k = int(np.flatnonzero(rest)[0])
+            raise PositionError(
+                f"deck/discard: {int(rest.sum())} card(s) (e.g. {CARD_NAMES[k]}) are in neither; give them to a"
+                " hand, the deck or the discard pile (or leave discard out to discard the rest)"
+            )
+        s["discard"][:] += rest
+        cards = order[::-1]  # the top is the end of the array
+    else:
+        _take("deck_top", np.bincount(top, minlength=R.NCARD), rest, "the top of the deck")
+        shuffled = np.repeat(np.arange(R.NCARD), rest).astype(np.int32)
+        rng.shuffle(shuffled)
+        display = [int(x) for x in shuffled[::-1][: config.display_cards]]
+        cards = [int(x) for x in shuffled[: len(shuffled) - len(display)]] + top[::-1]
+    s["display"][:] = -1
+    s["display"][: len(display)] = display
+    s["deck"][:] = 0
+    s["deck"][: len(cards)] = cards
+    s["deck_n"] = len(cards)
+
+
+def _book_points(s, config, points) -> None:
+    """Points by seat, each booked to its source so start points + points by source = score.
+
+    ``{seat: n}`` (or one number, or one per seat): the score n, its points above the start points booked
+    to the gods' era points; ``{seat: {source: n}}``: booked to those sources (``facts.POINT_SOURCES``), the
+    score is the start points plus their sum."""
+    n = config.players
+    start = [int(x) for x in config.start_points[:n]]
+    booked = np.zeros((n, R.NPSRC), np.int64)
+    if isinstance(points, Mapping) and any(isinstance(v, Mapping) for v in points.values()):
+        for p, v in P.seat_map("points", points, n).items():
+            if isinstance(v, Mapping):
+                booked[p] = P.count_vector(f"points[{p}]", v, POINT_SOURCES)
+            else:
+                booked[p, R.P_GODS] = _above_start(p, P.check_count(f"points[{p}]", v), start[p])
+    else:
+        for p, v in enumerate(P.per_seat("points", points, n, start)):
+            booked[p, R.P_GODS] = _above_start(p, v, start[p])
+    s["f_points_src"][:n] = booked
+    s["points"][:n] = np.asarray(start) + booked.sum(axis=1)
+    s["score"][:n] = s["points"][:n]
+
+
+def _above_start(p: int, score: int, start: int) -> int:
+    if score < start:
+        raise PositionError(
+            f"points[{p}]: {score} is below the seat's start points {start} (config start_points); points"
+            " are only gained"
+        )
+    return score - start
+
+
 def position(
     seat: int = 0,
     *,
@@ -99,6 +207,14 @@ def position(
     points: Any = None,
     steps_tiles: Any = None,
     special: Sequence[int] | None = None,
+    next_nation: Any = None,
+    start_player: int | None = None,
+    deck: Sequence[Any] | None = None,
+    deck_top: Sequence[Any] = (),
+    discard: Any = None,
+    god_stack: Sequence[Any] | None = None,
+    god_box: Sequence[Any] | None = None,
+    bonus: Mapping[int, Any] | None = None,
 ) -> PantheonState:
     """A Pantheon state built from the description (see the module docstring)."""
     if config is None:
@@ -131,10 +247,18 @@ def position(
     s["nations_played"][era - 1] = nat
     rest_nations = [x for x in range(R.NNAT) if x != nat]
     rng.shuffle(rest_nations)
-    s["nation_deck"][:] = [*rest_nations, nat]
     s["nation_n"] = config.nations_in_deck - era
+    if next_nation is not None:  # the top of the nation deck: the nation the next era reveals
+        nxt = P.resolve("next_nation", next_nation, D.NATIONS)
+        if era >= config.eras:
+            raise PositionError(f"next_nation: era {era} is the last of {config.eras}; no nation comes next")
+        if nxt == nat:
+            raise PositionError(f"next_nation: {D.NATIONS[nxt]} is this era's nation; give another")
+        rest_nations.remove(nxt)
+        rest_nations.insert(int(s["nation_n"]) - 1, nxt)
+    s["nation_deck"][:] = [*rest_nations, nat]
     s["temple"] = int(cf["start_hex"][nat]) if phase == "action" else -1
-    s["start_player"] = seat
+    s["start_player"] = seat if start_player is None else P.check_seat("start_player", start_player, n)
     s["active"] = seat
     s["era_over"] = 0
     s["era_ender"] = -1
@@ -162,20 +286,10 @@ def position(
     if np.any(rest < 0):
         k = int(np.flatnonzero(rest < 0)[0])
         raise PositionError(f"hands: more {CARD_NAMES[k]} cards than the game has (outside the special stack)")
-    deck = np.repeat(np.arange(R.NCARD), rest).astype(np.int32)
-    rng.shuffle(deck)
-    s["deck"][:] = 0
-    s["deck"][: len(deck)] = deck
-    s["deck_n"] = len(deck)
-    s["discard"][:] = 0
+    _deal_cards(s, config, rng, rest, deck, deck_top, discard)
     s["special"][:] = 0
     s["special"][: len(specials)] = specials
     s["special_n"] = len(specials)
-    s["display"][:] = -1
-    for i in range(config.display_cards):
-        s["deck_n"] -= 1
-        s["display"][i] = s["deck"][s["deck_n"]]
-        s["deck"][s["deck_n"]] = 0
 
     # -- sacrifice tiles ---------------------------------------------------------------------------
     s["level"][:] = 0
@@ -207,11 +321,34 @@ def position(
         free.remove(t)
         s["god_loc"][t] = R.L_FACE
         s["god_face"][i] = t
-    top = []
-    for i, g in enumerate(god_stack_top):
-        t = _god_tile(f"god_stack_top[{i}]", g, cf, free)
+    boxed = []
+    for i, g in enumerate(god_box or ()):
+        t = _god_tile(f"god_box[{i}]", g, cf, free)
         free.remove(t)
-        top.append(t)
+        boxed.append(t)
+    if god_stack is not None:  # the whole stack, top first; the rest of the tiles is boxed
+        if god_stack_top:
+            raise PositionError("god_stack_top: give either god_stack (the whole stack) or god_stack_top")
+        top = []
+        for i, g in enumerate(god_stack):
+            t = _god_tile(f"god_stack[{i}]", g, cf, free)
+            free.remove(t)
+            top.append(t)
+        if free and god_box is not None:
+            raise PositionError(
+                f"god_stack/god_box: {len(free)} god tile(s) are in neither; give them to the stack, the box,"
+                " a seat or the display (or leave god_box out to box the rest)"
+            )
+        boxed += free
+        free = []
+    else:
+        top = []
+        for i, g in enumerate(god_stack_top):
+            t = _god_tile(f"god_stack_top[{i}]", g, cf, free)
+            free.remove(t)
+            top.append(t)
+    for t in boxed:
+        s["god_loc"][t] = R.L_BOX
     rng.shuffle(free)
     stack = free + top[::-1]
     s["god_stack"][:] = -1
@@ -268,6 +405,18 @@ def position(
     s["bonus_kept"][:] = 0
     s["column_bonus"][:] = 0
     s["steps_bonus"][:] = 0
+    s["f_bonus_tile"][:] = -1
+    left = lt.bonus.copy()
+    for p, t in P.seat_map("bonus", bonus, n).items():  # resolved before era 1: kept (steps) or boxed
+        k = P.resolve(f"bonus[{p}]", t, D.LOOT_TYPES)
+        if left[k] == 0:
+            raise PositionError(f"bonus[{p}]: no {D.LOOT_TYPES[k]} bonus tile left (the game has {lt.bonus[k]})")
+        left[k] -= 1
+        s["f_bonus_tile"][p] = k
+        if int(cf["loot_effect"][k]) == R.E_STEPS:
+            s["bonus_box"][k] -= 1
+            s["bonus_kept"][p, k] += 1
+            s["steps_bonus"][p] += int(cf["loot_amount"][k])
     for p, v in enumerate(P.per_seat("steps_tiles", steps_tiles, n, [0] * n)):
         for _ in range(v):  # a steps tile of +1 each, from the loot bag
             k = D.LOOT_TYPES.index("steps_1")
@@ -312,13 +461,13 @@ def position(
             raise PositionError(f"pieces/stock[{p}]: more than {config.feet_per_player} feet or columns")
 
     # -- points and the decision -------------------------------------------------------------------
-    pts = P.per_seat("points", points, n, [0] * n)
-    s["points"][:n] = pts
-    s["score"][:n] = pts
-    for f in ("f_gods", "f_loot", "f_columns_placed", "f_moves", "f_buys", "f_god_actions", "f_draws", "f_era_ends"):
-        s[f][:] = 0
+    for f in s.dtype.names:  # the facts count from this position on (the set-up's are not this game's)
+        if f.startswith("f_") and f != "f_bonus_tile":
+            s[f] = 0
+    _book_points(s, config, points)
     s["pend_n"] = 0
     s["pend_bonus"] = 0
+    s["jumped"] = -1
     s["sac_left"] = 0
     s["gtile"] = -1
     s["big_foot"] = -1

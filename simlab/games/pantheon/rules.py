@@ -214,6 +214,7 @@ STATE_DTYPE = state_dtype(
         ("sq", np.int32),  # position in a round of seats (abilities, joiners, bonuses)
         ("steps_left", np.int32),
         ("jumps_left", np.int32),
+        ("jumped", np.int32),  # the hex a Gaiviles jump went over, until a piece lands next to it (-1: none)
         ("in_move", np.int32),
         ("money_left", np.int32),
         ("cartago", np.int32),
@@ -635,12 +636,12 @@ def gain_god(s, c, p, t, route):
         s.f_gods_era[p, s.era] += 1
         nxt = -1
         s.god_owner[t] = -1
-        if g == SURPARIT:
-            s.god_loc[t] = L_BOX
+        if g == SURPARIT:  # the further god first, then the box: a box refilling the stack cannot hold it
             if chain:
                 nxt = stack_top(s)
                 chain = False
                 route = R_SURPARIT
+            s.god_loc[t] = L_BOX
         elif g == PLAESIRIS:
             s.god_loc[t] = L_BOX
             for _ in range(c.plaesiris_demigods):
@@ -978,9 +979,10 @@ def init(st, cf, rng):
     s.nation = -1
     s.gtile = -1
     s.era_ender = -1
+    s.jumped = -1
     s.sq = 0
-    if c.bonus_draft:
-        for i in range(n):
+    if c.bonus_draft:  # every bonus tile face up, so the last of the reverse-order picks still has a choice
+        for i in range(b):
             s.bonus_n -= 1
             s.bonus_face[i] = s.bonus_pile[s.bonus_n]
             s.bonus_pile[s.bonus_n] = -1
@@ -1169,6 +1171,7 @@ def begin_move(s, c, p, cards, mover):
     jumps, _ = gods_of(s, c, p, GAIVILES)
     s.steps_left = cards * c.movement_card_steps + vin + s.steps_bonus[p] + (c.big_foot_steps if mover else 0)
     s.jumps_left = jumps
+    s.jumped = -1
     s.in_move = 1
     s.dp = p
     s.f_moves[p] += 1
@@ -1184,6 +1187,7 @@ def end_placement(s, c, after):
     if s.in_move and not c.jump_reached_connected:
         s.virt[p, :] = 0
     s.in_move = 0
+    s.jumped = -1
     s.after = after
     s.step = S_LOOT
 
@@ -1453,7 +1457,11 @@ def run(s, c):
         elif st == S_TEMPLE:
             temple_and_depraccus(s, c)
         elif st == S_DRAFT:
-            if s.sq >= s.n_players:
+            if s.sq >= s.n_players:  # the tiles nobody chose go back to the box
+                for i in range(NBONUS):
+                    if s.bonus_face[i] >= 0:
+                        s.bonus_box[s.bonus_face[i]] += 1
+                        s.bonus_face[i] = -1
                 s.sq = 0
                 s.step = S_COLUMN_BONUS
             else:
@@ -1628,11 +1636,33 @@ def boxed_gods(s):
 
 
 @compiled
+def next_to(c, h, x):
+    for d in range(NDIR):
+        if c.nbr[h, d] == x:
+            return True
+    return False
+
+
+@compiled
 def jump_ok(s, c, p, h, mark):
-    """A Gaiviles jump over h: a jump left, a step to use after it, h held by another player and reached."""
-    if s.jumps_left <= 0 or s.steps_left <= 0 or not other_at(s, p, h) or own_at(s, p, h):
+    """A Gaiviles jump over h: a jump left, no earlier jump still waiting for its landing, h held by another
+    player and reached, and a piece the steps left can land next to h (one jump clears one hex)."""
+    if s.jumps_left <= 0 or s.jumped >= 0 or s.steps_left <= 0 or not other_at(s, p, h) or own_at(s, p, h):
         return False
-    return not s.virt[p, h] and h != s.temple and reachable(s, c, h, mark)
+    if s.virt[p, h] or h == s.temple or not reachable(s, c, h, mark):
+        return False
+    s.virt[p, h] = 1  # as if jumped: is there a landing?
+    after = np.zeros(MAX_HEX, np.uint8)
+    connected(s, c, p, after)
+    ok = False
+    for d in range(NDIR):
+        x = c.nbr[h, d]
+        if x >= 0:
+            cost = place_cost(s, c, p, x, c.column_space[x] != 0, after)
+            if 0 < cost <= s.steps_left:
+                ok = True
+    s.virt[p, h] = 0
+    return ok
 
 
 @compiled
@@ -1675,6 +1705,8 @@ def legal_placement(s, c, p, buf, ph):
         for h in range(c.n_hex):
             if not near[h]:
                 continue
+            if ph == PH_PLACE and s.jumped >= 0 and not next_to(c, h, s.jumped):
+                continue  # after a jump, the next piece lands beyond the hex jumped
             if c.column_space[h]:
                 cost = place_cost(s, c, p, h, True, mark)
                 if cost > 0 and cost + extra <= budget:
@@ -1688,8 +1720,9 @@ def legal_placement(s, c, p, buf, ph):
             if jump_ok(s, c, p, h, mark) and ph == PH_PLACE:
                 buf[n] = A_JUMP + h
                 n += 1
-    buf[n] = A_STOP
-    n += 1
+    if n == 0 or not (ph == PH_PLACE and s.jumped >= 0):  # a jump is followed by its landing, not a stop
+        buf[n] = A_STOP
+        n += 1
     return n
 
 
@@ -1857,7 +1890,9 @@ def apply_place(s, c, p, a):
     if a >= A_JUMP:
         s.virt[p, a - A_JUMP] = 1
         s.jumps_left -= 1
+        s.jumped = a - A_JUMP
         return
+    s.jumped = -1
     column = a >= A_COL
     h = a - (A_COL if column else A_FOOT)
     mark = np.zeros(MAX_HEX, np.uint8)

@@ -150,3 +150,28 @@ def test_a_contested_column_space_is_worth_more():
     prm = GAME.bots.make("builder").params
     worth = [BOTS.column_worth(s.record[0], s.cfg[0], 0, c, 0, prm) for s in (alone, contested)]
     assert worth[1] > worth[0] > 0
+
+
+def test_after_a_jump_the_bots_land_even_when_no_landing_is_worth_anything():
+    """No stop is legal between a Gaiviles jump and its landing: with no loot on the board, no column in stock
+    and a rival foot on every hex around the one jumped (each landing worth less than nothing to the bots),
+    the bot still lands."""
+    from .test_rules_gods import gaiviles_position
+
+    base, (a, _b, _c, _y) = gaiviles_position()
+    cf, temple = base.cfg[0], int(base.record[0]["temple"])
+    around = [x for x in neighbours(base, a) if x != temple and not cf["column_space"][x]]
+    st = position(
+        0,
+        players=2,
+        nation="Iberia",
+        gods={0: ["Gaiviles"]},
+        steps_tiles={0: 1},
+        pieces={1: {"feet": [a, *[x for x in around if x != a]]}},
+        stock={0: (4, 0)},
+        loot={},
+    )
+    play(st, R.A_MOVE, R.A_COUNT + 0, R.A_JUMP + a)
+    assert R.A_STOP not in st.legal_actions()
+    for name in STYLES:
+        assert decide(st, name) != R.A_STOP

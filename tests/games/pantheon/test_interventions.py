@@ -162,12 +162,9 @@ def test_draws_count_cards_into_the_hand_and_an_empty_god_stack_reshuffles_the_b
     play(st, R.A_DRAW, R.A_DECK, R.A_SLOT + 0, R.A_DECK)
     assert int(s["f_drawn"][0].sum()) == before + 3 == before + int(s["hand"][0].sum())
     _t, f, _c = geometry(position(0, players=2))
-    st = position(0, players=2, hands={0: {"movement": 1}}, loot={f: "god", 0: "draw_2"})
+    # every face-down god in the box: the stack is empty
+    st = position(0, players=2, hands={0: {"movement": 1}}, loot={f: "god", 0: "draw_2"}, god_stack=[])
     s = st.record[0]
-    for i in range(int(s["god_n"])):  # every face-down god to the box: the stack is empty
-        s["god_loc"][s["god_stack"][i]] = R.L_BOX
-        s["god_stack"][i] = -1
-    s["god_n"] = 0
     play(st, R.A_MOVE, R.A_COUNT + 1, FOOT + f, STOP)
     assert s["f_god_reshuffles"] == 1 and s["f_gods"][0] >= 1
 

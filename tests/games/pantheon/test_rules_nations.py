@@ -12,9 +12,9 @@ from .helpers import STOP, play
 def next_era(nation, hands=None, **kw):
     """Seat 0 takes the last face-up god; the next era is ``nation``'s, started by seat 1."""
     hands = {0: {"dancers": 4, "temples": 1}, **(hands or {})}
-    st = position(0, players=2, face_up=[("Vinthrad", 4, 1)], hands=hands, **kw)
+    this = D.ROMA if nation != D.ROMA else D.PERSIA  # the era before: another nation (each is played once)
+    st = position(0, players=2, nation=this, face_up=[("Vinthrad", 4, 1)], hands=hands, next_nation=nation, **kw)
     s = st.record[0]
-    s["nation_deck"][int(s["nation_n"]) - 1] = nation
     play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + D.DANCERS, R.A_KIND + D.TEMPLES)
     assert s["nation"] == nation and s["era"] == 2
     return st

@@ -285,12 +285,11 @@ def test_traitera_owned_at_the_turn_start_gives_one_more_action_then_is_boxed():
 
 
 def test_deck_and_discard_empty_every_player_hands_in_all_cards():
-    st = position(0, players=2, hands={0: {}})
+    c = position(0, players=2).config
+    everything = [c.movement_cards - c.display_cards, *c.sacrifice_cards, c.money_cards]  # but the display
+    st = position(0, players=2, hands={0: {}, 1: everything + [0] * 4}, deck=[], discard={})
     s = st.record[0]
-    rest = np.bincount(s["deck"][: int(s["deck_n"])], minlength=R.NCARD) + s["discard"]
-    s["hand"][1] += rest.astype(np.int32)
-    s["deck_n"] = 0
-    s["discard"][:] = 0
+    assert s["deck_n"] == 0 and s["discard"].sum() == 0 and (s["display"] == R.C_MOVE).all()
     invariants(s, st.config)
     play(st, R.A_DRAW, R.A_DECK)
     assert s["hand"][1].sum() == 0 and s["hand"][0].sum() == 1 and s["f_handins"] == 1
@@ -316,17 +315,18 @@ def test_ties_go_to_the_most_demigod_tiles_then_are_shared():
 
 
 def test_persia_sorts_the_special_money_descending_for_the_rest_of_the_game():
-    st = position(0, players=2, face_up=[("Vinthrad", 4, 1)], hands={0: {"dancers": 4, "temples": 1}})
+    st = position(
+        0, players=2, face_up=[("Vinthrad", 4, 1)], hands={0: {"dancers": 4, "temples": 1}}, next_nation="Persia"
+    )
     s = st.record[0]
-    s["nation_deck"][int(s["nation_n"]) - 1] = D.PERSIA
     play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + D.DANCERS, R.A_KIND + D.TEMPLES)
     assert s["nation"] == D.PERSIA and s["special"][int(s["special_n"]) - 1] == 5
 
 
 def test_roma_each_player_draws_two_from_the_deck():
-    st = position(0, players=2, face_up=[("Vinthrad", 4, 1)], hands={0: {"dancers": 4, "temples": 1}, 1: {}})
+    hands = {0: {"dancers": 4, "temples": 1}, 1: {}}
+    st = position(0, players=2, face_up=[("Vinthrad", 4, 1)], hands=hands, next_nation="Roma")
     s = st.record[0]
-    s["nation_deck"][int(s["nation_n"]) - 1] = D.ROMA
     play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + D.DANCERS, R.A_KIND + D.TEMPLES)
     assert s["nation"] == D.ROMA and s["hand"][0].sum() == 2 and s["hand"][1].sum() == 2
 
