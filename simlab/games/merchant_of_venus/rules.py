@@ -1301,7 +1301,7 @@ def discover(s, c, p, sy):
     s.discoverer[cu] = p
     s.f_discoveries[p] += 1
     for i in range(2, 0, -1):
-        j = below(s.rng, 0, i + 1)
+        j = roll(s, i + 1) - 1  # the chance stream's below(i + 1), or a forced draw (position.force(stack=...))
         t = s.stack[cu, i]
         s.stack[cu, i] = s.stack[cu, j]
         s.stack[cu, j] = t
