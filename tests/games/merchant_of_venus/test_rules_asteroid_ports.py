@@ -13,8 +13,9 @@ import pytest
 from simlab.core.checks import checks_for
 from simlab.core.errors import DataFileError
 from simlab.games.merchant_of_venus import board as B
+from simlab.games.merchant_of_venus import bots as BT
 from simlab.games.merchant_of_venus import rules as R
-from simlab.games.merchant_of_venus.config import MerchantOfVenusConfig
+from simlab.games.merchant_of_venus.config import GOOD_NAMES, MerchantOfVenusConfig
 from simlab.games.merchant_of_venus.game import GAME, describe_action
 from simlab.games.merchant_of_venus.position import position, space
 
@@ -215,3 +216,46 @@ def test_games_on_the_small_board_play_to_the_end_and_build_asteroid_ports(board
             inv(st.record[0], config)
         built += int(st.record[0]["bankrupt"].sum())
     assert built > 0
+
+
+def test_a_bot_does_not_aim_at_a_bankrupt_port(board_file):
+    """Seat 1's ship waits in North Port with one good the Asteroid System's culture buys when seat 0 builds
+    on Airhome and North Port goes bankrupt: the trader heads for a port it can land in (Airhome), not for
+    the bankrupt one, where it would pay no fee."""
+    config = MerchantOfVenusConfig(players=2, board_file=board_file)
+    st = position(
+        0,
+        config=config,
+        phase="trade",
+        skipped=True,
+        at={0: NORTH, 1: NORTH},
+        cultures={AST: "Nillis"},
+        discovered=[AST],
+        cargo={1: {GOOD_NAMES[13]: 1}},  # Nillis (culture 0) buys culture 13's good
+        credits={0: 500},
+    )
+    assert R.buys_good(st.cfg[0], 0, 13)
+    st.apply(R.A_DONE)
+    st.apply(R.A_EDGE)
+    s = st.record[0]
+    assert int(s["bankrupt"][space(st, NORTH)]) == 1 and st.current_player == 1
+    prm = np.array([BT.TRADER[k] for k in BT.PARAM_NAMES])
+    target = BT.choose_target(s, st.cfg[0], 1, prm, int(s["pos"][1]), True)
+    assert st._names()[target] == AIRHOME
+
+
+def test_the_heuristic_bots_play_the_small_board(board_file):
+    """The porter and the trader on the small board: the invariants hold after every action and neutral
+    ports go bankrupt."""
+    config = MerchantOfVenusConfig(players=2, board_file=board_file, rounds=10, purse_offset=(400, 400, 0, 0))
+    bots = GAME.make_bots(["porter", "trader"], 2)
+    inv = checks_for(GAME).invariants
+    bankrupt_seen = 0
+    for seed in range(6):
+        st = GAME.new_state(config, seed)
+        rng = np.random.default_rng(seed)
+        while not st.is_terminal():
+            st.apply(bots[st.current_player].act(st, st.legal_actions(), rng))
+            inv(st.record[0], config)
+        bankrupt_seen += int(st.record[0]["bankrupt"].any())
+    assert bankrupt_seen > 0
