@@ -66,13 +66,20 @@ def invariants(s: np.void, config) -> None:
 
 
 def _bankrupt_ports(s: np.void, config) -> None:
-    """A bankrupt space is a neutral port with a merchant port on one of its sites three green lines away."""
+    """A bankrupt space is a neutral port with a merchant port on one of its sites three green lines away;
+    a merchant port no surface city reaches by a green line was built from a neutral port, now bankrupt."""
     board = R.board_for(config)
+    far = board["port_far"]
     for sp in np.flatnonzero(s["bankrupt"]):
         sp = int(sp)
         assert int(board["kind"][sp]) == R.K_STATION, f"space {sp}: bankrupt but not a neutral port"
-        sites = board["port_far"][sp, : int(board["port_far_n"][sp])]
+        sites = far[sp, : int(board["port_far_n"][sp])]
         assert (s["port_owner"][sites] >= 0).any(), f"neutral port {sp}: bankrupt without a port three lines away"
+    for sp in np.flatnonzero(s["port_owner"][: len(board["names"])] >= 0):
+        if R.city_site(board, int(sp)):
+            continue
+        builders = np.flatnonzero((far == sp).any(axis=1))
+        assert (s["bankrupt"][builders] == 1).any(), f"merchant port {int(sp)}: no city below and no bankrupt port"
 
 
 def fame_sources(s: np.void, config, p: int) -> int:

@@ -23,8 +23,9 @@ What is not given keeps the normal set-up, rebalanced so every total still adds 
   is an error;
 - ``supply``: ``{area culture: {good: n}}`` goods tokens in a culture's off-board supply area, taken like
   cargo (sold goods collect there; market production draws from there);
-- ``ports``: ``{seat: [orbital spaces]}`` merchant spaceports, ``drills``: ``{seat: [asteroid spaces]}``
-  drill tokens (one per asteroid; ports and drills within the colour's ``tokens_per_colour``);
+- ``ports``: ``{seat: [orbital spaces]}`` merchant spaceports (a port no surface city reaches by a green line
+  was built from the neutral port three green lines away: that port is bankrupt), ``drills``: ``{seat:
+  [asteroid spaces]}`` drill tokens (one per asteroid; ports and drills within the colour's ``tokens_per_colour``);
 - ``passengers``: ``{passenger: where}``, where ``"bag"`` (face down), ``"waiting"`` (at its origin),
   ``"delivered"`` or a seat (aboard that ship: its holds count); passengers not given keep the set-up;
 - everything else: numbers per seat (one number, a list per seat or ``{seat: n}``).
@@ -199,6 +200,7 @@ def position(
             sp = _space(f"ports[{p}]", sp_name, names)
             if not board["board"].orbital[sp] or s["port_owner"][sp] >= 0:
                 raise PositionError(f"ports[{p}]: {names[sp]} is not an empty orbital space")
+            _bankrupt_builder(s, board, f"ports[{p}]", sp)
             s["port_owner"][sp] = p
             s["ports"][p] += 1
     for p, spaces in P.seat_map("drills", drills, n).items():
@@ -241,6 +243,27 @@ def position(
         R.begin_trade(s, state.cfg[0])
     P.check_position(state)
     return state
+
+
+def _bankrupt_builder(s: np.void, board: dict, field: str, sp: int) -> None:
+    """A port on sp (no surface city one green line away) was built from the neutral port three green lines
+    away, which went bankrupt then; a site two neutral ports reach is ambiguous, so an error."""
+    if R.city_site(board, sp):
+        return
+    names = board["names"]
+    builders = [int(x) for x in np.flatnonzero((board["port_far"] == sp).any(axis=1))]
+    if not builders:
+        raise PositionError(
+            f"{field}: {names[sp]} is no port site: no surface city one green line away and no neutral port "
+            "three green lines away"
+        )
+    if len(builders) > 1 and not any(s["bankrupt"][b] for b in builders):
+        raise PositionError(
+            f"{field}: {names[sp]} is three green lines from {', '.join(names[b] for b in builders)}; which one "
+            "went bankrupt is not known, so the builder cannot place this port"
+        )
+    if not any(s["bankrupt"][b] for b in builders):
+        s["bankrupt"][builders[0]] = 1
 
 
 def _discovered_culture(field: str, name: Any, s: np.void) -> int:

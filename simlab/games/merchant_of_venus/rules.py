@@ -503,6 +503,12 @@ def bot_distances(b: dict, skips_hazards: bool) -> np.ndarray:
     return out
 
 
+def city_site(b: dict, sp: int) -> bool:
+    """Whether space sp is one green line from a surface city (``board_arrays``' dict ``b``): a port there is
+    built from the city; elsewhere only from a neutral port three green lines away."""
+    return any(b["adj_kind"][sp, k] == E_GREEN and b["kind"][b["adj"][sp, k]] == K_CITY for k in range(b["adj_n"][sp]))
+
+
 def derive_bot_tables(b: dict, c: np.void, dist: np.ndarray) -> None:
     """The bots' precomputed tables (bots.py reads them; the rules never do): all-pairs route costs per
     drive (``dist``: ``bot_distances``), the landing, asteroid and port-site spaces, and route costs between

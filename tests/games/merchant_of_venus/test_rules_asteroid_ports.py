@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from simlab.core.checks import checks_for
-from simlab.core.errors import DataFileError
+from simlab.core.errors import DataFileError, PositionError
 from simlab.games.merchant_of_venus import board as B
 from simlab.games.merchant_of_venus import bots as BT
 from simlab.games.merchant_of_venus import rules as R
@@ -130,6 +130,30 @@ def test_a_bankrupt_port_is_no_landing_and_a_ship_on_it_does_not_trade(board_fil
     assert not R.is_landing(s, st.cfg[0], south)
     st.apply(R.A_SKIP)  # skipping movement off a port ends the turn: no trade
     assert int(s["active"]) == 0 and int(s["phase"]) == R.PH_START
+
+
+def test_a_port_placed_by_the_position_builder_bankrupts_its_neutral_port(board_file):
+    st = at_port(board_file, ports={1: [AIRHOME]}, at={0: AIRHOME})
+    s = st.record[0]
+    assert int(s["bankrupt"][space(st, NORTH)]) == 1 and int(s["bankrupt"][space(st, SOUTH)]) == 0
+    with pytest.raises(PositionError, match=r"ports\[1\]: Near Orbit is no port site: no surface city"):
+        at_port(board_file, ports={1: [NEAR]})
+    with pytest.raises(PositionError, match=r"ports\[0\]: AS_1_2 is no port site"):  # the shipped board
+        position(0, overrides={"players": 2}, ports={0: ["AS_1_2"]})
+
+
+def test_the_invariants_tie_bankrupt_ports_to_merchant_ports(board_file):
+    """The checker itself: two records corrupted on purpose (copies of a built position) each break it."""
+    st = at_port(board_file, ports={1: [AIRHOME]}, at={0: AIRHOME})
+    inv, north, south = checks_for(GAME).invariants, space(st, NORTH), space(st, SOUTH)
+    no_builder = st.record.copy()[0]
+    no_builder["bankrupt"][north] = 0  # a port with no city below and no bankrupt neutral port
+    with pytest.raises(AssertionError, match="no city below and no bankrupt port"):
+        inv(no_builder, st.config)
+    idle = st.record.copy()[0]
+    idle["bankrupt"][south] = 1  # bankrupt with no merchant port three lines away
+    with pytest.raises(AssertionError, match="bankrupt without a port three lines away"):
+        inv(idle, st.config)
 
 
 def test_trading_at_the_new_port_pays_its_owner_the_fee(board_file):
