@@ -7,7 +7,10 @@ Names are the game's own words: goods ``pink orange purple beige``, dice ``grey 
 
 What is not given keeps the normal set-up, rebalanced so every total still adds up:
 
-- stalls not given: the setup stalls and their cubes; given: exactly those stalls are on the market.
+- stalls not given: the setup stalls and their cubes; given: exactly those stalls are on the market. Every
+  seat needs one (nobody loses their last stall), except the seats named in ``no_stall``: all their tiles
+  in reserve, a position play never reaches, for rule tests that keep a seat out of the market (the game's
+  invariants are checked on it with that one rule set aside).
 - cubes: the harbours keep the set-up's cubes, the bag holds the rest; cubes put on stalls come from the
   bag (then from the harbour when the bag runs out). Give ``harbour`` or ``bag`` (or both) to fix them.
 - cards: cards put in hands, on top of the deck or on the discard pile come out of the deck; the rest of
@@ -76,6 +79,7 @@ def position(
     round: int = 1,
     order: Sequence[int] | None = None,
     stalls: Mapping[int, tuple[int, Any]] | None = None,
+    no_stall: Iterable[int] = (),
     harbour: Any = None,
     bag: Any = None,
     hands: Mapping[int, Any] | None = None,
@@ -116,6 +120,9 @@ def position(
 
     # -- market: stalls and cubes ----------------------------------------------------------------
     spaces = config.market_spaces
+    absent = {P.check_seat("no_stall", p, n) for p in no_stall}
+    if absent and stalls is None:
+        raise PositionError("no_stall: give stalls too (the set-up puts a stall of every seat on the market)")
     if stalls is not None:
         if not isinstance(stalls, Mapping):
             raise PositionError("stalls: expected {space: (owner, cubes)}")
@@ -136,8 +143,13 @@ def position(
             s["cubes"][sp, :] = cubes
         for p in range(n):
             on_market = int((s["stall_owner"] == p).sum())
-            if on_market == 0:
-                raise PositionError(f"stalls: seat {p} has no stall on the market (nobody loses their last stall)")
+            if on_market == 0 and p not in absent:
+                raise PositionError(
+                    f"stalls: seat {p} has no stall on the market (nobody loses their last stall); name the seat "
+                    "in no_stall for a rule test that keeps it out of the market"
+                )
+            if on_market > 0 and p in absent:
+                raise PositionError(f"no_stall: seat {p} has {on_market} stall(s) in stalls")
             if on_market > config.stalls_per_player:
                 raise PositionError(
                     f"stalls: seat {p} has {on_market} stalls on the market, more than its {config.stalls_per_player}"
@@ -283,8 +295,26 @@ def position(
             raise PositionError(f"phase: seat {seat} has no dice behind its screen to roll")
         s["roll_count"][:] = 0
         s["roll_colour"] = colours[0]
-    P.check_position(state)
+    _check(state, absent)
     return state
+
+
+def _check(state: MassiliaState, absent: set[int]) -> None:
+    """The game's invariants on the position; a seat in ``absent`` (no_stall) is checked as if one of its
+    reserve tiles stood on a free space: the one invariant it breaks on purpose is "nobody loses their
+    last stall", every other one (cubes, cards, dice, tokens, tiles, bounds) still holds."""
+    if not absent:
+        P.check_position(state)
+        return
+    probe = state.clone()
+    s = probe.record[0]
+    free = [int(sp) for sp in np.flatnonzero(s["stall_owner"][: state.config.market_spaces] < 0)]
+    if len(free) < len(absent):
+        raise PositionError(f"no_stall: {len(absent)} seats without a stall but {len(free)} free spaces to check")
+    for sp, p in zip(free, sorted(absent), strict=False):
+        s["stall_owner"][sp] = p
+        s["reserve"][p] -= 1
+    P.check_position(probe)
 
 
 def _enough(field: str, total: np.ndarray, used: np.ndarray) -> None:

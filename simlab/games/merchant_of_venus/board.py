@@ -2,7 +2,10 @@
 checked on load (any file: a broken one raises DataFileError naming the file and the space or edge).
 
 The file lists ``spaces`` (name, system, line, type, color; optional orbit, navigation, penalty, x, y) and
-``edges`` (a, b, kind). Spaces are indexed in file order. Line costs: grey lines (edge kinds loop / explicit /
+``edges`` (a, b, kind); an optional ``green_lines`` list (a, b) declares the green lines that join two spaces
+of one system without a surface city (the standard board's Asteroid System: a merchant port is built from a
+neutral port onto an orbital space three green lines away; the proxy board has none). Spaces are indexed in
+file order. Line costs: grey lines (edge kinds loop / explicit /
 route) 1 MP, green lines (kind orbit: orbital space <-> surface city) 2 MP (rulebook); surface lines (kind surface:
 city <-> city of one planet) are not in the seed and cost 2 MP like a green line (placeholder, ``edge_mp`` of
 :func:`load_board`). A drive skips spaces of its colour: entering such a space costs 0 MP (rulebook).
@@ -74,6 +77,9 @@ HAZARD_SEED = 20261205
 N_MARKET_SYSTEMS = 14
 _SPACE_FIELDS = ("name", "system", "line", "type", "color")
 _EDGE_FIELDS = ("a", "b", "kind")
+#: green lines between a neutral port and the orbital spaces a merchant port may be built on from it (rulebook,
+#: Asteroid System: «három folytonos zöld vonal távolságban», three continuous green lines away)
+PORT_GREEN_LINES = 3
 
 DEFAULT_BOARD_PATH = DATA_DIR / "board_classic.json"
 
@@ -120,6 +126,9 @@ class Board:
     edge_kind: np.ndarray
     edge_mp: np.ndarray
     dist: np.ndarray
+    #: per neutral port (KIND_PORT) with any: the orbital spaces a path of exactly PORT_GREEN_LINES green lines
+    #: leads to (through distinct spaces), in file order; only boards with ``green_lines`` have them
+    port_sites: Mapping[int, tuple[int, ...]]
 
     @property
     def n_spaces(self) -> int:
@@ -149,7 +158,7 @@ def _i32(values: Any) -> np.ndarray:
     return out
 
 
-def _read(path: Path) -> tuple[list[Any], list[Any]]:
+def _read(path: Path) -> tuple[list[Any], list[Any], list[Any]]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -161,7 +170,10 @@ def _read(path: Path) -> tuple[list[Any], list[Any]]:
     for key in ("spaces", "edges"):
         if not isinstance(doc.get(key), list) or not doc[key]:
             raise DataFileError(f"{path}: '{key}' is missing or empty; expected a list")
-    return doc["spaces"], doc["edges"]
+    green = doc.get("green_lines", [])
+    if not isinstance(green, list):
+        raise DataFileError(f"{path}: 'green_lines' = {green!r}; expected a list of {{a, b}} objects (or no key)")
+    return doc["spaces"], doc["edges"], green
 
 
 def _check_spaces(path: Path, spaces: list[Any]) -> dict[str, int]:
@@ -232,6 +244,58 @@ def _check_edges(
         if kind == EDGE_SURFACE and cities != 2:
             raise DataFileError(f"{path}: {label}: surface line {e['a']} - {e['b']} must join two surface cities")
         out.append((a, b, kind))
+    return out
+
+
+def _check_green_lines(
+    path: Path, green: list[Any], spaces: list[Any], index: Mapping[str, int], links: list[tuple[int, int, int]]
+) -> list[tuple[int, int, int]]:
+    """The optional ``green_lines``: green lines (2 MP) inside one system that join no surface city."""
+    seen = {(min(a, b), max(a, b)): f"edges[{j}]" for j, (a, b, _) in enumerate(links)}
+    out: list[tuple[int, int, int]] = []
+    for j, e in enumerate(green):
+        label = f"green_lines[{j}]"
+        if not isinstance(e, dict) or "a" not in e or "b" not in e:
+            raise DataFileError(f"{path}: {label}: expected an object with fields a, b (two space names)")
+        for end in ("a", "b"):
+            if e[end] not in index:
+                raise DataFileError(f"{path}: {label}: dangling line: '{end}' = {e[end]!r} is not a space of the board")
+        a, b = index[e["a"]], index[e["b"]]
+        if a == b:
+            raise DataFileError(f"{path}: {label}: green line joins space {e['a']!r} to itself")
+        if "city" in (spaces[a]["type"], spaces[b]["type"]):
+            raise DataFileError(
+                f"{path}: {label}: {e['a']} - {e['b']} touches a surface city; a city's green line is an "
+                "'orbit' edge in 'edges'"
+            )
+        if spaces[a]["system"] is None or spaces[a]["system"] != spaces[b]["system"]:
+            raise DataFileError(
+                f"{path}: {label}: {e['a']} (system {spaces[a]['system']}) - {e['b']} (system "
+                f"{spaces[b]['system']}): a green line joins two spaces of one system"
+            )
+        key = (min(a, b), max(a, b))
+        if key in seen:
+            raise DataFileError(f"{path}: {label}: duplicate line {e['a']} - {e['b']} (also {seen[key]})")
+        seen[key] = label
+        out.append((a, b, EDGE_GREEN))
+    return out
+
+
+def _port_sites(kind: list[int], orbital: list[bool], links: list[tuple[int, int, int]]) -> dict[int, tuple[int, ...]]:
+    """Per neutral port: the orbital spaces at the end of a path of exactly PORT_GREEN_LINES green lines."""
+    green: dict[int, list[int]] = {}
+    for a, b, k in links:
+        if k == EDGE_GREEN:
+            green.setdefault(a, []).append(b)
+            green.setdefault(b, []).append(a)
+    out: dict[int, tuple[int, ...]] = {}
+    for port in (i for i, k in enumerate(kind) if k == KIND_PORT and i in green):
+        paths = [[port]]
+        for _ in range(PORT_GREEN_LINES):
+            paths = [[*path, v] for path in paths for v in green.get(path[-1], []) if v not in path]
+        ends = {path[-1] for path in paths if orbital[path[-1]] and kind[path[-1]] != KIND_PORT}
+        if ends:
+            out[port] = tuple(sorted(ends))
     return out
 
 
@@ -320,9 +384,10 @@ def _hazard_dials(kind: list[int], seed: int) -> np.ndarray:
 def load_board(path: Path | str, edge_mp: tuple[int, int, int] = EDGE_MP, hazard_seed: int = HAZARD_SEED) -> Board:
     """Read and check a board file; every rule broken raises DataFileError naming the file and the space or edge."""
     path = Path(path)
-    spaces, edges = _read(path)
+    spaces, edges, green = _read(path)
     index = _check_spaces(path, spaces)
     links = _check_edges(path, edges, spaces, index)
+    links += _check_green_lines(path, green, spaces, index, links)
     n = len(spaces)
     neighbours: list[set[int]] = [set() for _ in range(n)]
     for a, b, _ in links:
@@ -396,6 +461,7 @@ def load_board(path: Path | str, edge_mp: tuple[int, int, int] = EDGE_MP, hazard
         edge_kind=_i32([k for _, _, k in links]),
         edge_mp=_i32([edge_mp[k] for _, _, k in links]),
         dist=_distances(n, links, colour, edge_mp),
+        port_sites=_port_sites(kind, [s.get("orbit") is not None for s in spaces], links),
     )
 
 

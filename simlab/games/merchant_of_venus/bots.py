@@ -413,6 +413,8 @@ def choose_target(s, c, p, prm, frm, stay):
         for j in range(n_cand):
             if j < c.bot_n_land:
                 sp = c.bot_land[j]
+                if s.bankrupt[sp] != 0:  # a neutral port closed by an Asteroid System port: no landing
+                    continue
             else:
                 sp = c.bot_site[j - c.bot_n_land]
                 if s.port_owner[sp] < 0:

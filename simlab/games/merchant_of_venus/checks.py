@@ -2,10 +2,10 @@
 
 Invariants after every action: goods tokens conserved between supply areas, markets and holds; every
 discovered culture has its three market tokens; holds never over capacity; credits never negative; port
-and drill tokens within 12 per colour; fame only from its listed sources (the final total adds up from
-them); a finished game is scored as the rules say. Hidden information: a seat cannot see the cultures on
-undiscovered systems, the unrevealed order of market stacks, nor the chance stream (future passenger,
-encounter and mission draws and dice).
+and drill tokens within 12 per colour; a bankrupt neutral port has a merchant port three green lines away;
+fame only from its listed sources (the final total adds up from them); a finished game is scored as the
+rules say. Hidden information: a seat cannot see the cultures on undiscovered systems, the unrevealed order
+of market stacks, nor the chance stream (future passenger, encounter and mission draws and dice).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ def invariants(s: np.void, config) -> None:
         assert int((s["drill_owner"] == p).sum()) == int(s["drills"][p])
         assert 1 <= int(s["pilot"][p]) <= 4 and 0 <= int(s["upgrades"][p]) <= config.upgrade_slots
         assert int(s["laser"][p]) <= config.max_dial and int(s["shield"][p]) <= config.max_dial
+    _bankrupt_ports(s, config)
     assert (s["iou_left"] >= 0).all()
     assert int(s["rewards_left"]) + int(s["rewards"][:n].sum()) == config.reward_cards
     loc = s["pass_loc"][: len(config.passenger_origin)]
@@ -62,6 +63,23 @@ def invariants(s: np.void, config) -> None:
     else:
         assert 0 <= int(s["cur"]) < n and (s["rank"] == 0).all()
         assert 1 <= int(s["round_no"]) <= config.rounds
+
+
+def _bankrupt_ports(s: np.void, config) -> None:
+    """A bankrupt space is a neutral port with a merchant port on one of its sites three green lines away;
+    a merchant port no surface city reaches by a green line was built from a neutral port, now bankrupt."""
+    board = R.board_for(config)
+    far = board["port_far"]
+    for sp in np.flatnonzero(s["bankrupt"]):
+        sp = int(sp)
+        assert int(board["kind"][sp]) == R.K_STATION, f"space {sp}: bankrupt but not a neutral port"
+        sites = far[sp, : int(board["port_far_n"][sp])]
+        assert (s["port_owner"][sites] >= 0).any(), f"neutral port {sp}: bankrupt without a port three lines away"
+    for sp in np.flatnonzero(s["port_owner"][: len(board["names"])] >= 0):
+        if R.city_site(board, int(sp)):
+            continue
+        builders = np.flatnonzero((far == sp).any(axis=1))
+        assert (s["bankrupt"][builders] == 1).any(), f"merchant port {int(sp)}: no city below and no bankrupt port"
 
 
 def fame_sources(s: np.void, config, p: int) -> int:

@@ -20,7 +20,9 @@ from simlab.games.merchant_of_venus.config import (
 )
 
 #: 0.2: seat 0 starts by default (start_player), the record's fact series, the experiment knobs
-RULES_VERSION = "merchant_of_venus-0.2"
+#: 0.3: a board's optional green_lines (the Asteroid System's ports three green lines from a neutral port, which
+#: goes bankrupt; the record's ``bankrupt``); the shipped board declares none, so its results are unchanged
+RULES_VERSION = "merchant_of_venus-0.3"
 
 _BOTS = BotRegistry(
     "merchant_of_venus",
@@ -78,7 +80,8 @@ def describe_action(
     if R.A_EDGE <= a < R.A_THRUST:
         k = a - R.A_EDGE
         if names is not None and where is not None and cf is not None:
-            target = names[int(cf[0]["adj"][where, k])]
+            far = phase == R.PH_PORT and int(cf[0]["space_kind"][where]) == R.K_STATION  # 3 green lines away
+            target = names[int(cf[0]["port_far" if far else "adj"][where, k])]
             verb = {R.PH_HEADING: "head for", R.PH_PORT: "build a spaceport on"}.get(
                 phase if phase is not None else -1, "to"
             )

@@ -21,7 +21,9 @@ Settled points (each a config knob or listed in docs/games/merchant_of_venus.md 
 - a drive skips (costs 0 MP for) entering a space of its colour; a skipped hazard or encounter is not met
   (``drive_skips_hazards``); entering such spaces with 0 MP left is not possible (movement ends at 0);
 - a merchant port closes its green line down to the city (the seed's direction; up from the city stays
-  open); the Asteroid System's 3-green-line ports are not modelled (the proxy board has no such lines);
+  open); on a board with ``green_lines`` a port is also built from a neutral port onto an orbital space
+  three green lines away and that neutral port goes bankrupt (no longer a port: ships pass it as an empty
+  space); the proxy board has no such lines;
 - IOU credits are spent before own credits on buys from their culture (they are worth nothing later);
 - market production takes the culture's good from its own supply area, else from the lowest-numbered
   area holding one (sold goods go to the buyer's area by default);
@@ -174,6 +176,7 @@ STATE_DTYPE = state_dtype(
         ("stack_seen", np.int32, (NC,)),  # tokens of the stack revealed so far (1..3 once discovered)
         ("tech_owner", np.int32, (MAX_TOKENS,)),  # -1 supply or market, else the owning seat
         ("port_owner", np.int32, (MAX_SPACES,)),  # merchant spaceport on an orbital space
+        ("bankrupt", np.int8, (MAX_SPACES,)),  # 1: a neutral port a merchant port three green lines away closed
         ("drill_owner", np.int32, (MAX_SPACES,)),
         ("pass_loc", np.int32, (NP,)),
         ("pass_bag", np.int32, (NP,)),  # 1: still in the face-down pile
@@ -199,7 +202,7 @@ STATE_DTYPE = state_dtype(
         ("sells_left", np.int32),
         ("bought", np.int32),  # buy actions this turn (a port needs none)
         ("sold", np.int32),  # sell actions this turn at this market
-        ("port_city", np.int32),  # the city a port is being built from
+        ("port_city", np.int32),  # the city (or neutral port: green_lines boards) a port is being built from
         # -- the end --------------------------------------------------------------------------------
         ("fuzzy_dice", np.int32, (MAX_PLAYERS, 2)),
         ("total_fame", np.int32, (MAX_PLAYERS,)),
@@ -332,6 +335,8 @@ CONFIG_DTYPE = np.dtype(
         ("adj_n", np.int32, (MAX_SPACES,)),
         ("nav_mask", np.int32, (MAX_SPACES, DEG)),  # die values (bit v) leaving a navigation space along a slot
         ("is_nav", np.int32, (MAX_SPACES,)),
+        ("port_far", np.int32, (MAX_SPACES, DEG)),  # a neutral port's sites three green lines away (-1 pad)
+        ("port_far_n", np.int32, (MAX_SPACES,)),
         # -- the bots' tables (derived from the board; read by bots.py only, see derive_bot_tables) ----------
         ("bot_dist", np.int16, (4, MAX_SPACES, MAX_SPACES)),  # fewest MP a -> b per drive (board.dist)
         ("bot_land", np.int32, (BOT_MAX_LAND,)),  # landing spaces: surface cities and neutral ports (GB too)
@@ -380,6 +385,16 @@ def board_arrays(path: str, edge_mp: tuple[int, int, int], hazard_seed: int) -> 
     adj_kind[:, :deg] = np.where(bd.adj_kind == B.EDGE_GREEN, E_GREEN, E_GREY)
     adj_mp = np.zeros((n, DEG), np.int32)
     adj_mp[:, :deg] = np.maximum(bd.adj_mp, 0)
+    far = np.full((n, DEG), -1, np.int32)
+    far_n = np.zeros(n, np.int32)
+    for port, sites in bd.port_sites.items():
+        if len(sites) > DEG:
+            raise DataFileError(
+                f"{path}: neutral port {bd.names[port]!r} has {len(sites)} orbital spaces three green lines away; "
+                f"the engine's record holds at most {DEG}"
+            )
+        far[port, : len(sites)] = sites
+        far_n[port] = len(sites)
     nav = np.zeros((n, DEG), np.int32)
     for i in np.flatnonzero(bd.navigation):
         for v in range(1, 7):
@@ -401,6 +416,8 @@ def board_arrays(path: str, edge_mp: tuple[int, int, int], hazard_seed: int) -> 
         "adj_n": bd.degree.astype(np.int32),
         "nav": nav,
         "is_nav": bd.navigation.astype(np.int32),
+        "port_far": far,
+        "port_far_n": far_n,
         "gb": bd.galactic_base,
     }
 
@@ -455,6 +472,10 @@ def derive_config(config: MerchantOfVenusConfig, c: np.void) -> None:
     c["adj_n"][:n] = b["adj_n"]
     c["nav_mask"][:n] = b["nav"]
     c["is_nav"][:n] = b["is_nav"]
+    c["port_far"][:] = -1
+    c["port_far"][:n] = b["port_far"]
+    c["port_far_n"][:] = 0
+    c["port_far_n"][:n] = b["port_far_n"]
     derive_bot_tables(b, c, route_costs(*board_key(config), config.drive_skips_hazards))
 
 
@@ -482,6 +503,12 @@ def bot_distances(b: dict, skips_hazards: bool) -> np.ndarray:
     return out
 
 
+def city_site(b: dict, sp: int) -> bool:
+    """Whether space sp is one green line from a surface city (``board_arrays``' dict ``b``): a port there is
+    built from the city; elsewhere only from a neutral port three green lines away."""
+    return any(b["adj_kind"][sp, k] == E_GREEN and b["kind"][b["adj"][sp, k]] == K_CITY for k in range(b["adj_n"][sp]))
+
+
 def derive_bot_tables(b: dict, c: np.void, dist: np.ndarray) -> None:
     """The bots' precomputed tables (bots.py reads them; the rules never do): all-pairs route costs per
     drive (``dist``: ``bot_distances``), the landing, asteroid and port-site spaces, and route costs between
@@ -500,6 +527,7 @@ def derive_bot_tables(b: dict, c: np.void, dist: np.ndarray) -> None:
             for k in range(b["adj_n"][i])
             if b["adj_kind"][i, k] == E_GREEN and kind[b["adj"][i, k]] != K_STATION
         }
+        | {int(t) for i in land for t in b["port_far"][i, : b["port_far_n"][i]]}
     )
     if len(land) > BOT_MAX_LAND or len(ast) > BOT_MAX_AST or len(sites) > BOT_MAX_SITES:
         raise DataFileError(
@@ -529,8 +557,8 @@ def seat_at(s, k):
 
 @compiled
 def is_port(s, c, sp):
-    """A neutral port (station, Galactic Base too) or a merchant spaceport."""
-    return c.space_kind[sp] == K_STATION or s.port_owner[sp] >= 0
+    """A neutral port (station, Galactic Base too) not bankrupt, or a merchant spaceport."""
+    return (c.space_kind[sp] == K_STATION and s.bankrupt[sp] == 0) or s.port_owner[sp] >= 0
 
 
 @compiled
@@ -857,9 +885,8 @@ def legal(st, cf, buf):
         n += 1
         if s.credits[p] >= c.port_price and tokens_left(s, c, p) > 0:
             city = s.port_city
-            for k in range(c.adj_n[city]):
-                t = c.adj[city, k]
-                if c.adj_kind[city, k] == E_GREEN and s.port_owner[t] < 0 and c.space_kind[t] != K_STATION:
+            for k in range(DEG):
+                if port_site(s, c, city, k) >= 0:
                     buf[n] = A_EDGE + k
                     n += 1
         return n
@@ -1051,12 +1078,14 @@ def apply(st, cf, a):
         if a == A_DONE:
             end_turn(s, c)
             return
-        t = c.adj[s.port_city, a - A_EDGE]
+        t = port_site(s, c, s.port_city, a - A_EDGE)
         s.credits[p] -= c.port_price
         s.port_owner[t] = p
         s.ports[p] += 1
         s.came_from[p] = s.port_city
         s.pos[p] = t
+        if c.space_kind[s.port_city] == K_STATION:
+            s.bankrupt[s.port_city] = 1  # the neutral port built from goes bankrupt: no more ports from it
         if c.multiple_ports == 0 or port_sites(s, c, p, s.port_city) == 0:
             end_turn(s, c)
 
@@ -1278,7 +1307,7 @@ def discover(s, c, p, sy):
     s.discoverer[cu] = p
     s.f_discoveries[p] += 1
     for i in range(2, 0, -1):
-        j = below(s.rng, 0, i + 1)
+        j = roll(s, i + 1) - 1  # the chance stream's below(i + 1), or a forced draw (position.force(stack=...))
         t = s.stack[cu, i]
         s.stack[cu, i] = s.stack[cu, j]
         s.stack[cu, j] = t
@@ -1404,7 +1433,8 @@ def bought(s, p):
 @compiled
 def end_trade(s, c):
     """The market shifts after the turn's sales (an active token revealed produces a good); then the
-    Spaceport phase if the ship is in a surface city and bought nothing this turn."""
+    Spaceport phase if the ship is in a surface city (or a neutral port with sites three green lines away)
+    and bought nothing this turn."""
     p = s.active
     sp = s.pos[p]
     cu = culture_here(s, c, sp)
@@ -1417,7 +1447,7 @@ def end_trade(s, c):
         if top_token(s, cu) == TOKEN_ACTIVE:
             produce(s, cu)
     s.sold = 0
-    if c.space_kind[sp] == K_CITY and s.bought == 0 and port_sites(s, c, p, sp) > 0:
+    if s.bought == 0 and port_sites(s, c, p, sp) > 0:
         s.port_city = sp
         s.phase = PH_PORT
         s.cur = p
@@ -1426,16 +1456,35 @@ def end_trade(s, c):
 
 
 @compiled
-def port_sites(s, c, p, city):
-    """Empty orbital spaces one green line from ``city`` where p can build a port now (0: none)."""
+def port_sites(s, c, p, sp):
+    """The places where p can build a port now from space sp (0: none, or p cannot pay or has no token)."""
     if s.credits[p] < c.port_price or tokens_left(s, c, p) <= 0:
         return 0
     n = 0
-    for k in range(c.adj_n[city]):
-        t = c.adj[city, k]
-        if c.adj_kind[city, k] == E_GREEN and s.port_owner[t] < 0 and c.space_kind[t] != K_STATION:
+    for k in range(DEG):
+        if port_site(s, c, sp, k) >= 0:
             n += 1
     return n
+
+
+@compiled
+def port_site(s, c, sp, k):
+    """Site k of space sp, if empty (-1: none): from a surface city the orbital space along adjacency slot k
+    (a green line); from a neutral port that is not bankrupt the k-th orbital space three green lines away
+    (``port_far``, boards with ``green_lines`` only)."""
+    if c.space_kind[sp] == K_CITY:
+        if k >= c.adj_n[sp] or c.adj_kind[sp, k] != E_GREEN:
+            return -1
+        t = c.adj[sp, k]
+        if c.space_kind[t] == K_STATION:
+            return -1
+    elif c.space_kind[sp] == K_STATION and s.bankrupt[sp] == 0:
+        if k >= c.port_far_n[sp]:
+            return -1
+        t = c.port_far[sp, k]
+    else:
+        return -1
+    return t if s.port_owner[t] < 0 else -1
 
 
 @compiled

@@ -1,9 +1,9 @@
 """Scenario helpers for Massilia rule tests: build a decision point compactly, name actions readably.
 
-``scenario(...)`` plays the setup with fixed choices, lets nobody roll, and then rewrites the board into
-the situation a test describes (stalls, temple dice, hands, money, ...). Whatever the test leaves out is
-rebalanced so the component totals still add up (cubes in the bag, cards in the deck, tokens in the
-supply, dice behind the screens): the conservation checks of ``assert_conserved`` then hold in every
+``scenario(...)`` is the position builder (``simlab.games.massilia.position.position``) with these tests'
+defaults (a market of only the given stalls, an empty temple, fixed prices): whatever the test leaves out
+is rebalanced so the component totals still add up (cubes in the bag, cards in the deck, tokens in the
+supply, dice behind the screens), and the game's invariants and ``assert_conserved`` hold in every
 scripted scenario too.
 """
 
@@ -16,6 +16,7 @@ import numpy as np
 from simlab import get_game
 from simlab.games.massilia import rules as R
 from simlab.games.massilia.game import MassiliaState
+from simlab.games.massilia.position import position
 
 GAME = get_game("massilia")
 
@@ -119,6 +120,7 @@ def scenario(
     stalls: Mapping[int, tuple[int, Sequence[int]]] | None = None,
     temple: Iterable[tuple[int, int]] = (),
     kept: Mapping[int, Iterable[tuple[int, int]]] | None = None,
+    screens: Mapping[int, Sequence[int]] | None = None,
     hands: Mapping[int, Iterable[int]] | None = None,
     money: Sequence[int] | int = 20,
     tokens: Mapping[int, int] | None = None,
@@ -131,101 +133,63 @@ def scenario(
     discard: Mapping[int, int] | None = None,
     round_: int = 1,
 ) -> MassiliaState:
-    """An action-phase decision of ``seat`` (turn order 0..players-1) on a board built from the arguments.
+    """An action-phase decision of ``seat`` (turn order 0..players-1), built by the position builder
+    (``simlab.games.massilia.position``) with these tests' defaults: a market of only the given stalls (a
+    seat with none is out of the market), an empty temple, no cards in hand, 20 sesterces, no tokens, no
+    fame, fixed pawns, prices and markers.
 
     stalls: space -> (owner, cubes by goods colour pink, orange, purple, beige); temple: (die colour,
-    value) pairs; kept: seat -> (die colour, value) pairs kept in front of the player; hands: seat ->
-    card ids; prices: temple, purple, orange, pink; deck: the deck from the top down (the remaining cards
-    go to the discard pile unless ``discard`` is given). The dice nobody holds go behind the screens.
+    value) pairs; kept: seat -> (die colour, value) pairs kept in front of the player; screens: seat -> dice
+    by colour behind the screen (default: the dice nobody holds, one per seat in turn); hands: seat -> card
+    ids; prices: temple, purple, orange, pink; deck: the deck from the top down (the remaining cards go to
+    the discard pile unless ``discard`` is given; without ``deck`` they form the deck in card order, the
+    highest card on top). harbour: cubes by colour (default: the setup harbours, less what the stalls need
+    beyond the bag).
     """
     cfg = GAME.make_config(preset=preset, players=players, overrides=dict(overrides or {}))
-    state = GAME.new_state(cfg, seed)
-    finish_setup(state)
-    while rec(state)["phase"] != R.PH_MAIN:  # nobody rolls a die in round 1
-        state.apply(count(0))
-    s = rec(state)
     n = players
-    s["round_no"] = round_
-    # market
-    s["stall_owner"][:] = -1
-    s["cubes"][:] = 0
-    for sp, (owner, goods) in (stalls or {}).items():
-        s["stall_owner"][sp] = owner
-        s["cubes"][sp, :] = goods
-    for p in range(n):
-        s["reserve"][p] = cfg.stalls_per_player - int((s["stall_owner"] == p).sum())
-    s["pawn"][:] = pawns
-    s["price"][:] = prices
-    s["price_mod"][:] = 0
-    s["marker"][:] = markers
-    if harbour is not None:
-        s["harbour"][:] = harbour
-    else:  # the setup harbours, less what the stalls need beyond the bag
-        s["harbour"][:] = np.minimum(cfg.harbour_start, np.array(cfg.cubes_total) - s["cubes"].sum(0))
-    s["bag"][:] = np.array(cfg.cubes_total) - s["harbour"] - s["cubes"].sum(0)
-    assert (s["bag"] >= 0).all(), "scenario uses more cubes than the game has"
-    # players
-    s["money"][:n] = [money] * n if isinstance(money, int) else money
-    s["fame"][:n] = 0
-    for p, f in (fame or {}).items():
-        s["fame"][p] = f
-    s["tokens"][:] = 0
-    for p, t in (tokens or {}).items():
-        s["tokens"][p] = t
-    s["supply"] = cfg.tokens_per_player * n - int(s["tokens"][:n].sum())
-    # cards
-    s["hand"][:] = 0
-    for p, cards in (hands or {}).items():
+    stalls = dict(stalls or {})
+    on_stalls = np.zeros(4, dtype=np.int64)
+    for _, goods in stalls.values():
+        on_stalls += np.asarray(goods, dtype=np.int64)
+    if harbour is None:
+        harbour = np.minimum(cfg.harbour_start, np.array(cfg.cubes_total) - on_stalls).tolist()
+    rest = np.array(cfg.card_copies)
+    for cards in (hands or {}).values():
         for t in cards:
-            s["hand"][p, t] += 1
-    s["hand_n"][:] = s["hand"].sum(1)
-    rest = np.array(cfg.card_copies) - s["hand"].sum(0)
-    s["discard"][:] = 0
+            rest[t] -= 1
+    face_up = np.zeros(R.NCARDS, dtype=np.int64)
     if deck is not None:
         for t in deck:
             rest[t] -= 1
         if discard is None:
-            s["discard"][:] = rest
-            rest[:] = 0
-    if discard is not None:
-        for t, k in discard.items():
-            s["discard"][t] = k
-            rest[t] -= k
-    assert (rest >= 0).all(), "scenario uses more cards than the game has"
-    pile = [t for t in range(R.NCARDS) for _ in range(int(rest[t]))]
-    pile += list(reversed(list(deck or [])))  # the deck is drawn from its end
-    s["deck"][:] = 0
-    s["deck"][: len(pile)] = pile
-    s["deck_n"] = len(pile)
-    s["drawn_n"] = 0
-    # dice
-    s["temple"][:] = 0
-    s["kept"][:] = 0
-    s["screen"][:] = 0
-    for d, v in temple:
-        s["temple"][d, v - 1] += 1
-    for p, dice in (kept or {}).items():
-        for d, v in dice:
-            s["kept"][p, d, v - 1] += 1
-    for d in range(4):
-        free = n + 1 - int(s["temple"][d].sum()) - int(s["kept"][:n, d].sum())
-        assert free >= 0, "scenario uses more dice than the game has"
-        p = 0
-        while free > 0:  # one per seat, round robin
-            s["screen"][p % n, d] += 1
-            free -= 1
-            p += 1
-    # the decision: seat's turn in the action phase
-    s["order"][:n] = np.arange(n)
-    s["order_pos"] = seat
-    s["passed"][:] = 0
-    s["n_passed"] = 0
-    s["tile_of"][:] = 0
-    s["last_passer"] = -1
-    s["act_n"] = 0
-    s["phase"] = R.PH_MAIN
-    s["cur"] = seat
-    s["active"] = seat
+            face_up, rest = rest, np.zeros_like(rest)
+    for t, k in (discard or {}).items():
+        face_up[t] += k
+        rest[t] -= k
+    below = [t for t in range(R.NCARDS) for _ in range(int(rest[t]))]  # drawn from the end: highest on top
+    state = position(
+        players,
+        seat,
+        config=cfg,
+        seed=seed,
+        round=round_,
+        stalls={sp: (owner, list(goods)) for sp, (owner, goods) in stalls.items()},
+        no_stall=[p for p in range(n) if all(owner != p for owner, _ in stalls.values())],
+        harbour=list(harbour),
+        hands={p: list(cards) for p, cards in (hands or {}).items()},
+        deck=list(deck or []) + below[::-1],
+        discard={t: int(k) for t, k in enumerate(face_up) if k},
+        temple=list(temple),
+        kept={p: list(dice) for p, dice in (kept or {}).items()},
+        screens=None if screens is None else {p: list(dice) for p, dice in screens.items()},
+        money=money,
+        fame=[(fame or {}).get(p, 0) for p in range(n)],
+        tokens=[(tokens or {}).get(p, 0) for p in range(n)],
+        pawns=list(pawns),
+        prices=list(prices),
+        markers=list(markers),
+    )
     assert_conserved(state)
     return state
 

@@ -105,6 +105,9 @@ def test_the_dice_phase_decision():
         ({"stalls": {16: (0, [])}}, r"^stalls: space 16 is not one of 0\.\.15"),
         ({"stalls": {0: (0, [])}}, r"^stalls: seat 1 has no stall on the market"),
         ({"stalls": {0: (5, [])}}, r"^stalls\[0\] owner: seat 5 is not one of 0\.\.3"),
+        ({"stalls": {0: (0, [])}, "no_stall": [0, 1, 2, 3]}, r"^no_stall: seat 0 has 1 stall\(s\) in stalls"),
+        ({"no_stall": [1]}, r"^no_stall: give stalls too"),
+        ({"stalls": {0: (0, [])}, "no_stall": [4]}, r"^no_stall: seat 4 is not one of 0\.\.3"),
         (
             {"stalls": ONE_EACH, "harbour": {"pink": 16}},
             r"^harbour: the description uses 16 pink cubes, the game has 15",
@@ -186,3 +189,17 @@ def test_forced_dice_of_a_players_roll():
     s = st.record[0]
     assert st.decision_name() == "keep rolled die"
     assert s["rolled_col"][:2].tolist() == [R.GREY, R.GREY] and s["rolled_val"][:2].tolist() == [2, 6]
+
+
+def test_a_seat_with_no_stall():
+    """``no_stall``: a seat with every stall tile in reserve (play never gets there: nobody loses their last
+    stall), for rule tests that keep a seat out of the market; the tiles and every other total still add up
+    (the builder runs the game's invariants with that one rule set aside), and the game plays on."""
+    st = position(2, stalls={0: (0, ["pink"])}, no_stall=[1])
+    s = st.record[0]
+    assert int((s["stall_owner"] == 1).sum()) == 0 and int(s["reserve"][1]) == st.config.stalls_per_player
+    assert int(s["reserve"][0]) == st.config.stalls_per_player - 1 and s["cubes"][:, 0].sum() == 1
+    with pytest.raises(AssertionError, match="seat 1 lost its last stall"):
+        checks_for(GAME).invariants(s, st.config)  # the rule a position with no_stall breaks on purpose
+    pass_all(st)
+    assert int(st.record[0]["round_no"]) == 2

@@ -260,11 +260,13 @@ def test_keeping_a_die_needs_2_sesterces_or_mars():
 def test_a_player_rolls_only_the_dice_they_have():
     """Regression: a colour the player has no dice of must not be rolled (it used to reuse the previous
     player's count for that colour and create dice behind the screen)."""
-    st = scenario(2, seat=1)
-    s = rec(st)
-    for d in (BROWN, BLACK, BEIGE_DIE):  # seat 1 keeps only grey dice behind the screen
-        s["temple"][d, 0] += s["screen"][1, d]
-        s["screen"][1, d] = 0
+    # seat 1 keeps only grey dice behind the screen; its brown, black and beige dice are in the temple
+    st = scenario(
+        2,
+        seat=1,
+        temple=[(BROWN, 1), (BLACK, 1), (BEIGE_DIE, 1)],
+        screens={0: [2, 2, 2, 2], 1: [1, 0, 0, 0]},
+    )
     pass_all(st)
     while st.current_player == 0:  # seat 0 rolls one die of every colour, sends them to the temple
         play(st, count(1) if rec(st)["phase"] == R.PH_ROLL else R.A_KEEPDIE_TEMPLE)
@@ -457,7 +459,9 @@ def test_buy_moves_the_colour_marker_down(preset, marker, bought, after):
 # ==============================================================================================
 @pytest.mark.parametrize(("temple_price", "money", "ok"), [(2, 6, True), (2, 5, False), (3, 9, True), (1, 3, True)])
 def test_fame_costs_the_temple_price_per_point(temple_price, money, ok):
-    st = scenario(temple=[(BLACK, 3)], money=money, prices=(temple_price, 2, 2, 1), tokens={1: 40})
+    others = [2, 2, 1, 3]  # the price tiles
+    others.remove(temple_price)  # a position lays out the four price tiles, so the others are the rest
+    st = scenario(temple=[(BLACK, 3)], money=money, prices=(temple_price, *others), tokens={1: 40})
     if not ok:  # no way to complete an action: the die cannot even be taken
         assert st.legal_actions() == [PASS]
         return
@@ -590,7 +594,7 @@ def test_customer_buys_beige_when_its_colour_is_missing():
         stalls={5: (0, (0, 3, 0, 2))},
         temple=[(BROWN, 3)],
         pawns=(6, 2, 10, 14),
-        prices=(2, 2, 2, 1),
+        prices=(2, 2, 3, 1),  # pink 1 (the price tiles in some order)
         money=10,
     )
     harbour = rec(st)["harbour"].copy()
@@ -885,24 +889,24 @@ def test_mercure_on_a_harbour_tile_changes_the_purchase_price():
         stalls={0: (0, (0, 0, 0, 0))},
         temple=[(BEIGE_DIE, 2)],
         hands={0: [R.MERCURE]},
-        prices=(2, 3, 1, 3),
+        prices=(2, 2, 1, 3),  # pink at 3
         money=3,
         tokens={1: 40},
     )
     play(st, take(BEIGE_DIE, 2), EXECUTE)
-    assert legal(st) == {colour(ORANGE)}  # purple at 3 + 1 beige is too dear for 3 sesterces
+    assert legal(st) == {colour(ORANGE), colour(PURPLE)}  # pink at 3 + 1 beige is too dear for 3 sesterces
     st = scenario(
         stalls={0: (0, (0, 0, 0, 0))},
         temple=[(BEIGE_DIE, 2)],
         hands={0: [R.MERCURE]},
-        prices=(2, 3, 1, 3),
+        prices=(2, 2, 1, 3),
         money=3,
         tokens={1: 40},
     )
-    play(st, mercure(LOC_PURPLE, False), take(BEIGE_DIE, 2), EXECUTE)
-    assert legal(st) == {colour(ORANGE), colour(PURPLE)}
-    play(st, colour(PURPLE), count(1), space(0), space(0))
-    assert rec(st)["money"][0] == 0 and rec(st)["price"][LOC_PURPLE] == 3
+    play(st, mercure(LOC_PINK, False), take(BEIGE_DIE, 2), EXECUTE)
+    assert legal(st) == {colour(ORANGE), colour(PURPLE), colour(PINK)}
+    play(st, colour(PINK), count(1), space(0), space(0))
+    assert rec(st)["money"][0] == 0 and rec(st)["price"][LOC_PINK] == 3
 
 
 def test_mercure_reverts_when_the_player_passes():

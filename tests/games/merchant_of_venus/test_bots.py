@@ -90,7 +90,7 @@ def _two_near_systems(config):
     return names[x], names[y], bd.names[cities[x][0]], d
 
 
-def _trading_between_two_buyers(here, there, tokens, credits):
+def _trading_between_two_buyers(here, there, tokens, credits, **kw):
     """Seat 0 trading in a city of culture 2 with ``tokens`` of culture 1's good in its hold; cultures 2 and 3,
     which both buy it, discovered on the two nearest market systems with top tokens ``here`` and ``there``.
     The state, and the bots' route cost between the two systems."""
@@ -109,6 +109,7 @@ def _trading_between_two_buyers(here, there, tokens, credits):
         top={a: here, b: there},
         cargo={0: {GOOD_NAMES[0]: tokens}},
         credits=credits,
+        **kw,
     )
     return st, d
 
@@ -189,9 +190,8 @@ def test_a_search_playout_cut_short_counts_what_the_holds_carry():
     carries a passenger. The bare final scoring (``score_now``) counts neither; the estimate adds
     ``HELD_AT_CUT`` of two tokens at the best of those prices to seat 0, and of the passenger's fare and fame
     in credits to seat 1, and leaves the empty holds as the final scoring scores them."""
-    st, _ = _trading_between_two_buyers("high", "low", tokens=2, credits=300)
+    st, _ = _trading_between_two_buyers("high", "low", tokens=2, credits=300, passengers={0: 1}, holds={1: 3})
     cf = st.cfg[0]
-    st.record[0]["pass_loc"][0] = R.LOC_HOLD + 1
     bare, cut = st.clone(), st.clone()
     R.score_now(bare.record, bare.cfg)
     BT.estimate_now(cut.record, cut.cfg)

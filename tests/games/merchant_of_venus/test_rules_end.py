@@ -3,10 +3,8 @@ credits wins, ties by fame, then shared; a player below 0 fame is eliminated. Th
 
 from __future__ import annotations
 
-import numpy as np
-
 from simlab.games.merchant_of_venus import rules as R
-from simlab.games.merchant_of_venus.position import force, position
+from simlab.games.merchant_of_venus.position import force, position, space
 
 PORT_SITES = ["cw_loop_1", "cw_loop_4", "dw_loop_1", "dw_loop_4", "jw_loop_1"]
 
@@ -60,9 +58,9 @@ def test_without_a_double_fame_pays_10_per_point():
 
 
 def test_iou_credits_are_lost_at_the_end():
-    st = last_turn(credits={0: 100, 1: 100})
-    st.record[0]["iou_left"][3] = 90
-    st.record[0]["discoverer"][3] = 0
+    st = last_turn(credits={0: 100, 1: 100}, discovered={"Colony World": 0})
+    culture = int(st.record[0]["sys_culture"][int(st.cfg[0]["space_system"][space(st, "Southern Comfort")])])
+    assert int(st.record[0]["iou_left"][culture]) > 0 and int(st.record[0]["discoverer"][culture]) == 0
     s = finish(st)
     assert int(s["score"][0]) == 100 + 10 * int(s["total_fame"][0])
 
@@ -84,10 +82,9 @@ def test_below_zero_fame_is_eliminated():
 
 
 def test_game_ends_after_the_last_round_and_round_symbols_fire():
-    st = position(0, overrides={"players": 2, "rounds": 6, "drill_every": 2, "passenger_every": 3}, first=0)
+    overrides = {"players": 2, "rounds": 6, "drill_every": 2, "passenger_every": 3}
+    st = position(0, overrides=overrides, first=0, drills={1: ["AS_2_2"]})
     s = st.record[0]
-    s["drill_owner"][np.flatnonzero(st.cfg[0]["space_kind"] == R.K_ASTEROID)[0]] = 1
-    s["drills"][1] = 1
     in_pile = int(s["pass_bag"].sum())
     credits = int(s["credits"][1])
     rounds = []

@@ -113,9 +113,9 @@ def test_skipping_movement_in_open_space_ends_the_turn_and_in_a_city_goes_to_tra
     assert st.decision_name() == "trade" and int(s["buys_left"]) >= 3  # unlimited (or the contact's 3)
 
 
-def _approach(st, kind):
+def _approach(kind):
     """A space of ``kind`` and a plain open-space neighbour of it (no navigation, grey line), by index."""
-    c = st.cfg[0]
+    c = position(0, overrides={"players": 2}).cfg[0]
     for t in np.flatnonzero(c["space_kind"][: int(c["n_spaces"])] == kind):
         for k in range(int(c["adj_n"][t])):
             nb = int(c["adj"][t, k])
@@ -131,10 +131,9 @@ def _head_for(st, target):
 
 
 def test_landing_on_an_asteroid_ends_the_turn_with_a_drill():
-    st = position(0, overrides={"players": 2})
-    ast, nb = _approach(st, R.K_ASTEROID)
+    ast, nb = _approach(R.K_ASTEROID)
+    st = position(0, overrides={"players": 2}, at={0: nb})
     s = st.record[0]
-    s["pos"][0] = nb
     st.apply(R.A_GO)
     force(st, 3, 3, 3)
     st.apply(_head_for(st, ast))
@@ -148,15 +147,11 @@ def test_landing_on_an_asteroid_ends_the_turn_with_a_drill():
 
 
 def test_navigation_die_sets_the_exit_of_a_navigation_space():
-    st = position(0, overrides={"players": 2})
+    # two MP left after the roll, the navigation die at 3: two steps, onto the navigation space and out of it
+    st = position(0, overrides={"players": 2}, phase="move", mp=2, nav=3)
     c = st.cfg[0]
-    nav = space(st, "cloud_body_8")  # next to Galactic Base; die 2 leads back to it, 3 to cloud_body_7
-    force(st, 3, 4, 4)
-    st.apply(R.A_GO)
-    st.apply(R.A_NAV + 0)  # navigation value 3
     s = st.record[0]
-    s["mp"] = 2  # two steps: onto the navigation space and out of it
-    st.apply(R.A_DONE)
+    nav = space(st, "cloud_body_8")  # next to Galactic Base; die 2 leads back to it, 3 to cloud_body_7
     st.apply(edge_to(st, "cloud_body_8"))
     assert int(s["pos"][0]) == space(st, "cloud_body_7"), "the navigation die 3 leads to cloud_body_7"
     assert int(c["is_nav"][nav]) == 1
@@ -173,11 +168,7 @@ def test_navigation_die_pointing_back_ends_the_turn_on_the_navigation_space():
 
 
 def test_without_a_navigation_die_the_next_player_chooses_the_exit():
-    st = position(0, overrides={"players": 2})
-    force(st, 3, 4, 4)
-    st.apply(R.A_GO)
-    st.record[0]["mp"] = 2
-    st.apply(R.A_DONE)
+    st = position(0, overrides={"players": 2}, phase="move", mp=2)  # no navigation die
     st.apply(edge_to(st, "cloud_body_8"))
     assert st.decision_name() == "choose a navigation exit" and st.current_player == 1
     targets = {st.describe(a) for a in st.legal_actions()}
@@ -190,14 +181,12 @@ def test_without_a_navigation_die_the_next_player_chooses_the_exit():
 
 @pytest.mark.parametrize("die,fails", [(2, False), (3, True), (6, True)])
 def test_hazard_test_against_the_dial(die, fails):
-    st = position(0, overrides={"players": 2}, laser=6, shield=6, pilot={0: 2})
-    c = st.cfg[0]
-    hz, nb = _approach(st, R.K_HAZARD)
+    hz, nb = _approach(R.K_HAZARD)
+    probe = position(0, overrides={"players": 2})
+    dial = {R.HZ_LASER: "laser", R.HZ_SHIELD: "shield", R.HZ_PILOT: "pilot"}[int(probe.cfg[0]["hazard_kind"][hz])]
+    dials = {"laser": 6, "shield": 6, "pilot": {0: 2}} | {dial: {0: 2}}
+    st = position(0, overrides={"players": 2}, at={0: nb}, **dials)
     s = st.record[0]
-    s["pos"][0] = nb
-    kind = int(c["hazard_kind"][hz])
-    dial = {R.HZ_LASER: "laser", R.HZ_SHIELD: "shield", R.HZ_PILOT: "pilot"}[kind]
-    s[dial][0] = 2
     st.apply(R.A_GO)
     force(st, 6, 6, 6)
     st.apply(_head_for(st, hz))
@@ -209,10 +198,9 @@ def test_hazard_test_against_the_dial(die, fails):
 
 
 def test_hazard_six_always_fails_even_with_a_high_dial():
-    st = position(0, overrides={"players": 2}, laser=6, shield=6, pilot={0: 4})
-    hz, nb = _approach(st, R.K_HAZARD)
+    hz, nb = _approach(R.K_HAZARD)
+    st = position(0, overrides={"players": 2}, laser=6, shield=6, pilot={0: 4}, at={0: nb})
     s = st.record[0]
-    s["pos"][0] = nb
     st.apply(R.A_GO)
     force(st, 6, 6, 6)
     st.apply(_head_for(st, hz))

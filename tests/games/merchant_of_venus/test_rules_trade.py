@@ -13,6 +13,7 @@ NILLIS, PERFUME, GENES, SPICE = 0, 0, 11, 2
 DEFAULT_DEST = GAME.make_config().passenger_dest
 #: passenger 0 bound for Nillis, passenger 1 for Galactic Base (14)
 DESTS = ",".join(str(d) for d in (0, 14, *DEFAULT_DEST[2:]))
+BOUND_FOR_NILLIS = 0  # passenger 0 with DESTS
 CITY, ORBIT = "Southern Comfort", "cw_loop_4"  # a Colony World city and its orbital space (green line)
 
 
@@ -84,12 +85,15 @@ def test_sold_goods_go_to_the_buyer_or_producer_supply(to, area):
 
 
 def test_the_market_shifts_after_the_sells_and_an_active_token_produces():
-    st = at_colony(discovered=["Colony World"], top={"Nillis": "low"}, cargo={0: {"Designer Genes": 1}})
+    st = at_colony(
+        discovered=["Colony World"],
+        top={"Nillis": "low"},
+        cargo={0: {"Designer Genes": 1}},
+        supply={3: {"Bionic Perfume": 1}},  # one Perfume back in a supply area, to be produced
+    )
     s = st.record[0]
     # the token under "low" in this stack
     nxt = int(s["stack"][NILLIS, (int(s["stack_top"][NILLIS]) + 1) % 3])
-    s["market_goods"][NILLIS] -= 1  # one Perfume back in a supply area, to be produced
-    s["supply"][3, PERFUME] += 1
     before = int(s["market_goods"][NILLIS])
     st.apply(R.A_SELL + GENES)
     assert int(R.top_token(s, NILLIS)) == R.TOKEN_LOW, "the shift waits for the end of the sells"
@@ -145,6 +149,8 @@ def test_fee_at_another_players_port_after_the_sale_and_none_for_passengers():
         discovered=["Colony World"],
         cargo={0: {"Designer Genes": 1}},
         credits={0: 0},
+        holds={0: 4},
+        passengers={BOUND_FOR_NILLIS: 0},
     )
     s = st.record[0]
     assert (int(s["buys_left"]), int(s["sells_left"])) == (R.UNLIMITED, R.UNLIMITED), "a port: unlimited"
@@ -152,9 +158,7 @@ def test_fee_at_another_players_port_after_the_sale_and_none_for_passengers():
     st.apply(R.A_SELL + GENES)
     price = st.config.good_resale[3 * GENES + int(R.top_token(s, NILLIS))]
     assert int(s["credits"][0]) == price - st.config.port_fee and int(s["credits"][1]) == other + st.config.port_fee
-    i = next(i for i, d in enumerate(st.config.passenger_dest) if d == NILLIS)
-    s["pass_loc"][i] = R.LOC_HOLD + 0
-    s["pass_bag"][i] = 0
+    i = BOUND_FOR_NILLIS
     before = int(s["credits"][0])
     st.apply(R.A_DROP + i)
     assert int(s["credits"][0]) == before + st.config.passenger_fare[i]
@@ -162,28 +166,27 @@ def test_fee_at_another_players_port_after_the_sale_and_none_for_passengers():
 
 
 def test_a_player_who_cannot_pay_the_fee_cannot_buy():
-    st = at_colony(where=ORBIT, ports={1: [ORBIT]}, discovered=["Colony World"], credits={0: 80})
-    st.record[0]["iou_left"][NILLIS] = 0
-    assert R.A_BUY_GOOD not in st.legal_actions()
-    st.record[0]["credits"][0] = 90
-    assert R.A_BUY_GOOD in st.legal_actions()
+    def at_the_port(credits):  # Perfume 80 and the fee 10, no IOU left
+        return at_colony(
+            where=ORBIT, ports={1: [ORBIT]}, discovered=["Colony World"], credits={0: credits}, iou={"Nillis": 0}
+        )
+
+    assert R.A_BUY_GOOD not in at_the_port(80).legal_actions()
+    assert R.A_BUY_GOOD in at_the_port(90).legal_actions()
 
 
 def test_at_your_own_port_the_bank_pays_you_the_fee():
-    st = at_colony(where=ORBIT, ports={0: [ORBIT]}, discovered=["Colony World"], credits={0: 200})
-    st.record[0]["iou_left"][NILLIS] = 0
+    st = at_colony(where=ORBIT, ports={0: [ORBIT]}, discovered=["Colony World"], credits={0: 200}, iou={"Nillis": 0})
     st.apply(R.A_BUY_GOOD)
     assert int(st.record[0]["credits"][0]) == 200 - st.config.good_buy[NILLIS] + st.config.port_fee
 
 
 def test_passengers_picked_up_and_delivered_for_fare_and_fame():
-    st = at_colony(discovered=["Colony World"])
+    config = GAME.make_config(players=2)
+    i = next(i for i, o in enumerate(config.passenger_origin) if o == NILLIS and config.passenger_holds[i] == 1)
+    everyone = dict.fromkeys(range(len(config.passenger_origin)), "bag")
+    st = at_colony(discovered=["Colony World"], passengers=everyone | {i: "waiting"})
     s = st.record[0]
-    i = next(i for i, o in enumerate(st.config.passenger_origin) if o == NILLIS and st.config.passenger_holds[i] == 1)
-    s["pass_loc"][:] = [R.LOC_BAG] * len(s["pass_loc"])
-    s["pass_bag"][: len(st.config.passenger_origin)] = 1
-    s["pass_loc"][i] = NILLIS
-    s["pass_bag"][i] = 0
     st.apply(R.A_PICKUP + i)
     assert int(s["pass_loc"][i]) == R.LOC_HOLD + 0
     assert int(s["holds"][0]) - R.used_holds(s, st.cfg[0], 0) == 1, "a passenger takes its hold"
@@ -191,11 +194,9 @@ def test_passengers_picked_up_and_delivered_for_fare_and_fame():
 
 
 def test_passenger_delivered_at_galactic_base():
-    st = position(0, overrides={"players": 2, "passenger_dest": DESTS}, phase="trade", skipped=True)
+    i = 1  # bound for Galactic Base (DESTS)
+    st = position(0, overrides={"players": 2, "passenger_dest": DESTS}, phase="trade", skipped=True, passengers={i: 0})
     s = st.record[0]
-    i = next(i for i, d in enumerate(st.config.passenger_dest) if d == 14)
-    s["pass_loc"][i] = R.LOC_HOLD + 0
-    s["pass_bag"][i] = 0
     credits, fame = int(s["credits"][0]), int(s["fame_tokens"][0])
     st.apply(R.A_DROP + i)
     assert int(s["credits"][0]) == credits + st.config.passenger_fare[i]
