@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
-from simlab.run.errors import ResultFolderError, ResultWriteError
+from simlab.run.errors import FolderInUse, ResultFolderError, ResultWriteError
 
 MANIFEST = "manifest.json"
 FAILURES = "failures.jsonl"
@@ -103,34 +103,61 @@ def folder_lock(folder: Path, what: str) -> Iterator[None]:
     """Hold the exclusive lock of result ``folder`` for ``what``, or refuse at once if another holder has it.
 
     An flock on ``LOCK``: the kernel drops it when its process dies, so a killed holder leaves no stale lock.
-    The file stays (unlinking it would let two processes lock two different files); it names the holder's
-    pid while it is held, for the refusal message. flock is per open file, so a second lock taken in the
-    same process is refused too.
+    The file stays (unlinking it would let two processes lock two different files); a lock taken on a file
+    that was unlinked or replaced between its open and its flock is given up and taken again on the file the
+    path names, so two holders never lock two files. It names the holder's pid while it is held, for the
+    refusal message (best effort: on a full disk the note is not written, the lock holds all the same). flock
+    is per open file, so a second lock taken in the same process is refused too.
     """
     import fcntl  # Linux and macOS
 
     path = Path(folder) / LOCK
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise ResultFolderError(f"cannot lock result folder {folder}: {exc.strerror or exc}") from None
-    try:
+    for _attempt in range(100):
+        fd = _lock_fd(folder, path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
-            raise ResultFolderError(
+            os.close(fd)
+            raise FolderInUse(
                 f"result folder {folder} is in use: {holder} holds its lock ({path}); {what} cannot work on it "
                 "at the same time: wait until that process finishes (or stop it), then try again"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} ({what})\n".encode(), 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        if _names_file(path, fd):
+            break
+        os.close(fd)  # the file was unlinked or replaced meanwhile: lock the one the path names now
+    else:
+        raise ResultFolderError(f"cannot lock result folder {folder}: its lock file {path} keeps being replaced")
+    try:
+        with contextlib.suppress(OSError):  # a full disk: the pid note is lost, not the lock
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()} ({what})\n".encode(), 0)
         try:
             yield
         finally:
-            os.ftruncate(fd, 0)
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
     finally:
         os.close(fd)  # releases the flock
+
+
+def _lock_fd(folder: Path, path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise ResultFolderError(f"cannot lock result folder {folder}: {exc.strerror or exc}") from None
+
+
+def _names_file(path: Path, fd: int) -> bool:
+    """Whether ``path`` still names the open file ``fd`` (the same inode on the same device)."""
+    try:
+        on_disk, held = os.stat(path), os.fstat(fd)
+    except OSError:
+        return False
+    return (on_disk.st_dev, on_disk.st_ino) == (held.st_dev, held.st_ino)
 
 
 @dataclass
@@ -252,20 +279,14 @@ class ResultFolder:
         if (p / LOCK).exists():  # refuse, touching nothing, while a run or compaction works here
             with folder_lock(p, "simlab run"):
                 pass
-        created = [d for d in (*reversed(folder.parts.parents), folder.parts) if not d.exists()]  # outermost first
-        try:
-            folder.parts.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            _remove_empty(created)
-            raise ResultFolderError(f"cannot create output folder {p}: {exc.strerror or exc}") from None
+        created = _make_folders(folder.parts)  # only the folders this process made itself (outermost first)
         with contextlib.ExitStack() as stack:
             try:
                 folder._check_writable()  # before the lock, whose file an unwritable folder could not take either
                 stack.enter_context(folder_lock(p, "simlab run"))
-            except ResultFolderError:  # a full disk or a read-only folder: leave no empty folder behind
-                if p in created:
-                    with contextlib.suppress(OSError):
-                        (p / LOCK).unlink(missing_ok=True)
+            except FolderInUse:  # another run or a compaction holds the lock: its folder and lock file are left
+                raise  # exactly as they are, even if this process made the folder a moment before
+            except ResultFolderError:  # a full disk or a read-only folder: leave no empty folder of ours behind
                 _remove_empty(created)
                 raise
             previous = folder._check_may_take(identity, resume)  # again: another run may have ended meanwhile
@@ -766,6 +787,29 @@ def _part_problem(f: PartFile, manifest: dict[str, Any]) -> str:
             "delete it and --resume to replay its games"
         )
     return ""
+
+
+def _make_folders(target: Path) -> list[Path]:
+    """Make ``target`` and its missing parents; returns the folders this call made (outermost first).
+
+    Each level is made with one ``mkdir`` that fails if it exists, so a folder another process made in the
+    same instant is never counted as ours (and never removed by ``_remove_empty``).
+    """
+    missing = [d for d in (*reversed(target.parents), target) if not d.is_dir()]
+    made = []
+    for d in missing:
+        try:
+            d.mkdir()
+        except FileExistsError:
+            if not d.is_dir():
+                _remove_empty(made)
+                raise ResultFolderError(f"cannot create output folder {target.parent}: {d} is a file") from None
+        except OSError as exc:
+            _remove_empty(made)
+            raise ResultFolderError(f"cannot create output folder {target.parent}: {exc.strerror or exc}") from None
+        else:
+            made.append(d)
+    return made
 
 
 def _remove_empty(folders: list[Path]) -> None:
