@@ -1375,8 +1375,14 @@ def _run_notes(ctx: Context, no_provenance: bool) -> list[str]:
         notes.append("Variants hold different numbers of games, so paired comparisons use only the games both have.")
     from simlab.run.store import folder_contents
 
-    for skipped in folder_contents(ctx.folder).skipped:
+    contents = folder_contents(ctx.folder)
+    for skipped in contents.skipped:
         notes.append(f"The file parts/{skipped.path.name} is left out of every figure: {skipped.reason}.")
+    notes += [f"Checked against the part files: {line}." for line in contents.problems + contents.facts]
+    if contents.facts:  # the manifest was edited: what the parts cannot confirm is shown as it says, marked
+        from simlab.run.folder_check import UNCHECKED
+
+        notes.append(f"Not checked: {UNCHECKED}.")
     if no_provenance:
         notes.append(
             f"The game {m['game']!r} cannot be loaded here, so its config provenance (which numbers are "

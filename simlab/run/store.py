@@ -25,9 +25,10 @@ import json
 import os
 import re
 import stat
+import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -531,7 +532,13 @@ def load_manifest(folder: str | Path) -> dict[str, Any]:
             f"{p / MANIFEST} is damaged ({detail}); rebuild it from the part files with: "
             f"simlab repair {p} --scenario SCENARIO"
         )
-    return sanitized_manifest(manifest)  # garbage in the fields only reports show (timings, compactions) is dropped
+    out = sanitized_manifest(manifest)  # garbage in the fields only reports show (timings, compactions) is dropped
+    if (p / PARTS).is_dir():  # the games done and failed are those the parts hold (folder_check)
+        from simlab.run.folder_check import use_part_counts
+
+        with contextlib.suppress(ResultFolderError):
+            use_part_counts(out, folder_contents(p).files)
+    return out
 
 
 def _reader_fields_problem(manifest: dict[str, Any]) -> str:
@@ -554,28 +561,73 @@ def _reader_fields_problem(manifest: dict[str, Any]) -> str:
     return ""
 
 
-def load_results(folder: str | Path) -> Any:
+def load_results(folder: str | Path, *, verify: bool = False) -> Any:
     """A polars LazyFrame over every row of a result folder (one row per game and seat).
 
-    Only the run's own part files are read (see ``folder_contents``); a file left out is named in a
-    ``ResultFolderWarning``. Variants whose columns differ (another round count) read as the union of the
-    columns, null where a variant has none.
+    Only the run's own part files are read, checked as ``folder_contents`` says (a file left out, a missing
+    or damaged part is named in a ``ResultFolderWarning``). Variants whose columns differ (another round
+    count) read as the union of the columns, null where a variant has none.
+
+    The files are listed again when the frame is collected, from a consistent snapshot of parts/: a
+    compaction that merges and deletes parts meanwhile is waited out, not a FileNotFoundError. Column
+    statistics in the files' footers are not used to skip rows (an edited footer could hide rows from a
+    filter). Page checksums are *not* verified here: polars' reader does not check them, and checking them
+    (pyarrow) costs more than the read itself (docs/scaling.md, "What readers check"). ``verify=True`` reads
+    every part once first as ``simlab verify`` does (page checksums, the manifest's content hashes) and
+    raises a ResultFolderError naming the damaged parts.
     """
+    from polars.io.plugins import register_io_source
+
+    path = Path(folder)
+    parts = result_parts(path)
+    if verify:
+        from simlab.run.verify import verify_folder
+
+        result = verify_folder(path)
+        if not result.ok:
+            raise ResultFolderError(
+                f"{path} has damaged or missing parts: {'; '.join(result.lines()[1:4])}; see simlab verify {path}"
+            )
+    schema = _scan(parts).collect_schema()
+
+    def source(with_columns: list[str] | None, predicate: Any, n_rows: int | None, _batch: int | None) -> Any:
+        for attempt in range(_SNAPSHOT_TRIES):
+            lf = _scan(result_parts(path))
+            if with_columns is not None:
+                lf = lf.select(with_columns)
+            if predicate is not None:
+                lf = lf.filter(predicate)
+            if n_rows is not None:
+                lf = lf.head(n_rows)
+            try:
+                frame = lf.collect()
+            except FileNotFoundError:  # a compaction deleted a part after the listing: list again
+                if attempt + 1 == _SNAPSHOT_TRIES:
+                    raise
+                time.sleep(_SNAPSHOT_WAIT)
+                continue
+            yield frame
+            return
+
+    return register_io_source(source, schema=schema)
+
+
+def _scan(parts: list[PartFile]) -> Any:
+    """polars' scan of these files, footer statistics not used to skip rows."""
     import polars as pl
     import pyarrow as pa
 
-    parts = result_parts(folder)
     paths = [str(f.path) for f in parts]
     if len({tuple(f.schema.names) for f in parts}) == 1:
-        return pl.scan_parquet(paths)
+        return pl.scan_parquet(paths, use_statistics=False)
     # variants with other columns (another round count: money_r6 in one, not in the other): the union of the
     # files' columns, null where a file has none
     union: dict[str, pa.Field] = {}
     for f in parts:
-        for field in f.schema:
-            union.setdefault(field.name, field.remove_metadata())
+        for field_ in f.schema:
+            union.setdefault(field_.name, field_.remove_metadata())
     schema = pl.from_arrow(pa.schema(list(union.values())).empty_table()).schema
-    return pl.scan_parquet(paths, schema=schema, missing_columns="insert")
+    return pl.scan_parquet(paths, schema=schema, missing_columns="insert", use_statistics=False)
 
 
 def result_files(folder: str | Path) -> list[Path]:
@@ -614,6 +666,17 @@ class FolderContents:
 
     files: list[PartFile]
     skipped: list[Skipped]
+    problems: list[str] = field(default_factory=list)  # missing or damaged parts (see folder_check)
+    suspect: set[str] = field(default_factory=set)  # files whose footer is not the one the manifest recorded
+    facts: list[str] = field(default_factory=list)  # manifest facts the parts contradict or cannot confirm
+
+    @property
+    def checked(self) -> set[str]:
+        """The kept files whose size and footer match the manifest's record of them."""
+        return {f.path.name for f in self.files if f.path.name not in self.suspect} & self._recorded
+
+    _recorded: set[str] = field(default_factory=set)
+    missing: list[str] = field(default_factory=list)  # the games the manifest lists that no kept file holds
 
 
 #: folder -> (the state of its parts/ and manifest, what ``folder_contents`` found): a report asks many times
@@ -637,24 +700,68 @@ def folder_contents(folder: str | Path) -> FolderContents:
     p = Path(folder)
     if not p.is_dir():
         raise ResultFolderError(f"no result folder at {p}")
-    entries = _part_entries(p / PARTS)
-    key = (tuple((e.name, *_stat_key(e)) for e in entries), _stat_key(p / MANIFEST))
-    cached = _CONTENTS.get(p.resolve())
-    if cached is not None and cached[0] == key:
-        return cached[1]
+    for attempt in range(_SNAPSHOT_TRIES):
+        entries = _part_entries(p / PARTS)
+        key = _listing_key(p, entries)
+        cached = _CONTENTS.get(p.resolve())
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            contents = _read_contents(p, entries)
+        except ResultFolderError:
+            if _unchanged(key, _listing_key(p)) or attempt + 1 == _SNAPSHOT_TRIES:
+                raise
+            time.sleep(_SNAPSHOT_WAIT)
+            continue
+        if _unchanged(key, _listing_key(p)):
+            break  # no file read was replaced or deleted meanwhile (a run may have added some): a consistent snapshot
+        if attempt + 1 < _SNAPSHOT_TRIES:  # a compaction (or a run) at work: read again once it has moved on
+            time.sleep(_SNAPSHOT_WAIT)
+    for s in contents.skipped:
+        warnings.warn(s.message(), ResultFolderWarning, stacklevel=2)
+    for line in contents.problems + contents.facts:
+        warnings.warn(f"{p}: {line}", ResultFolderWarning, stacklevel=2)
+    _CONTENTS[p.resolve()] = (key, contents)
+    return contents
+
+
+def _listing_key(p: Path, entries: list[Path] | None = None) -> tuple:
+    """What changes when a file of parts/ or the manifest is written, renamed or deleted."""
+    entries = _part_entries(p / PARTS) if entries is None else entries
+    return (tuple((e.name, *_stat_key(e)) for e in entries), _stat_key(p / MANIFEST))
+
+
+def _unchanged(before: tuple, after: tuple) -> bool:
+    """Whether every file of listing ``before`` is still there, the same file (a compaction deletes the parts
+    it merged; ``simlab digest`` replaces files; a run only adds parts)."""
+    return set(before[0]) <= set(after[0])
+
+
+#: reads of a folder whose parts/ changed while it was read, before the last one is taken as it is
+_SNAPSHOT_TRIES = 20
+_SNAPSHOT_WAIT = 0.1
+
+
+def _read_contents(p: Path, entries: list[Path]) -> FolderContents:
+    """``folder_contents`` of one listing of parts/ (a file that vanishes meanwhile is left out, unread)."""
+    from simlab.run.folder_check import listing_problems, manifest_facts, manifest_footers
+
     try:
         manifest = read_manifest(p)
     except ResultFolderError:
         manifest = {}
+    if not isinstance(manifest, dict):
+        manifest = {}
     files, skipped, _leftovers = verify_parts(entries, manifest)
     bare = _bare_files(skipped) if not files and not (p / MANIFEST).exists() else []
     if bare:  # no manifest and no simlab part at all: Parquet files of rows, e.g. written from a notebook
-        files, skipped = bare, []
-    contents = FolderContents(files, skipped)
-    for s in skipped:
-        warnings.warn(s.message(), ResultFolderWarning, stacklevel=2)
-    _CONTENTS[p.resolve()] = (key, contents)
-    return contents
+        return FolderContents(bare, [])
+    problems, suspect, missing = listing_problems(manifest, files, skipped) if manifest else ([], set(), [])
+    facts = []
+    if manifest and not _reader_fields_problem(manifest):
+        facts = manifest_facts(json.loads(json.dumps(manifest)), files, p)
+    recorded = set(manifest_footers(manifest))
+    return FolderContents(files, skipped, problems, suspect, facts, recorded, missing)
 
 
 def _bare_files(skipped: list[Skipped]) -> list[PartFile]:
@@ -779,6 +886,13 @@ def _part_problem(f: PartFile, manifest: dict[str, Any]) -> str:
         return (
             f"its name says games {f.start}-{f.stop} of '{f.variant}' but its footer says {held} "
             "(a renamed copy?); move it out of parts/"
+        )
+    per_variant = manifest.get("games")
+    if isinstance(per_variant, int) and not isinstance(per_variant, bool) and f.stop > per_variant > 0:
+        return (
+            f"it holds games {f.start}-{f.stop - 1} of '{f.variant}', beyond the run's {per_variant:,} games per "
+            f"variant (a copy from a longer run?); move it out of parts/ (or extend the run with --games {f.stop} "
+            "--resume, which counts it)"
         )
     players = manifest.get("players")
     if isinstance(players, int) and not isinstance(players, bool) and f.rows is not None and f.rows != games * players:
