@@ -155,3 +155,18 @@ def test_load_results_verify_reads_the_page_checksums(folder):
     part.write_bytes(_detectable_flip(part))
     with pytest.raises(ResultFolderError, match="damaged"):
         load_results(folder, verify=True)
+
+
+def test_repair_moves_a_part_with_a_forged_digest_aside_instead_of_vouching_for_it(folder):
+    from simlab.analysis.backfill import add_digests
+    from simlab.run.runner import repair_folder
+
+    add_digests(folder)
+    target, donor = _part(folder, 2), _part(folder, 0)
+    table = pq.read_table(target)
+    meta = dict(table.schema.metadata) | {DIGEST_KEY: pq.read_schema(donor).metadata[DIGEST_KEY]}
+    pq.write_table(table.replace_schema_metadata(meta), target, compression="zstd", write_page_checksum=True)
+    line = repair_folder(folder)
+    assert "30 of 40 games (interrupted)" in line and (folder / "damaged" / target.name).is_file()
+    assert verify_folder(folder).ok and load_manifest(folder)["games_done"] == 30
+    assert load_digest(folder) is not None  # the digests left are the parts' own
