@@ -1427,7 +1427,7 @@ def _first_games(ctx: Context) -> pl.LazyFrame:
         for p in result_files(ctx.folder)
         if (m := PART_RE.match(p.name)) and m["variant"] in ctx.focus and int(m["start"]) == 0
     ]
-    return pl.scan_parquet([str(p) for p in paths]) if paths else ctx.rows
+    return pl.scan_parquet([str(p) for p in paths], use_statistics=False) if paths else ctx.rows
 
 
 def _reproduce(ctx: Context, out: str | Path | None) -> tuple[list[tuple[str, str]], list[str]]:

@@ -14,7 +14,7 @@ variant, runs of consecutive parts (contiguous game ranges) into files of about 
   deleted. Parts left by a compaction killed in between are recognised (their records are in the merged
   file) and deleted by the next scan, ``--resume`` or compaction; ``load_results`` leaves them out.
 
-Exclusive: a compaction holds the folder's lock (``store.folder_lock``) from its scan to its manifest
+Exclusive: a compaction holds the folder's lock (``lock.folder_lock``) from its scan to its manifest
 write, and a run holds it from start to end, so a compaction during a run (or a second compaction, or a run
 starting during a compaction) is refused instead of merging or reading parts that are being written or
 deleted. Afterwards each of the manifest's ``chunks[].file`` names the file that now holds the chunk.

@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from simlab.run.errors import FolderInUse, ResultFolderError, ResultWriteError
+from simlab.run.lock import LOCK, folder_lock, make_folders, remove_empty
 
 MANIFEST = "manifest.json"
 FAILURES = "failures.jsonl"
 PARTS = "parts"
-LOCK = ".simlab.lock"
 PANEL = "panel"  # a bot panel's runs of the same scenario (simlab.run.panel), beside parts/
 FORMAT = "simlab-results/1"
 PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")
@@ -97,68 +97,6 @@ def _give_up(tmp: Path, path: Path, exc: BaseException) -> NoReturn:
         reason = exc.strerror or str(exc)
         raise ResultWriteError(f"could not write {path}: {reason}; nothing half-written was kept") from exc
     raise exc
-
-
-@contextlib.contextmanager
-def folder_lock(folder: Path, what: str) -> Iterator[None]:
-    """Hold the exclusive lock of result ``folder`` for ``what``, or refuse at once if another holder has it.
-
-    An flock on ``LOCK``: the kernel drops it when its process dies, so a killed holder leaves no stale lock.
-    The file stays (unlinking it would let two processes lock two different files); a lock taken on a file
-    that was unlinked or replaced between its open and its flock is given up and taken again on the file the
-    path names, so two holders never lock two files. It names the holder's pid while it is held, for the
-    refusal message (best effort: on a full disk the note is not written, the lock holds all the same). flock
-    is per open file, so a second lock taken in the same process is refused too.
-    """
-    import fcntl  # Linux and macOS
-
-    path = Path(folder) / LOCK
-    for _attempt in range(100):
-        fd = _lock_fd(folder, path)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
-            os.close(fd)
-            raise FolderInUse(
-                f"result folder {folder} is in use: {holder} holds its lock ({path}); {what} cannot work on it "
-                "at the same time: wait until that process finishes (or stop it), then try again"
-            ) from None
-        except BaseException:
-            os.close(fd)
-            raise
-        if _names_file(path, fd):
-            break
-        os.close(fd)  # the file was unlinked or replaced meanwhile: lock the one the path names now
-    else:
-        raise ResultFolderError(f"cannot lock result folder {folder}: its lock file {path} keeps being replaced")
-    try:
-        with contextlib.suppress(OSError):  # a full disk: the pid note is lost, not the lock
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"pid {os.getpid()} ({what})\n".encode(), 0)
-        try:
-            yield
-        finally:
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, 0)
-    finally:
-        os.close(fd)  # releases the flock
-
-
-def _lock_fd(folder: Path, path: Path) -> int:
-    try:
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise ResultFolderError(f"cannot lock result folder {folder}: {exc.strerror or exc}") from None
-
-
-def _names_file(path: Path, fd: int) -> bool:
-    """Whether ``path`` still names the open file ``fd`` (the same inode on the same device)."""
-    try:
-        on_disk, held = os.stat(path), os.fstat(fd)
-    except OSError:
-        return False
-    return (on_disk.st_dev, on_disk.st_ino) == (held.st_dev, held.st_ino)
 
 
 @dataclass
@@ -280,7 +218,7 @@ class ResultFolder:
         if (p / LOCK).exists():  # refuse, touching nothing, while a run or compaction works here
             with folder_lock(p, "simlab run"):
                 pass
-        created = _make_folders(folder.parts)  # only the folders this process made itself (outermost first)
+        created = make_folders(folder.parts)  # only the folders this process made itself (outermost first)
         with contextlib.ExitStack() as stack:
             try:
                 folder._check_writable()  # before the lock, whose file an unwritable folder could not take either
@@ -288,7 +226,7 @@ class ResultFolder:
             except FolderInUse:  # another run or a compaction holds the lock: its folder and lock file are left
                 raise  # exactly as they are, even if this process made the folder a moment before
             except ResultFolderError:  # a full disk or a read-only folder: leave no empty folder of ours behind
-                _remove_empty(created)
+                remove_empty(created)
                 raise
             previous = folder._check_may_take(identity, resume)  # again: another run may have ended meanwhile
             folder.salvaged = folder.salvage_temporaries(identity_hash(identity))
@@ -561,73 +499,13 @@ def _reader_fields_problem(manifest: dict[str, Any]) -> str:
     return ""
 
 
-def load_results(folder: str | Path, *, verify: bool = False) -> Any:
-    """A polars LazyFrame over every row of a result folder (one row per game and seat).
+def __getattr__(name: str) -> Any:
+    """``load_results`` lives in ``simlab.run.reader`` (it reads the files this module lists)."""
+    if name == "load_results":
+        from simlab.run.reader import load_results
 
-    Only the run's own part files are read, checked as ``folder_contents`` says (a file left out, a missing
-    or damaged part is named in a ``ResultFolderWarning``). Variants whose columns differ (another round
-    count) read as the union of the columns, null where a variant has none.
-
-    The files are listed again when the frame is collected, from a consistent snapshot of parts/: a
-    compaction that merges and deletes parts meanwhile is waited out, not a FileNotFoundError. Column
-    statistics in the files' footers are not used to skip rows (an edited footer could hide rows from a
-    filter). Page checksums are *not* verified here: polars' reader does not check them, and checking them
-    (pyarrow) costs more than the read itself (docs/scaling.md, "What readers check"). ``verify=True`` reads
-    every part once first as ``simlab verify`` does (page checksums, the manifest's content hashes) and
-    raises a ResultFolderError naming the damaged parts.
-    """
-    from polars.io.plugins import register_io_source
-
-    path = Path(folder)
-    parts = result_parts(path)
-    if verify:
-        from simlab.run.verify import verify_folder
-
-        result = verify_folder(path)
-        if not result.ok:
-            raise ResultFolderError(
-                f"{path} has damaged or missing parts: {'; '.join(result.lines()[1:4])}; see simlab verify {path}"
-            )
-    schema = _scan(parts).collect_schema()
-
-    def source(with_columns: list[str] | None, predicate: Any, n_rows: int | None, _batch: int | None) -> Any:
-        for attempt in range(_SNAPSHOT_TRIES):
-            lf = _scan(result_parts(path))
-            if with_columns is not None:
-                lf = lf.select(with_columns)
-            if predicate is not None:
-                lf = lf.filter(predicate)
-            if n_rows is not None:
-                lf = lf.head(n_rows)
-            try:
-                frame = lf.collect()
-            except FileNotFoundError:  # a compaction deleted a part after the listing: list again
-                if attempt + 1 == _SNAPSHOT_TRIES:
-                    raise
-                time.sleep(_SNAPSHOT_WAIT)
-                continue
-            yield frame
-            return
-
-    return register_io_source(source, schema=schema)
-
-
-def _scan(parts: list[PartFile]) -> Any:
-    """polars' scan of these files, footer statistics not used to skip rows."""
-    import polars as pl
-    import pyarrow as pa
-
-    paths = [str(f.path) for f in parts]
-    if len({tuple(f.schema.names) for f in parts}) == 1:
-        return pl.scan_parquet(paths, use_statistics=False)
-    # variants with other columns (another round count: money_r6 in one, not in the other): the union of the
-    # files' columns, null where a file has none
-    union: dict[str, pa.Field] = {}
-    for f in parts:
-        for field_ in f.schema:
-            union.setdefault(field_.name, field_.remove_metadata())
-    schema = pl.from_arrow(pa.schema(list(union.values())).empty_table()).schema
-    return pl.scan_parquet(paths, schema=schema, missing_columns="insert", use_statistics=False)
+        return load_results
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def result_files(folder: str | Path) -> list[Path]:
@@ -901,36 +779,6 @@ def _part_problem(f: PartFile, manifest: dict[str, Any]) -> str:
             "delete it and --resume to replay its games"
         )
     return ""
-
-
-def _make_folders(target: Path) -> list[Path]:
-    """Make ``target`` and its missing parents; returns the folders this call made (outermost first).
-
-    Each level is made with one ``mkdir`` that fails if it exists, so a folder another process made in the
-    same instant is never counted as ours (and never removed by ``_remove_empty``).
-    """
-    missing = [d for d in (*reversed(target.parents), target) if not d.is_dir()]
-    made = []
-    for d in missing:
-        try:
-            d.mkdir()
-        except FileExistsError:
-            if not d.is_dir():
-                _remove_empty(made)
-                raise ResultFolderError(f"cannot create output folder {target.parent}: {d} is a file") from None
-        except OSError as exc:
-            _remove_empty(made)
-            raise ResultFolderError(f"cannot create output folder {target.parent}: {exc.strerror or exc}") from None
-        else:
-            made.append(d)
-    return made
-
-
-def _remove_empty(folders: list[Path]) -> None:
-    """Remove the folders a refused run created (innermost first), if they are still empty."""
-    for d in reversed(folders):
-        with contextlib.suppress(OSError):
-            d.rmdir()
 
 
 def _empty(folder: Path) -> bool:
