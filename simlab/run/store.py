@@ -572,8 +572,14 @@ def folder_contents(folder: str | Path) -> FolderContents:
     records say. Leftovers of a killed compaction are left out silently (their rows are in the merged file).
     Two kept files with overlapping game ranges are an error (ResultFolderError). Without a readable
     manifest, the parts must all name the same experiment. A folder without a manifest whose Parquet files
-    are none of them simlab parts (rows written from a notebook) is read as it is. The
-    answer is cached while parts/ is unchanged.
+    are none of them simlab parts (rows written from a notebook) is read as it is. A file holding games
+    beyond the run's game count per variant is left out too.
+
+    Then ``folder_check`` compares what is kept with the manifest: the chunks it lists that no kept file
+    holds (``missing``), the files whose size or footer is not the one it recorded (``suspect``), and its
+    facts the parts contradict (``facts``); each is a ``ResultFolderWarning`` too. parts/ is read as one
+    consistent snapshot: a read during which a file was deleted or replaced (a compaction) is done again.
+    The answer is cached while parts/ and the manifest are unchanged.
     """
     p = Path(folder)
     if not p.is_dir():
