@@ -204,15 +204,27 @@ def _identity_problems(manifest: dict[str, Any]) -> list[str]:
         return ["the manifest's identity does not give its identity hash (the one the parts name): it was edited"]
     notes = []
     for key, ident_key in (("bots", "bots"), ("players", "players"), ("root_seed", "seed"), ("game", "game")):
-        if key in manifest and ident_key in identity and manifest[key] != identity[ident_key]:
+        if key in manifest and _plain(identity.get(ident_key)) and manifest[key] != identity[ident_key]:
             notes.append(f"the manifest's {key} ({manifest[key]}) is not the run's ({identity[ident_key]})")
     configs = identity.get("variants") if isinstance(identity.get("variants"), dict) else {}
     for v in manifest.get("variants", []):
         want = configs.get(v.get("name"))
-        if want is not None and _config_hash(manifest.get("game"), v.get("config")) not in (want, None):
+        if isinstance(want, str) and _config_hash(manifest.get("game"), v.get("config")) not in (want, None):
             notes.append(f"the manifest's config of variant '{v.get('name')}' is not the one the run played")
     notes += _scenario_text_problem(manifest, identity)
     return notes
+
+
+def _plain(value: Any) -> bool:
+    """Whether an identity entry has the shape this check knows (a number or text, a list of texts, a map of
+    texts): a newer identity format (resolved bot parameters, data-file hashes) is left to its own checks."""
+    if isinstance(value, str | int):
+        return True
+    if isinstance(value, list):
+        return all(isinstance(x, str) for x in value)
+    if isinstance(value, dict):
+        return all(isinstance(x, str) for x in value.values())
+    return False
 
 
 def _config_hash(game: Any, config: Any) -> str | None:
@@ -237,7 +249,7 @@ def _scenario_text_problem(manifest: dict[str, Any], identity: dict[str, Any]) -
     except Exception:  # a game not installed here, or text a newer simlab wrote
         return ["the scenario text in the manifest cannot be checked here (it does not parse)"]
     keys = ("scenario", "game", "players", "seating", "bots", "seed", "variants")
-    differs = [k for k in keys if k in identity and theirs.get(k) != identity[k]]
+    differs = [k for k in keys if _plain(identity.get(k)) and theirs.get(k) != identity[k]]
     if differs:
         return [f"the scenario text in the manifest is not the run's: it differs in {', '.join(differs)}"]
     return []
