@@ -617,6 +617,8 @@ def verify(folder: str, quarantine: bool) -> None:
     _echo(result.lines())
     if result.ok:
         return
+    if not result.damaged:  # parts the manifest lists are gone: their games are missing from every figure
+        raise UserError(f"{folder}: {result.missing[0]}")
     names = ", ".join(p.name for p, _ in result.damaged)
     if result.moved:
         try:

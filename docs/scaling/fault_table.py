@@ -12,6 +12,7 @@ something goes wrong". The full-disk and read-only faults need a tmpfs mount: te
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -153,6 +154,8 @@ def main(work: Path) -> None:
         outcome = "left out, named" if s.returncode == 0 and games_ok and warned else f"**FAILED** ({s.returncode})"
         record(name, how + "; seats, load_results", f"{outcome}: {last_line(s)[:100]}")
 
+    readers_and_lock(work, scenario, clean, clean_rows)
+
     # outputs never clobber
     for name, target in [("report onto a device", "/dev/full"), ("report onto a directory", str(work))]:
         record(name, f"report --out {target}", clear_error(simlab("report", str(clean), "--out", target)))
@@ -286,6 +289,142 @@ def main(work: Path) -> None:
             f"child processes gone {gone:.2f} s later; run --resume",
             "recovered bit-identical" if same else f"**FAILED** {last_line(r)}",
         )
+
+
+def seats_said(folder: Path) -> tuple[subprocess.CompletedProcess, str]:
+    """``simlab seats`` of a folder and its first warning line ("" if none)."""
+    s = simlab("seats", str(folder))
+    warned = [line for line in s.stderr.splitlines() if line.startswith("warning:")]
+    return s, (warned[0][:110] if warned else "")
+
+
+def readers_and_lock(work: Path, scenario: Path, clean: Path, clean_rows: pl.DataFrame) -> None:
+    """Issue 30: readers check what they read (a missing or edited part, a forged digest or manifest, a part
+    beyond the run's count are named, never a silently smaller or larger n) and the run lock holds."""
+    folder = fresh_copy(clean, work, "part_gone")
+    part(folder, 3).unlink()
+    v = simlab("verify", str(folder))
+    s, warned = seats_said(folder)
+    ok = v.returncode == 2 and "missing" in v.stderr and "missing" in warned and s.returncode == 0
+    record(
+        "part removed, not resumed",
+        "rm one of 16 parts; verify; seats",
+        ("named: verify exit 2, seats warns: " if ok else f"**FAILED** (verify exit {v.returncode}): ") + warned[:80],
+    )
+
+    folder = fresh_copy(clean, work, "stats_edited")
+    path = sorted((folder / "parts").glob("rulebook__*.parquet"))[0]
+    data = bytearray(path.read_bytes())
+    start = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+    data[start:-8] = bytes(data[start:-8]).replace(b"\x08rulebook", b"\x08rulebooz")
+    path.write_bytes(bytes(data))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from simlab.run.store import load_results
+
+    n = load_results(folder).filter(pl.col("variant") == "rulebook").collect().height  # the filter pushed down
+    v = simlab("verify", str(folder))
+    want = clean_rows.filter(pl.col("variant") == "rulebook").height
+    record(
+        "footer statistics edited",
+        "variant's min/max in one footer say 'rulebooz'; load_results(F).filter(variant == 'rulebook'); verify",
+        f"{n:,} of {want:,} rows, verify exit {v.returncode}"
+        + ("" if n == want and v.returncode == 2 else " **FAILED**"),
+    )
+
+    folder = fresh_copy(clean, work, "digest_forged")
+    import pyarrow.parquet as pq
+
+    target, donor = part(folder, 8), part(folder, 0)
+    table = pq.read_table(target)
+    forged = pq.read_schema(donor).metadata[b"simlab.digest"]
+    pq.write_table(table.replace_schema_metadata(dict(table.schema.metadata) | {b"simlab.digest": forged}), target)
+    r = simlab("report", str(folder), "--out", str(work / "forged.html"))
+    v = simlab("verify", str(folder))
+    said = "damaged" in r.stderr and r.returncode == 0 and v.returncode == 2
+    record(
+        "forged digest",
+        "a part re-written with another part's digest; report; verify",
+        f"named: report warns and scans the rows, verify exit {v.returncode}" if said else f"**FAILED** {last_line(r)}",
+    )
+
+    folder = work / "digest_again"  # parts without digests, as the Python runner writes them by default
+    code = "import sys; from simlab.run.runner import run_scenario; run_scenario(sys.argv[1], out=sys.argv[2], jobs=2)"
+    subprocess.run([sys.executable, "-c", code, str(scenario), str(folder)], check=True, capture_output=True)
+    d = simlab("digest", str(folder))
+    v = simlab("verify", str(folder))
+    record(
+        "simlab digest, then verify",
+        "16 parts a run without digests wrote given theirs; verify",
+        f"digest exit {d.returncode}, verify exit {v.returncode}"
+        + ("" if d.returncode == 0 and v.returncode == 0 else " **FAILED**"),
+    )
+
+    longer = work / "longer"
+    simlab("run", str(scenario), "--out", str(longer), "--games", "45", "-j", "2", "-q", "--no-compact")
+    folder = fresh_copy(clean, work, "beyond")
+    beyond = sorted((longer / "parts").glob("rulebook__0000000040-*.parquet"))[0]
+    shutil.copy(beyond, folder / "parts" / beyond.name)
+    s, warned = seats_said(folder)
+    same = rows(folder).equals(clean_rows)
+    record(
+        "part beyond the game count",
+        "a valid part of games 40-44 of the same experiment copied in; seats, load_results",
+        ("left out, named: " if same and "beyond" in warned else "**FAILED**: ") + warned[:80],
+    )
+
+    folder = fresh_copy(clean, work, "manifest_edited")
+    m = json.loads((folder / "manifest.json").read_text())
+    m["games_done"], m["variants"][0]["games_done"], m["bots"] = 88, 44, ["trader"] * 4
+    (folder / "manifest.json").write_text(json.dumps(m))
+    (folder / "failures.jsonl").write_text('{"game": 3, "variant": "rulebook", "error": "forged"}\n')
+    r = simlab("report", str(folder), "--out", str(work / "edited.html"))
+    html = (work / "edited.html").read_text() if r.returncode == 0 else ""
+    ok = "= 80 games" in html and html.count("Checked against the part files") >= 3
+    record(
+        "manifest counts, bots and failures.jsonl forged",
+        "games_done 88, a variant's 44, bots edited, a forged failure; report",
+        "report shows the parts' 80 games and names the 3 edits" if ok else f"**FAILED** {last_line(r)}",
+    )
+
+    # two fresh runs on one --out started in the same instant
+    outcomes = []
+    for i in range(3):
+        out = work / f"twin{i}"
+        procs = [
+            subprocess.Popen(
+                [*PY, "run", str(scenario), "--out", str(out), "-j", "1", "-q", "--no-compact"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        codes = [(p.wait(), p.stderr.read()) for p in procs]
+        good = sorted(c for c, _ in codes) in ([0, 2], [0, 0]) and rows(out).equals(clean_rows)
+        outcomes.append(good)
+    record(
+        "two fresh runs on one --out at once",
+        "3 times: two simlab run started together",
+        f"{sum(outcomes)} of 3: one ran, the other refused (in use) or found it done; rows bit-identical"
+        + ("" if all(outcomes) else " **FAILED**"),
+    )
+
+    # reads during a compaction
+    failed = 0
+    for i in range(6):
+        folder = fresh_copy(clean, work, f"compacting{i}")
+        c = subprocess.Popen(
+            [*PY, "compact", str(folder), "-n", "1000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        time.sleep(0.3 * (i % 3))
+        s = simlab("seats", str(folder))
+        c.wait()
+        failed += s.returncode != 0 or "Traceback" in s.stderr
+    record(
+        "seats during a compaction",
+        "6 reads started 0-0.6 s into simlab compact",
+        f"{6 - failed} of 6 read the whole folder" + ("" if not failed else " **FAILED**"),
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO
 
 from simlab.run.errors import ResultFolderError
+from simlab.run.rehash import ManifestHashes
 from simlab.run.store import (
     DIGEST_KEY,
     PartFile,
@@ -56,16 +57,23 @@ def add_digests(folder: str | Path, *, log: IO[str] | None = None) -> BackfillSu
     with folder_lock(path, "simlab digest"):
         files = result_files(path)
         summary.files = len(files)
-        for file_path in files:
-            part = read_part_file(file_path)
-            if digest.has_current(part.digest):
-                continue
-            raw = _file_digest(part)
-            _rewrite(part, raw)
-            summary.written += 1
-            summary.chunks += len(part.records)
-            if log is not None:
-                print(f"  {file_path.name}: {len(part.records)} chunk(s) digested", file=log)
+        manifest = read_manifest(path)
+        hashes = ManifestHashes(path, manifest)
+        try:
+            for file_path in files:
+                part = read_part_file(file_path)
+                if digest.has_current(part.digest):
+                    continue
+                hashes.refuse_damaged(part)  # a digest of damaged rows would be trusted by every report
+                raw = _file_digest(part)
+                _rewrite(part, raw)
+                hashes.rewritten(file_path)
+                summary.written += 1
+                summary.chunks += len(part.records)
+                if log is not None:
+                    print(f"  {file_path.name}: {len(part.records)} chunk(s) digested", file=log)
+        finally:
+            hashes.save()  # the files rewritten so far: their new hashes, so verify and --resume accept them
     summary.seconds = time.perf_counter() - t0
     return summary
 

@@ -241,10 +241,13 @@ class Digest:
 def load_digest(folder: str | Path) -> Digest | None:
     """The digests of a result folder, if every file has one of this version covering exactly the chunks
     its records list, else None (then the rows must be scanned). Reads only the part files' footers."""
-    from simlab.run.store import result_parts
+    from simlab.run.folder_check import digest_parts
 
+    parts = digest_parts(Path(folder))  # the run's own parts, footers checked against the manifest's record
+    if parts is None:
+        return None
     files = []
-    for part in result_parts(Path(folder)):  # the run's own parts, footers read (chunk records and digest)
+    for part in parts:
         parsed = _parse(part.digest)
         chunks = sorted((str(r["variant"]), int(r["start"]), int(r["stop"])) for r in part.records)
         if parsed is None or sorted(parsed.chunks) != chunks:

@@ -1387,8 +1387,14 @@ def _run_notes(ctx: Context, no_provenance: bool) -> list[str]:
         notes.append("Variants hold different numbers of games, so paired comparisons use only the games both have.")
     from simlab.run.store import folder_contents
 
-    for skipped in folder_contents(ctx.folder).skipped:
+    contents = folder_contents(ctx.folder)
+    for skipped in contents.skipped:
         notes.append(f"The file parts/{skipped.path.name} is left out of every figure: {skipped.reason}.")
+    notes += [f"Checked against the part files: {line}." for line in contents.problems + contents.facts]
+    if contents.facts:  # the manifest was edited: what the parts cannot confirm is shown as it says, marked
+        from simlab.run.folder_check import UNCHECKED
+
+        notes.append(f"Not checked: {UNCHECKED}.")
     if no_provenance:
         notes.append(
             f"The game {m['game']!r} cannot be loaded here, so its config provenance (which numbers are "
@@ -1433,7 +1439,7 @@ def _first_games(ctx: Context) -> pl.LazyFrame:
         for p in result_files(ctx.folder)
         if (m := PART_RE.match(p.name)) and m["variant"] in ctx.focus and int(m["start"]) == 0
     ]
-    return pl.scan_parquet([str(p) for p in paths]) if paths else ctx.rows
+    return pl.scan_parquet([str(p) for p in paths], use_statistics=False) if paths else ctx.rows
 
 
 def _reproduce(ctx: Context, out: str | Path | None) -> tuple[list[tuple[str, str]], list[str]]:

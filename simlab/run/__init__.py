@@ -28,7 +28,7 @@ __all__ = [
 _LAZY = {
     "run_scenario": "simlab.run.runner",
     "compact_results": "simlab.run.compact",
-    "load_results": "simlab.run.store",
+    "load_results": "simlab.run.reader",
     "load_manifest": "simlab.run.store",
     "load_scenario": "simlab.run.scenario",
 }

@@ -14,7 +14,7 @@ variant, runs of consecutive parts (contiguous game ranges) into files of about 
   deleted. Parts left by a compaction killed in between are recognised (their records are in the merged
   file) and deleted by the next scan, ``--resume`` or compaction; ``load_results`` leaves them out.
 
-Exclusive: a compaction holds the folder's lock (``store.folder_lock``) from its scan to its manifest
+Exclusive: a compaction holds the folder's lock (``lock.folder_lock``) from its scan to its manifest
 write, and a run holds it from start to end, so a compaction during a run (or a second compaction, or a run
 starting during a compaction) is refused instead of merging or reading parts that are being written or
 deleted. Afterwards each of the manifest's ``chunks[].file`` names the file that now holds the chunk.
@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from simlab.run.errors import ResultFolderError
+from simlab.run.folder_check import FOOTERS, footer_entry, footer_problem, manifest_footers
 from simlab.run.integrity import file_sha256, manifest_hashes, read_problem
 from simlab.run.store import (
     CHUNKS_KEY,
@@ -162,12 +163,14 @@ def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None, 
     holder = {id(f): f.path.name for f in files}  # the file that holds each file's chunks after compaction
     known = manifest_hashes(manifest)
     hashes = dict(known)
+    footers = manifest_footers(manifest)
     for group in plan(files, summary.games_per_file):
-        _refuse_damaged(store, group, known)
+        _refuse_damaged(store, group, known, footers)
         name = merge(store, group, summaries)
         for f in group:
             hashes.pop(f.path.name, None)
         hashes[name] = file_sha256(store.parts / name)
+        footers[name] = footer_entry(store.parts / name)
         holder.update((id(f), name) for f in group)
         summary.merged += len(group)
         summary.written += 1
@@ -187,6 +190,8 @@ def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None, 
         manifest["compactions"] = [*manifest.get("compactions", []), summary.record()]
     if moved or summary.written or summary.leftovers:
         manifest["files"] = _hashes_of(after, hashes, {f.path.name: f.rows for f in files})
+        # a file gets a footer entry once its bytes are known good (its hash): an edited footer is not recorded
+        manifest[FOOTERS] = {name: footers.get(name) or footer_entry(store.parts / name) for name in manifest["files"]}
         store.write_manifest(manifest)
 
 
@@ -202,7 +207,9 @@ def _hashes_of(paths: list[Path], hashes: dict[str, str], rows: dict[str, int | 
     return out
 
 
-def _refuse_damaged(store: ResultFolder, group: list[PartFile], known: dict[str, str]) -> None:
+def _refuse_damaged(
+    store: ResultFolder, group: list[PartFile], known: dict[str, str], footers: dict[str, dict[str, Any]]
+) -> None:
     """Refuse to merge a damaged part: merging would write its damage into a fresh file with valid checksums.
 
     A part is checked against the manifest's hash for it, or, without one (a folder of an older simlab), read
@@ -214,6 +221,8 @@ def _refuse_damaged(store: ResultFolder, group: list[PartFile], known: dict[str,
             problem = "" if file_sha256(f.path) == expected else "its bytes differ from the manifest's content hash"
         else:
             problem = read_problem(f.path, f.rows)
+        if not problem and f.path.name in footers:
+            problem = footer_problem(f.path, footers[f.path.name])
         if problem:
             raise ResultFolderError(
                 f"{f.path} is damaged ({problem}); nothing more was compacted. Move it aside with: simlab verify "

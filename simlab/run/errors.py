@@ -13,6 +13,10 @@ class ResultFolderError(SimlabError):
     """The output folder cannot be used: it is a file, not writable, or holds other results."""
 
 
+class FolderInUse(ResultFolderError):
+    """Another process (a run, a compaction) holds the result folder's lock: nothing of its is touched."""
+
+
 class ResultWriteError(SimlabError, OSError):
     """A result file could not be written (full disk, permissions); nothing half-written is left behind."""
 

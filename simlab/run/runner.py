@@ -25,6 +25,7 @@ from simlab.run.backends import Executor
 from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk
 from simlab.run.chunk_memory import check_chunk_memory
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
+from simlab.run.folder_check import FOOTERS, footer_entry
 from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quarantine
 from simlab.run.plan import Plan
 from simlab.run.progress import Progress, format_duration, format_rate
@@ -108,6 +109,7 @@ def run_scenario(
         tasks = _plan(sc, chunks, identity_key, spool=spool, summaries=summaries)
         run = _Run(sc, folder, identity_key, chunks, failures, previous, n_jobs, folder_path, backend, address)
         run.hashes = hashes
+        run.footers = {name: footer_entry(folder.parts / name) for name in hashes}  # parts checked just now
         if repair_only:
             run.manifest("complete" if not tasks else "interrupted")
             folder.write_failures(failures)
@@ -323,6 +325,7 @@ class _Run:
         self.last_write = 0.0
         self.compactions = list(previous.get("compactions", []))
         self.hashes: dict[str, str] = {}  # part file name -> SHA-256 of its bytes (the manifest's "files")
+        self.footers: dict[str, dict[str, Any]] = {}  # part file name -> its size and footer hash (FOOTERS)
 
     @property
     def games_done(self) -> int:
@@ -354,6 +357,7 @@ class _Run:
         else:
             self.folder.write_part(name, result.parquet)
             self.hashes[name] = hashlib.sha256(result.parquet).hexdigest()
+        self.footers[name] = footer_entry(self.folder.parts / name)
         self.chunks.append(result.chunk)
         self.failures.extend(result.failures)
         return result
@@ -440,6 +444,8 @@ class _Run:
                 ],
                 # each part file's SHA-256: --resume, compact and verify check a part's bytes against it
                 "files": {c["file"]: self.hashes[c["file"]] for c in chunks if c["file"] in self.hashes},
+                # each part file's size and footer hash: every reader checks them when it opens the folder
+                FOOTERS: {c["file"]: self.footers[c["file"]] for c in chunks if c["file"] in self.footers},
                 "timings": {
                     "started_at": self.created,
                     "updated_at": _now(),

@@ -25,19 +25,20 @@ import json
 import os
 import re
 import stat
+import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
-from simlab.run.errors import ResultFolderError, ResultWriteError
+from simlab.run.errors import FolderInUse, ResultFolderError, ResultWriteError
 from simlab.run.folder_hint import parent_folder_error
+from simlab.run.lock import LOCK, folder_lock, make_folders, remove_empty
 
 MANIFEST = "manifest.json"
 FAILURES = "failures.jsonl"
 PARTS = "parts"
-LOCK = ".simlab.lock"
 PANEL = "panel"  # a bot panel's runs of the same scenario (simlab.run.panel), beside parts/
 FORMAT = "simlab-results/1"
 PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")
@@ -97,41 +98,6 @@ def _give_up(tmp: Path, path: Path, exc: BaseException) -> NoReturn:
         reason = exc.strerror or str(exc)
         raise ResultWriteError(f"could not write {path}: {reason}; nothing half-written was kept") from exc
     raise exc
-
-
-@contextlib.contextmanager
-def folder_lock(folder: Path, what: str) -> Iterator[None]:
-    """Hold the exclusive lock of result ``folder`` for ``what``, or refuse at once if another holder has it.
-
-    An flock on ``LOCK``: the kernel drops it when its process dies, so a killed holder leaves no stale lock.
-    The file stays (unlinking it would let two processes lock two different files); it names the holder's
-    pid while it is held, for the refusal message. flock is per open file, so a second lock taken in the
-    same process is refused too.
-    """
-    import fcntl  # Linux and macOS
-
-    path = Path(folder) / LOCK
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise ResultFolderError(f"cannot lock result folder {folder}: {exc.strerror or exc}") from None
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
-            raise ResultFolderError(
-                f"result folder {folder} is in use: {holder} holds its lock ({path}); {what} cannot work on it "
-                "at the same time: wait until that process finishes (or stop it), then try again"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} ({what})\n".encode(), 0)
-        try:
-            yield
-        finally:
-            os.ftruncate(fd, 0)
-    finally:
-        os.close(fd)  # releases the flock
 
 
 @dataclass
@@ -253,21 +219,15 @@ class ResultFolder:
         if (p / LOCK).exists():  # refuse, touching nothing, while a run or compaction works here
             with folder_lock(p, "simlab run"):
                 pass
-        created = [d for d in (*reversed(folder.parts.parents), folder.parts) if not d.exists()]  # outermost first
-        try:
-            folder.parts.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            _remove_empty(created)
-            raise ResultFolderError(f"cannot create output folder {p}: {exc.strerror or exc}") from None
+        created = make_folders(folder.parts)  # only the folders this process made itself (outermost first)
         with contextlib.ExitStack() as stack:
             try:
                 folder._check_writable()  # before the lock, whose file an unwritable folder could not take either
                 stack.enter_context(folder_lock(p, "simlab run"))
-            except ResultFolderError:  # a full disk or a read-only folder: leave no empty folder behind
-                if p in created:
-                    with contextlib.suppress(OSError):
-                        (p / LOCK).unlink(missing_ok=True)
-                _remove_empty(created)
+            except FolderInUse:  # another run or a compaction holds the lock: its folder and lock file are left
+                raise  # exactly as they are, even if this process made the folder a moment before
+            except ResultFolderError:  # a full disk or a read-only folder: leave no empty folder of ours behind
+                remove_empty(created)
                 raise
             previous = folder._check_may_take(identity, resume)  # again: another run may have ended meanwhile
             folder.salvaged = folder.salvage_temporaries(identity_hash(identity))
@@ -513,7 +473,13 @@ def load_manifest(folder: str | Path) -> dict[str, Any]:
             f"{p / MANIFEST} is damaged ({detail}); rebuild it from the part files with: "
             f"simlab repair {p} --scenario SCENARIO"
         )
-    return sanitized_manifest(manifest)  # garbage in the fields only reports show (timings, compactions) is dropped
+    out = sanitized_manifest(manifest)  # garbage in the fields only reports show (timings, compactions) is dropped
+    if (p / PARTS).is_dir():  # the games done and failed are those the parts hold (folder_check)
+        from simlab.run.folder_check import use_part_counts
+
+        with contextlib.suppress(ResultFolderError):
+            use_part_counts(out, folder_contents(p).files)
+    return out
 
 
 def _reader_fields_problem(manifest: dict[str, Any]) -> str:
@@ -536,28 +502,13 @@ def _reader_fields_problem(manifest: dict[str, Any]) -> str:
     return ""
 
 
-def load_results(folder: str | Path) -> Any:
-    """A polars LazyFrame over every row of a result folder (one row per game and seat).
+def __getattr__(name: str) -> Any:
+    """``load_results`` lives in ``simlab.run.reader`` (it reads the files this module lists)."""
+    if name == "load_results":
+        from simlab.run.reader import load_results
 
-    Only the run's own part files are read (see ``folder_contents``); a file left out is named in a
-    ``ResultFolderWarning``. Variants whose columns differ (another round count) read as the union of the
-    columns, null where a variant has none.
-    """
-    import polars as pl
-    import pyarrow as pa
-
-    parts = result_parts(folder)
-    paths = [str(f.path) for f in parts]
-    if len({tuple(f.schema.names) for f in parts}) == 1:
-        return pl.scan_parquet(paths)
-    # variants with other columns (another round count: money_r6 in one, not in the other): the union of the
-    # files' columns, null where a file has none
-    union: dict[str, pa.Field] = {}
-    for f in parts:
-        for field in f.schema:
-            union.setdefault(field.name, field.remove_metadata())
-    schema = pl.from_arrow(pa.schema(list(union.values())).empty_table()).schema
-    return pl.scan_parquet(paths, schema=schema, missing_columns="insert")
+        return load_results
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def result_files(folder: str | Path) -> list[Path]:
@@ -598,6 +549,17 @@ class FolderContents:
 
     files: list[PartFile]
     skipped: list[Skipped]
+    problems: list[str] = field(default_factory=list)  # missing or damaged parts (see folder_check)
+    suspect: set[str] = field(default_factory=set)  # files whose footer is not the one the manifest recorded
+    facts: list[str] = field(default_factory=list)  # manifest facts the parts contradict or cannot confirm
+
+    @property
+    def checked(self) -> set[str]:
+        """The kept files whose size and footer match the manifest's record of them."""
+        return {f.path.name for f in self.files if f.path.name not in self.suspect} & self._recorded
+
+    _recorded: set[str] = field(default_factory=set)
+    missing: list[str] = field(default_factory=list)  # the games the manifest lists that no kept file holds
 
 
 #: folder -> (the state of its parts/ and manifest, what ``folder_contents`` found): a report asks many times
@@ -615,30 +577,80 @@ def folder_contents(folder: str | Path) -> FolderContents:
     records say. Leftovers of a killed compaction are left out silently (their rows are in the merged file).
     Two kept files with overlapping game ranges are an error (ResultFolderError). Without a readable
     manifest, the parts must all name the same experiment. A folder without a manifest whose Parquet files
-    are none of them simlab parts (rows written from a notebook) is read as it is. The
-    answer is cached while parts/ is unchanged.
+    are none of them simlab parts (rows written from a notebook) is read as it is. A file holding games
+    beyond the run's game count per variant is left out too.
+
+    Then ``folder_check`` compares what is kept with the manifest: the chunks it lists that no kept file
+    holds (``missing``), the files whose size or footer is not the one it recorded (``suspect``), and its
+    facts the parts contradict (``facts``); each is a ``ResultFolderWarning`` too. parts/ is read as one
+    consistent snapshot: a read during which a file was deleted or replaced (a compaction) is done again.
+    The answer is cached while parts/ and the manifest are unchanged.
     """
     p = Path(folder)
     if not p.is_dir():
         raise ResultFolderError(f"no result folder at {p}")
-    entries = _part_entries(p / PARTS)
-    key = (tuple((e.name, *_stat_key(e)) for e in entries), _stat_key(p / MANIFEST))
-    cached = _CONTENTS.get(p.resolve())
-    if cached is not None and cached[0] == key:
-        return cached[1]
+    for attempt in range(_SNAPSHOT_TRIES):
+        entries = _part_entries(p / PARTS)
+        key = _listing_key(p, entries)
+        cached = _CONTENTS.get(p.resolve())
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        try:
+            contents = _read_contents(p, entries)
+        except ResultFolderError:
+            if _unchanged(key, _listing_key(p)) or attempt + 1 == _SNAPSHOT_TRIES:
+                raise
+            time.sleep(_SNAPSHOT_WAIT)
+            continue
+        if _unchanged(key, _listing_key(p)):
+            break  # no file read was replaced or deleted meanwhile (a run may have added some): a consistent snapshot
+        if attempt + 1 < _SNAPSHOT_TRIES:  # a compaction (or a run) at work: read again once it has moved on
+            time.sleep(_SNAPSHOT_WAIT)
+    for s in contents.skipped:
+        warnings.warn(s.message(), ResultFolderWarning, stacklevel=2)
+    for line in contents.problems + contents.facts:
+        warnings.warn(f"{p}: {line}", ResultFolderWarning, stacklevel=2)
+    _CONTENTS[p.resolve()] = (key, contents)
+    return contents
+
+
+def _listing_key(p: Path, entries: list[Path] | None = None) -> tuple:
+    """What changes when a file of parts/ or the manifest is written, renamed or deleted."""
+    entries = _part_entries(p / PARTS) if entries is None else entries
+    return (tuple((e.name, *_stat_key(e)) for e in entries), _stat_key(p / MANIFEST))
+
+
+def _unchanged(before: tuple, after: tuple) -> bool:
+    """Whether every file of listing ``before`` is still there, the same file (a compaction deletes the parts
+    it merged; ``simlab digest`` replaces files; a run only adds parts)."""
+    return set(before[0]) <= set(after[0])
+
+
+#: reads of a folder whose parts/ changed while it was read, before the last one is taken as it is
+_SNAPSHOT_TRIES = 20
+_SNAPSHOT_WAIT = 0.1
+
+
+def _read_contents(p: Path, entries: list[Path]) -> FolderContents:
+    """``folder_contents`` of one listing of parts/ (a file that vanishes meanwhile is left out, unread)."""
+    from simlab.run.folder_check import listing_problems, manifest_facts, manifest_footers
+
     try:
         manifest = read_manifest(p)
     except ResultFolderError:
         manifest = {}
+    if not isinstance(manifest, dict):
+        manifest = {}
     files, skipped, _leftovers = verify_parts(entries, manifest)
     bare = _bare_files(skipped) if not files and not (p / MANIFEST).exists() else []
     if bare:  # no manifest and no simlab part at all: Parquet files of rows, e.g. written from a notebook
-        files, skipped = bare, []
-    contents = FolderContents(files, skipped)
-    for s in skipped:
-        warnings.warn(s.message(), ResultFolderWarning, stacklevel=2)
-    _CONTENTS[p.resolve()] = (key, contents)
-    return contents
+        return FolderContents(bare, [])
+    problems, suspect, missing = listing_problems(manifest, files, skipped) if manifest else ([], set(), [])
+    facts = []
+    if manifest and not _reader_fields_problem(manifest):
+        facts = manifest_facts(json.loads(json.dumps(manifest)), files, p)
+    recorded = set(manifest_footers(manifest))
+    return FolderContents(files, skipped, problems, suspect, facts, recorded, missing)
 
 
 def _bare_files(skipped: list[Skipped]) -> list[PartFile]:
@@ -764,6 +776,13 @@ def _part_problem(f: PartFile, manifest: dict[str, Any]) -> str:
             f"its name says games {f.start}-{f.stop} of '{f.variant}' but its footer says {held} "
             "(a renamed copy?); move it out of parts/"
         )
+    per_variant = manifest.get("games")
+    if isinstance(per_variant, int) and not isinstance(per_variant, bool) and f.stop > per_variant > 0:
+        return (
+            f"it holds games {f.start}-{f.stop - 1} of '{f.variant}', beyond the run's {per_variant:,} games per "
+            f"variant (a copy from a longer run?); move it out of parts/ (or extend the run with --games {f.stop} "
+            "--resume, which counts it)"
+        )
     players = manifest.get("players")
     if isinstance(players, int) and not isinstance(players, bool) and f.rows is not None and f.rows != games * players:
         return (
@@ -771,13 +790,6 @@ def _part_problem(f: PartFile, manifest: dict[str, Any]) -> str:
             "delete it and --resume to replay its games"
         )
     return ""
-
-
-def _remove_empty(folders: list[Path]) -> None:
-    """Remove the folders a refused run created (innermost first), if they are still empty."""
-    for d in reversed(folders):
-        with contextlib.suppress(OSError):
-            d.rmdir()
 
 
 def _empty(folder: Path) -> bool:

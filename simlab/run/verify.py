@@ -14,6 +14,7 @@ import dataclasses
 from pathlib import Path
 
 from simlab.run.errors import ResultFolderError
+from simlab.run.folder_check import footer_problem, manifest_footers
 from simlab.run.integrity import DAMAGED, file_sha256, manifest_hashes, read_problem
 from simlab.run.integrity import quarantine as move_to_damaged
 from simlab.run.store import PartFile, folder_contents, read_manifest
@@ -31,15 +32,17 @@ class VerifyResult:
     damaged: list[tuple[Path, str]] = dataclasses.field(default_factory=list)
     left_out: list[tuple[Path, str]] = dataclasses.field(default_factory=list)
     moved: list[Path] = dataclasses.field(default_factory=list)
+    missing: list[str] = dataclasses.field(default_factory=list)  # games the manifest lists that no part holds
 
     @property
     def ok(self) -> bool:
-        return not self.damaged
+        return not self.damaged and not self.missing
 
     def lines(self) -> list[str]:
         out = [f"{self.folder}: {self.checked:,} part file(s) read, {self.games:,} games"]
         out += [f"damaged: {p.name}: {why}" for p, why in self.damaged]
         out += [f"left out: {p.name}: {why}" for p, why in self.left_out]
+        out += [f"missing: {line}" for line in self.missing]
         out += [f"moved to {p}" for p in self.moved]
         return out
 
@@ -49,12 +52,16 @@ def verify_folder(folder: str | Path, quarantine: bool = False) -> VerifyResult:
     content hashes); see the module docstring."""
     p = Path(folder)
     contents = folder_contents(p)
-    known = manifest_hashes(_manifest_or_empty(p))
-    result = VerifyResult(p)
+    manifest = _manifest_or_empty(p)
+    known = manifest_hashes(manifest)
+    footers = manifest_footers(manifest)
+    result = VerifyResult(p, missing=list(contents.missing))
     for s in contents.skipped:  # a part the manifest lists that cannot be read is damage, not a stray file
         (result.damaged if s.path.name in known else result.left_out).append((s.path, s.reason))
     for f in contents.files:
-        problem = _problem(f, known.get(f.path.name))
+        problem = _problem(f, known.get(f.path.name)) or (
+            footer_problem(f.path, footers[f.path.name]) if f.path.name in footers else ""
+        )
         result.checked += 1
         if problem:
             result.damaged.append((f.path, problem))
@@ -67,9 +74,10 @@ def verify_folder(folder: str | Path, quarantine: bool = False) -> VerifyResult:
 
 def _manifest_or_empty(folder: Path) -> dict:
     try:
-        return read_manifest(folder)
+        manifest = read_manifest(folder)
     except ResultFolderError:
         return {}
+    return manifest if isinstance(manifest, dict) else {}
 
 
 def _problem(f: PartFile, expected_hash: str | None) -> str:

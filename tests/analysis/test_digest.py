@@ -125,6 +125,7 @@ def test_a_chunk_without_a_digest_means_scanning_the_rows(real_folder: Path, tmp
     pq.write_table(table.replace_schema_metadata(meta), path)  # as a part from an older simlab
     manifest = json.loads((folder / "manifest.json").read_text())
     del manifest["files"][path.name]  # whose manifest held no content hash for it
+    del manifest["footers"][path.name]  # nor a footer record
     (folder / "manifest.json").write_text(json.dumps(manifest))
     assert load_digest(folder) is None
     compact(folder, games_per_file=1_000, summaries=TARGET)  # the merged file cannot vouch for the chunk either
@@ -241,6 +242,9 @@ def test_simlab_digest_adds_what_the_workers_would_have_written(real_folder: Pat
         pq.write_table(
             table.replace_schema_metadata({k: v for k, v in table.schema.metadata.items() if k != DIGEST_KEY}), path
         )
+    manifest = json.loads((folder / "manifest.json").read_text())
+    del manifest["files"], manifest["footers"]  # a manifest from before content hashes and footer records
+    (folder / "manifest.json").write_text(json.dumps(manifest))
     assert load_digest(folder) is None
     result = CliRunner().invoke(cli, ["digest", str(folder)], catch_exceptions=False)
     assert result.exit_code == 0 and "added to 10 of 10 file(s)" in result.output
@@ -249,3 +253,4 @@ def test_simlab_digest_adds_what_the_workers_would_have_written(real_folder: Pat
     assert simlab.load_results(folder).collect().equals(simlab.load_results(real_folder).collect())
     again = CliRunner().invoke(cli, ["digest", str(folder)], catch_exceptions=False)
     assert "already have one" in again.output
+    assert CliRunner().invoke(cli, ["verify", str(folder)]).exit_code == 0  # the manifest holds the new hashes
