@@ -170,3 +170,20 @@ def test_repair_moves_a_part_with_a_forged_digest_aside_instead_of_vouching_for_
     assert "30 of 40 games (interrupted)" in line and (folder / "damaged" / target.name).is_file()
     assert verify_folder(folder).ok and load_manifest(folder)["games_done"] == 30
     assert load_digest(folder) is not None  # the digests left are the parts' own
+
+
+def test_a_folder_of_the_previous_format_reads_clean_and_resume_adds_the_footer_records(original, folder):
+    """A manifest of today's main has content hashes but no footer records: nothing is flagged, its digests are
+    vouched for by the hashes, and a resume records the footers."""
+    from simlab.analysis.backfill import add_digests
+
+    add_digests(folder)
+    m = json.loads((folder / "manifest.json").read_text())
+    del m["footers"]
+    (folder / "manifest.json").write_text(json.dumps(m))
+    said = _messages(lambda: load_results(folder).collect())
+    assert said == [] and not folder_contents(folder).checked
+    assert load_digest(folder) is not None  # every file's bytes match the manifest's hash
+    run_scenario(original[0], jobs=1, out=folder, resume=True, progress=False)
+    assert len(json.loads((folder / "manifest.json").read_text())["footers"]) == 4
+    assert len(folder_contents(folder).checked) == 4 and rows(folder).equals(original[2])
