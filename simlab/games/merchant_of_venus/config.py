@@ -19,6 +19,7 @@ from typing import ClassVar
 from simlab.core.config import GameConfig, knob, not_modelled, require
 from simlab.games.merchant_of_venus import data
 from simlab.games.merchant_of_venus.board import DEFAULT_BOARD_PATH, HAZARD_SEED, load_board
+from simlab.games.merchant_of_venus.board_check import check_board
 
 MAX_PLAYERS = 4
 N_CULTURES = 14
@@ -382,9 +383,7 @@ class MerchantOfVenusConfig(GameConfig):
             f"line costs grey_mp, green_mp and surface_mp must be >= 1 MP, got {self.grey_mp}, {self.green_mp}, "
             f"{self.surface_mp}",
         )
-        require(
-            board_path(self.board_file).is_file(), f"board_file {self.board_file!r} is not a file; give the board JSON"
-        )
+        check_board(board_path(self.board_file))  # the whole board, before a run: a broken file names what is wrong
         require(
             all(1 <= v <= 6 for v in self.thrust_die_values) and len(self.thrust_die_values) >= 1,
             f"thrust_die_values must be die faces 1..6, got {self.thrust_die_values}",
