@@ -24,6 +24,7 @@ import simlab
 from simlab.run.backends import Executor
 from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk
 from simlab.run.chunk_memory import check_chunk_memory
+from simlab.run.content import copy_data_files, run_identity
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quarantine
 from simlab.run.plan import Plan
@@ -80,7 +81,8 @@ def run_scenario(
     if backend == "local":  # a cluster's workers have their own memory
         record_bytes = simlab.get_game(checked.game).kernel.state_dtype.itemsize
         check_chunk_memory(checked.game, min(checked.chunk_size, checked.games), record_bytes, n_jobs)
-    identity = sc.identity()
+    identity = run_identity(folder_path, sc, repair_only)  # refuses a folder of other data files or bots
+    legacy = identity != sc.identity()  # simlab repair of a results format 1 folder
     identity_key = identity_hash(identity)
     # while the run holds the folder's lock, a second run or a compaction of this folder is refused
     with ResultFolder.open_for_run(folder_path, identity, resume or repair_only) as (folder, previous):
@@ -108,6 +110,9 @@ def run_scenario(
         tasks = _plan(sc, chunks, identity_key, spool=spool, summaries=summaries)
         run = _Run(sc, folder, identity_key, chunks, failures, previous, n_jobs, folder_path, backend, address)
         run.hashes = hashes
+        run.identity = identity
+        # a copy of each data file in data/, so a report or a replay reads what was played
+        run.data_files = {} if legacy else copy_data_files(folder.path, sc.data_files)
         if repair_only:
             run.manifest("complete" if not tasks else "interrupted")
             folder.write_failures(failures)
@@ -323,6 +328,8 @@ class _Run:
         self.last_write = 0.0
         self.compactions = list(previous.get("compactions", []))
         self.hashes: dict[str, str] = {}  # part file name -> SHA-256 of its bytes (the manifest's "files")
+        self.identity = sc.identity()
+        self.data_files: dict[str, Any] = {}  # variant -> knob -> {path, sha256, copy} (simlab.run.content)
 
     @property
     def games_done(self) -> int:
@@ -392,6 +399,7 @@ class _Run:
                     "games_done": sum(c["games"] for c in mine),
                     "games_failed": sum(len(c["failures"]) for c in mine),
                 }
+                | ({"data_files": self.data_files[v.name]} if self.data_files.get(v.name) else {})
             )
         session = {
             "started_at": self.session_started_at,
@@ -415,7 +423,7 @@ class _Run:
                     "sha256": sc.text_hash,
                     "text": sc.text,
                 },
-                "identity": sc.identity(),
+                "identity": self.identity,
                 "identity_hash": self.identity_key,
                 "game": sc.game,
                 "rules_version": sc.rules_version,

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
+from simlab.run.content import DATA  # the run's data-file copies: part of a result folder
 from simlab.run.errors import ResultFolderError, ResultWriteError
 
 MANIFEST = "manifest.json"
@@ -38,7 +39,8 @@ FAILURES = "failures.jsonl"
 PARTS = "parts"
 LOCK = ".simlab.lock"
 PANEL = "panel"  # a bot panel's runs of the same scenario (simlab.run.panel), beside parts/
-FORMAT = "simlab-results/1"
+#: 2: the identity holds the data files' hashes and the resolved bots (simlab.run.content); 1 still loads
+FORMAT = "simlab-results/2"
 PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")
 META_KEY = b"simlab.chunk"  # a part file: its chunk record (a JSON object)
 CHUNKS_KEY = b"simlab.chunks"  # a compacted file: the chunk records of the parts it merged (a JSON list)
@@ -282,7 +284,9 @@ class ResultFolder:
         if p.exists() and not p.is_dir():
             raise ResultFolderError(f"output folder {p} is a file; choose another --out")
         if not p.is_dir() or not any(
-            e for e in p.iterdir() if not (e == self.parts and e.is_dir() and _empty(e)) and e.name not in (LOCK, PANEL)
+            e
+            for e in p.iterdir()
+            if not (e == self.parts and e.is_dir() and _empty(e)) and e.name not in (LOCK, PANEL, DATA)
         ):
             return {}
         damage = manifest_damage(p)

@@ -3,6 +3,7 @@ lines, determinize)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -17,6 +18,7 @@ from simlab.games.merchant_of_venus.config import (
     GOOD_NAMES,
     MAX_PLAYERS,
     MerchantOfVenusConfig,
+    board_path,
 )
 
 #: 0.2: seat 0 starts by default (start_player), the record's fact series, the experiment knobs
@@ -183,6 +185,10 @@ class MerchantOfVenusGame(Game):
     @property
     def bots(self) -> BotRegistry:
         return _BOTS
+
+    def data_files(self, config: MerchantOfVenusConfig) -> dict[str, Path]:
+        """The board file the config names ('' is the shipped classic side)."""
+        return {"board_file": board_path(config.board_file)}
 
 
 GAME = MerchantOfVenusGame()
