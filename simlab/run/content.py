@@ -151,6 +151,35 @@ def run_identity(path: Path, scenario: Any, repair_only: bool) -> dict[str, Any]
     return ours
 
 
+def played_copies(folder: Path, variant: Mapping[str, Any]) -> dict[str, str]:
+    """Knob -> the folder's copy of a data file whose bytes at its path are no longer what the run played (edited,
+    moved, or a relative path read from another directory): a replay reads the copy instead. Empty for a folder
+    of results format 1 (no copies) and when every file is unchanged."""
+    from simlab.core.errors import DataFileError
+    from simlab.run.errors import ResultFolderError
+
+    out: dict[str, str] = {}
+    for knob, entry in (variant.get("data_files") or {}).items():
+        try:
+            unchanged = file_sha256(entry["path"]) == entry["sha256"]
+        except DataFileError:
+            unchanged = False
+        if unchanged:
+            continue
+        copy = Path(folder) / entry["copy"]
+        try:
+            kept = file_sha256(copy) == entry["sha256"]
+        except DataFileError:
+            kept = False
+        if not kept:
+            raise ResultFolderError(
+                f"{entry['path']} ({knob} of variant '{variant.get('name')}') is not the file the run played, and "
+                f"the folder's copy {copy} is missing or damaged: the game cannot be replayed as it was played"
+            )
+        out[knob] = str(copy)
+    return out
+
+
 def legacy_refusal(path: Path) -> str:
     """Why a run may not add games to a folder of results format 1, and what to do."""
     return (
@@ -187,6 +216,7 @@ __all__ = [
     "copy_data_files",
     "data_file_record",
     "legacy_refusal",
+    "played_copies",
     "resolved_bots",
     "run_identity",
 ]

@@ -54,6 +54,7 @@ def test_a_board_edited_in_place_is_not_resumed_into_the_same_folder(tmp_path):
     out = tmp_path / "out"
     assert _run(str(scenario), "--out", str(out))[0] == 0
     played = board.read_bytes()
+    before = _replay(out)
     board.write_text(board.read_text().replace('"penalty": 20', '"penalty": 25'))
     code, output = _run(str(scenario), "--out", str(out), "--resume", "--games", "8")
     assert code == 2, output
@@ -61,6 +62,17 @@ def test_a_board_edited_in_place_is_not_resumed_into_the_same_folder(tmp_path):
     assert _games_done(out) == 4  # nothing was played
     copy = json.loads((out / "manifest.json").read_text())["variants"][0]["data_files"]["board_file"]
     assert (out / copy["copy"]).read_bytes() == played  # the folder keeps what was played
+    after = _replay(out)  # a replay plays the copy: the same game as before the edit
+    assert f"board_file={out / copy['copy']}" in after[1]
+    assert {k: v for k, v in json.loads(after[0]).items() if k != "config_hash"} == {
+        k: v for k, v in json.loads(before[0]).items() if k != "config_hash"
+    }
+
+
+def _replay(out: Path) -> tuple[str, str]:
+    result = CliRunner().invoke(cli, ["replay", str(out), "-g", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    return result.stdout, result.stderr
 
 
 def test_a_relative_map_resumed_from_another_directory_is_refused(tmp_path, monkeypatch):
