@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from simlab.core.datafile import leaks_as_data_error
+from simlab.core.datafile import leaks_as_data_error, read_bytes
 from simlab.games.pantheon import board, data
 
 #: config knob -> (table kind of ``data.SCHEMAS``, bundled names); map_file is the board's, not a table
@@ -37,7 +37,10 @@ def check_data_files(config: Any) -> None:
     did not foresee, fails as a ``DataFileError`` naming the file."""
     files = data_files(config)
     for knob, path in files.items():
-        with leaks_as_data_error(path, "map file" if knob == "map_file" else f"{TABLE_KNOBS[knob][0]} table"):
+        what = "map file" if knob == "map_file" else f"{TABLE_KNOBS[knob][0]} table"
+        if path.exists():  # bounded, named as given (the map loader resolves a symlink before it reads)
+            read_bytes(path, what)
+        with leaks_as_data_error(path, what):
             if knob == "map_file":
                 board.load_map(path)
             elif knob == "god_tiles":
