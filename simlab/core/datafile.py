@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +97,26 @@ def leaks_as_data_error(path: str | Path, what: str = "data file") -> Iterator[N
             f"{path}: not a valid {what}: a field holds a value of the wrong type or size "
             f"({type(exc).__name__}: {str(exc)[:120]}); see the file format in the game's docs"
         ) from None
+
+
+#: resolved path -> (device, inode, size, mtime) of a data file when a loader last looked (this process)
+_SEEN: dict[str, tuple[int, int, int, int]] = {}
+
+
+def changed_since_seen(paths: Iterable[str | Path]) -> bool:
+    """Whether any of ``paths`` changed on disk since this process last asked (a file first seen has not): a game
+    drops its cached tables then, so a long-lived process (a notebook, a reused worker) never plays stale ones."""
+    changed = False
+    for path in paths:
+        p = Path(path)
+        try:
+            st = p.stat()
+        except OSError:
+            continue  # the loader says what is wrong with it
+        key, stamp = str(p.resolve()), (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        changed |= _SEEN.get(key, stamp) != stamp
+        _SEEN[key] = stamp
+    return changed
 
 
 def _no_constant(name: str) -> Any:

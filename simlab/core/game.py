@@ -184,6 +184,9 @@ class Game:
         a game that reads files a config names lists them here (default: none)."""
         return {}
 
+    def forget_data(self) -> None:
+        """Drop the game's cached data tables (a data file changed on disk: see ``datafile.changed_since_seen``)."""
+
     # -- states ----------------------------------------------------------------------------------
     def new_state(self, config: GameConfig | None = None, seed: int = 0) -> State:
         config = config or self.make_config()

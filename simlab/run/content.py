@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from simlab.core.datafile import file_sha256, read_bytes
+from simlab.core.datafile import changed_since_seen, file_sha256, read_bytes
 
 #: the result folder's copies of the run's data files, each named ``<sha256[:16]>-<file name>``
 DATA = "data"
@@ -180,6 +180,26 @@ def played_copies(folder: Path, variant: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+def check_played_data(game: Any, config: Any, expected: Mapping[str, str]) -> None:
+    """In a worker, before a chunk: the game's cached tables are fresh (dropped if a file changed since this
+    process read it) and every data file still holds the bytes the run's identity names; else the chunk is
+    refused, so a file edited during a run never mixes its games into the folder."""
+    from simlab.run.errors import WorkerMismatch
+
+    if not expected:
+        return
+    files = game.data_files(config)
+    if changed_since_seen(files.values()):
+        game.forget_data()
+    for knob, path in files.items():
+        now = file_sha256(path, f"{knob} file")
+        if knob in expected and now != expected[knob]:
+            raise WorkerMismatch(
+                f"{path} ({knob}) changed on disk during the run: its bytes (sha256 {now[:12]}...) are not those "
+                f"the run began with ({expected[knob][:12]}...); restore it and finish with --resume"
+            )
+
+
 def legacy_refusal(path: Path) -> str:
     """Why a run may not add games to a folder of results format 1, and what to do."""
     return (
@@ -211,6 +231,7 @@ def _sha256(data: bytes) -> str:
 __all__ = [
     "CONTENT_KEYS",
     "DATA",
+    "check_played_data",
     "content_changes",
     "content_identity",
     "copy_data_files",

@@ -509,6 +509,7 @@ def _plan(sc: Scenario, chunks: list[dict[str, Any]], identity_key: str, spool: 
             rules_version=sc.rules_version,
             spool=spool,
             summaries=summaries,
+            data_sha256={knob: f["sha256"] for knob, f in sc.data_files.get(v.name, {}).items()},
         )
 
     return Plan(gaps, sc.chunk_size, make)

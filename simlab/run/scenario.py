@@ -91,8 +91,6 @@ class Scenario:
     source: str = "<scenario>"
     #: variant -> config knob -> {"path", "sha256"}: the data files each variant reads (simlab.run.content)
     data_files: Mapping[str, Mapping[str, Mapping[str, str]]] = dataclasses.field(default_factory=dict)
-    #: bot spec -> what it plays with every default filled in (``BotRegistry.resolve``)
-    resolved_bots: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
 
     @property
     def text_hash(self) -> str:
@@ -119,9 +117,13 @@ class Scenario:
     def identity(self) -> dict[str, Any]:
         """What decides every game's result: two runs with the same identity may share a result folder. Data
         files enter by their bytes' hash and bots by their resolved parameters and version (simlab.run.content)."""
-        from simlab.run.content import content_identity
+        from simlab.core.registry import get_game
+        from simlab.run.content import content_identity, resolved_bots
 
-        return self.legacy_identity() | content_identity(self.data_files, self.resolved_bots)
+        # the bots are resolved from the seats now: a panel's scenario (simlab.run.panel) replaces them
+        return self.legacy_identity() | content_identity(
+            self.data_files, resolved_bots(get_game(self.game), self.seats)
+        )
 
     def legacy_identity(self) -> dict[str, Any]:
         """The identity of results format 1: data files by path (in the config hash) and bots by spec only."""
@@ -293,7 +295,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
             )
         )
 
-    from simlab.run.content import data_file_record, resolved_bots
+    from simlab.run.content import data_file_record
 
     try:
         data_files = {v.name: data_file_record(game, v.config) for v in variants}
@@ -314,7 +316,6 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         text=text,
         source=source,
         data_files=data_files,
-        resolved_bots=resolved_bots(game, seats),
     )
 
 

@@ -201,3 +201,54 @@ def test_bench_refuses_more_games_than_memory_holds():
     result = CliRunner().invoke(cli, ["bench", "massilia", "--games", str(10**12)])
     assert result.exit_code == 2, result.output
     assert "error: --games 1,000,000,000,000" in result.output and "or fewer" in result.output
+
+
+def test_a_table_edited_in_one_process_is_read_again(tmp_path):
+    """A notebook (or a reused worker) that made a config, then edits its table, plays the edited table: the
+    loaders' caches are dropped when a file changed on disk (on main they kept the first table for good)."""
+    table = tmp_path / "gods.json"
+    doc = json.loads((GAMES / "pantheon/tables/god_tiles_even.json").read_text())
+    table.write_text(json.dumps(doc))
+    game = simlab.get_game("pantheon")
+    first = game.make_config(overrides={"god_tiles": str(table)})
+    from simlab.games.pantheon import data
+
+    before = data.god_tiles(str(table)).requirement.copy()
+    doc["rows"][0]["requirement"], doc["rows"][1]["requirement"] = (
+        doc["rows"][1]["requirement"],
+        doc["rows"][0]["requirement"],
+    )
+    table.write_text(json.dumps(doc, indent=1))  # another size: the edit is seen even within one second
+    game.make_config(overrides={"god_tiles": str(table)})
+    after = data.god_tiles(str(table)).requirement
+    assert not (before == after).all()
+    assert first.config_hash() == game.make_config(overrides={"god_tiles": str(table)}).config_hash()
+
+
+def test_a_worker_refuses_a_data_file_edited_during_the_run(tmp_path):
+    """A chunk whose data file no longer holds the bytes the run began with is refused, not played."""
+    from simlab.run.chunk import ChunkTask, play_chunk
+    from simlab.run.errors import WorkerMismatch
+
+    board = tmp_path / "board.json"
+    shutil.copy(GAMES / "merchant_of_venus/data/board_classic.json", board)
+    scenario = load_scenario(_scenario(tmp_path, "merchant_of_venus", f'board_file = "{board}"\nrounds = 3'))
+    v = scenario.variants[0]
+    task = ChunkTask(
+        game=scenario.game,
+        scenario=scenario.name,
+        variant=v.name,
+        config=v.config,
+        lineup=scenario.seats,
+        rotate=False,
+        start=0,
+        stop=2,
+        seeds=None,
+        simlab_version=simlab.__version__,
+        rules_version=scenario.rules_version,
+        data_sha256={k: f["sha256"] for k, f in scenario.data_files[v.name].items()},
+    )
+    assert play_chunk(task).chunk["games"] == 2
+    board.write_text(board.read_text().replace('"penalty": 20', '"penalty": 25'))
+    with pytest.raises(WorkerMismatch, match=r"board_file\) changed on disk during the run"):
+        play_chunk(task)

@@ -12,10 +12,11 @@ board format may grow optional keys (docs/games/merchant_of_venus.md).
 from __future__ import annotations
 
 import functools
+import sys
 from pathlib import Path
 from typing import Any
 
-from simlab.core.datafile import file_sha256, leaks_as_data_error, read_json
+from simlab.core.datafile import changed_since_seen, file_sha256, leaks_as_data_error, read_json
 from simlab.core.errors import DataFileError
 from simlab.games.merchant_of_venus.board import load_board
 
@@ -30,7 +31,17 @@ _NUMBER_FIELDS = ("penalty", "x", "y")
 def check_board(path: Path) -> None:
     """Refuse a board file that the game could not play, naming the file and what is wrong (cached by the
     file's bytes: a config is made many times a run, and an edited file is checked again)."""
+    if changed_since_seen([path]):  # edited since it was loaded in this process: the rules' arrays are stale
+        forget_board()
     _check_board(str(path), file_sha256(path, "board file"))
+
+
+def forget_board() -> None:
+    """Drop the rules' cached board arrays and route costs (a board file changed on disk)."""
+    rules = sys.modules.get("simlab.games.merchant_of_venus.rules")  # not imported: nothing cached
+    if rules is not None:
+        rules.board_arrays.cache_clear()
+        rules.route_costs.cache_clear()
 
 
 @functools.cache

@@ -190,5 +190,10 @@ class MerchantOfVenusGame(Game):
         """The board file the config names ('' is the shipped classic side)."""
         return {"board_file": board_path(config.board_file)}
 
+    def forget_data(self) -> None:
+        from simlab.games.merchant_of_venus.board_check import forget_board
+
+        forget_board()
+
 
 GAME = MerchantOfVenusGame()

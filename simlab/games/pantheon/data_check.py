@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from simlab.core.datafile import leaks_as_data_error, read_bytes
+from simlab.core.datafile import changed_since_seen, leaks_as_data_error, read_bytes
 from simlab.games.pantheon import board, data
 
 #: config knob -> (table kind of ``data.SCHEMAS``, bundled names); map_file is the board's, not a table
@@ -36,6 +36,8 @@ def check_data_files(config: Any) -> None:
     """Load every file of :func:`data_files` (cached) so that any malformed one, even of a shape the loaders
     did not foresee, fails as a ``DataFileError`` naming the file."""
     files = data_files(config)
+    if changed_since_seen(files.values()):  # a file edited since it was loaded in this process
+        forget_tables()
     for knob, path in files.items():
         what = "map file" if knob == "map_file" else f"{TABLE_KNOBS[knob][0]} table"
         if path.exists():  # bounded, named as given (the map loader resolves a symlink before it reads)
@@ -49,3 +51,9 @@ def check_data_files(config: Any) -> None:
                 data.demigod_values(getattr(config, knob))
             else:
                 data.loot_types(getattr(config, knob) or None)
+
+
+def forget_tables() -> None:
+    """Drop the cached map and the config-named tables: a file they came from changed on disk."""
+    for cached in (board._load, data.god_tiles, data.demigod_table, data.loot_types):
+        cached.cache_clear()

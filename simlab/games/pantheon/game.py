@@ -136,6 +136,11 @@ class PantheonGame(Game):
 
         return data_files(config)
 
+    def forget_data(self) -> None:
+        from simlab.games.pantheon.data_check import forget_tables
+
+        forget_tables()
+
 
 _BOTS = BotRegistry(
     "pantheon",
