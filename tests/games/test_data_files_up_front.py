@@ -200,3 +200,21 @@ def test_unknown_optional_board_keys_are_left_to_the_format(tmp_path):
     doc["legend"] = {"any": "thing"}
     path = _write(tmp_path, "board.json", doc)
     simlab.get_game("merchant_of_venus").make_config(overrides={"board_file": str(path)})
+
+
+@pytest.mark.parametrize("name", ["massilia", "roma", "pantheon", "merchant_of_venus"])
+def test_every_knob_that_names_a_file_enters_the_identity(name):
+    """A knob whose description speaks of a file or path is a data file: ``Game.data_files`` must list it, so its
+    bytes enter a run's identity (a new such knob left out would be named by path only again)."""
+    import dataclasses
+
+    game = simlab.get_game(name)
+    config = game.make_config()
+    naming_files = {
+        f.name
+        for f in dataclasses.fields(config)
+        if isinstance(getattr(config, f.name), str) and any(w in f.metadata.get("doc", "") for w in ("file", "path"))
+    }
+    listed = game.data_files(config)
+    assert naming_files <= set(listed), naming_files - set(listed)
+    assert all(Path(p).is_file() for p in listed.values())
