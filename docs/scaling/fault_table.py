@@ -314,7 +314,10 @@ def refused_unplayed(p: subprocess.CompletedProcess, folder: Path, games_before:
 
 
 def content_faults(work: Path) -> None:
-    """Data files edited between sessions, format-1 folders, malformed data files, and three small inputs."""
+    """Data files edited between sessions, format-1 folders, malformed data files, and three small inputs.
+
+    Do not run these rows against a simlab older than 2026-12-06: its map loader reads /dev/zero without bound
+    (on the audit's machine the kernel killed it for memory)."""
     import json
 
     work.mkdir(parents=True, exist_ok=True)
@@ -382,13 +385,13 @@ def content_faults(work: Path) -> None:
             edges=[e for e in d["edges"] if (e["a"].startswith("AS_") == e["b"].startswith("AS_"))]
         ),
     }
-    for name, edit in boards.items():
+    for i, (name, edit) in enumerate(boards.items()):
         doc = json.loads((GAMES / "merchant_of_venus/data/board_classic.json").read_text())
         edit(doc)
         path = work / "bad_board.json"
         path.write_text(json.dumps(doc))
         s = small_run(work, "bad_board", "merchant_of_venus", f'board_file = "{path}"')
-        out = work / "bad_board_out"
+        out = work / f"bad_board_out{i}"  # one each: a failed probe's folder must not refuse the next
         record(
             f"board: {name}",
             "run a scenario naming it",
@@ -410,9 +413,9 @@ def content_faults(work: Path) -> None:
         ("nested 100,000 deep", deep),
         ("not UTF-8", latin),
     ]
-    for name, path in maps:
+    for i, (name, path) in enumerate(maps):
         s = small_run(work, "bad_map", "pantheon", f'map_file = "{path}"')
-        out = work / "bad_map_out"
+        out = work / f"bad_map_out{i}"
         try:
             p = simlab("run", str(s), "--out", str(out), timeout=120)
         except subprocess.TimeoutExpired:
@@ -426,10 +429,10 @@ def content_faults(work: Path) -> None:
         clear_error(simlab("bench", "massilia", "--games", str(10**12))),
     )
     s = small_run(work, "twice", "massilia", "")
-    s.write_text(s.read_text().replace('["random", "random"]', '["trader:x=1,x=2", "random"]'))
+    s.write_text(s.read_text().replace('["random", "random"]', '["trader:token_cost=1,token_cost=2", "random"]'))
     record(
         "bot parameter given twice",
-        'bots = ["trader:x=1,x=2", ...]',
+        'bots = ["trader:token_cost=1,token_cost=2", ...]',
         refused_unplayed(simlab("run", str(s), "--out", str(work / "twice_out")), work / "twice_out", None),
     )
 
