@@ -180,7 +180,8 @@ def test_a_search_parameter_given_twice_is_refused():
 
 def test_a_scenario_with_a_bot_parameter_given_twice_is_refused(tmp_path):
     scenario = _scenario(tmp_path, "massilia", "")
-    scenario.write_text(scenario.read_text().replace('["random", "random"]', '["trader:token_cost=1,token_cost=2", "random"]'))
+    twice = '["trader:token_cost=1,token_cost=2", "random"]'
+    scenario.write_text(scenario.read_text().replace('["random", "random"]', twice))
     code, output = _run(str(scenario), "--out", str(tmp_path / "out"))
     assert code == 2 and "given twice" in output, output
     assert not (tmp_path / "out").exists()
