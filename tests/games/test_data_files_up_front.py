@@ -130,7 +130,7 @@ MAPS = {
     "coordinate_too_big": (_map_edit(lambda d: d["hexes"][0].__setitem__("q", 10**30)), "field 'q'"),  # Overflow
     "symbol_players_a_list": (
         _map_edit(lambda d: next(h for h in d["hexes"] if "symbol" in h)["symbol"].__setitem__("min_players", [2])),
-        "map file",
+        "field 'symbol.min_players'",
     ),  # TypeError: unhashable
     "not_utf8": (_raw(b'{"map": "\xe9"}'), "not UTF-8"),  # UnicodeDecodeError
     "nested_too_deep": (_raw(b"[" * 100_000 + b"]" * 100_000), "nested"),  # RecursionError

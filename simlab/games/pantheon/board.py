@@ -159,7 +159,7 @@ def check_hex(path: Path, i: int, h: Any) -> None:
             raise fail(path, f"{label}, field 'symbol'", 'expected {"nation": ..., "min_players": 2, 3 or 4}')
         if s["nation"] not in NATIONS:
             raise fail(path, f"{label}, field 'symbol.nation'", f"unknown nation {s['nation']!r}; allowed: {nations}")
-        if s["min_players"] not in SYMBOL_MARKING or type(s["min_players"]) is not int:
+        if type(s["min_players"]) is not int or s["min_players"] not in SYMBOL_MARKING:
             raise fail(path, f"{label}, field 'symbol.min_players'", f"got {s['min_players']!r}; allowed: 2, 3, 4")
     special = [k for k in ("start", "symbol") if k in h] + (["column_space"] if h.get("column_space") else [])
     if len(special) > 1:
