@@ -218,3 +218,14 @@ def test_every_knob_that_names_a_file_enters_the_identity(name):
     listed = game.data_files(config)
     assert naming_files <= set(listed), naming_files - set(listed)
     assert all(Path(p).is_file() for p in listed.values())
+
+
+def test_a_board_without_the_lines_its_missions_name_is_refused(tmp_path):
+    """Missions target route lines by index: on a board without them a mission could never be done, and on main
+    every game played on silently."""
+    doc = _board()
+    for space in doc["spaces"]:
+        space["line"] = None
+    path = _write(tmp_path, "no_lines.json", doc)
+    output = _run_refused(tmp_path, "merchant_of_venus", "board_file", str(path))
+    assert "mission_target[14] = 105 names no target of the board" in output and "no line" in output

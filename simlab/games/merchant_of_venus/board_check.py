@@ -18,7 +18,7 @@ from typing import Any
 
 from simlab.core.datafile import changed_since_seen, file_sha256, leaks_as_data_error, read_json
 from simlab.core.errors import DataFileError
-from simlab.games.merchant_of_venus.board import load_board
+from simlab.games.merchant_of_venus.board import Board, load_board
 
 #: a coordinate or penalty beyond this is no board of a board game (and would overflow its int32 arrays)
 MAX_NUMBER = 1_000_000_000
@@ -28,12 +28,12 @@ _NULLABLE_NAME_FIELDS = ("system", "line", "color", "orbit")
 _NUMBER_FIELDS = ("penalty", "x", "y")
 
 
-def check_board(path: Path) -> None:
+def check_board(path: Path) -> Board:
     """Refuse a board file that the game could not play, naming the file and what is wrong (cached by the
     file's bytes: a config is made many times a run, and an edited file is checked again)."""
     if changed_since_seen([path]):  # edited since it was loaded in this process: the rules' arrays are stale
         forget_board()
-    _check_board(str(path), file_sha256(path, "board file"))
+    return _check_board(str(path), file_sha256(path, "board file"))
 
 
 def forget_board() -> None:
@@ -45,10 +45,24 @@ def forget_board() -> None:
 
 
 @functools.cache
-def _check_board(path: str, _sha256: str) -> None:
+def _check_board(path: str, _sha256: str) -> Board:
     with leaks_as_data_error(path, "board file"):
         check_field_types(Path(path), read_json(path, "board file"))
-        load_board(path)
+        return load_board(path)
+
+
+def mission_problem(board: Board, targets: tuple[int, ...], route: int = 100) -> str:
+    """Why the missions' targets do not fit the board ("" if they do): a target is a market system
+    0..13 or ``route`` + a line of the board, and a mission to a line the board lacks could never be done."""
+    lines = len(board.line_names)
+    for m, t in enumerate(targets):
+        if not (0 <= t < len(board.market_systems) or route <= t < route + lines):
+            routes = f"{route} + one of its {lines} lines ({route}..{route + lines - 1})" if lines else "no line"
+            return (
+                f"mission_target[{m}] = {t} names no target of the board {board.path}: its targets are a market "
+                f"system 0..{len(board.market_systems) - 1} or {routes}"
+            )
+    return ""
 
 
 def check_field_types(path: Path, doc: Any) -> None:
