@@ -229,3 +229,18 @@ def test_a_board_without_the_lines_its_missions_name_is_refused(tmp_path):
     path = _write(tmp_path, "no_lines.json", doc)
     output = _run_refused(tmp_path, "merchant_of_venus", "board_file", str(path))
     assert "mission_target[14] = 105 names no target of the board" in output and "no line" in output
+
+
+def test_a_board_too_big_for_the_engine_is_refused_before_the_run(tmp_path):
+    """A space of 7 neighbours passed the loader and failed inside every game on main (the record holds 6)."""
+    from simlab.games.merchant_of_venus import board_check, rules
+
+    assert (board_check.ENGINE_MAX_SPACES, board_check.ENGINE_MAX_DEGREE) == (rules.MAX_SPACES, rules.DEG)
+    doc = _board()
+    hub = "AS_1_1"
+    linked = {e["b"] for e in doc["edges"] if e["a"] == hub} | {e["a"] for e in doc["edges"] if e["b"] == hub}
+    for other in [s["name"] for s in doc["spaces"] if s["type"] == "dot" and s["name"] not in linked | {hub}][:7]:
+        doc["edges"].append({"a": hub, "b": other, "kind": "loop"})
+    path = _write(tmp_path, "wide.json", doc)
+    output = _run_refused(tmp_path, "merchant_of_venus", "board_file", str(path))
+    assert "the engine's record holds at most 300 spaces of at most 6 neighbours" in output

@@ -22,6 +22,10 @@ from simlab.games.merchant_of_venus.board import Board, load_board
 
 #: a coordinate or penalty beyond this is no board of a board game (and would overflow its int32 arrays)
 MAX_NUMBER = 1_000_000_000
+#: the engine's record holds at most this many spaces, each with at most this many neighbours (``rules.MAX_SPACES``
+#: and ``rules.DEG``, which import this module's config: a test holds the two equal)
+ENGINE_MAX_SPACES = 300
+ENGINE_MAX_DEGREE = 6
 #: space fields that hold a name (a string), and those that may also be null
 _NAME_FIELDS = ("name", "type")
 _NULLABLE_NAME_FIELDS = ("system", "line", "color", "orbit")
@@ -48,7 +52,14 @@ def forget_board() -> None:
 def _check_board(path: str, _sha256: str) -> Board:
     with leaks_as_data_error(path, "board file"):
         check_field_types(Path(path), read_json(path, "board file"))
-        return load_board(path)
+        board = load_board(path)
+    if board.n_spaces > ENGINE_MAX_SPACES or board.adj.shape[1] > ENGINE_MAX_DEGREE:
+        widest = board.names[int(board.degree.argmax())]
+        raise DataFileError(
+            f"{path}: {board.n_spaces} spaces, up to {board.adj.shape[1]} neighbours a space ({widest!r}); the "
+            f"engine's record holds at most {ENGINE_MAX_SPACES} spaces of at most {ENGINE_MAX_DEGREE} neighbours"
+        )
+    return board
 
 
 def mission_problem(board: Board, targets: tuple[int, ...], route: int = 100) -> str:
