@@ -772,7 +772,9 @@ def seats(
         df = seat_advantage(folder)
         compared = compare_variants(folder, base) if base else None
         if fmt:
-            equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique("variant", keep="first")
+            equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique(
+                "variant", keep="first", maintain_order=True
+            )  # polars keeps no order otherwise: --json would differ between two invocations
             tables = {"seats": df, "equal_seats": equal, "verdicts": seat_verdicts(df, tolerance / 100)}
             _emit_json("seats", folder, tables | {"compare": compared}, [], fmt, base=base)
         else:

@@ -427,6 +427,175 @@ def readers_and_lock(work: Path, scenario: Path, clean: Path, clean_rows: pl.Dat
     )
 
 
+# -- identity by content and data files checked up front (issue 30, items 1 and 4) ----------------------------------
+GAMES = Path(__file__).resolve().parents[2] / "simlab" / "games"
+
+
+def small_run(work: Path, name: str, game: str, sets: str, games: int = 4) -> Path:
+    """A 2-player scenario of ``game`` with config lines ``sets`` (random bots, short)."""
+    path = work / f"{name}.toml"
+    path.write_text(
+        f'name = "{name}"\ngame = "{game}"\nplayers = 2\ngames = {games}\nseed = 3\nchunk_size = 2\n'
+        f'bots = ["random", "random"]\n[set]\n{sets}\n'
+    )
+    return path
+
+
+def refused_unplayed(p: subprocess.CompletedProcess, folder: Path, games_before: int | None) -> str:
+    """A clear error, and the folder untouched: absent (``games_before`` None) or still holding its games."""
+    import json
+
+    outcome = clear_error(p)
+    if games_before is None:
+        return outcome + ("" if not folder.exists() else " **FAILED**: the folder was created")
+    done = json.loads((folder / "manifest.json").read_text())["games_done"]
+    return outcome + ("" if done == games_before else f" **FAILED**: {done} games now, {games_before} before")
+
+
+def content_faults(work: Path) -> None:
+    """Data files edited between sessions, format-1 folders, malformed data files, and three small inputs.
+
+    Do not run these rows against a simlab older than 2026-12-06: its map loader reads /dev/zero without bound
+    (on the audit's machine the kernel killed it for memory)."""
+    import json
+
+    work.mkdir(parents=True, exist_ok=True)
+    board = work / "board.json"
+    shutil.copy(GAMES / "merchant_of_venus/data/board_classic.json", board)
+    s = small_run(work, "mov_board", "merchant_of_venus", f'board_file = "{board}"\nrounds = 3')
+    out = work / "mov_board"
+    assert simlab("run", str(s), "--out", str(out), "-q", "-j", "1").returncode == 0
+    board.write_text(board.read_text().replace('"penalty": 20', '"penalty": 25'))
+    p = simlab("run", str(s), "--out", str(out), "--resume", "--games", "8", "-q", "-j", "1")
+    record("board edited in place", "run 4 games, edit board_file, --resume --games 8", refused_unplayed(p, out, 4))
+
+    table = work / "gods.json"
+    table.write_text((GAMES / "pantheon/tables/god_tiles_even.json").read_text())
+    s = small_run(work, "pan_gods", "pantheon", f'god_tiles = "{table}"\neras = 1')
+    out = work / "pan_gods"
+    assert simlab("run", str(s), "--out", str(out), "-q", "-j", "1").returncode == 0
+    table.write_text(table.read_text().replace('"description": "', '"description": "edited: '))
+    p = simlab("run", str(s), "--out", str(out), "--resume", "--games", "8", "-q", "-j", "1")
+    record("god-tile table edited", "run 4 games, edit god_tiles, --resume --games 8", refused_unplayed(p, out, 4))
+
+    here, there = work / "here", work / "there"
+    for d in (here, there):
+        d.mkdir(exist_ok=True)
+        doc = json.loads((GAMES / "pantheon/maps/mediterranean_approx.json").read_text())
+        doc["description"] = f"the map in {d.name}"
+        (d / "map.json").write_text(json.dumps(doc))
+    s = small_run(work, "pan_map", "pantheon", 'map_file = "map.json"\neras = 1')
+    out = work / "pan_map"
+    first = subprocess.run([*PY, "run", str(s), "--out", str(out), "-q", "-j", "1"], cwd=here, capture_output=True)
+    assert first.returncode == 0, first.stderr
+    p = subprocess.run(
+        [*PY, "run", str(s), "--out", str(out), "--resume", "--games", "8", "-q", "-j", "1"],
+        cwd=there,
+        capture_output=True,
+        text=True,
+    )
+    record(
+        "relative map_file, other directory",
+        "run in a/, --resume in b/ (another map.json)",
+        refused_unplayed(p, out, 4),
+    )
+
+    legacy = work / "legacy_v1"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "tests/run/folders/legacy_v1", legacy)
+    v = simlab("verify", str(legacy))
+    legacy_scenario = Path(__file__).resolve().parents[2] / "tests/run/folders/legacy_v1.toml"
+    p = simlab("run", str(legacy_scenario), "--out", str(legacy), "--resume", "--games", "8", "-q", "-j", "1")
+    record(
+        "folder of results format 1",
+        "a folder made at main of 2026-12-06: verify; --resume --games 8",
+        f"verify exit {v.returncode}; --resume: {refused_unplayed(p, legacy, 4)}",
+    )
+
+    boards = {
+        "dangling edge": lambda d: d["edges"].append({"a": "AS_1_1", "b": "nowhere", "kind": "loop"}),
+        "no Galactic Base": lambda d: next(x for x in d["spaces"] if x["name"] == "Galactic Base").update(name="B"),
+        "duplicate space": lambda d: d["spaces"].append(dict(d["spaces"][0])),
+        "navigation without die numbers": lambda d: next(x for x in d["spaces"] if "navigation" in x).update(
+            navigation={}
+        ),
+        "a space type that is a list": lambda d: d["spaces"][0].update(type=["dot"]),
+        "x = 10^30": lambda d: d["spaces"][0].update(x=10**30),
+        "unreachable system": lambda d: d.update(
+            edges=[e for e in d["edges"] if (e["a"].startswith("AS_") == e["b"].startswith("AS_"))]
+        ),
+    }
+    for i, (name, edit) in enumerate(boards.items()):
+        doc = json.loads((GAMES / "merchant_of_venus/data/board_classic.json").read_text())
+        edit(doc)
+        path = work / "bad_board.json"
+        path.write_text(json.dumps(doc))
+        s = small_run(work, "bad_board", "merchant_of_venus", f'board_file = "{path}"')
+        out = work / f"bad_board_out{i}"  # one each: a failed probe's folder must not refuse the next
+        record(
+            f"board: {name}",
+            "run a scenario naming it",
+            refused_unplayed(simlab("run", str(s), "--out", str(out)), out, None),
+        )
+
+    fifo = work / "map_fifo.json"
+    os.mkfifo(fifo)
+    zero = work / "zero.json"
+    zero.symlink_to("/dev/zero")
+    deep = work / "deep.json"
+    deep.write_bytes(b"[" * 100_000 + b"]" * 100_000)
+    latin = work / "latin.json"
+    latin.write_bytes(b'{"map": "\xe9"}')
+    maps = [
+        ("a FIFO", fifo),
+        ("a symlink to /dev/zero", zero),
+        ("a folder", work),
+        ("nested 100,000 deep", deep),
+        ("not UTF-8", latin),
+    ]
+    for i, (name, path) in enumerate(maps):
+        s = small_run(work, "bad_map", "pantheon", f'map_file = "{path}"')
+        out = work / f"bad_map_out{i}"
+        try:
+            p = simlab("run", str(s), "--out", str(out), timeout=120)
+        except subprocess.TimeoutExpired:
+            record(f"map_file: {name}", "run a scenario naming it", "**FAILED**: still running after 120 s")
+            continue
+        record(f"map_file: {name}", "run a scenario naming it", refused_unplayed(p, out, None))
+
+    record(
+        "bench --games 10^12",
+        "simlab bench massilia --games 10^12",
+        clear_error(simlab("bench", "massilia", "--games", str(10**12))),
+    )
+    s = small_run(work, "twice", "massilia", "")
+    s.write_text(s.read_text().replace('["random", "random"]', '["trader:token_cost=1,token_cost=2", "random"]'))
+    record(
+        "bot parameter given twice",
+        'bots = ["trader:token_cost=1,token_cost=2", ...]',
+        refused_unplayed(simlab("run", str(s), "--out", str(work / "twice_out")), work / "twice_out", None),
+    )
+
+
+def seats_json_stable(clean: Path) -> None:
+    """``seats --json`` of one folder, four times: the same bytes (the equal-seats table had no order)."""
+    answers = {simlab("seats", str(clean), "--json").stdout for _ in range(4)}
+    record(
+        "seats --json twice",
+        "four invocations on a 2-variant folder",
+        "byte-identical" if len(answers) == 1 else f"**FAILED**: {len(answers)} different answers",
+    )
+
+
 if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
-        main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tmp))
+        work = Path(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] != "content" else Path(tmp)
+        if "content" in sys.argv[1:]:  # only the rows of issue 30, items 1 and 4
+            print("| fault or bad input | how | outcome |\n| --- | --- | --- |")
+            content_faults(work / "content")
+            (work / "s.toml").write_text(SCENARIO)
+            simlab("run", str(work / "s.toml"), "--out", str(work / "clean"), "-j", "2", "-q")
+            seats_json_stable(work / "clean")
+        else:
+            main(work)
+            content_faults(work / "content")
+            seats_json_stable(work / "clean")

@@ -45,21 +45,24 @@ class BotInfo:
     doc: str
     params: Mapping[str, float] = dataclasses.field(default_factory=dict)
     kind: int | None = None
+    #: bumped when the bot plays differently at the same parameters: a run's identity holds it (with the
+    #: parameters resolved, :meth:`BotRegistry.resolve`), so a result folder never mixes two versions
+    version: str = "1"
 
     def load(self) -> Any:
         module, _, attr = self.factory.partition(":")
         return getattr(importlib.import_module(module), attr)
 
 
-def heuristic(name: str, doc: str, params: Mapping[str, float]) -> BotInfo:
+def heuristic(name: str, doc: str, params: Mapping[str, float], version: str = "1") -> BotInfo:
     """One of the game's compiled heuristic bots: ``heuristic_policy`` with these default parameters."""
-    return BotInfo(name, "", doc, dict(params), KIND_HEURISTIC)
+    return BotInfo(name, "", doc, dict(params), KIND_HEURISTIC, version)
 
 
 #: every game's baseline, played by the compiled loop itself (simlab.core.loop)
 RANDOM = BotInfo("random", "", "uniformly random legal action", {}, KIND_RANDOM)
 #: core's search bot, offered for every game whose rules define ``determinize`` (simlab.core.search)
-SEARCH = BotInfo(search.SEARCH_NAME, "", search.DOC, dict(search.DEFAULTS), KIND_SEARCH)
+SEARCH = BotInfo(search.SEARCH_NAME, "", search.DOC, dict(search.DEFAULTS), KIND_SEARCH, search.VERSION)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,6 +98,10 @@ def parse_spec(spec: str) -> BotSpec:
         if not math.isfinite(number):
             raise BotSpecError(
                 f"bot spec {shorten(spec)}: value of {shorten(key)} must be a finite number, got {shorten(value)}"
+            )
+        if key.strip() in params:  # the last would win silently: a typo in a long spec is refused instead
+            raise BotSpecError(
+                f"bot spec {shorten(spec)}: parameter {shorten(key.strip())} is given twice; give it once"
             )
         params[key.strip()] = number
     return BotSpec(name.strip(), params)
@@ -198,6 +205,24 @@ class BotRegistry:
             params[: len(info.params)] = [values[k] for k in info.params]
             return CompiledBot(str(parsed), info.kind, params, self.game)
         return info.load()(name=str(parsed), **values)
+
+    def resolve(self, spec: str) -> dict[str, Any]:
+        """What a spec plays, with every default filled in: the bot, its version and its full parameter vector
+        (a search bot's with its rollout bot's). A run's identity holds it, so a default changed between two
+        sessions of one result folder is seen, not mixed in (issue 30)."""
+        bot = self.make(spec)
+        name = spec.strip().partition(":")[0].strip()
+        info = self.info(name)
+        out: dict[str, Any] = {"bot": info.name, "version": info.version}
+        if info.factory:  # a plug-in: its factory and the keyword arguments it was given
+            out["factory"] = info.factory
+            out["params"] = {**info.params, **parse_spec(spec).params}
+            return out
+        vector = [float(v) for v in bot.params]  # a heuristic's is padded with zeros past its own parameters
+        names = search.vector_names(len(vector)) if bot.kind == KIND_SEARCH else list(info.params)
+        out["kind"] = int(bot.kind)
+        out["params"] = dict(zip(names, vector, strict=False))
+        return out
 
     def _make_search(self, spec: str) -> CompiledBot:
         """The search bot of ``spec`` (``ismcts:iterations=200,rollout=trader,c=0.7``): its rollout bot is

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -183,6 +184,15 @@ class Game:
     def presets(self) -> list[str]:
         """The names of the game's presets today (an old name of one still works: ``PRESET_ALIASES``)."""
         return list(self.config_class.PRESETS)
+
+    def data_files(self, config: GameConfig) -> dict[str, Path]:
+        """Config knob -> the data file (map, table, board) it makes the game read, a bundled name or '' resolved
+        to the shipped file. A run's identity holds each file's SHA-256 and its folder a copy (simlab.run.content):
+        a game that reads files a config names lists them here (default: none)."""
+        return {}
+
+    def forget_data(self) -> None:
+        """Drop the game's cached data tables (a data file changed on disk: see ``datafile.changed_since_seen``)."""
 
     # -- states ----------------------------------------------------------------------------------
     def new_state(self, config: GameConfig | None = None, seed: int = 0) -> State:

@@ -31,6 +31,8 @@ from simlab.core.search import (
 
 #: the spec name of the search bot, offered for every game by the bot registry
 SEARCH_NAME = "ismcts"
+#: bumped when the search plays differently at the same parameters (a run's identity holds it)
+VERSION = "1"
 #: numeric parameters and their defaults (``rollout`` is a bot name, resolved by :func:`search_params`)
 DEFAULTS: dict[str, float] = {
     "iterations": 64.0,
@@ -99,10 +101,14 @@ def search_params(
         raise BotSpecError(f"bot spec {spec!r}: not a search spec (expected {SEARCH_NAME}:key=value,...)")
     values = dict(defaults)
     rollout = default_rollout or "random"
+    given: set[str] = set()
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = (part.strip() for part in item.partition("="))
         if not eq:
             raise BotSpecError(f"bot spec {spec!r}: parameter {item!r} must look like key=value")
+        if key in given:  # the last would win silently
+            raise BotSpecError(f"bot spec {spec!r}: parameter {key!r} is given twice; give it once")
+        given.add(key)
         if key == "rollout":
             rollout = value
             continue
@@ -156,4 +162,21 @@ def search_params(
     return out
 
 
-__all__ = ["DEFAULTS", "DOC", "PARAM_DOC", "SEARCH_NAME", "search_params"]
+def vector_names(length: int) -> list[str]:
+    """The name of each entry of a search bot's parameter vector (the rollout bot's entries as rollout[i])."""
+    slots = {
+        P_ITERATIONS: "iterations",
+        P_C: "c",
+        P_ROLLOUT_KIND: "rollout_kind",
+        P_SECONDS: "seconds",
+        P_MAX_NODES: "max_nodes",
+        P_PRIOR: "prior",
+        P_WIDEN: "widen",
+        P_RANK_WEIGHT: "rank_weight",
+        P_CANDIDATES: "candidates",
+        P_DEPTH: "depth",
+    }
+    return [slots.get(i, f"rollout[{i - ROLLOUT_OFFSET}]" if i >= ROLLOUT_OFFSET else f"[{i}]") for i in range(length)]
+
+
+__all__ = ["DEFAULTS", "DOC", "PARAM_DOC", "SEARCH_NAME", "VERSION", "search_params", "vector_names"]

@@ -18,6 +18,7 @@ import numpy as np
 from simlab.core.config import GameConfig
 from simlab.core.errors import ConfigError
 from simlab.core.registry import get_game
+from simlab.run.chunk_memory import WORKER_BASE
 from simlab.run.scenario import rotated_lineup
 from simlab.run.seeds import game_seeds
 
@@ -94,6 +95,7 @@ def bench(
     config = game.make_config(preset=preset, players=players, overrides=dict(overrides or {}))
     specs = seat_specs(game, bots, config.players)
     bot_objects = game.make_bots(specs, config.players)
+    check_bench_games(game.name, games, jobs, game.kernel.state_dtype.itemsize)
     seeds = game_seeds(seed, 0, games)
 
     t0 = time.perf_counter()
@@ -135,6 +137,31 @@ def bench(
         warmup_seconds=warmup,
         worker_start_seconds=worker_start,
     )
+
+
+#: a bench worker's peak bytes per byte of its games' records (they are all held at once; no columns)
+BENCH_RECORD_FACTOR = 1.5
+
+
+def check_bench_games(game: str, games: int, jobs: int, record_bytes: int, memory: int | None = None) -> None:
+    """Refuse a game count whose records do not fit in memory: a bench worker plays its share of the games in one
+    batch (unlike a run's chunks), and numpy's allocator would otherwise fail with a traceback (issue 30). Measured
+    2026-12-06: 100,000 Massilia games (5,608-byte records) peaked 561 MB above a 100-game bench: 1.0 x the
+    records; the check allows 1.5 x."""
+    from simlab.run.chunk_memory import SHARE, machine_memory
+    from simlab.run.scenario import MAX_GAMES
+
+    memory = machine_memory() if memory is None else memory
+    per_worker = -(-games // jobs)
+    budget = SHARE * memory / jobs - WORKER_BASE if memory > 0 else float("inf")
+    fits = max(1, int(budget / (BENCH_RECORD_FACTOR * record_bytes))) * jobs if memory > 0 else MAX_GAMES
+    most = min(MAX_GAMES, fits)
+    if games > most or per_worker * BENCH_RECORD_FACTOR * record_bytes > budget:
+        raise ConfigError(
+            f"--games {games:,}: bench plays each worker's games in one batch, and a game of {game} holds a "
+            f"{record_bytes:,}-byte record: {per_worker:,} games per worker need more than {SHARE:.0%} of this "
+            f"machine's memory; use --games {most:,} or fewer (a run plays any number, in chunks)"
+        )
 
 
 def _play(

@@ -26,6 +26,7 @@ import pyarrow as pa
 from simlab.core.config import GameConfig
 from simlab.core.registry import get_game
 from simlab.run import summaries
+from simlab.run.content import check_played_data
 from simlab.run.errors import WorkerMismatch
 from simlab.run.scenario import rotated_lineup
 from simlab.run.seeds import game_seeds
@@ -58,6 +59,8 @@ class ChunkTask:
     rules_version: str = ""  # the main process's; a worker with another engine refuses the chunk
     spool: str = ""  # parts/ of the result folder: the worker writes the part there itself (see SpooledChunk)
     summaries: str = ""  # "module:attr" of the run's per-chunk summaries hook (simlab.run.summaries); "": none
+    #: config knob -> SHA-256 of the data file the run's identity names; a worker reading other bytes refuses
+    data_sha256: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def seeded(self) -> ChunkTask:
         """This task with its game seeds, derived in the parent from (root seed, game index) only."""
@@ -174,6 +177,7 @@ def _play_chunk(task: ChunkTask) -> ChunkResult | SpooledChunk:
     game = get_game(task.game)
     _check_versions(task, game)
     config = task.config
+    check_played_data(game, config, task.data_sha256)  # a data file edited during the run is not played
     n = task.players
     count = task.stop - task.start
     index = np.arange(task.start, task.stop, dtype=np.int64)

@@ -10,6 +10,7 @@ its bots.
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ def replay_spec(folder: str | Path, variant: str, index: int) -> ReplaySpec:
     import polars as pl
 
     import simlab
+    from simlab.run.content import played_copies
     from simlab.run.scenario import rotated_lineup
     from simlab.run.seeds import game_seed
     from simlab.run.store import load_manifest
@@ -81,8 +83,19 @@ def replay_spec(folder: str | Path, variant: str, index: int) -> ReplaySpec:
         lineup = list(m["bots"])
         rotation = index % players if m.get("seating") == "lineup" else 0
         bots, seed, from_rows = tuple(rotated_lineup(lineup, rotation)), game_seed(int(m["root_seed"]), index), False
+    copies = played_copies(folder, v)  # data files edited since the run: the folder's copies are what was played
+    settings.update(copies)
     spec = ReplaySpec(m["game"], variant, index, players, bots, seed, preset, settings, from_rows)
-    if spec.config().config_hash() != v.get("config_hash", spec.config().config_hash()):
+    if copies:  # the config names the copies: compare every other knob with the run's
+        now = {k: value for k, value in spec.config().as_dict().items() if k not in copies}
+        was = {k: value for k, value in v.get("config", {}).items() if k not in copies}
+        if json.dumps(now, sort_keys=True, default=list) != json.dumps(was, sort_keys=True, default=list):
+            raise ResultFolderError(
+                f"{folder}: variant {variant!r}: its preset and settings now give another config than the run's "
+                f"(a preset of {m['game']} changed since the run); replay it with the simlab version of the run "
+                f"({m.get('simlab_version', '?')})"
+            )
+    elif spec.config().config_hash() != v.get("config_hash", spec.config().config_hash()):
         raise ResultFolderError(
             f"{folder}: variant {variant!r} was run with config {v['config_hash']}, but its preset and settings "
             f"now give {spec.config().config_hash()} (a preset of {m['game']} changed since the run); replay it "

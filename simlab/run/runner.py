@@ -24,6 +24,7 @@ import simlab
 from simlab.run.backends import Executor
 from simlab.run.chunk import ChunkResult, ChunkTask, SpooledChunk
 from simlab.run.chunk_memory import check_chunk_memory
+from simlab.run.content import copy_data_files, run_identity
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.folder_check import FOOTERS, footer_entry
 from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quarantine
@@ -81,7 +82,8 @@ def run_scenario(
     if backend == "local":  # a cluster's workers have their own memory
         record_bytes = simlab.get_game(checked.game).kernel.state_dtype.itemsize
         check_chunk_memory(checked.game, min(checked.chunk_size, checked.games), record_bytes, n_jobs)
-    identity = sc.identity()
+    identity = run_identity(folder_path, sc, repair_only)  # refuses a folder of other data files or bots
+    legacy = identity != sc.identity()  # simlab repair of a results format 1 folder
     identity_key = identity_hash(identity)
     # while the run holds the folder's lock, a second run or a compaction of this folder is refused
     with ResultFolder.open_for_run(folder_path, identity, resume or repair_only) as (folder, previous):
@@ -110,6 +112,9 @@ def run_scenario(
         run = _Run(sc, folder, identity_key, chunks, failures, previous, n_jobs, folder_path, backend, address)
         run.hashes = hashes
         run.footers = {name: footer_entry(folder.parts / name) for name in hashes}  # parts checked just now
+        run.identity = identity
+        # a copy of each data file in data/, so a report or a replay reads what was played
+        run.data_files = {} if legacy else copy_data_files(folder.path, sc.data_files)
         if repair_only:
             run.manifest("complete" if not tasks else "interrupted")
             folder.write_failures(failures)
@@ -326,6 +331,8 @@ class _Run:
         self.compactions = list(previous.get("compactions", []))
         self.hashes: dict[str, str] = {}  # part file name -> SHA-256 of its bytes (the manifest's "files")
         self.footers: dict[str, dict[str, Any]] = {}  # part file name -> its size and footer hash (FOOTERS)
+        self.identity = sc.identity()
+        self.data_files: dict[str, Any] = {}  # variant -> knob -> {path, sha256, copy} (simlab.run.content)
 
     @property
     def games_done(self) -> int:
@@ -396,6 +403,7 @@ class _Run:
                     "games_done": sum(c["games"] for c in mine),
                     "games_failed": sum(len(c["failures"]) for c in mine),
                 }
+                | ({"data_files": self.data_files[v.name]} if self.data_files.get(v.name) else {})
             )
         session = {
             "started_at": self.session_started_at,
@@ -419,7 +427,7 @@ class _Run:
                     "sha256": sc.text_hash,
                     "text": sc.text,
                 },
-                "identity": sc.identity(),
+                "identity": self.identity,
                 "identity_hash": self.identity_key,
                 "game": sc.game,
                 "rules_version": sc.rules_version,
@@ -507,6 +515,7 @@ def _plan(sc: Scenario, chunks: list[dict[str, Any]], identity_key: str, spool: 
             rules_version=sc.rules_version,
             spool=spool,
             summaries=summaries,
+            data_sha256={knob: f["sha256"] for knob, f in sc.data_files.get(v.name, {}).items()},
         )
 
     return Plan(gaps, sc.chunk_size, make)

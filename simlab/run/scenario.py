@@ -90,6 +90,8 @@ class Scenario:
     description: str = ""
     text: str = ""
     source: str = "<scenario>"
+    #: variant -> config knob -> {"path", "sha256"}: the data files each variant reads (simlab.run.content)
+    data_files: Mapping[str, Mapping[str, Mapping[str, str]]] = dataclasses.field(default_factory=dict)
 
     @property
     def text_hash(self) -> str:
@@ -114,7 +116,18 @@ class Scenario:
         return [v.name for v in self.variants]
 
     def identity(self) -> dict[str, Any]:
-        """What decides every game's result: two runs with the same identity may share a result folder."""
+        """What decides every game's result: two runs with the same identity may share a result folder. Data
+        files enter by their bytes' hash and bots by their resolved parameters and version (simlab.run.content)."""
+        from simlab.core.registry import get_game
+        from simlab.run.content import content_identity, resolved_bots
+
+        # the bots are resolved from the seats now: a panel's scenario (simlab.run.panel) replaces them
+        return self.legacy_identity() | content_identity(
+            self.data_files, resolved_bots(get_game(self.game), self.seats)
+        )
+
+    def legacy_identity(self) -> dict[str, Any]:
+        """The identity of results format 1: data files by path (in the config hash) and bots by spec only."""
         return {
             "scenario": self.name,
             "game": self.game,
@@ -283,6 +296,12 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
             )
         )
 
+    from simlab.run.content import data_file_record
+
+    try:
+        data_files = {v.name: data_file_record(game, v.config) for v in variants}
+    except SimlabError as exc:
+        raise ScenarioError(f"{source}: {exc}") from None
     return Scenario(
         name=name,
         game=game.name,
@@ -297,6 +316,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         description=description,
         text=text,
         source=source,
+        data_files=data_files,
     )
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
+from simlab.run.content import DATA  # the run's data-file copies: part of a result folder
 from simlab.run.errors import FolderInUse, ResultFolderError, ResultWriteError
 from simlab.run.folder_hint import parent_folder_error
 from simlab.run.lock import LOCK, folder_lock, make_folders, remove_empty
@@ -40,7 +41,8 @@ MANIFEST = "manifest.json"
 FAILURES = "failures.jsonl"
 PARTS = "parts"
 PANEL = "panel"  # a bot panel's runs of the same scenario (simlab.run.panel), beside parts/
-FORMAT = "simlab-results/1"
+#: 2: the identity holds the data files' hashes and the resolved bots (simlab.run.content); 1 still loads
+FORMAT = "simlab-results/2"
 PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")
 META_KEY = b"simlab.chunk"  # a part file: its chunk record (a JSON object)
 CHUNKS_KEY = b"simlab.chunks"  # a compacted file: the chunk records of the parts it merged (a JSON list)
@@ -243,7 +245,9 @@ class ResultFolder:
         if p.exists() and not p.is_dir():
             raise ResultFolderError(f"output folder {p} is a file; choose another --out")
         if not p.is_dir() or not any(
-            e for e in p.iterdir() if not (e == self.parts and e.is_dir() and _empty(e)) and e.name not in (LOCK, PANEL)
+            e
+            for e in p.iterdir()
+            if not (e == self.parts and e.is_dir() and _empty(e)) and e.name not in (LOCK, PANEL, DATA)
         ):
             return {}
         damage = manifest_damage(p)

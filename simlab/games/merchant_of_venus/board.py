@@ -13,7 +13,6 @@ city <-> city of one planet) are not in the seed and cost 2 MP like a green line
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 import numpy as np
 from scipy.sparse.csgraph import csgraph_from_dense, shortest_path
 
+from simlab.core.datafile import read_json
 from simlab.core.errors import DataFileError
 from simlab.games.merchant_of_venus.data import (
     DATA_DIR,
@@ -159,12 +159,9 @@ def _i32(values: Any) -> np.ndarray:
 
 
 def _read(path: Path) -> tuple[list[Any], list[Any], list[Any]]:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataFileError(f"{path}: board file not found") from None
-    except json.JSONDecodeError as exc:
-        raise DataFileError(f"{path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    if not path.exists() and not path.is_symlink():
+        raise DataFileError(f"{path}: board file not found")
+    doc = read_json(path, "board file")  # bounded: no folder, FIFO or device; UTF-8 JSON, nested at most 64
     if not isinstance(doc, dict):
         raise DataFileError(f"{path}: expected a JSON object with 'spaces' and 'edges'")
     for key in ("spaces", "edges"):

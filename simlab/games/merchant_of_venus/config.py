@@ -19,6 +19,7 @@ from typing import ClassVar
 from simlab.core.config import GameConfig, knob, not_modelled, require
 from simlab.games.merchant_of_venus import data
 from simlab.games.merchant_of_venus.board import DEFAULT_BOARD_PATH, HAZARD_SEED, load_board
+from simlab.games.merchant_of_venus.board_check import check_board, mission_problem
 
 MAX_PLAYERS = 4
 N_CULTURES = 14
@@ -383,9 +384,7 @@ class MerchantOfVenusConfig(GameConfig):
             f"line costs grey_mp, green_mp and surface_mp must be >= 1 MP, got {self.grey_mp}, {self.green_mp}, "
             f"{self.surface_mp}",
         )
-        require(
-            board_path(self.board_file).is_file(), f"board_file {self.board_file!r} is not a file; give the board JSON"
-        )
+        board = check_board(board_path(self.board_file))  # the whole board, before a run: a broken file says what
         require(
             all(1 <= v <= 6 for v in self.thrust_die_values) and len(self.thrust_die_values) >= 1,
             f"thrust_die_values must be die faces 1..6, got {self.thrust_die_values}",
@@ -425,6 +424,8 @@ class MerchantOfVenusConfig(GameConfig):
         )
         require(all(1 <= h <= 2 for h in self.passenger_holds), "a passenger takes 1 or 2 holds")
         m = len(self.mission_target)
+        problem = mission_problem(board, self.mission_target)
+        require(not problem, problem + "; give the board the lines its missions name, or set mission_target")
         require(1 <= m <= N_MISSIONS_MAX, f"1..{N_MISSIONS_MAX} missions")
         require(len(self.mission_fame) == m and len(self.mission_credits) == m, "mission_fame/credits: one per mission")
         e = len(self.encounter_effect)

@@ -10,7 +10,6 @@ Rule logic lives in rules.py.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from simlab.core.datafile import read_json
 from simlab.core.errors import DataFileError
 
 DATA_DIR = Path(__file__).with_name("data")
@@ -72,12 +72,9 @@ class _Rows:
         return DataFileError(f"{self.path}: {where}: {message}")
 
     def load(self) -> dict[str, Any]:
-        try:
-            doc = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise DataFileError(f"{self.path}: file not found (the data directory must hold it)") from None
-        except json.JSONDecodeError as exc:
-            raise DataFileError(f"{self.path}: line {exc.lineno}: not valid JSON ({exc.msg})") from None
+        if not self.path.exists() and not self.path.is_symlink():
+            raise DataFileError(f"{self.path}: file not found (the data directory must hold it)")
+        doc = read_json(self.path)  # bounded: no folder, FIFO or device; UTF-8 JSON, nested at most 64
         if not isinstance(doc, dict):
             raise DataFileError(f"{self.path}: expected a JSON object at the top level")
         return doc

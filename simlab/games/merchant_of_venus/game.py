@@ -4,6 +4,7 @@ lines, determinize)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -17,6 +18,7 @@ from simlab.games.merchant_of_venus.config import (
     GOOD_NAMES,
     MAX_PLAYERS,
     MerchantOfVenusConfig,
+    board_path,
 )
 
 #: 0.2: seat 0 starts by default (start_player), the record's fact series, the experiment knobs
@@ -168,6 +170,15 @@ class MerchantOfVenusGame(Game):
     @property
     def bots(self) -> BotRegistry:
         return _BOTS
+
+    def data_files(self, config: MerchantOfVenusConfig) -> dict[str, Path]:
+        """The board file the config names ('' is the shipped classic side)."""
+        return {"board_file": board_path(config.board_file)}
+
+    def forget_data(self) -> None:
+        from simlab.games.merchant_of_venus.board_check import forget_board
+
+        forget_board()
 
 
 GAME = MerchantOfVenusGame()

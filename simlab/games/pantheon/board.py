@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import shortest_path
 
+from simlab.core.datafile import read_json
 from simlab.games.pantheon.data import NATIONS
 from simlab.games.pantheon.table_loader import PROVENANCES, fail
 
@@ -34,6 +34,8 @@ MAPS_DIR = Path(__file__).with_name("maps")
 DEFAULT_MAP = MAPS_DIR / "mediterranean_approx.json"
 
 WATER, LAND = range(2)
+#: axial coordinates beyond this are no map of a board game (and would overflow its int32 arrays)
+MAX_COORD = 10_000
 TERRAINS = ("water", "land")
 #: axial neighbour offsets (q, r); the neighbour table's columns follow this order
 AXIAL_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -113,14 +115,9 @@ def all_pairs(neighbours: np.ndarray, passable: np.ndarray) -> np.ndarray:
 
 
 def read_hexes(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise fail(
-            path, "file", "not found; give an existing map file (the default is maps/mediterranean_approx.json)"
-        ) from None
-    except json.JSONDecodeError as exc:
-        raise fail(path, f"line {exc.lineno} column {exc.colno}", f"not valid JSON ({exc.msg})") from None
+    if not path.exists() and not path.is_symlink():
+        raise fail(path, "file", "not found; give an existing map file (the default is maps/mediterranean_approx.json)")
+    doc = read_json(path, "map file")  # bounded: no folder, FIFO or device; UTF-8 JSON, nested at most 64
     if not isinstance(doc, dict) or not isinstance(doc.get("hexes"), list) or not doc["hexes"]:
         raise fail(path, "top level", 'expected an object {"map": name, "provenance": ..., "hexes": [...]}')
     for key in ("map", "provenance"):
@@ -146,8 +143,9 @@ def check_hex(path: Path, i: int, h: Any) -> None:
         if name not in h:
             raise fail(path, label, f"missing field {name!r}")
     for name in ("q", "r"):
-        if type(h[name]) is not int:
-            raise fail(path, f"{label}, field {name!r}", f"got {h[name]!r}; allowed: an integer (axial coordinate)")
+        if type(h[name]) is not int or not -MAX_COORD <= h[name] <= MAX_COORD:
+            allowed = f"an integer from {-MAX_COORD} to {MAX_COORD} (axial coordinate)"
+            raise fail(path, f"{label}, field {name!r}", f"got {h[name]!r}; allowed: {allowed}")
     if h["terrain"] not in TERRAINS:
         raise fail(path, f"{label}, field 'terrain'", f"got {h['terrain']!r}; allowed: 'land', 'water'")
     if "column_space" in h and type(h["column_space"]) is not bool:
@@ -161,7 +159,7 @@ def check_hex(path: Path, i: int, h: Any) -> None:
             raise fail(path, f"{label}, field 'symbol'", 'expected {"nation": ..., "min_players": 2, 3 or 4}')
         if s["nation"] not in NATIONS:
             raise fail(path, f"{label}, field 'symbol.nation'", f"unknown nation {s['nation']!r}; allowed: {nations}")
-        if s["min_players"] not in SYMBOL_MARKING or type(s["min_players"]) is not int:
+        if type(s["min_players"]) is not int or s["min_players"] not in SYMBOL_MARKING:
             raise fail(path, f"{label}, field 'symbol.min_players'", f"got {s['min_players']!r}; allowed: 2, 3, 4")
     special = [k for k in ("start", "symbol") if k in h] + (["column_space"] if h.get("column_space") else [])
     if len(special) > 1:

@@ -265,7 +265,7 @@ class PantheonConfig(GameConfig):
     def check_tables(self) -> None:
         """Load the chosen tables and map once (cached): a broken or missing file is a DataFileError naming
         the file, the row or hex and the field."""
-        from simlab.games.pantheon import board, data
+        from simlab.games.pantheon import data
 
         if self.god_tiles not in data.GOD_TILE_TABLES and not self.god_tiles.endswith(".json"):
             raise ConfigError(
@@ -275,13 +275,13 @@ class PantheonConfig(GameConfig):
             raise ConfigError(
                 f"demigods: unknown table {self.demigods!r}; use {', '.join(data.DEMIGOD_TABLES)} or a .json path"
             )
+        from simlab.games.pantheon.data_check import check_data_files
+
+        check_data_files(self)  # every file loaded (cached), a broken one refused naming it
         tiles = data.god_tiles(self.god_tiles)
         god, _ = self.start_god_index()
         if god >= 0 and tiles.counts()[god] == 0:
             raise ConfigError(f"start_god: {self.start_god!r} has no tiles in the god-tile table {self.god_tiles!r}")
-        data.demigod_values(self.demigods)
-        data.loot_types(self.loot_table or None)
-        board.load_map(self.map_file) if self.map_file else board.load_map()
 
     def check_experiment_knobs(self) -> None:
         n = self.players

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -108,6 +109,17 @@ class PantheonGame(Game):
     @property
     def bots(self) -> BotRegistry:
         return _BOTS
+
+    def data_files(self, config: PantheonConfig) -> dict[str, Path]:
+        """The map, god-tile, demigod and loot/bonus tables the config names (see pantheon.data_check)."""
+        from simlab.games.pantheon.data_check import data_files
+
+        return data_files(config)
+
+    def forget_data(self) -> None:
+        from simlab.games.pantheon.data_check import forget_tables
+
+        forget_tables()
 
 
 _BOTS = BotRegistry(

@@ -9,12 +9,12 @@ A table file is ``{"table": <kind>, "description": ..., "rows": [{field: value, 
 from __future__ import annotations
 
 import dataclasses
-import json
 import types
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from simlab.core.datafile import read_json
 from simlab.core.errors import DataFileError
 
 PROVENANCES = ("rulebook", "derived", "placeholder")
@@ -86,12 +86,9 @@ def load_table(path: str | Path, kind: str, schema: Mapping[str, Field], key: st
     """Read ``path`` and check it is a ``kind`` table whose rows all fit ``schema``; ``key`` names the field
     that identifies a row in error messages."""
     path = Path(path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise fail(path, "file", "not found; give an existing table file or a bundled table name") from None
-    except json.JSONDecodeError as exc:
-        raise fail(path, f"line {exc.lineno} column {exc.colno}", f"not valid JSON ({exc.msg})") from None
+    if not path.exists() and not path.is_symlink():
+        raise fail(path, "file", "not found; give an existing table file or a bundled table name")
+    doc = read_json(path, f"{kind} table")  # bounded: no folder, FIFO or device; UTF-8 JSON, nested at most 64
     if not isinstance(doc, dict) or not isinstance(doc.get("rows"), list):
         raise fail(path, "top level", 'expected an object {"table": ..., "rows": [...]}')
     if doc.get("table") != kind:

@@ -253,7 +253,7 @@ def test_a_broken_board_names_the_file_and_the_space(tmp_path, change, pattern):
 def test_a_board_that_is_not_json_or_not_there(tmp_path):
     bad = tmp_path / "b.json"
     bad.write_text('{"spaces": [\n')
-    with pytest.raises(DataFileError, match=r"b\.json: line 2: not valid JSON"):
+    with pytest.raises(DataFileError, match=r"b\.json: line 2 column 1: not valid JSON"):
         B.load_board(bad)
     with pytest.raises(DataFileError, match=r"nope\.json: board file not found"):
         B.load_board(tmp_path / "nope.json")

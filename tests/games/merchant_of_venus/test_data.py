@@ -284,7 +284,7 @@ def test_a_broken_table_names_file_row_field_and_what_is_allowed(data_dir, file,
 
 def test_invalid_json_names_the_line(data_dir):
     (data_dir / "cultures.json").write_text('{\n "cultures": [\n  {"number": 1,,}\n ]\n}')
-    with pytest.raises(DataFileError, match=r"cultures\.json: line 3: not valid JSON"):
+    with pytest.raises(DataFileError, match=r"cultures\.json: line 3 column 16: not valid JSON"):
         D.load_data(data_dir=data_dir)
 
 
