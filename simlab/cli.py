@@ -976,6 +976,14 @@ def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> No
     "deviation from 1/N.",
 )
 @click.option(
+    "--fair-within",
+    type=FiniteFloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Points of win share: a vector is fair when every seat's simultaneous interval lies within 1/N ± this "
+    "(the report's seat tolerance); the published vector is tested first.",
+)
+@click.option(
     "--width",
     "-w",
     type=FiniteFloatRange(min=0, min_open=True),
@@ -1022,6 +1030,7 @@ def compensate(
     intervention: str,
     seat: int | None,
     tolerance: float,
+    fair_within: float,
     width: float,
     max_games: int | None,
     batch: int,
@@ -1034,13 +1043,16 @@ def compensate(
 ) -> None:
     """Find the value of KNOB for every seat, on the knob's own grid, that makes the seats equal, and verify it.
 
-    Plays the base and each seat with more of the knob, fits a softmax model of the seats' win shares,
-    races the whole vectors the model ranks best (same seeds for every vector; a paired bootstrap drops the
-    clearly worse ones, games go where the decision is close), then replays the chosen vector on
-    --confirm-games fresh seeds and reports its seat shares with 95% intervals and the equal-seats test.
-    Integer knobs get whole numbers; continuous ones the model's answer. Progress goes to stderr. Default
-    run on Massilia with --jobs 2: about 170,000 games, 66 s of CPU, under 4 minutes on 2 busy cores
-    (the engine's first compile included); Roma: about 1 minute.
+    First replays the published vector on --confirm-games fresh seeds: when every seat is within --fair-within of
+    1/N, the rules are already fair and nothing is searched. Otherwise plays the base and each seat with more of the
+    knob, fits a softmax model of the seats' win shares, races the whole vectors the model ranks best (same seeds
+    for every vector; a paired bootstrap drops the clearly worse ones, games go where the decision is close), then
+    replays the chosen vector on --confirm-games fresh seeds and reports its seat shares with 95% intervals and the
+    equal-seats test. Integer knobs get whole numbers; continuous ones the model's answer. The first line is the
+    outcome the confirmations support: already fair, fair vector found and confirmed, no vector on the knob's grid
+    fair within --fair-within, or not settled (the budget ran out). Progress goes to stderr. Default run on Massilia
+    with --jobs 2: about 170,000 games, 66 s of CPU, under 4 minutes on 2 busy cores (the engine's first compile
+    included); Roma: about 1 minute.
     """
     from simlab.analysis import fair_vector as fv
     from simlab.run.bench import seat_specs
@@ -1073,31 +1085,13 @@ def compensate(
         seed=seed,
         progress=lambda line: click.echo(line, err=True),
         jobs=jobs,
+        within=fair_within / 100,
     )
     if as_json:
-        from simlab.analysis.export import dumps, records
+        from simlab.analysis.compensation_text import fair_vector_payload
+        from simlab.analysis.export import dumps
 
-        tables = {
-            "answer": result.answer_table(),
-            "confirmation": result.confirmation.table(),
-            "candidates": result.candidates_table(),
-        }
-        payload = {
-            "format": 1,
-            "command": "compensate",
-            "game": g.name,
-            "knob": knob,
-            "level": result.level,
-            "value": list(result.value),
-            "status": result.status,
-            "games": result.games,
-            "tolerance": tolerance,
-            "lineup": lineup,
-            "seed": seed,
-            "tables": {name: records(t) for name, t in tables.items()},
-            "not_available": [],
-        }
-        click.echo(dumps(payload))
+        click.echo(dumps(fair_vector_payload(result, g.name, tolerance, lineup, seed)))
     else:
         from simlab.analysis.compensation_text import fair_vector_text
 

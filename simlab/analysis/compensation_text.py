@@ -41,17 +41,25 @@ STATUS = {
     "largest deviation): any of them will do",
     "budget": "--max-games spent before the race was decided: the best vector so far (see the candidates)",
     "continuous": "a continuous knob: the model's answer, with parametric-bootstrap intervals",
+    "published": "nothing searched: the published vector is already fair",
 }
 
 
 def fair_vector_text(result: Any) -> list[str]:
-    """The chosen vector, how the race ended, the candidates and the confirmation run."""
+    """The outcome the confirmations support (first line), the chosen vector, how the race ended, the candidates
+    and the confirmation runs (the published vector's, then the chosen one's)."""
+    from simlab.analysis.fair_outcome import headline
     from simlab.analysis.fair_vector import largest_deviation, with_offsets
 
     base = ",".join(f"{b:g}" for b in result.base)
     value = ",".join(f"{v:g}" for v in result.value)
     offsets = ",".join(f"{x:+g}" if result.integer else f"{x:+.2f}" for x in result.offsets)
-    lines = [f"fair {result.knob}: {value} (offsets {offsets} on the base {base})"]
+    lines = [headline(result)]
+    if result.published is not None:
+        lines += _confirmation_lines(result.published, result.knob, "the published rules")
+    if result.status == "published":
+        return lines
+    lines.append(f"the search's answer: {result.knob} {value} (offsets {offsets} on the published {base})")
     if result.offset_lo is not None:
         lines.append(
             "  offset intervals: "
@@ -73,18 +81,51 @@ def fair_vector_text(result: Any) -> list[str]:
                 f"{' / '.join(f'{x * 100:.1f}' for x in s)}; {largest_deviation(s) * 100:.2f}; "
                 f"{c.games:,} games; {mark}"
             )
-    conf = result.confirmation
+    return lines + _confirmation_lines(result.confirmation, result.knob, "the chosen vector")
+
+
+def _confirmation_lines(conf: Any, knob: str, what: str) -> list[str]:
+    """A confirmation run: seat shares with intervals, the equal-seats test, the largest deviation."""
     n = len(conf.shares)
-    lines.append(f"confirmation on {conf.games:,} fresh games (seeds never used by the search):")
+    lines = [f"confirmation of {what} on {conf.games:,} fresh games (seeds never used by the search):"]
     for k in range(n):
         lines.append(
-            f"  seat {k} ({result.knob} {result.value[k]:g}): win share {conf.shares[k] * 100:.1f}% "
+            f"  seat {k} ({knob} {conf.value[k]:g}): win share {conf.shares[k] * 100:.1f}% "
             f"[{conf.lo[k] * 100:.1f}, {conf.hi[k] * 100:.1f}]"
         )
-    verdict = "no detectable inequality" if conf.p_equal >= 1 - conf.level else "the seats are still unequal"
+    verdict = "no detectable inequality" if conf.p_equal >= 1 - conf.level else "the seats are detectably unequal"
     lines.append(
         f"  all seats equal? Wald χ² = {conf.chi2:.2f} (df {conf.df}), p = {conf.p_equal:.3g}: {verdict}; "
         f"largest deviation from {100 / n:.1f}%: {conf.deviation * 100:.2f} points"
     )
     lines.append(f"  intervals: normal interval of the mean ({conf.level:.0%}), n = {conf.games:,} games per seat")
     return lines
+
+
+def fair_vector_payload(result: Any, game: str, tolerance: float, lineup: list[str], seed: int) -> dict[str, Any]:
+    """``simlab compensate --json``: the outcome and its first line, the answer, both confirmations, the race."""
+    from simlab.analysis.export import records
+    from simlab.analysis.fair_outcome import headline
+
+    tables = {"answer": result.answer_table(), "confirmation": result.confirmation.table()}
+    if result.published is not None:
+        tables["published"] = result.published.table()
+    tables["candidates"] = result.candidates_table()
+    return {
+        "format": 1,
+        "command": "compensate",
+        "game": game,
+        "knob": result.knob,
+        "level": result.level,
+        "outcome": result.outcome,
+        "headline": headline(result),
+        "value": list(result.value),
+        "status": result.status,
+        "games": result.games,
+        "tolerance": tolerance,
+        "fair_within": result.within * 100,
+        "lineup": lineup,
+        "seed": seed,
+        "tables": {name: records(t) for name, t in tables.items()},
+        "not_available": [],
+    }
