@@ -771,11 +771,13 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
     """Fair starting money from a starting-money sweep in FOLDER (e.g. scenarios/starting_money_sweep.toml).
 
     Fits the seat's win share against its money offset (logistic, game-clustered sandwich covariance)
-    and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval. --json tables
+    and prints the offset at which it wins 1/N of the games, with a Fieller 95% interval, and the fair amount
+    against the published rules' starting money of every seat (never a negative amount). A sweep of the
+    starting points in the same folder is fitted too (--json table fit_points). --json tables
     (--csv: the first): fit (one row per seat), points (win share by offset), curve (the fitted curve).
     """
     from simlab.analysis import compensation as fit
-    from simlab.analysis.compensation import folder_sweep
+    from simlab.analysis.compensation import folder_sweep, swept_kinds
     from simlab.analysis.compensation_text import compensation_text
     from simlab.analysis.frames import roles
 
@@ -784,12 +786,15 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
         if left_out:
             click.echo(f"left out (they change more than the money): {', '.join(left_out)}", err=True)
         comp = fit(folder, seat=seat)
+        # a points intervention swept in the same folder is fitted too, in the game's points
+        more = [fit(folder, seat=seat, kind=k) for k in swept_kinds(folder) if k != "money"]
         units = roles(folder).units
         if fmt:
             tables = {"fit": comp.fit, "points": comp.points, "curve": comp.curve}
+            tables |= {f"fit_{c.kind}": c.fit for c in more}
             _emit_json("compensation", folder, tables, [], fmt, level=comp.level, players=comp.players, bots=comp.bots)
         else:
-            _echo(compensation_text(comp, units))
+            _echo([line for c in (comp, *more) for line in compensation_text(c, units)])
         if chart:
             from simlab.report import charts
 

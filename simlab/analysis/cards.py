@@ -43,6 +43,8 @@ from simlab.analysis.frames import (
 
 VARIANT_RE = re.compile(r"^(?P<label>.+)_seat(?P<seat>\d+)$")
 MONEY_RE = re.compile(r"^money(?P<amount>\d+)$")
+#: a granted-points variant's label (the ``points`` intervention): analysed beside the cards, priced in money
+POINTS_RE = re.compile(r"^points(?P<amount>\d+)$")
 #: ``card_value(paired=False)``'s interval
 UNPAIRED_METHOD = "unpaired: each seat's treated and control rows as independent samples (Welch), averaged over seats"
 
@@ -72,7 +74,9 @@ def design_from_manifest(folder: str | Path, control: str = "control") -> pl.Dat
 
     A variant whose config deals a component through the game's ``card`` intervention is ``<card>`` for
     its seat; one that only raises one seat's starting money (the ``money`` intervention's knob) over the
-    control's is ``money<m>``. NotAvailableError if the game declares no card intervention.
+    control's is ``money<m>``, its starting points (the ``points`` intervention's) ``points<m>``: every granted
+    item is analysed, whatever unit it is priced in. NotAvailableError if the game declares no card
+    intervention.
     """
     from simlab.run.store import load_manifest
 
@@ -86,6 +90,7 @@ def design_from_manifest(folder: str | Path, control: str = "control") -> pl.Dat
     base = variants[control]
     knob, seat_knob, none = card["knob"], card.get("seat_knob"), card.get("none", "none")
     money_knob = money.get("knob")
+    points_knob = (r.intervention("points") or {}).get("knob")
     rows = []
     for name, cfg in variants.items():
         if name == control:
@@ -93,13 +98,17 @@ def design_from_manifest(folder: str | Path, control: str = "control") -> pl.Dat
         if cfg.get(knob, none) != none and (seat_knob is None or cfg.get(seat_knob, -1) >= 0):
             rows.append({"variant": name, "label": str(cfg[knob]), "seat": int(cfg.get(seat_knob, 0))})
             continue
-        diff = [
-            (k, a - b)
-            for k, (a, b) in enumerate(zip(cfg.get(money_knob, ()), base.get(money_knob, ()), strict=False))
-            if a != b
-        ]
-        if len(diff) == 1 and diff[0][1] > 0:
-            rows.append({"variant": name, "label": f"money{diff[0][1]}", "seat": diff[0][0]})
+        changed = {k for k in set(cfg) | set(base) if cfg.get(k) != base.get(k)}
+        for label, offset_knob in (("money", money_knob), ("points", points_knob)):
+            if offset_knob is None or changed != {offset_knob}:
+                continue
+            diff = [
+                (k, a - b)
+                for k, (a, b) in enumerate(zip(cfg.get(offset_knob, ()), base.get(offset_knob, ()), strict=False))
+                if a != b
+            ]
+            if len(diff) == 1 and diff[0][1] > 0:
+                rows.append({"variant": name, "label": f"{label}{diff[0][1]}", "seat": diff[0][0]})
     return pl.DataFrame(rows, schema={"variant": pl.String, "label": pl.String, "seat": pl.Int64})
 
 
@@ -142,6 +151,8 @@ def card_value(
     out = out.with_columns(
         pl.when(pl.col("label").str.contains(MONEY_RE.pattern))
         .then(pl.lit("money"))
+        .when(pl.col("label").str.contains(POINTS_RE.pattern))
+        .then(pl.lit("points"))
         .otherwise(pl.lit("card"))
         .alias("kind")
     )

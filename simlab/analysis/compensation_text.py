@@ -13,22 +13,59 @@ def _signed(x: float) -> str:
     return f"{x:+.2f}"
 
 
+def against_rules_words(r: dict, units: Units = GENERIC_UNITS, places: int = 2, kind: str = "money") -> str:
+    """A fit row's fair amount against the published rules' starting money of every seat, never an impossible
+    amount (``compensation.against_rules``): "starting money 0.00 against 3.35 for the other seat (the rules: 0
+    against 0): the other seat needs 3.35 more", or the reason there is no published reference."""
+    import math
+
+    if not math.isfinite(r.get("fair_money", math.nan)):
+        if math.isfinite(r.get("rules_money", math.nan)):
+            return ""
+        return f"no variant of the sweep plays the published starting {kind}: the offset only"
+    own, others = r["fair_money"], r["fair_others"]
+    rules_own, rules_others = r["rules_money"], r["rules_others"]
+    other = "the other seats" if r.get("players", 3) > 2 else "the other seat"
+    rules = f"(the rules: {rules_own:g} against {rules_others:g})"
+    amount = f"{own:.{places}f} against {others:.{places}f} for {other} {rules}"
+    # the change from the rules moves with the fair offset, so its interval is the offset's, shifted
+    shift = rules_own - rules_others
+    lo, hi = r["fair_lo"] - shift, r["fair_hi"] - shift
+    more = others - rules_others
+    if more > 0:
+        each = " each" if r.get("players", 3) > 2 else ""
+        word = units.of(kind, more)
+        return (
+            f"starting {kind} {amount}: {other} need{'' if each else 's'} {more:.{places}f} [{-hi:.{places}f}, "
+            f"{-lo:.{places}f}] {word} more{each} (seat {r['seat']} cannot start below 0)"
+        )
+    change = own - rules_own
+    word = units.of(kind, change)
+    span = f"[{lo:.{places}f}, {hi:.{places}f}]" if change >= 0 else f"[{-hi:.{places}f}, {-lo:.{places}f}]"
+    how = f"{abs(change):.{places}f} {span} {word} {'more' if change >= 0 else 'less'}"
+    return f"starting {kind} {amount}: seat {r['seat']} needs {how}"
+
+
 def compensation_text(comp: Any, units: Units = GENERIC_UNITS) -> list[str]:
-    """One line per fitted seat of a ``Compensation``."""
-    lines = []
+    """One line per fitted seat of a ``Compensation`` (its kind: starting money or starting points)."""
+    kind = getattr(comp, "kind", "money")
+    one, many = (units.money, units.money_plural) if kind == "money" else (units.points, units.points_plural)
+    lines = [f"starting {kind} ({many}):"]
     for r in comp.fit.iter_rows(named=True):
         rate = (
-            f"one {units.money} is worth {r['rate'] * 100:.2f} [{r['rate_lo'] * 100:.2f}, {r['rate_hi'] * 100:.2f}] "
+            f"one {one} is worth {r['rate'] * 100:.2f} [{r['rate_lo'] * 100:.2f}, {r['rate_hi'] * 100:.2f}] "
             f"win-share points; {r['games']:,} seat-games over {r['offsets']} offsets"
         )
         missing = fit_undetermined(r, comp.level)
         if missing is not None:
             lines.append(f"seat {r['seat']}: fair offset {missing}; {rate}")
             continue
+        words = against_rules_words({**r, "players": comp.players}, units, kind=kind)
         lines.append(
-            f"seat {r['seat']}: fair offset {_signed(r['fair_offset'])} {units.money_plural} "
-            f"[{_signed(r['fair_lo'])}, {_signed(r['fair_hi'])}] (starting money {r['fair_money']:.2f} against "
-            f"{r['others_money']:.2f}); win share at offset 0: {r['share_at_0'] * 100:.1f}%; {rate}"
+            f"seat {r['seat']}: fair offset {_signed(r['fair_offset'])} {many} "
+            f"[{_signed(r['fair_lo'])}, {_signed(r['fair_hi'])}] against the others' mean"
+            + (f"; {words}" if words else "")
+            + f"; win share at offset 0: {r['share_at_0'] * 100:.1f}%; {rate}"
         )
     lines.append(f"intervals: {comp.fit['interval'][0]}")
     return lines
