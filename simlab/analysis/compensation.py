@@ -216,6 +216,27 @@ def rules_money(
     """Each seat's starting money under the published rules: the mean ``money.start`` of the variant among
     ``variants`` whose money knob has the game's published value (None when no variant plays it, or the game is
     not installed here)."""
+    name = published_variant(manifest, results, variants, knob, kind)
+    if name is None:
+        return None
+    n = int(manifest["players"])
+    column = str(require_roles(results, "compensation", KINDS[kind]).column(KINDS[kind]))
+    per_seat = (
+        as_lazy(results)
+        .filter(pl.col("variant") == name)
+        .group_by("seat")
+        .agg(pl.col(column).mean())
+        .sort("seat")
+        .collect()
+    )
+    return per_seat[column].to_numpy().astype(float) if per_seat.height == n else None
+
+
+def published_variant(
+    manifest: dict, results: Results, variants: list[str], knob: str | None = None, kind: str = "money"
+) -> str | None:
+    """The variant among ``variants`` whose ``kind`` intervention knob has the game's published value (None
+    when none does, or the game is not installed here)."""
     import simlab
 
     try:
@@ -227,19 +248,7 @@ def rules_money(
     except Exception:  # a plug-in game missing on this machine: no published reference, offsets only
         return None
     configs = {v["name"]: v["config"] for v in manifest["variants"]}
-    name = next((v for v in variants if list(configs.get(v, {}).get(knob, []))[:n] == published), None)
-    if name is None:
-        return None
-    column = str(r.column(KINDS[kind]))
-    per_seat = (
-        as_lazy(results)
-        .filter(pl.col("variant") == name)
-        .group_by("seat")
-        .agg(pl.col(column).mean())
-        .sort("seat")
-        .collect()
-    )
-    return per_seat[column].to_numpy().astype(float) if per_seat.height == n else None
+    return next((v for v in variants if list(configs.get(v, {}).get(knob, []))[:n] == published), None)
 
 
 def against_rules(fair_offset: float, seat: int, rules: np.ndarray | None) -> tuple[float, float]:

@@ -46,6 +46,19 @@ def against_rules_words(r: dict, units: Units = GENERIC_UNITS, places: int = 2, 
     return f"starting {kind} {amount}: seat {r['seat']} needs {how}"
 
 
+def published_fair_words(verdict: dict, variant: str) -> str | None:
+    """When a sweep's variant with the published starting money already has every seat within the tolerance
+    (a ``seat_verdicts`` row: ``fair`` or ``within``), the sentence that says so first; else None."""
+    if verdict["verdict"] not in ("fair", "within"):
+        return None
+    tol = verdict["tolerance"] * 100
+    return (
+        f"The published rules ({variant}) are already fair within ±{tol:g} points of win share: every seat's "
+        f"simultaneous interval lies inside {verdict['fair_share'] * 100:.1f}% ± {tol:g} (n={verdict['games']:,} "
+        "games per seat); the fitted offsets below say what money would move, not what the rules need."
+    )
+
+
 def compensation_text(comp: Any, units: Units = GENERIC_UNITS) -> list[str]:
     """One line per fitted seat of a ``Compensation`` (its kind: starting money or starting points)."""
     kind = getattr(comp, "kind", "money")

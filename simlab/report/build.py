@@ -715,6 +715,8 @@ def _compensate_pointer(ctx: Context) -> str:
     """The command that turns a sweep's per-seat fair money into a whole vector for all seats, verified."""
     m = ctx.manifest
     command = f"simlab compensate {m['game']} --players {m['players']}"
+    if ctx.tolerance != stats.DEFAULT_TOLERANCE:
+        command += f" --fair-within {ctx.tolerance * 100:g}"
     if m.get("bots"):
         command += " --bots " + ",".join(m["bots"])
     # compensate always rotates its line-up through the seats, as a run with a `lineup` does
@@ -724,7 +726,9 @@ def _compensate_pointer(ctx: Context) -> str:
     return (
         f"The fitted offsets are per seat and continuous; starting {ctx.units.money_plural} come in whole units "
         "and all seats change at once. The whole-number vector for every seat, on the knob's own grid and "
-        f"verified by a confirmation run with its seat shares and equal-seats test: {command}{seating}."
+        f"verified by a confirmation run with its seat shares and equal-seats test: {command}{seating}. It "
+        "tests the published rules first and answers with what its confirmations support: already fair, a fair "
+        "vector confirmed on fresh games, no vector on the knob's grid fair within the tolerance, or not settled."
     )
 
 
@@ -736,6 +740,15 @@ def _rules_words(r: dict, comp: Any, ctx: Context) -> str:
 
 
 def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
+    from simlab.analysis.compensation import published_variant
+    from simlab.analysis.compensation_text import published_fair_words
+
+    published = published_variant(ctx.manifest, ctx.folder, money_sweep(ctx.configs, ctx.base, ctx.money_knob()))
+    if published is not None:
+        verdict = A.seat_verdicts(_seat_advantage(ctx, [published]), ctx.tolerance).row(0, named=True)
+        words = published_fair_words(verdict, published)
+        if words:
+            sec.findings.append(Finding(words, "ok"))
     rows = []
     for r in comp.fit.iter_rows(named=True):
         missing = fit_undetermined(r, comp.level)

@@ -116,3 +116,14 @@ def test_granted_points_variants_are_analysed_by_cards_and_the_report(pantheon):
     report = build_report(pantheon)
     cards = next(s for s in report.sections if s.id == "cards")
     assert any(row[0] == "points2" for t in cards.tables for row in t.rows)
+
+
+def test_the_reports_sweep_says_when_the_published_rules_are_already_fair(roma):
+    """At a tolerance of ±15 points Roma's published 0,0 (seat 0 wins about 59%) is fair: the sweep section says
+    so first, and its pointer to ``compensate`` carries the same tolerance and names the outcomes it can reach."""
+    texts = [f.text for s in build_report(roma, tolerance=0.15).sections for f in s.findings]
+    assert any(t.startswith("The published rules (control) are already fair within ±15 points") for t in texts)
+    pointer = next(t for t in texts if "simlab compensate roma" in t)
+    assert "--fair-within 15" in pointer and "already fair" in pointer and "not settled" in pointer
+    strict = [f.text for s in build_report(roma).sections for f in s.findings]
+    assert not any("are already fair within" in t for t in strict)  # ±1 point: seat 0 is far outside
