@@ -28,6 +28,8 @@ import numpy as np
 from simlab.analysis import stats
 
 OUTCOMES = ("published", "fair", "none", "budget")
+#: games needed are capped at this many times the games played: a seat on the band's edge needs without bound
+EDGE = 100
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,7 +96,7 @@ class Band:
         with np.errstate(divide="ignore", invalid="ignore"):
             need = self.games * (z * self.se / np.abs(self.within - off)) ** 2
         total = float(np.nanmin(need[open_ & past])) if (open_ & past).any() else float(np.nanmax(need[open_]))
-        return math.ceil(min(total, 100 * self.games)) if math.isfinite(total) else None
+        return math.ceil(min(total, EDGE * self.games)) if math.isfinite(total) else None
 
     def seat(self, k: int, simultaneous: bool) -> str:
         lo, hi = self.interval(self.z_simultaneous if simultaneous else self.z_equivalent)
@@ -159,11 +161,15 @@ def headline(result: Any) -> str:
             f"leaves {b.seat(b.furthest, True)} on {b.games:,} fresh games ({b.method(True)})"
         )
     more = b.games_needed()
-    settle = (
-        f"about {more:,} confirmation games in all (--confirm-games) would settle whether it is within the band"
-        if more is not None and b.state == "open"
-        else "raise --max-games to finish the race"
-    )
+    if more is None or b.state != "open":
+        settle = "raise --max-games to finish the race"
+    elif more >= EDGE * b.games:
+        settle = (
+            f"its seats sit almost on the band's edge: more than {more:,} confirmation games would be needed; a "
+            "wider --fair-within or a finer knob decides sooner"
+        )
+    else:
+        settle = f"about {more:,} confirmation games in all (--confirm-games) would settle whether it is inside"
     return (
         f"not settled: the budget ran out; the best so far is {knob} {value} (the rules: {base}), "
         f"{b.seat(b.furthest, True)} on {b.games:,} fresh games ({b.method(True)}) against {tol}; {settle}"
