@@ -8,9 +8,9 @@ the tolerance of the report's seat verdict), each claim at level α = 1 − leve
   the band: the rules are already fair within ±δ and nothing needs to change.
 - ``fair``: the chosen vector's confirmation has every seat inside the band.
 - ``none``: the race ended (decided, or its survivors equivalent; or every vector still in it has a seat beyond
-  the band in its own games) and the chosen vector, the best it found, has a seat whose interval lies wholly
-  outside the band on fresh seeds: no vector on the knob's grid near the model's answer is fair within ±δ
-  (whole steps of the knob are too coarse for the seats' differences).
+  the band in its own games) and the chosen vector, the best it found, and the published vector each have a
+  seat whose interval lies wholly outside the band on fresh seeds: no vector on the knob's grid near the
+  model's answer is fair within ±δ (whole steps of the knob are too coarse for the seats' differences).
 - ``budget``: anything else: the race or the confirmation ran out of games before the answer was settled,
   with the current best and about how many more confirmation games would settle it.
 
@@ -128,7 +128,10 @@ def outcome(
     state = band(chosen, within).state
     if state == "inside":
         return "fair"
-    if state == "beyond" and (status in ("decided", "equivalent", "continuous") or survivors_beyond):
+    ended = status in ("decided", "equivalent", "continuous") or survivors_beyond
+    # the published vector is on the grid too: "none is fair" needs it shown outside the band as well
+    published_out = published is None or band(published, within).state == "beyond"
+    if state == "beyond" and ended and published_out:
         return "none"
     return "budget"
 
