@@ -1056,8 +1056,8 @@ def compensate(
     equal-seats test. Integer knobs get whole numbers; continuous ones the model's answer. The first line is the
     outcome the confirmations support: already fair, fair vector found and confirmed, no vector on the knob's grid
     fair within --fair-within, or not settled (the budget ran out). Progress goes to stderr. Default run on Massilia
-    with --jobs 2: about 170,000 games, 66 s of CPU, under 4 minutes on 2 busy cores (the engine's first compile
-    included); Roma: about 1 minute.
+    with --jobs 1: 130,000 search and 40,000 confirmation games, 4 min 12 s on 2 busy cores; Roma: 14 s; Merchant
+    of Venus: 46 min (docs/games/).
     """
     from simlab.analysis import fair_vector as fv
     from simlab.run.bench import seat_specs
