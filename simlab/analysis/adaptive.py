@@ -282,8 +282,11 @@ def as_compensation(result: SearchResult, bots: Sequence[str]) -> Any:
         "fair_offset": result.fair,
         "fair_lo": lo,
         "fair_hi": hi,
-        "fair_money": float(result.base[result.seat]) + result.fair,
-        "others_money": float(np.mean([v for k, v in enumerate(result.base) if k != result.seat])),
+        # the knob's own values (offsets from the published ones for an offset knob), not starting money
+        "fair_money": math.nan,
+        "fair_others": math.nan,
+        "rules_money": math.nan,
+        "rules_others": math.nan,
         "rate": rate,
         "rate_se": rate_se,
         "rate_lo": rate - z * rate_se,

@@ -43,6 +43,8 @@ from simlab.analysis.frames import (
 
 VARIANT_RE = re.compile(r"^(?P<label>.+)_seat(?P<seat>\d+)$")
 MONEY_RE = re.compile(r"^money(?P<amount>\d+)$")
+#: a granted-points variant's label (the ``points`` intervention): analysed beside the cards, priced in money
+POINTS_RE = re.compile(r"^points(?P<amount>\d+)$")
 #: ``card_value(paired=False)``'s interval
 UNPAIRED_METHOD = "unpaired: each seat's treated and control rows as independent samples (Welch), averaged over seats"
 
@@ -72,7 +74,9 @@ def design_from_manifest(folder: str | Path, control: str = "control") -> pl.Dat
 
     A variant whose config deals a component through the game's ``card`` intervention is ``<card>`` for
     its seat; one that only raises one seat's starting money (the ``money`` intervention's knob) over the
-    control's is ``money<m>``. NotAvailableError if the game declares no card intervention.
+    control's is ``money<m>``, its starting points (the ``points`` intervention's) ``points<m>``: every granted
+    item is analysed, whatever unit it is priced in. NotAvailableError if the game declares no card
+    intervention.
     """
     from simlab.run.store import load_manifest
 
@@ -86,6 +90,7 @@ def design_from_manifest(folder: str | Path, control: str = "control") -> pl.Dat
     base = variants[control]
     knob, seat_knob, none = card["knob"], card.get("seat_knob"), card.get("none", "none")
     money_knob = money.get("knob")
+    points_knob = (r.intervention("points") or {}).get("knob")
     rows = []
     for name, cfg in variants.items():
         if name == control:
@@ -93,13 +98,17 @@ def design_from_manifest(folder: str | Path, control: str = "control") -> pl.Dat
         if cfg.get(knob, none) != none and (seat_knob is None or cfg.get(seat_knob, -1) >= 0):
             rows.append({"variant": name, "label": str(cfg[knob]), "seat": int(cfg.get(seat_knob, 0))})
             continue
-        diff = [
-            (k, a - b)
-            for k, (a, b) in enumerate(zip(cfg.get(money_knob, ()), base.get(money_knob, ()), strict=False))
-            if a != b
-        ]
-        if len(diff) == 1 and diff[0][1] > 0:
-            rows.append({"variant": name, "label": f"money{diff[0][1]}", "seat": diff[0][0]})
+        changed = {k for k in set(cfg) | set(base) if cfg.get(k) != base.get(k)}
+        for label, offset_knob in (("money", money_knob), ("points", points_knob)):
+            if offset_knob is None or changed != {offset_knob}:
+                continue
+            diff = [
+                (k, a - b)
+                for k, (a, b) in enumerate(zip(cfg.get(offset_knob, ()), base.get(offset_knob, ()), strict=False))
+                if a != b
+            ]
+            if len(diff) == 1 and diff[0][1] > 0:
+                rows.append({"variant": name, "label": f"{label}{diff[0][1]}", "seat": diff[0][0]})
     return pl.DataFrame(rows, schema={"variant": pl.String, "label": pl.String, "seat": pl.Int64})
 
 
@@ -142,6 +151,8 @@ def card_value(
     out = out.with_columns(
         pl.when(pl.col("label").str.contains(MONEY_RE.pattern))
         .then(pl.lit("money"))
+        .when(pl.col("label").str.contains(POINTS_RE.pattern))
+        .then(pl.lit("points"))
         .otherwise(pl.lit("card"))
         .alias("kind")
     )
@@ -268,25 +279,47 @@ def _collect_per_game(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> p
 def _unpaired_se(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.DataFrame:
     """Per label: the standard errors of the win-share and score change had the pairing been ignored.
 
-    Each granted seat's treated rows and the same seat's control rows are taken as two independent samples
-    (what the interval would be with every variant on its own seeds), and the value averages the K seats:
-    SE² = Σ_k (Var_treated,k / n + Var_control,k / n) / K². Averaging the control's rows over the seats first
-    would not do: its seats' win shares add up to 1 in every game, so their average is exactly 1/N and its
-    variance 0 — the naive Welch interval then understates the unpaired error (measured: 0.0035 for 0.0056).
+    What the interval would be with every variant on its own seeds: the value averages the K granted seats,
+    ``(1/K) Σ_k (T̄_k − C̄_k)``, where each treated variant is an independent sample and the control one shared
+    sample, so SE² = Σ_k Var_treated,k / (n_k K²) + Var_games(c̄) / n_c, with c̄ a control game's mean over the
+    K granted seats. The control's seats are not independent of each other: their win shares add up to 1 in
+    every game, so when every seat is granted in turn c̄ is exactly 1/N and the control adds nothing (summing
+    its seats' variances as if independent overstated the unpaired error, and so what the pairing buys).
     """
     d = design.lazy().select("variant", pl.col("seat").cast(pl.Int64), "label")
     w, sc = pl.col("win_share").cast(pl.Float64), pl.col("score").cast(pl.Float64)
     aggs = [pl.len().alias("n"), w.var().alias("vw"), sc.var().alias("vs")]
     rows = lf.with_columns(pl.col("seat").cast(pl.Int64))
-    treated = rows.join(d, on=["variant", "seat"], how="inner").group_by("label", "seat").agg(aggs)
-    base = rows.filter(pl.col("variant") == control).group_by("seat").agg(aggs)
-    k = pl.len().cast(pl.Float64)
-    return (
-        treated.join(base, on="seat", how="inner", suffix="_c")
+    treated = (
+        rows.join(d, on=["variant", "seat"], how="inner")
+        .group_by("label", "seat")
+        .agg(aggs)
         .group_by("label")
         .agg(
-            ((pl.col("vw") / pl.col("n") + pl.col("vw_c") / pl.col("n_c")).sum().sqrt() / k).alias("_se_w"),
-            ((pl.col("vs") / pl.col("n") + pl.col("vs_c") / pl.col("n_c")).sum().sqrt() / k).alias("_se_s"),
+            pl.len().cast(pl.Float64).alias("k"),
+            (pl.col("vw") / pl.col("n")).sum().alias("tw"),
+            (pl.col("vs") / pl.col("n")).sum().alias("ts"),
+        )
+    )
+    seats = d.select("label", "seat").unique()
+    control_means = (
+        rows.filter(pl.col("variant") == control)
+        .join(seats, on="seat", how="inner")
+        .group_by("label", "game")
+        .agg(w.mean().alias("cw"), sc.mean().alias("cs"))
+        .group_by("label")
+        .agg(
+            (pl.col("cw").var() / pl.len()).fill_null(0.0).alias("cw"),
+            (pl.col("cs").var() / pl.len()).fill_null(0.0).alias("cs"),
+        )
+    )
+    k2 = pl.col("k") ** 2
+    return (
+        treated.join(control_means, on="label", how="inner")
+        .select(
+            "label",
+            (pl.col("tw") / k2 + pl.col("cw")).sqrt().alias("_se_w"),
+            (pl.col("ts") / k2 + pl.col("cs")).sqrt().alias("_se_s"),
         )
         .collect()
     )

@@ -1,16 +1,19 @@
 """Compensation: how much starting money makes a seat as likely to win as any other?
 
-From a sweep (variants that give one seat more or less starting money, all on the same game seeds) the
-seat's win share is fitted against its money offset with a logistic curve, ``logit p = a + b·x``, by
-quasi-likelihood (win shares with split wins are fractions, not 0/1). The fair offset is where the curve
-crosses 1/N, with a Fieller interval from a sandwich covariance clustered by game index: game i is played
-with the same seed at every offset, so its outcomes are correlated and must not count as independent.
+From a sweep (variants that give one seat more or less starting money, all on the same game seeds) the seat's
+win share is fitted against its money offset with a logistic curve, ``logit p = a + b·x``, by quasi-likelihood
+(win shares with split wins are fractions, not 0/1). The fair offset is where the curve crosses 1/N, with a
+Fieller interval from a sandwich covariance clustered by game index: game i is played with the same seed at
+every offset, so its outcomes are correlated and must not count as independent.
 
-The offset of a seat is its starting money minus the mean starting money of the other seats, so a seat
-with 8 against 6, 6, 6 has offset +2. The slope at offset 0 is the exchange rate between the game's money
-and win share that ``cards`` uses to price a card. The starting money is the column of role
-``money.start``; a game that declares no such role, or no money intervention, gets "not available for this
-game" (``NotAvailableError``).
+The offset of a seat is its starting money minus the mean starting money of the other seats, so a seat with 8
+against 6, 6, 6 has offset +2. The fair amount is stated against the published rules' starting money of every
+seat (the ``money.start`` column in the sweep's variant that plays the published knob value): the seat's own
+money changed, or, where that would take it below zero, the other seats' money raised instead, so an
+impossible amount (negative starting money) is never printed. The slope at offset 0 is the exchange rate
+between the game's money and win share that ``cards`` uses to price a card. The starting money is the column
+of role ``money.start``; a game that declares no such role, or no money intervention, gets "not available for
+this game" (``NotAvailableError``).
 """
 
 from __future__ import annotations
@@ -153,6 +156,7 @@ class Compensation:
     games: int
     bots: list[str]
     fits: dict[int, LogisticFit]
+    kind: str = "money"  # the intervention fitted: money or points
 
     @property
     def caption(self) -> str:
@@ -171,36 +175,121 @@ def offsets(lf: pl.LazyFrame, n: int, money: str | None = None) -> pl.LazyFrame:
     return lf.with_columns((pl.col(money) - others).alias("offset"), others.alias("others_money"))
 
 
-def money_column(results: Results) -> str:
-    """The starting-money column (role ``money.start``), or NotAvailableError if the game declares no
-    starting money or no money intervention (an offset of one seat's starting money)."""
-    r = require_roles(results, "compensation", "money.start")
-    require_intervention(r, "compensation", "money")
-    return str(r.column("money.start"))
+#: the interventions a compensation fit reads: the kind, and the role of the column that records it
+KINDS = {"money": "money.start", "points": "points.start"}
 
 
-def folder_sweep(folder: str | Path) -> tuple[list[str], list[str]]:
-    """(sweep variants, variants left out) of a result folder, refusing one with no sweep of the money knob
-    (the report's check and message: ``sweep.sweep_variants``)."""
+def money_column(results: Results, kind: str = "money") -> str:
+    """The starting-money column (role ``money.start``; ``points.start`` for ``kind="points"``), or
+    NotAvailableError if the game declares no such column or no such intervention (an offset per seat)."""
+    r = require_roles(results, "compensation", KINDS[kind])
+    require_intervention(r, "compensation", kind)
+    return str(r.column(KINDS[kind]))
+
+
+def folder_sweep(folder: str | Path, kind: str = "money") -> tuple[list[str], list[str]]:
+    """(sweep variants, variants left out) of a result folder, refusing one with no sweep of the ``kind``
+    intervention's knob (the report's check and message: ``sweep.sweep_variants``)."""
     from simlab.analysis.sweep import sweep_variants
     from simlab.run.store import load_manifest
 
-    money_column(folder)  # a game without starting money or a money intervention: not available, not refused
-    found = roles(folder).intervention("money")
+    money_column(folder, kind)  # a game without the column or the intervention: not available, not refused
+    found = roles(folder).intervention(kind)
     return sweep_variants(load_manifest(folder), found["knob"] if found else None)
 
 
-def compensation(results: Results, seat: int | None = None, level: float = 0.95, grid: int = 61) -> Compensation:
+def swept_kinds(folder: str | Path) -> list[str]:
+    """The interventions (money, points) the folder has a sweep of, in that order."""
+    out = []
+    for kind in KINDS:
+        try:
+            folder_sweep(folder, kind)
+        except AnalysisError:  # NotAvailableError included: no such column, intervention or sweep
+            continue
+        out.append(kind)
+    return out
+
+
+def rules_money(
+    manifest: dict, results: Results, variants: list[str], knob: str | None = None, kind: str = "money"
+) -> np.ndarray | None:
+    """Each seat's starting money under the published rules: the mean ``money.start`` of the variant among
+    ``variants`` whose money knob has the game's published value (None when no variant plays it, or the game is
+    not installed here)."""
+    name = published_variant(manifest, results, variants, knob, kind)
+    if name is None:
+        return None
+    n = int(manifest["players"])
+    column = str(require_roles(results, "compensation", KINDS[kind]).column(KINDS[kind]))
+    per_seat = (
+        as_lazy(results)
+        .filter(pl.col("variant") == name)
+        .group_by("seat")
+        .agg(pl.col(column).mean())
+        .sort("seat")
+        .collect()
+    )
+    return per_seat[column].to_numpy().astype(float) if per_seat.height == n else None
+
+
+def published_variant(
+    manifest: dict, results: Results, variants: list[str], knob: str | None = None, kind: str = "money"
+) -> str | None:
+    """The variant among ``variants`` whose ``kind`` intervention knob has the game's published value (None
+    when none does, or the game is not installed here)."""
+    import simlab
+
+    try:
+        game = simlab.get_game(manifest["game"])
+        n = int(manifest["players"])
+        r = require_roles(results, "compensation", KINDS[kind])
+        knob = knob or require_intervention(r, "compensation", kind)["knob"]
+        published = list(getattr(game.make_config(players=n), knob))[:n]
+    except Exception:  # a plug-in game missing on this machine: no published reference, offsets only
+        return None
+    configs = {v["name"]: v["config"] for v in manifest["variants"]}
+    return next((v for v in variants if list(configs.get(v, {}).get(knob, []))[:n] == published), None)
+
+
+def against_rules(fair_offset: float, seat: int, rules: np.ndarray | None) -> tuple[float, float]:
+    """(the seat's fair starting money, the others' each) against the published ``rules`` money by seat: the
+    seat's own money moves, unless that would take it below zero, then the others' money rises instead. NaN
+    without a published reference or a determined offset."""
+    if rules is None or not math.isfinite(fair_offset):
+        return math.nan, math.nan
+    own = float(rules[seat])
+    others = float(np.delete(rules, seat).mean())
+    change = fair_offset - (own - others)
+    if own + change >= 0:
+        return own + change, others
+    return own, others - change
+
+
+def compensation(
+    results: Results,
+    seat: int | None = None,
+    level: float = 0.95,
+    grid: int = 61,
+    rules: np.ndarray | None = None,
+    kind: str = "money",
+) -> Compensation:
     """Fit win share against starting-money offset for each seat whose offset varies across variants.
 
     ``seat`` restricts the fit to one seat. The fair offset makes the seat's expected win share 1/N. A result
     folder is fitted on its variants that differ from the base in the money knob alone, and refused (the
-    report's message) when there are none.
+    report's message) when there are none. ``rules``: each seat's published starting money (a folder finds it
+    itself, ``rules_money``), the reference of ``fair_money``/``fair_others``. ``kind="points"`` fits the
+    starting points instead (the ``points`` intervention and its ``points.start`` column), in the same columns.
     """
     lf = as_lazy(results)
-    money = money_column(results if isinstance(results, str | Path) else lf)
+    money = money_column(results if isinstance(results, str | Path) else lf, kind)
     if isinstance(results, str | Path):
-        lf = lf.filter(pl.col("variant").is_in(folder_sweep(results)[0]))
+        from simlab.run.store import load_manifest
+
+        sweep = folder_sweep(results, kind)[0]
+        lf = lf.filter(pl.col("variant").is_in(sweep))
+        if rules is None:
+            rules = rules_money(load_manifest(results), results, sweep, kind=kind)
     require(lf, ("variant", "game", "seat", "win_share", money), "compensation")
     n = players(lf)
     rows = offsets(lf, n, money)
@@ -240,7 +329,7 @@ def compensation(results: Results, seat: int | None = None, level: float = 0.95,
         lo, hi = fit.fair_interval(level)
         rate, rate_se = fit.rate(0.0)
         z = stats.z_value(level)
-        ref = float((pk["others_money"] * pk["games"]).sum() / pk["games"].sum())
+        fair_money, fair_others = against_rules(fit.fair if bounded(lo, hi) else math.nan, k, rules)
         fit_rows.append(
             {
                 "seat": k,
@@ -254,8 +343,10 @@ def compensation(results: Results, seat: int | None = None, level: float = 0.95,
                 "fair_offset": fit.fair,
                 "fair_lo": lo,
                 "fair_hi": hi,
-                "fair_money": ref + fit.fair,
-                "others_money": ref,
+                "fair_money": fair_money,
+                "fair_others": fair_others,
+                "rules_money": float(rules[k]) if rules is not None else math.nan,
+                "rules_others": float(np.delete(rules, k).mean()) if rules is not None else math.nan,
                 "rate": rate,
                 "rate_se": rate_se,
                 "rate_lo": rate - z * rate_se,
@@ -285,6 +376,7 @@ def compensation(results: Results, seat: int | None = None, level: float = 0.95,
         games=games,
         bots=bots,
         fits=fits,
+        kind=kind,
     )
 
 

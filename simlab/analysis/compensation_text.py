@@ -13,22 +13,72 @@ def _signed(x: float) -> str:
     return f"{x:+.2f}"
 
 
+def against_rules_words(r: dict, units: Units = GENERIC_UNITS, places: int = 2, kind: str = "money") -> str:
+    """A fit row's fair amount against the published rules' starting money of every seat, never an impossible
+    amount (``compensation.against_rules``): "starting money 0.00 against 3.35 for the other seat (the rules: 0
+    against 0): the other seat needs 3.35 more", or the reason there is no published reference."""
+    import math
+
+    if not math.isfinite(r.get("fair_money", math.nan)):
+        if math.isfinite(r.get("rules_money", math.nan)):
+            return ""
+        return f"no variant of the sweep plays the published starting {kind}: the offset only"
+    own, others = r["fair_money"], r["fair_others"]
+    rules_own, rules_others = r["rules_money"], r["rules_others"]
+    other = "the other seats" if r.get("players", 3) > 2 else "the other seat"
+    rules = f"(the rules: {rules_own:g} against {rules_others:g})"
+    amount = f"{own:.{places}f} against {others:.{places}f} for {other} {rules}"
+    # the change from the rules moves with the fair offset, so its interval is the offset's, shifted
+    shift = rules_own - rules_others
+    lo, hi = r["fair_lo"] - shift, r["fair_hi"] - shift
+    more = others - rules_others
+    if more > 0:
+        each = " each" if r.get("players", 3) > 2 else ""
+        word = units.of(kind, more)
+        return (
+            f"starting {kind} {amount}: {other} need{'' if each else 's'} {more:.{places}f} [{-hi:.{places}f}, "
+            f"{-lo:.{places}f}] {word} more{each} (seat {r['seat']} cannot start below 0)"
+        )
+    change = own - rules_own
+    word = units.of(kind, change)
+    span = f"[{lo:.{places}f}, {hi:.{places}f}]" if change >= 0 else f"[{-hi:.{places}f}, {-lo:.{places}f}]"
+    how = f"{abs(change):.{places}f} {span} {word} {'more' if change >= 0 else 'less'}"
+    return f"starting {kind} {amount}: seat {r['seat']} needs {how}"
+
+
+def published_fair_words(verdict: dict, variant: str) -> str | None:
+    """When a sweep's variant with the published starting money already has every seat within the tolerance
+    (a ``seat_verdicts`` row: ``fair`` or ``within``), the sentence that says so first; else None."""
+    if verdict["verdict"] not in ("fair", "within"):
+        return None
+    tol = verdict["tolerance"] * 100
+    return (
+        f"The published rules ({variant}) are already fair within ±{tol:g} points of win share: every seat's "
+        f"simultaneous interval lies inside {verdict['fair_share'] * 100:.1f}% ± {tol:g} (n={verdict['games']:,} "
+        "games per seat); the fitted offsets below say what money would move, not what the rules need."
+    )
+
+
 def compensation_text(comp: Any, units: Units = GENERIC_UNITS) -> list[str]:
-    """One line per fitted seat of a ``Compensation``."""
-    lines = []
+    """One line per fitted seat of a ``Compensation`` (its kind: starting money or starting points)."""
+    kind = getattr(comp, "kind", "money")
+    one, many = (units.money, units.money_plural) if kind == "money" else (units.points, units.points_plural)
+    lines = [f"starting {kind} ({many}):"]
     for r in comp.fit.iter_rows(named=True):
         rate = (
-            f"one {units.money} is worth {r['rate'] * 100:.2f} [{r['rate_lo'] * 100:.2f}, {r['rate_hi'] * 100:.2f}] "
+            f"one {one} is worth {r['rate'] * 100:.2f} [{r['rate_lo'] * 100:.2f}, {r['rate_hi'] * 100:.2f}] "
             f"win-share points; {r['games']:,} seat-games over {r['offsets']} offsets"
         )
         missing = fit_undetermined(r, comp.level)
         if missing is not None:
             lines.append(f"seat {r['seat']}: fair offset {missing}; {rate}")
             continue
+        words = against_rules_words({**r, "players": comp.players}, units, kind=kind)
         lines.append(
-            f"seat {r['seat']}: fair offset {_signed(r['fair_offset'])} {units.money_plural} "
-            f"[{_signed(r['fair_lo'])}, {_signed(r['fair_hi'])}] (starting money {r['fair_money']:.2f} against "
-            f"{r['others_money']:.2f}); win share at offset 0: {r['share_at_0'] * 100:.1f}%; {rate}"
+            f"seat {r['seat']}: fair offset {_signed(r['fair_offset'])} {many} "
+            f"[{_signed(r['fair_lo'])}, {_signed(r['fair_hi'])}] against the others' mean"
+            + (f"; {words}" if words else "")
+            + f"; win share at offset 0: {r['share_at_0'] * 100:.1f}%; {rate}"
         )
     lines.append(f"intervals: {comp.fit['interval'][0]}")
     return lines
@@ -41,17 +91,25 @@ STATUS = {
     "largest deviation): any of them will do",
     "budget": "--max-games spent before the race was decided: the best vector so far (see the candidates)",
     "continuous": "a continuous knob: the model's answer, with parametric-bootstrap intervals",
+    "published": "nothing searched: the published vector is already fair",
 }
 
 
 def fair_vector_text(result: Any) -> list[str]:
-    """The chosen vector, how the race ended, the candidates and the confirmation run."""
+    """The outcome the confirmations support (first line), the chosen vector, how the race ended, the candidates
+    and the confirmation runs (the published vector's, then the chosen one's)."""
+    from simlab.analysis.fair_outcome import headline
     from simlab.analysis.fair_vector import largest_deviation, with_offsets
 
     base = ",".join(f"{b:g}" for b in result.base)
     value = ",".join(f"{v:g}" for v in result.value)
     offsets = ",".join(f"{x:+g}" if result.integer else f"{x:+.2f}" for x in result.offsets)
-    lines = [f"fair {result.knob}: {value} (offsets {offsets} on the base {base})"]
+    lines = [headline(result)]
+    if result.published is not None:
+        lines += _confirmation_lines(result.published, result.knob, "the published rules")
+    if result.status == "published":
+        return lines
+    lines.append(f"the search's answer: {result.knob} {value} (offsets {offsets} on the published {base})")
     if result.offset_lo is not None:
         lines.append(
             "  offset intervals: "
@@ -73,18 +131,51 @@ def fair_vector_text(result: Any) -> list[str]:
                 f"{' / '.join(f'{x * 100:.1f}' for x in s)}; {largest_deviation(s) * 100:.2f}; "
                 f"{c.games:,} games; {mark}"
             )
-    conf = result.confirmation
+    return lines + _confirmation_lines(result.confirmation, result.knob, "the chosen vector")
+
+
+def _confirmation_lines(conf: Any, knob: str, what: str) -> list[str]:
+    """A confirmation run: seat shares with intervals, the equal-seats test, the largest deviation."""
     n = len(conf.shares)
-    lines.append(f"confirmation on {conf.games:,} fresh games (seeds never used by the search):")
+    lines = [f"confirmation of {what} on {conf.games:,} fresh games (seeds never used by the search):"]
     for k in range(n):
         lines.append(
-            f"  seat {k} ({result.knob} {result.value[k]:g}): win share {conf.shares[k] * 100:.1f}% "
+            f"  seat {k} ({knob} {conf.value[k]:g}): win share {conf.shares[k] * 100:.1f}% "
             f"[{conf.lo[k] * 100:.1f}, {conf.hi[k] * 100:.1f}]"
         )
-    verdict = "no detectable inequality" if conf.p_equal >= 1 - conf.level else "the seats are still unequal"
+    verdict = "no detectable inequality" if conf.p_equal >= 1 - conf.level else "the seats are detectably unequal"
     lines.append(
         f"  all seats equal? Wald χ² = {conf.chi2:.2f} (df {conf.df}), p = {conf.p_equal:.3g}: {verdict}; "
         f"largest deviation from {100 / n:.1f}%: {conf.deviation * 100:.2f} points"
     )
     lines.append(f"  intervals: normal interval of the mean ({conf.level:.0%}), n = {conf.games:,} games per seat")
     return lines
+
+
+def fair_vector_payload(result: Any, game: str, tolerance: float, lineup: list[str], seed: int) -> dict[str, Any]:
+    """``simlab compensate --json``: the outcome and its first line, the answer, both confirmations, the race."""
+    from simlab.analysis.export import records
+    from simlab.analysis.fair_outcome import headline
+
+    tables = {"answer": result.answer_table(), "confirmation": result.confirmation.table()}
+    if result.published is not None:
+        tables["published"] = result.published.table()
+    tables["candidates"] = result.candidates_table()
+    return {
+        "format": 1,
+        "command": "compensate",
+        "game": game,
+        "knob": result.knob,
+        "level": result.level,
+        "outcome": result.outcome,
+        "headline": headline(result),
+        "value": list(result.value),
+        "status": result.status,
+        "games": result.games,
+        "tolerance": tolerance,
+        "fair_within": result.within * 100,
+        "lineup": lineup,
+        "seed": seed,
+        "tables": {name: records(t) for name, t in tables.items()},
+        "not_available": [],
+    }

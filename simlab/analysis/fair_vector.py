@@ -22,6 +22,11 @@ whole vector, verified:
    used by the search), and its seat shares (normal intervals), largest deviation and the Wald equal-seats
    test are reported. Selection error is not certified by the race; the confirmation run is what verifies.
 
+Before all this the published vector is confirmed on its own fresh seeds (from ``PUBLISHED_START``): when every
+seat is within ``within`` of 1/N there (simultaneous intervals), the rules are already fair and nothing is
+searched. What the search may conclude is read from the confirmations alone (``fair_outcome``): already fair,
+fair vector found and confirmed, no vector on the grid fair within the tolerance, or the budget ran out.
+
 A continuous knob (float entries) gets the model's continuous answer, with a parametric-bootstrap interval
 of each offset, confirmed the same way. Games are played through the game contract (``play_batch`` +
 ``result_columns``), lineup rotated through the seats as the runner does.
@@ -45,6 +50,8 @@ from simlab.run.scenario import rotated_lineup
 
 #: first game index of a confirmation run: far beyond any search, so its seeds are fresh
 CONFIRM_START = 1 << 40
+#: first game index of the published vector's confirmation: fresh too, and apart from the chosen one's
+PUBLISHED_START = 1 << 41
 #: bootstrap replicates of a race round, drawn in blocks of this many
 BOOTSTRAP = 400
 BOOTSTRAP_BLOCK = 50
@@ -344,9 +351,9 @@ class Confirmation:
 
 def confirm(
     game: Any, config: Any, knob: str, value: tuple[Any, ...], lineup: Sequence[str], games: int, seed: int,
-    level: float = 0.95, play: Play = play_vector, jobs: int = 1,
+    level: float = 0.95, play: Play = play_vector, jobs: int = 1, start: int = CONFIRM_START,
 ) -> Confirmation:  # fmt: skip
-    """Play ``games`` fresh games (indices from ``CONFIRM_START``) at ``value`` and test the seats' equality."""
+    """Play ``games`` fresh games (indices from ``start``) at ``value`` and test the seats' equality."""
     from simlab.run.seeds import game_seeds
 
     if games < 2:
@@ -355,8 +362,7 @@ def confirm(
     bounds = np.linspace(0, games, parts + 1).astype(int)
     chunks = []
     for a, b in itertools.pairwise(bounds.tolist()):
-        start = CONFIRM_START + a
-        chunks.append((start, game_seeds(seed, start, CONFIRM_START + b)))
+        chunks.append((start + a, game_seeds(seed, start + a, start + b)))
     if parts > 1:
         from joblib import Parallel, delayed
 
@@ -387,16 +393,31 @@ class FairVector:
     integer: bool
     value: tuple[Any, ...]
     offsets: tuple[float, ...]
-    status: str  # decided | equivalent | budget | continuous
+    status: str  # decided | equivalent | budget | continuous | published (nothing searched)
     games: int
     candidates: list[Candidate]
-    fit: SoftmaxFit
+    fit: SoftmaxFit | None  # None when the published vector was already fair
     confirmation: Confirmation
     level: float
     tolerance: float
     offset_lo: np.ndarray | None = None  # continuous knobs: interval of each offset
     offset_hi: np.ndarray | None = None
     _pool: list[Candidate] = dataclasses.field(default_factory=list)  # every vector played (exploration too)
+    published: Confirmation | None = None  # the published vector on its own fresh seeds, played first
+    within: float = stats.DEFAULT_TOLERANCE  # δ: a seat within 1/N ± δ is fair
+
+    @property
+    def outcome(self) -> str:
+        """What the confirmations support (``fair_outcome.OUTCOMES``)."""
+        from simlab.analysis.fair_outcome import band, outcome
+
+        chosen = None if self.status == "published" else self.confirmation
+        alive = [c for c in self.candidates if c.dropped is None and c.games > 1]
+        beyond = bool(alive) and all(
+            band(confirmation_of(c.offsets, np.concatenate(c.wins), self.level), self.within).state == "beyond"
+            for c in alive
+        )
+        return outcome(self.status, self.published, chosen, self.within, beyond)
 
     def candidates_table(self) -> pl.DataFrame:
         rows = []
@@ -409,7 +430,9 @@ class FairVector:
                     "games": c.games,
                     "win_share": s.tolist(),
                     "largest_deviation": float(largest_deviation(s)),
-                    "model_deviation": float(largest_deviation(self.fit.p(np.array(c.offsets, float)))),
+                    "model_deviation": (
+                        float(largest_deviation(self.fit.p(np.array(c.offsets, float)))) if self.fit else math.nan
+                    ),
                     "dropped_in_round": c.dropped,
                     "chosen": tuple(c.offsets) == tuple(self.offsets),
                 }
@@ -417,16 +440,20 @@ class FairVector:
         return pl.DataFrame(rows)
 
     def chart_frame(self) -> pl.DataFrame:
-        """Seat shares of the base (the search's games at offset 0) and of the chosen vector (the confirmation
-        run), in ``seat_advantage``'s columns for ``charts.seat_win_shares``."""
+        """Seat shares of the published vector and of the chosen one (each on its own fresh seeds; the
+        search's games at offset 0 when the published was not confirmed), in ``seat_advantage``'s columns for
+        ``charts.seat_win_shares``."""
         frames = []
-        zero = next((c for c in self.candidates if c.games and not any(c.offsets)), None)
-        if zero is None:
-            zero = next((c for c in self._pool if c.games and not any(c.offsets)), None)
-        runs = [(zero, "base"), (None, "chosen")] if zero is not None else [(None, "chosen")]
-        for c, what in runs:
-            conf = self.confirmation if c is None else confirmation_of(self.base, np.concatenate(c.wins), self.level)
-            how = "confirmation, fresh seeds" if c is None else "search games"
+        runs: list[tuple[Confirmation, str, str]] = []
+        if self.published is not None:
+            runs.append((self.published, "published", "confirmation, fresh seeds"))
+        else:
+            zero = next((c for c in [*self.candidates, *self._pool] if c.games and not any(c.offsets)), None)
+            if zero is not None:
+                runs.append((confirmation_of(self.base, np.concatenate(zero.wins), self.level), "base", "search games"))
+        if self.status != "published":
+            runs.append((self.confirmation, "chosen", "confirmation, fresh seeds"))
+        for conf, what, how in runs:
             frames.append(
                 conf.table()
                 .with_columns(pl.lit(f"{what} {_show(conf.value)} ({how})").alias("variant"))
@@ -456,7 +483,7 @@ class FairVector:
                 "offset": [float(x) for x in self.offsets],
                 "offset_lo": [float(x) for x in lo],
                 "offset_hi": [float(x) for x in hi],
-                "model_fair_offset": self.fit.fair().tolist(),
+                "model_fair_offset": self.fit.fair().tolist() if self.fit else [math.nan] * n,
             }
         )
 
@@ -479,11 +506,13 @@ def search(
     progress: Progress | None = None,
     play: Play = play_vector,
     jobs: int = 1,
+    within: float = stats.DEFAULT_TOLERANCE,
 ) -> FairVector:
     """Find and confirm the vector of ``knob`` values (one per seat) that makes the seats' win shares equal.
 
     ``tolerance`` (a share: 0.005 is half a point) ends the race when the survivors are that close to the best.
-    ``max_games`` bounds the search (not the confirmation); exploring stops at half of it.
+    ``max_games`` bounds the search (not the confirmations); exploring stops at half of it. ``within`` (δ, a
+    share) is the band 1/N ± δ a fair seat lies in; the published vector is confirmed against it first.
     ``play(game, config, knob, value, lineup, start, seeds)`` returns the games' win shares (replaceable in
     tests).
     """
@@ -497,6 +526,22 @@ def search(
         raise AnalysisError(f"--batch: need at least 10 games per vector and step, got {batch}")
     if not (isinstance(tolerance, int | float) and math.isfinite(tolerance) and tolerance >= 0):
         raise AnalysisError(f"--tolerance: expected a finite number ≥ 0, found {tolerance!r}")
+    if not (isinstance(within, int | float) and math.isfinite(within) and within > 0):
+        raise AnalysisError(f"--fair-within: expected a finite number > 0, found {within!r}")
+    if batch * (n + 1) > max_games:
+        raise AnalysisError(
+            f"not enough games to explore (--max-games {max_games:,}); the first step needs {batch * (n + 1):,} "
+            f"({n + 1} vectors × --batch {batch:,})"
+        )
+    from simlab.analysis.fair_outcome import band
+
+    # 0. the published rules first, on their own fresh seeds: already fair within ±δ means nothing to search
+    say(f"  confirming the published {_show(base)} on {confirm_games:,} fresh games")
+    published = confirm(game, config, knob, base, lineup, confirm_games, seed, level, play, jobs, PUBLISHED_START)
+    if band(published, within).state == "inside":
+        zero = tuple(0 if integer else 0.0 for _ in base)
+        return FairVector(knob, base, integer, base, zero, "published", 0, [], None, published, level, tolerance,
+                          published=published, within=within)  # fmt: skip
     pool: dict[tuple[float, ...], Candidate] = {}
     next_game = 0
     spent = 0
@@ -557,10 +602,16 @@ def search(
         say(f"  confirming {_show(value)} on {confirm_games:,} fresh games")
         conf = confirm(game, config, knob, value, lineup, confirm_games, seed, level, play, jobs)
         return FairVector(knob, base, False, value, tuple(float(x) for x in fair), "continuous", spent,
-                          list(pool.values()), fit, conf, level, tolerance, lo, hi, list(pool.values()))  # fmt: skip
+                          list(pool.values()), fit, conf, level, tolerance, lo, hi, list(pool.values()),
+                          published, within)  # fmt: skip
 
-    # 2. shortlist, 3. race
-    short = shortlist(fit, size)
+    # 2. shortlist (vectors the config allows: a weakly determined slope can point past the knob's range), 3. race
+    short = [c for c in shortlist(fit, size) if _playable(config, knob, with_offsets(base, c))]
+    if not short:
+        raise AnalysisError(
+            f"the model's answer ({', '.join(f'{x:+.1f}' for x in fair)}) lies outside the range {knob} allows "
+            f"after {spent:,} games: the slope is not yet well determined; raise --max-games or --batch"
+        )
     say("  shortlist: " + "; ".join(_show(with_offsets(base, c)) for c in short))
     for c in short:
         pool.setdefault(tuple(c), Candidate(tuple(c)))
@@ -586,7 +637,11 @@ def search(
         # the refitted model may now rank a vector outside the race first: it joins (at most 2 × size racers)
         fit = fit_softmax(*observations())
         top = tuple(shortlist(fit, 1)[0])
-        if len(racers) < 2 * size and all(c.offsets != top for c in racers):
+        if (
+            len(racers) < 2 * size
+            and all(c.offsets != top for c in racers)
+            and _playable(config, knob, with_offsets(base, top))
+        ):
             racers.append(pool.setdefault(top, Candidate(top)))
             say(f"  the refitted model adds {_show(with_offsets(base, top))} to the race")
     if all(c.games == 0 for c in racers):
@@ -599,8 +654,23 @@ def search(
     conf = confirm(game, config, knob, value, lineup, confirm_games, seed, level, play, jobs)
     return FairVector(
         knob, base, True, value, chosen.offsets, status, spent, racers, fit, conf, level, tolerance,
-        _pool=list(pool.values()),
+        _pool=list(pool.values()), published=published, within=within,
     )  # fmt: skip
+
+
+def _playable(config: Any, knob: str, value: tuple[Any, ...]) -> bool:
+    """Whether the config accepts ``knob`` = ``value`` (a config without ``replace``, a test's, accepts all)."""
+    if not hasattr(config, "replace"):
+        return True
+    from simlab.core.errors import ConfigError
+
+    full = list(getattr(config, knob))
+    full[: len(value)] = value
+    try:
+        config.replace(**{knob: tuple(full)})
+    except ConfigError:
+        return False
+    return True
 
 
 def _show(value: Sequence[Any]) -> str:

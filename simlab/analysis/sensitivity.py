@@ -3,6 +3,8 @@
 A game whose printed numbers are not public ships them as placeholder tables and knobs (provenance
 ``placeholder``, or ``assumption`` for a reading of an unclear rule). A *sensitivity run* plays a base variant
 and variants that each change only such knobs, on the same game seeds (a game ships one as a scenario).
+Experiment knobs (provenance ``intervention``, and any knob the game declares as an intervention: a grant, an
+offset) are never data: a run that turns them is an intervention design, not a sensitivity run.
 Its headline verdict is the seat advantage; here each seat's advantage (win share − 1/N) is estimated in every
 variant and the variants are compared as :mod:`simlab.analysis.robust` compares the bots of a panel: Cochran's
 Q test of the variant × seat interaction, Holm-adjusted over the seats, and per seat one of "keeps its sign
@@ -29,6 +31,18 @@ METHOD = (
     "each seat's win share minus 1/N per data variant; Cochran's Q test of the variant x seat interaction, "
     "Holm-adjusted over the seats; pooled estimate by inverse variance, Holm-adjusted; same game seeds"
 )
+
+
+def knob_sources(game: Any) -> dict[str, str]:
+    """Knob → provenance, with every knob the game declares as an intervention (its knob and seat knob)
+    marked ``intervention`` whatever its config says: an experiment knob is never unknown data."""
+    sources = {k["name"]: k["source"] for k in game.config_class.provenance()}
+    facts = getattr(game, "fact_set", None)
+    for i in facts.interventions if facts is not None else ():
+        for knob in (i.knob, i.seat_knob):
+            if knob:
+                sources[knob] = "intervention"
+    return sources
 
 
 def data_variants(configs: Mapping[str, Mapping[str, Any]], sources: Mapping[str, str], base: str) -> list[str] | None:
@@ -78,7 +92,7 @@ def sensitivity(
 
     manifest = load_manifest(folder)
     configs = {v["name"]: v["config"] for v in manifest["variants"]}
-    sources = {k["name"]: k["source"] for k in get_game(manifest["game"]).config_class.provenance()}
+    sources = knob_sources(get_game(manifest["game"]))
     base = base or next(iter(configs))
     variants = data_variants(configs, sources, base)
     if variants is None:

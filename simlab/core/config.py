@@ -1,7 +1,7 @@
 """Frozen, typed game configs: every rule number is a field with its provenance.
 
 A game's config is a frozen dataclass whose fields are declared with :func:`knob`, which records where
-the default comes from (``rulebook``, ``derived``, ``assumption`` or ``placeholder``) and a one-line
+the default comes from (``rulebook``, ``derived``, ``assumption``, ``placeholder`` or ``intervention``) and a one-line
 description. :class:`GameConfig` gives every game the same tools: presets, ``key=value`` overrides with
 type checking, validation messages that say what is allowed, a stable hash for result rows, and a
 provenance table for reports.
@@ -18,7 +18,9 @@ from typing import Any, ClassVar, Self, get_args, get_origin, get_type_hints
 from simlab.core.errors import ConfigError
 from simlab.core.suggest import unknown_name
 
-SOURCES = ("rulebook", "derived", "assumption", "placeholder")
+#: where a knob's default comes from; ``intervention``: an experiment knob (a grant, an offset) whose default
+#: changes nothing: turned by an intervention design, never a reading of the rules or unknown data
+SOURCES = ("rulebook", "derived", "assumption", "placeholder", "intervention")
 
 #: one end of a knob's range: a number, None (no bound) or a function of the config (another knob's value)
 Bound = int | float | Callable[[Any], int | float] | None

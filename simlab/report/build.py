@@ -705,7 +705,9 @@ def _compensation(ctx: Context) -> Any:
         return None
     rows = ctx.rows if len(sweep) == len(ctx.variants) else ctx.rows.filter(pl.col("variant").is_in(sweep))
     try:
-        return A.compensation(rows, level=ctx.level)
+        from simlab.analysis.compensation import rules_money
+
+        return A.compensation(rows, level=ctx.level, rules=rules_money(ctx.manifest, ctx.folder, sweep))
     except AnalysisError:
         return None
 
@@ -714,6 +716,8 @@ def _compensate_pointer(ctx: Context) -> str:
     """The command that turns a sweep's per-seat fair money into a whole vector for all seats, verified."""
     m = ctx.manifest
     command = f"simlab compensate {m['game']} --players {m['players']}"
+    if ctx.tolerance != stats.DEFAULT_TOLERANCE:
+        command += f" --fair-within {ctx.tolerance * 100:g}"
     if m.get("bots"):
         command += " --bots " + ",".join(m["bots"])
     # compensate always rotates its line-up through the seats, as a run with a `lineup` does
@@ -723,11 +727,29 @@ def _compensate_pointer(ctx: Context) -> str:
     return (
         f"The fitted offsets are per seat and continuous; starting {ctx.units.money_plural} come in whole units "
         "and all seats change at once. The whole-number vector for every seat, on the knob's own grid and "
-        f"verified by a confirmation run with its seat shares and equal-seats test: {command}{seating}."
+        f"verified by a confirmation run with its seat shares and equal-seats test: {command}{seating}. It "
+        "tests the published rules first and answers with what its confirmations support: already fair, a fair "
+        "vector confirmed on fresh games, no vector on the knob's grid fair within the tolerance, or not settled."
     )
 
 
+def _rules_words(r: dict, comp: Any, ctx: Context) -> str:
+    from simlab.analysis.compensation_text import against_rules_words
+
+    words = against_rules_words({**r, "players": comp.players}, ctx.units, places=1)
+    return f" ({words})" if words else ""
+
+
 def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
+    from simlab.analysis.compensation import published_variant
+    from simlab.analysis.compensation_text import published_fair_words
+
+    published = published_variant(ctx.manifest, ctx.folder, money_sweep(ctx.configs, ctx.base, ctx.money_knob()))
+    if published is not None:
+        verdict = A.seat_verdicts(_seat_advantage(ctx, [published]), ctx.tolerance).row(0, named=True)
+        words = published_fair_words(verdict, published)
+        if words:
+            sec.findings.append(Finding(words, "ok"))
     rows = []
     for r in comp.fit.iter_rows(named=True):
         missing = fit_undetermined(r, comp.level)
@@ -736,8 +758,8 @@ def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
         text = (
             f"{seat_name(r['seat']).capitalize()} would win 1/{comp.players} of the games with "
             f"{F.num(r['fair_offset'], 1, sign=True)} {ctx.units.money_plural} {fair}"
-            f" against the others' mean (starting money {F.num(r['fair_money'], 1)} against "
-            f"{F.num(r['others_money'], 1)}); one {ctx.units.money} is worth {F.num(r['rate'] * 100, 2)} "
+            f" against the others' mean{_rules_words(r, comp, ctx)}; one {ctx.units.money} is worth "
+            f"{F.num(r['rate'] * 100, 2)} "
             f"{F.ci(r['rate_lo'], r['rate_hi'], 100, 2)} points of win share "
             f"(n={F.count(r['games'])} seat-games over {r['offsets']} offsets)."
         )
@@ -753,7 +775,9 @@ def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
                 F.count(r["games"]),
                 str(r["offsets"]),
                 F.est_ci(r["fair_offset"], r["fair_lo"], r["fair_hi"], places=2, sign=True) if bounded else missing,
-                F.num(r["fair_money"], 2) if bounded else "–",
+                f"{F.num(r['fair_money'], 2)} against {F.num(r['fair_others'], 2)}"
+                if bounded and math.isfinite(r["fair_money"])
+                else "–",
                 F.pct(r["share_at_0"]),
                 F.est_ci(r["rate"], r["rate_lo"], r["rate_hi"], 100, places=2),
             ]
@@ -766,7 +790,7 @@ def _add_compensation(ctx: Context, sec: Section, comp: Any) -> None:
                 "seat-games",
                 "offsets",
                 f"fair offset ({ctx.units.money_label})",
-                "fair money",
+                "fair money (seat against the others; published rules otherwise)",
                 "win share at offset 0",
                 f"points of win share per {ctx.units.money}",
             ],

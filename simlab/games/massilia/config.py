@@ -170,13 +170,13 @@ class MassiliaConfig(GameConfig):
     )
     bonus_card: str = knob(
         "none",
-        "derived",
+        "intervention",
         "experiment knob: a deity card (by name) dealt from the deck to bonus_card_seat at setup",
         record=None,
         choices=("none", *data.CARDS),
     )
     bonus_card_seat: int = knob(
-        -1, "derived", "seat that receives bonus_card (-1: nobody)", record=None, range=(0, _last_seat), also=(-1,)
+        -1, "intervention", "seat that receives bonus_card (-1: nobody)", record=None, range=(0, _last_seat), also=(-1,)
     )
 
     def validate(self) -> None:

@@ -167,13 +167,13 @@ class MerchantOfVenusConfig(GameConfig):
     )
     purse_offset: tuple[int, ...] = knob(
         (0, 0, 0, 0),
-        "derived",
+        "intervention",
         "experiment knob: credits added to each seat's rulebook purse (the compensation knob; may be negative)",
         hash_default=False,
     )
     bonus_item: str = knob(
         "none",
-        "derived",
+        "intervention",
         "experiment knob: an equipment item or a race tech (by name) bonus_item_seat starts with",
         record=None,
         choices=BONUS_ITEMS,
@@ -181,7 +181,7 @@ class MerchantOfVenusConfig(GameConfig):
     )
     bonus_item_seat: int = knob(
         -1,
-        "derived",
+        "intervention",
         "seat that starts with bonus_item (-1: nobody)",
         record=None,
         range=(0, _last_seat),

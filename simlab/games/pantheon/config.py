@@ -196,21 +196,21 @@ class PantheonConfig(GameConfig):
     # -- experiment knobs (the interventions of simlab.games.pantheon.facts) ------------------------------
     start_points: tuple[int, ...] = knob(
         (0, 0, 0, 0),
-        "assumption",
+        "intervention",
         "experiment knob: points each seat starts with (the rulebook: 0 for all)",
         hash_default=False,
         range=(0, None),
     )
     extra_start_feet: tuple[int, ...] = knob(
         (0, 0, 0, 0),
-        "assumption",
+        "intervention",
         "experiment knob: feet each seat takes from its general supply into its stock at set-up, on top of the "
         "start stock (the compensation unit; negative returns feet to the supply)",
         hash_default=False,
     )
     start_god: str = knob(
         "none",
-        "assumption",
+        "intervention",
         "experiment knob: a god (by key, e.g. stonkus) whose topmost tile in the stack start_god_seat gains "
         "before era 1, like a bonus-tile god (bonus_god_era_points and its effect)",
         record=None,
@@ -219,7 +219,7 @@ class PantheonConfig(GameConfig):
     )
     start_god_seat: int = knob(
         -1,
-        "assumption",
+        "intervention",
         "seat that gains start_god (-1: nobody)",
         record=None,
         hash_default=False,

@@ -166,7 +166,7 @@ class RomaConfig(GameConfig):
     # -- experiment knobs ----------------------------------------------------------------------------------
     bonus_card: str = knob(
         "none",
-        "assumption",
+        "intervention",
         "experiment knob: a card (by key, e.g. forum) put into bonus_card_seat's opening hand as an extra card",
         record=None,
         choices=("none", *data.CARD_KEYS),
@@ -174,7 +174,7 @@ class RomaConfig(GameConfig):
     )
     bonus_card_seat: int = knob(
         -1,
-        "assumption",
+        "intervention",
         "seat that receives bonus_card (-1: nobody)",
         record=None,
         hash_default=False,

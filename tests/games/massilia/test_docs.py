@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from simlab import get_game
+from simlab.core.config import SOURCES
 from simlab.games.massilia.config import MassiliaConfig
 from tests.games.doc_examples import run_position_examples
 
@@ -13,7 +14,7 @@ def test_every_config_field_is_documented_with_its_provenance() -> None:
     text = DOC.read_text()
     for field in MassiliaConfig.provenance():
         assert f"| `{field['name']}` |" in text, f"config field {field['name']} missing from {DOC.name}"
-        assert field["source"] in {"rulebook", "derived", "assumption", "placeholder"}
+        assert field["source"] in SOURCES
         assert field["doc"], f"config field {field['name']} has no description"
 
 

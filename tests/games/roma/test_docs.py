@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simlab.core.config import SOURCES
 from simlab.games.roma import data
 from simlab.games.roma.config import RomaConfig
 from simlab.games.roma.game import GAME
@@ -16,7 +17,7 @@ def test_every_config_field_is_documented_with_its_provenance() -> None:
     text = DOC.read_text()
     for field in RomaConfig.provenance():
         assert f"| `{field['name']}` |" in text, f"config field {field['name']} missing from {DOC.name}"
-        assert field["source"] in {"rulebook", "derived", "assumption", "placeholder"}
+        assert field["source"] in SOURCES
         assert field["doc"], f"config field {field['name']} has no description"
     for preset in GAME.presets():
         assert f"`{preset}`" in text
