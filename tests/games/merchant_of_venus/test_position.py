@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from simlab.core.errors import PositionError
+from simlab.games.merchant_of_venus import narrate
 from simlab.games.merchant_of_venus import rules as R
 from simlab.games.merchant_of_venus.position import edge_to, force, position, space
 
@@ -140,7 +141,9 @@ def test_mid_move_positions():
     s = st.record[0]
     assert st.decision_name() == "move" and int(s["mp"]) == 3 and int(s["steps"]) == 1
     targets = {st.describe(a) for a in st.legal_actions()}
-    assert "to cw_loop_4" in targets and "to cw_loop_6" not in targets, "never straight back"
+    labels = narrate.labels_for(st.config)  # a move names its space as a reader sees it
+    assert f"to {labels[space(st, 'cw_loop_4')]}" in targets, "the next space on"
+    assert f"to {labels[space(st, 'cw_loop_6')]}" not in targets, "never straight back"
     fresh = position(0, overrides=TWO, phase="move", mp=4)  # on Galactic Base, not moved yet: no landing
     assert R.A_LAND not in fresh.legal_actions() and int(fresh.record[0]["steps"]) == 0
     with pytest.raises(PositionError, match=r"mp: phase 'move' needs the MP left"):

@@ -15,7 +15,7 @@ from simlab.core.errors import DataFileError, PositionError
 from simlab.games.merchant_of_venus import board as B
 from simlab.games.merchant_of_venus import bots as BT
 from simlab.games.merchant_of_venus import rules as R
-from simlab.games.merchant_of_venus.config import GOOD_NAMES, MerchantOfVenusConfig
+from simlab.games.merchant_of_venus.config import GOOD_NAMES, MerchantOfVenusConfig, mission_targets
 from simlab.games.merchant_of_venus.game import GAME, describe_action
 from simlab.games.merchant_of_venus.position import position, space
 
@@ -77,7 +77,7 @@ def board_file(tmp_path_factory) -> str:
 
 
 def at_port(board_file: str, where: str = NORTH, **kw):
-    config = MerchantOfVenusConfig(players=2, board_file=board_file)
+    config = MerchantOfVenusConfig(players=2, board_file=board_file, mission_target=mission_targets(board_file))
     kw.setdefault("credits", {0: 500})
     kw.setdefault("at", {0: where})
     return position(0, config=config, phase="trade", skipped=True, **kw)
@@ -224,7 +224,13 @@ def test_a_neutral_port_with_more_sites_than_the_record_holds_is_refused(tmp_pat
 def test_games_on_the_small_board_play_to_the_end_and_build_asteroid_ports(board_file):
     """Random play on the small board: the invariants hold after every action (the contract's checks) and
     some games build a port three green lines from a neutral port."""
-    config = MerchantOfVenusConfig(players=2, board_file=board_file, rounds=10, purse_offset=(400, 400, 0, 0))
+    config = MerchantOfVenusConfig(
+        players=2,
+        board_file=board_file,
+        mission_target=mission_targets(board_file),
+        rounds=10,
+        purse_offset=(400, 400, 0, 0),
+    )
     inv = checks_for(GAME).invariants
     built = 0
     for seed in range(30):
@@ -246,7 +252,7 @@ def test_a_bot_does_not_aim_at_a_bankrupt_port(board_file):
     """Seat 1's ship waits in North Port with one good the Asteroid System's culture buys when seat 0 builds
     on Airhome and North Port goes bankrupt: the trader heads for a port it can land in (Airhome), not for
     the bankrupt one, where it would pay no fee."""
-    config = MerchantOfVenusConfig(players=2, board_file=board_file)
+    config = MerchantOfVenusConfig(players=2, board_file=board_file, mission_target=mission_targets(board_file))
     st = position(
         0,
         config=config,
@@ -271,7 +277,13 @@ def test_a_bot_does_not_aim_at_a_bankrupt_port(board_file):
 def test_the_heuristic_bots_play_the_small_board(board_file):
     """The porter and the trader on the small board: the invariants hold after every action and neutral
     ports go bankrupt."""
-    config = MerchantOfVenusConfig(players=2, board_file=board_file, rounds=10, purse_offset=(400, 400, 0, 0))
+    config = MerchantOfVenusConfig(
+        players=2,
+        board_file=board_file,
+        mission_target=mission_targets(board_file),
+        rounds=10,
+        purse_offset=(400, 400, 0, 0),
+    )
     bots = GAME.make_bots(["porter", "trader"], 2)
     inv = checks_for(GAME).invariants
     bankrupt_seen = 0
