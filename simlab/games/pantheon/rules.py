@@ -1651,16 +1651,17 @@ def jump_ok(s, c, p, h, mark):
         return False
     if s.virt[p, h] or h == s.temple or not reachable(s, c, h, mark):
         return False
-    s.virt[p, h] = 1  # as if jumped: is there a landing?
-    after = np.zeros(MAX_HEX, np.uint8)
-    connected(s, c, p, after)
+    # as if jumped: is there a landing? A hex next to h is reached, and a column there stands next to an own
+    # foot, through h alone, so marking h (not the whole network again) decides it
+    s.virt[p, h] = 1
+    mark[h] = 1
     ok = False
     for d in range(NDIR):
         x = c.nbr[h, d]
-        if x >= 0:
-            cost = place_cost(s, c, p, x, c.column_space[x] != 0, after)
-            if 0 < cost <= s.steps_left:
-                ok = True
+        if x >= 0 and not ok:
+            cost = place_cost(s, c, p, x, c.column_space[x] != 0, mark)
+            ok = 0 < cost <= s.steps_left
+    mark[h] = 0
     s.virt[p, h] = 0
     return ok
 
