@@ -99,7 +99,7 @@ def test_a_port_is_built_from_the_neutral_port_which_goes_bankrupt(board_file):
     north, airhome = space(st, NORTH), space(st, AIRHOME)
     st.apply(R.A_DONE)  # end trading without a buy
     assert int(s["phase"]) == R.PH_PORT and st.legal_actions() == [R.A_DONE, R.A_EDGE]
-    assert st.describe(R.A_EDGE) == "build a spaceport on Airhome"
+    assert st.describe(R.A_EDGE) == "build a spaceport on Airhome (Asteroid System)"
     st.apply(R.A_EDGE)
     assert int(s["port_owner"][airhome]) == 0 and int(s["ports"][0]) == 1 and int(s["credits"][0]) == 300
     assert int(s["pos"][0]) == airhome and int(s["bankrupt"][north]) == 1
