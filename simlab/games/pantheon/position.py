@@ -49,20 +49,8 @@ from simlab.games.pantheon import data as D
 from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.config import PantheonConfig
 from simlab.games.pantheon.facts import POINT_SOURCES
-from simlab.games.pantheon.game import GAME, PantheonState
+from simlab.games.pantheon.game import CARD_NAMES, GAME, PantheonState
 
-CARD_NAMES = (
-    "movement",
-    "gifts",
-    "priests",
-    "dancers",
-    "temples",
-    "money 1",
-    "money 2",
-    "money 3",
-    "money 4",
-    "money 5",
-)
 PHASES = ("action", "gallia")
 
 
