@@ -1,6 +1,6 @@
 """Which variants ``simlab seats`` shows in full when a run has many (a card run has 41 to 53).
 
-A block per variant buries the one a reader compares everything with: Roma's card run printed 53 blocks with
+A block per variant buries the one a reader compares everything with: a 53-variant card run printed 53 blocks with
 ``control`` among them in alphabetical order. The base (``--base``, else the run's control or rulebook variant)
 leads in full; past ``MANY`` variants the rest are summarised, one verdict sentence each for the ``top`` seated
 furthest from the fair share, and the command says how to see the others (``--variant NAME``, ``--all``).
