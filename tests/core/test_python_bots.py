@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 
 from simlab import get_game
 from simlab.core.bots import BotInfo
@@ -69,8 +70,9 @@ def test_python_bot_sees_a_determinized_view() -> None:
     assert differs > 0
 
 
-def test_bots_can_be_registered_at_run_time() -> None:
+def test_bots_can_be_registered_at_run_time(monkeypatch: pytest.MonkeyPatch) -> None:
     game = get_game("massilia")
+    monkeypatch.setattr(game.bots, "_infos", dict(game.bots._infos))  # the bot leaves with the test
     game.bots.register(BotInfo("first", f"{__name__}:FirstLegal", "first legal action"))
     bot = game.bots.make("first")
     assert isinstance(bot, FirstLegal)
