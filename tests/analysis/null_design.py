@@ -151,6 +151,18 @@ def run_panel_rows(folder: Path, games: int, seed: int = 16, panel: Sequence[str
     return {e.bot: simlab.load_results(e.folder).collect() for e in load_panel(root)[1]}
 
 
+def seat_effects(seats: pl.DataFrame, bot: str, z: float) -> pl.DataFrame:
+    """A bot's seat advantages as the robustness analysis's effect rows (estimate, se from the 95% interval)."""
+    return seats.select(
+        pl.lit("seat advantage").alias("kind"),
+        pl.format("seat {}", pl.col("seat")).alias("effect"),
+        pl.lit(bot).alias("bot"),
+        (pl.col("win_share") - pl.col("fair_share")).alias("estimate"),
+        ((pl.col("win_share_hi") - pl.col("win_share_lo")) / (2 * z)).alias("se"),
+        pl.col("games").cast(pl.Int64),
+    )
+
+
 def null_panel_estimates(rows_by_bot: dict[str, pl.DataFrame], block: int, seed: int = 0) -> list[pl.DataFrame]:
     """One null panel per block of ``block`` games: for every bot, each seat's advantage in the rulebook (seats
     relabelled at random within each game: exchangeable) and each null variant's paired change of each seat's
@@ -166,16 +178,7 @@ def null_panel_estimates(rows_by_bot: dict[str, pl.DataFrame], block: int, seed:
         for k, (bot, rows) in enumerate(rows_by_bot.items()):
             d = rows.filter((pl.col("game") // block) == b)
             seats = seat_advantage(relabelled(d.filter(pl.col("variant") == "rulebook"), 1, seed + 7919 * b + k))
-            parts.append(
-                seats.select(
-                    pl.lit("seat advantage").alias("kind"),
-                    pl.format("seat {}", pl.col("seat")).alias("effect"),
-                    pl.lit(bot).alias("bot"),
-                    (pl.col("win_share") - pl.col("fair_share")).alias("estimate"),
-                    ((pl.col("win_share_hi") - pl.col("win_share_lo")) / (2 * z)).alias("se"),
-                    pl.col("games").cast(pl.Int64),
-                )
-            )
+            parts.append(seat_effects(seats, bot, z))
             change = compare_variants(d, "rulebook")
             parts.append(
                 change.select(

@@ -242,22 +242,14 @@ def test_null_panels_of_the_real_engine_get_few_false_verdicts(null_panel_rows):
 def test_holds_on_the_real_engine_means_every_bots_interval_excludes_zero(null_panel_rows):
     """The real seat advantages (seats not relabelled) of the three bots, in blocks of 100 games: every 'holds'
     has every bot's interval on one side of zero (it was said with a bot's interval across zero)."""
+    from null_design import seat_effects
+
     z = 1.959964
     for b in range(20):
         parts = []
         for bot, rows in null_panel_rows.items():
             block = rows.filter((pl.col("variant") == "rulebook") & (pl.col("game") // 100 == b))
-            seats = seat_advantage(block)
-            parts.append(
-                seats.select(
-                    pl.lit("seat advantage").alias("kind"),
-                    pl.format("seat {}", pl.col("seat")).alias("effect"),
-                    pl.lit(bot).alias("bot"),
-                    (pl.col("win_share") - pl.col("fair_share")).alias("estimate"),
-                    ((pl.col("win_share_hi") - pl.col("win_share_lo")) / (2 * z)).alias("se"),
-                    pl.col("games").cast(pl.Int64),
-                )
-            )
+            parts.append(seat_effects(seat_advantage(block), bot, z))
         result = from_estimates(pl.concat(parts))
         for effect in result.verdicts.filter(pl.col("verdict") == HOLDS)["effect"]:
             mine = result.estimates.filter(pl.col("effect") == effect)
