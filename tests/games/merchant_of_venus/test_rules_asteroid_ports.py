@@ -76,8 +76,13 @@ def board_file(tmp_path_factory) -> str:
     return str(path)
 
 
+def small_config(board_file: str, **kw) -> MerchantOfVenusConfig:
+    """Two players on the small board, its missions aimed at its own lines."""
+    return MerchantOfVenusConfig(players=2, board_file=board_file, mission_target=mission_targets(board_file), **kw)
+
+
 def at_port(board_file: str, where: str = NORTH, **kw):
-    config = MerchantOfVenusConfig(players=2, board_file=board_file, mission_target=mission_targets(board_file))
+    config = small_config(board_file)
     kw.setdefault("credits", {0: 500})
     kw.setdefault("at", {0: where})
     return position(0, config=config, phase="trade", skipped=True, **kw)
@@ -224,13 +229,7 @@ def test_a_neutral_port_with_more_sites_than_the_record_holds_is_refused(tmp_pat
 def test_games_on_the_small_board_play_to_the_end_and_build_asteroid_ports(board_file):
     """Random play on the small board: the invariants hold after every action (the contract's checks) and
     some games build a port three green lines from a neutral port."""
-    config = MerchantOfVenusConfig(
-        players=2,
-        board_file=board_file,
-        mission_target=mission_targets(board_file),
-        rounds=10,
-        purse_offset=(400, 400, 0, 0),
-    )
+    config = small_config(board_file, rounds=10, purse_offset=(400, 400, 0, 0))
     inv = checks_for(GAME).invariants
     built = 0
     for seed in range(30):
@@ -252,7 +251,7 @@ def test_a_bot_does_not_aim_at_a_bankrupt_port(board_file):
     """Seat 1's ship waits in North Port with one good the Asteroid System's culture buys when seat 0 builds
     on Airhome and North Port goes bankrupt: the trader heads for a port it can land in (Airhome), not for
     the bankrupt one, where it would pay no fee."""
-    config = MerchantOfVenusConfig(players=2, board_file=board_file, mission_target=mission_targets(board_file))
+    config = small_config(board_file)
     st = position(
         0,
         config=config,
@@ -277,13 +276,7 @@ def test_a_bot_does_not_aim_at_a_bankrupt_port(board_file):
 def test_the_heuristic_bots_play_the_small_board(board_file):
     """The porter and the trader on the small board: the invariants hold after every action and neutral
     ports go bankrupt."""
-    config = MerchantOfVenusConfig(
-        players=2,
-        board_file=board_file,
-        mission_target=mission_targets(board_file),
-        rounds=10,
-        purse_offset=(400, 400, 0, 0),
-    )
+    config = small_config(board_file, rounds=10, purse_offset=(400, 400, 0, 0))
     bots = GAME.make_bots(["porter", "trader"], 2)
     inv = checks_for(GAME).invariants
     bankrupt_seen = 0
