@@ -8,7 +8,7 @@ import numpy as np
 
 from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.checks import invariants
-from simlab.games.pantheon.game import GAME
+from simlab.games.pantheon.game import GAME, PantheonState
 from simlab.games.pantheon.position import position
 
 from .helpers import FOOT, JUMP, STOP, neighbours, play
@@ -28,13 +28,13 @@ def tiles_of(st, god):
     return [t for t in range(R.NGOD) if int(cf["tile_god"][t]) == god]
 
 
-def test_surparit_with_an_empty_stack_and_box_gives_only_its_era_points_and_is_boxed():
-    """Era 3, four players, the display Surparit x4 and a Gadicea; no face-down god and none boxed (every other
-    tile owned): the Surparit taken scores 3 and has no further god to take — it may not take itself back."""
+def surparit_display(boxed: tuple[int, ...] = ()) -> tuple[PantheonState, list[int]]:
+    """Era 3, four players, the display Surparit x4 and a Gadicea, no face-down god, seat 0 holding 6 of each
+    sacrifice card; every other tile owned by seats 1-3 except ``boxed`` (left in the box). Also the Surparits."""
     base = position(0, players=4, era=3)
     surparits = tiles_of(base, R.SURPARIT)
     gadicea = tiles_of(base, R.GADICEA)[0]
-    others = [t for t in range(R.NGOD) if t not in surparits and t != gadicea]
+    others = [t for t in range(R.NGOD) if t not in surparits and t != gadicea and t not in boxed]
     st = position(
         0,
         players=4,
@@ -44,6 +44,13 @@ def test_surparit_with_an_empty_stack_and_box_gives_only_its_era_points_and_is_b
         god_stack=[],
         hands={0: SACRIFICE_HAND},
     )
+    return st, surparits
+
+
+def test_surparit_with_an_empty_stack_and_box_gives_only_its_era_points_and_is_boxed():
+    """Era 3, four players, the display Surparit x4 and a Gadicea; no face-down god and none boxed (every other
+    tile owned): the Surparit taken scores 3 and has no further god to take — it may not take itself back."""
+    st, surparits = surparit_display()
     s = st.record[0]
     assert s["god_n"] == 0 and not np.any(s["god_loc"] == R.L_BOX)
     take_god(st, 0)
@@ -56,20 +63,8 @@ def test_surparit_with_an_empty_stack_and_box_gives_only_its_era_points_and_is_b
 def test_surparit_with_an_empty_stack_takes_its_further_god_from_the_boxed_ones_not_itself():
     """The same display with one Stonkus boxed: the empty stack is refilled from the box before the Surparit
     goes there, so the further god is the Stonkus (3 + 3 points) and the Surparit stays boxed."""
-    base = position(0, players=4, era=3)
-    surparits = tiles_of(base, R.SURPARIT)
-    stonkus, *_ = tiles_of(base, R.STONKUS)
-    gadicea = tiles_of(base, R.GADICEA)[0]
-    others = [t for t in range(R.NGOD) if t not in surparits and t not in (gadicea, stonkus)]
-    st = position(
-        0,
-        players=4,
-        era=3,
-        face_up=[*surparits, gadicea],
-        gods={1: others[:12], 2: others[12:24], 3: others[24:]},
-        god_stack=[],
-        hands={0: SACRIFICE_HAND},
-    )
+    stonkus, *_ = tiles_of(position(0, players=4, era=3), R.STONKUS)
+    st, surparits = surparit_display(boxed=(stonkus,))
     s = st.record[0]
     assert s["god_loc"][stonkus] == R.L_BOX
     take_god(st, 0)
