@@ -172,8 +172,9 @@ GENERIC_UNITS = Units("coin", "coins", "money", "point", "points", "points")
 @dataclass(frozen=True)
 class Intervention:
     """A knob an experiment turns to price something: ``kind`` card (``knob`` names the component type,
-    ``seat_knob`` the seat that gets it, ``none`` the off value, ``what`` the component's word), money or
-    points (``knob`` is a per-seat tuple offset per seat)."""
+    ``seat_knob`` the seat that gets it, ``none`` the off value, ``what`` the component's word, ``noun`` and
+    ``nouns`` the short word a reader sees: card, god, item), money or points (``knob`` is a per-seat tuple
+    offset per seat). ``kind`` is the analyses' internal name; a reader only ever sees ``noun``."""
 
     kind: str
     knob: str
@@ -181,6 +182,8 @@ class Intervention:
     none: Any = None
     what: str = ""
     description: str = ""
+    noun: str = ""
+    nouns: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None and v != ""}
@@ -433,6 +436,14 @@ class Roles:
 
     def intervention(self, kind: str) -> dict[str, Any] | None:
         return next((i for i in self.interventions if i.get("kind") == kind), None)
+
+    def noun(self, plural: bool = False) -> str:
+        """The game's word for what a card intervention grants (card, god, item); "card" when undeclared
+        (results written before the word was declared, synthetic frames)."""
+        card = self.intervention("card") or {}
+        if plural:
+            return str(card.get("nouns") or (card["noun"] + "s" if card.get("noun") else "cards"))
+        return str(card.get("noun") or "card")
 
     def require(self, what: str, *roles: str) -> None:
         """Raise NotAvailable naming the missing roles."""

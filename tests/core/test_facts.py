@@ -185,3 +185,17 @@ def test_a_missing_source_value_is_a_null_in_the_results() -> None:
     arrow = arrow_column(cols["token_b"])
     assert arrow.null_count == 2 and arrow.to_pylist() == [None, None, 0, 0]
     assert arrow_column(cols["price_a"]).to_pylist() == [1.5, 1.5, None, None]
+
+
+def test_each_game_names_what_its_card_intervention_grants():
+    """The reader's noun comes from the game (a god is not a card), "card" only when undeclared."""
+    from simlab.core.facts import Roles
+    from simlab.core.registry import get_game
+
+    expected = {"massilia": "cards", "roma": "cards", "pantheon": "gods", "merchant_of_venus": "items"}
+    for name, nouns in expected.items():
+        game = get_game(name)
+        roles = Roles(game.fact_manifest(game.make_config()))
+        assert roles.noun(plural=True) == nouns
+        assert roles.noun() == nouns[:-1]
+    assert Roles(None).noun() == "card"

@@ -158,7 +158,16 @@ FACTS = FactSet(
     ],
     Units("sesterce", "sesterces", "sesterces", "fame point", "fame points", "fame"),
     [
-        Intervention("card", "bonus_card", "bonus_card_seat", "none", "deity card", "seat k gets one extra card"),
+        Intervention(
+            "card",
+            "bonus_card",
+            "bonus_card_seat",
+            "none",
+            "deity card",
+            "seat k gets one extra card",
+            noun="card",
+            nouns="cards",
+        ),
         Intervention("money", "start_money", description="seat k's starting money"),
     ],
 )

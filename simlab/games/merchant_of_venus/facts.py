@@ -224,6 +224,8 @@ FACTS = FactSet(
             "none",
             "item",
             "seat k starts with one equipment item or race-tech token of the type",
+            noun="item",
+            nouns="items",
         ),
         Intervention("money", "purse_offset", description="credits added to seat k's starting purse"),
     ],

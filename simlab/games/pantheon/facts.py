@@ -231,6 +231,8 @@ FACTS = FactSet(
             "none",
             "god tile",
             "seat k gains the topmost tile of the god in the stack before era 1, like a bonus-tile god",
+            noun="god",
+            nouns="gods",
         ),
         Intervention("money", "extra_start_feet", description="extra feet in seat k's starting stock"),
         Intervention("points", "start_points", description="seat k's starting points"),

@@ -108,6 +108,8 @@ FACTS = FactSet(
             "none",
             "card",
             "seat k gets one card of the type in its opening hand",
+            noun="card",
+            nouns="cards",
         ),
         Intervention("money", "start_money", description="seat k's starting sestertii"),
         Intervention("points", "start_vp", description="seat k's starting VP"),
