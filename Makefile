@@ -76,7 +76,7 @@ example-report: env
 # compile every game's engines (play, batch loop, search) into numba's cache, one process per core, before
 # the suite: its workers then load them instead of compiling the same engine twice at once (seconds when cached)
 warm: env
-	$(BIN)/python -m simlab.core.warm --all
+	$(BIN)/python -m simlab.core.warmup --all
 
 # the report's browser tests load it in Debian's chromium: installed here when missing (needs root and apt;
 # otherwise the script says why and those tests skip)
@@ -92,5 +92,5 @@ lint: test-env
 # options, e.g. PYTEST_ARGS="-n 0" for one process or PYTEST_ARGS=tests/core for a part
 PYTEST_ARGS ?=
 test: test-env lint browser
-	$(BIN)/python -m simlab.core.warm --all
+	$(BIN)/python -m simlab.core.warmup --all
 	$(BIN)/pytest -n auto --dist worksteal $(PYTEST_ARGS)

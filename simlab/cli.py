@@ -157,8 +157,14 @@ def cli() -> None:
 
 
 @cli.command()
-def games() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print what each game declares (GameInfo: hooks, roles, ...).")
+def games(as_json: bool) -> None:
     """List the registered games: id, title, players, rules version and presets."""
+    if as_json:
+        from simlab.core.info import games_json
+
+        click.echo(json.dumps(games_json(simlab.available_games(), simlab.get_game), indent=1))
+        return
     for name in simlab.available_games():
         try:
             game = simlab.get_game(name)

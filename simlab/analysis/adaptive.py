@@ -113,22 +113,6 @@ def play_offset(
     return out
 
 
-def _play_named(
-    game_name: str,
-    config: Any,
-    knob: str,
-    seat: int,
-    offset: float,
-    lineup: Sequence[str],
-    start: int,
-    seeds: np.ndarray,
-) -> np.ndarray:
-    """``play_offset`` for a worker process: the game is looked up by name (game objects do not pickle)."""
-    from simlab.core.registry import get_game
-
-    return play_offset(get_game(game_name), config, knob, seat, offset, lineup, start, seeds)
-
-
 def search(
     game: Any,
     config: Any,
@@ -237,7 +221,8 @@ def _play_step(
         return [play(game, config, knob, seat, o, lineup, start, seeds) for o in offsets]
     from joblib import Parallel, delayed
 
-    tasks = (delayed(_play_named)(game.name, config, knob, seat, o, lineup, start, seeds) for o in offsets)
+    # the game travels as its name and address (Game.__reduce_ex__): a game no registry lists plays there too
+    tasks = (delayed(play_offset)(game, config, knob, seat, o, lineup, start, seeds) for o in offsets)
     return list(Parallel(n_jobs=min(jobs, len(offsets)), backend="loky")(tasks))
 
 

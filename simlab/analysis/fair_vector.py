@@ -120,13 +120,6 @@ def play_vector(
     return out
 
 
-def _play_named(game_name: str, *args: Any) -> np.ndarray:
-    """``play_vector`` in a worker process (game objects do not pickle: looked up by name)."""
-    from simlab.core.registry import get_game
-
-    return play_vector(get_game(game_name), *args)
-
-
 def _play_all(
     play: Play, game: Any, config: Any, knob: str, values: list[tuple], lineup: Sequence[str], start: int,
     seeds: np.ndarray, jobs: int,
@@ -135,7 +128,8 @@ def _play_all(
         return [play(game, config, knob, v, lineup, start, seeds) for v in values]
     from joblib import Parallel, delayed
 
-    tasks = (delayed(_play_named)(game.name, config, knob, v, lineup, start, seeds) for v in values)
+    # the game travels as its name and address (Game.__reduce_ex__): a game no registry lists plays there too
+    tasks = (delayed(play_vector)(game, config, knob, v, lineup, start, seeds) for v in values)
     return list(Parallel(n_jobs=min(jobs, len(values)), backend="loky")(tasks))
 
 
@@ -366,7 +360,7 @@ def confirm(
     if parts > 1:
         from joblib import Parallel, delayed
 
-        tasks = (delayed(_play_named)(game.name, config, knob, value, lineup, s, sd) for s, sd in chunks)
+        tasks = (delayed(play_vector)(game, config, knob, value, lineup, s, sd) for s, sd in chunks)
         w = np.concatenate(list(Parallel(n_jobs=parts, backend="loky")(tasks)))
     else:
         w = np.concatenate([play(game, config, knob, value, lineup, s, sd) for s, sd in chunks])

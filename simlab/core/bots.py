@@ -8,6 +8,7 @@ compiled; a plain-Python bot plugs in through the same ``act`` and is slower.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import math
@@ -115,7 +116,12 @@ def shorten(value: str, most: int = 60) -> str:
 
 class BotRegistry:
     """The bots of one game, by name: the game's own, plus plug-ins from the ``simlab.bots`` entry point
-    group whose names read ``<game>.<bot>`` (value ``"module:factory"``)."""
+    group whose names read ``<game>.<bot>`` (value ``"module:factory"``).
+
+    A Game class declares it in its body (``bots = BotRegistry("pig", [...])``); read from a game object it is
+    bound to that object (:meth:`bound`), and the bots it makes hold the game itself, not its name: a game no
+    registry lists builds, checks and plays its bots like any other, and they pickle with it.
+    """
 
     def __init__(
         self,
@@ -129,12 +135,30 @@ class BotRegistry:
         bot's defaults for this game where its ladder measured better ones than core's (``{"depth": 120}``);
         a spec's own parameters override them."""
         self.game = game
+        #: the Game object the registry is bound to (None until it is read from one)
+        self.owner: Any = None
         self._infos = {RANDOM.name: RANDOM} | {info.name: info for info in infos}
         self._plugins_loaded = False
         if rollout is not None and self._infos.get(rollout, RANDOM).kind != KIND_HEURISTIC:
             raise BotSpecError(f"{game}: the search bot's default rollout {rollout!r} is not one of its heuristics")
         self.rollout = rollout
         self._search_defaults = search.game_defaults(game, search_defaults)
+
+    def __get__(self, instance: Any, owner: type | None = None) -> BotRegistry:
+        """Declared in a Game class body: ``game.bots`` is this registry bound to ``game``."""
+        return self if instance is None else self.bound(instance)
+
+    def bound(self, game: Any) -> BotRegistry:
+        """This registry bound to the Game object ``game``: itself (bound on first use), or a copy sharing its
+        bots when another game object (a subclass's) reads it."""
+        if self.owner is game:
+            return self
+        if self.owner is None and game.name == self.game:
+            self.owner = game
+            return self
+        other = copy.copy(self)  # the same bots (one dict): a bot registered through either is in both
+        other.game, other.owner = game.name, game
+        return other
 
     def _load_plugins(self) -> None:
         if self._plugins_loaded:
@@ -203,7 +227,7 @@ class BotRegistry:
             width = max((len(i.params) for i in self._infos.values() if i.kind is not None), default=0)
             params = np.zeros(width, dtype=np.float64)
             params[: len(info.params)] = [values[k] for k in info.params]
-            return CompiledBot(str(parsed), info.kind, params, self.game)
+            return CompiledBot(str(parsed), info.kind, params, self.owner)
         return info.load()(name=str(parsed), **values)
 
     def resolve(self, spec: str) -> dict[str, Any]:
@@ -228,52 +252,34 @@ class BotRegistry:
         """The search bot of ``spec`` (``ismcts:iterations=200,rollout=trader,c=0.7``): its rollout bot is
         one of this game's compiled bots (default: the registry's ``rollout``, else the first heuristic), its
         parameters travel in its vector."""
-        _require_determinize(self.game)
+        if self.owner is not None:
+            _require_determinize(self.owner)
         self._load_plugins()
         compiled = {name: self.make(name) for name, info in self._infos.items() if info.kind is not None}
         params = search.search_params(spec, self.game, compiled, self.default_rollout(), self._search_defaults)
-        if params[search.P_DEPTH] > 0:
-            _require_score_now(self.game, spec)
-        return CompiledBot(spec, KIND_SEARCH, params, self.game)
+        if params[search.P_DEPTH] > 0 and self.owner is not None:
+            _require_score_now(self.owner, spec)
+        return CompiledBot(spec, KIND_SEARCH, params, self.owner)
 
 
-def _registered_rules(game: str) -> Any:
-    """The rules module of a registered game; None for a game the registry does not know (a test's example
-    game), whose missing functions its kernel reports when it runs the search."""
-    from simlab.core.errors import SimlabError
-    from simlab.core.registry import get_game
-
-    try:
-        return importlib.import_module(get_game(game).rules_module)
-    except SimlabError:
-        return None
-
-
-def _require_determinize(game: str) -> None:
-    """A clear error when a registered game's rules define no compiled ``determinize`` (the search needs it)."""
-    rules = _registered_rules(game)
-    if rules is not None and not hasattr(rules, "determinize"):
+def _require_determinize(game: Any) -> None:
+    """A clear error when a game declares no compiled ``determinize`` hook (the search needs it)."""
+    if "determinize" not in game.hooks:
         raise BotSpecError(
-            f"bot {SEARCH.name!r} cannot play {game!r}: its rules ({rules.__name__}) define no compiled "
-            "determinize(st, cf, seat, rng); add one as docs/adding_a_game.md says ('Hidden information')"
+            f"bot {SEARCH.name!r} cannot play {game.name!r}: its rules ({game.rules_module}) offer no compiled "
+            "determinize(st, cf, seat, rng) hook; define one and declare it in the Game class's hooks, as "
+            "docs/adding_a_game.md says ('Hidden information')"
         )
 
 
-def _require_score_now(game: str, spec: str) -> None:
-    """A clear error when ``depth`` asks a registered game whose rules define no ``score_now`` (nor its bots
-    an ``estimate_now``) to cut its playouts short."""
-    from simlab.core.engine import cut_scorer
-    from simlab.core.registry import get_game
-
-    rules = _registered_rules(game)
-    if rules is None:
-        return
-    policy_module = importlib.import_module(get_game(game).policy.partition(":")[0])
-    if cut_scorer(rules, policy_module) is None:
+def _require_score_now(game: Any, spec: str) -> None:
+    """A clear error when ``depth`` asks a game that declares no ``score_now`` (nor an ``estimate_now``) to cut
+    its playouts short."""
+    if not {"score_now", "estimate_now"} & set(game.hooks):
         raise BotSpecError(
-            f"bot spec {spec!r}: depth cuts the playouts short, but the rules of {game!r} ({rules.__name__}) "
-            "define no compiled score_now(st, cf), nor its bots an estimate_now(st, cf), to score a position "
-            "where it stands; leave depth out "
+            f"bot spec {spec!r}: depth cuts the playouts short, but {game.name!r} declares no compiled "
+            f"score_now(st, cf) in its rules ({game.rules_module}), nor an estimate_now(st, cf) in its bots, to "
+            "score a position where it stands; leave depth out "
             "(docs/adding_a_game.md, 'Cheaper playouts')"
         )
 
@@ -286,16 +292,15 @@ class CompiledBot:
     generator state from the ``rng`` it is given, so it stays reproducible.
     """
 
-    def __init__(self, name: str, kind: int, params: np.ndarray, game: str):
+    def __init__(self, name: str, kind: int, params: np.ndarray, game: Any):
         self.name = name
         self.kind = kind
         self.params = params
-        self.game = game  # registered game id; its kernel is loaded on first use
+        self.game = game  # the Game object whose registry made it (its kernel is bound on first use)
 
     def act(self, state: Any, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
-        from simlab.core.registry import get_game
-
-        kernel = get_game(self.game).kernel.for_kinds([self.kind])
+        game = self.game if self.game is not None else state.game  # a registry used unbound (a test's)
+        kernel = game.kernel.for_kinds([self.kind])
         buf = np.zeros(kernel.max_actions, dtype=np.int32)
         legal = np.asarray(legal_actions, dtype=np.int32)
         buf[: len(legal)] = legal

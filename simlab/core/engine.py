@@ -27,6 +27,7 @@ import numpy as np
 
 from simlab.core import components, jitcache, loop, record, rng, search
 from simlab.core.compiled import compiled
+from simlab.core.hooks import defined_hooks, require_consistent
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM, KIND_SEARCH
 
 __all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "KIND_SEARCH", "Kernel", "bind", "is_cached", "kernel_for"]
@@ -110,11 +111,16 @@ def cache_patterns(game: str, sources: Sequence[Path]) -> list[tuple[Path, str]]
     return patterns
 
 
-def cut_scorer(rules: types.ModuleType, bots: types.ModuleType | None = None) -> Callable | None:
-    """What scores a search playout cut short (``ismcts:depth=D``): the bots' ``estimate_now(st, cf)`` if they
-    define one, else the rules' ``score_now(st, cf)``, else None (the game refuses ``depth``)."""
-    estimate = getattr(bots, "estimate_now", None) if bots is not None else None
-    return estimate if estimate is not None else getattr(rules, "score_now", None)
+def cut_scorer(
+    rules: types.ModuleType, bots: types.ModuleType | None = None, hooks: Sequence[str] | None = None
+) -> Callable | None:
+    """What scores a search playout cut short (``ismcts:depth=D``): the bots' ``estimate_now(st, cf)`` if the
+    game declares it, else the rules' ``score_now(st, cf)``, else None (the game refuses ``depth``).
+    ``hooks``: the game's declared hooks (None: those the modules define)."""
+    hooks = defined_hooks(rules, bots) if hooks is None else hooks
+    if "estimate_now" in hooks and bots is not None:
+        return bots.estimate_now
+    return rules.score_now if "score_now" in hooks else None
 
 
 def bind(
@@ -123,20 +129,25 @@ def bind(
     heuristic_policy: Callable,
     sources: Sequence[Path],
     bots: types.ModuleType | None = None,
+    hooks: Sequence[str] | None = None,
 ) -> Kernel:
     """The compiled loop of ``game`` over ``rules`` and ``heuristic_policy``.
 
     ``sources`` are the game's files whose compiled functions the loop inlines (its rules and bots); a
     change to any of them, or to :data:`SHARED_SOURCES`, drops the game's cached machine code first.
     ``bots``: the module of ``heuristic_policy``, whose ``estimate_now``, if it defines one, scores a search
-    playout cut short in place of the rules' ``score_now`` (:func:`cut_scorer`).
+    playout cut short in place of the rules' ``score_now`` (:func:`cut_scorer`). ``hooks``: the optional hooks the
+    game declares (simlab.core.hooks; checked against what the modules define); None binds those they define.
     """
+    if hooks is not None:
+        require_consistent(game, hooks, rules, bots)
+    hooks = defined_hooks(rules, bots) if hooks is None else tuple(hooks)
     own = [Path(p).resolve() for p in sources]
     jitcache.refresh(own + list(SHARED_SOURCES), cache_patterns(game, own), own[0].parent / "__pycache__")
     namespace: dict[str, Any] = {name: getattr(rules, name) for name in RULES_NAMES}
     namespace.update({name: getattr(rules, name, default) for name, default in CONTRACT_DEFAULTS.items()})
-    searchable = hasattr(rules, "determinize")
-    cut_scoring = cut_scorer(rules, bots)
+    searchable = "determinize" in hooks
+    cut_scoring = cut_scorer(rules, bots, hooks)
     namespace.update(
         np=np,
         math=search.math,
@@ -197,14 +208,15 @@ def bind(
 _BOUND: dict[str, Kernel] = {}
 
 
-def kernel_for(game: str, rules_module: str, policy_target: str) -> Kernel:
-    """The game's kernel, bound on first use in this process (``policy_target`` is "module:attr")."""
+def kernel_for(game: str, rules_module: str, policy_target: str, hooks: Sequence[str] | None = None) -> Kernel:
+    """The game's kernel, bound on first use in this process (``policy_target`` is "module:attr"; ``hooks``: the
+    optional hooks the game declares, see :func:`bind`)."""
     if game not in _BOUND:
         rules = importlib.import_module(rules_module)
         module, _, attr = policy_target.partition(":")
         bots = importlib.import_module(module)
         sources = [Path(rules.__file__), Path(bots.__file__)]
-        _BOUND[game] = bind(game, rules, getattr(bots, attr), sources, bots)
+        _BOUND[game] = bind(game, rules, getattr(bots, attr), sources, bots, hooks)
     return _BOUND[game]
 
 

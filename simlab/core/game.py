@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import pickle
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -20,7 +22,9 @@ import numpy as np
 from simlab.core.bots import BotRegistry, stack_params
 from simlab.core.config import GameConfig
 from simlab.core.engine import Kernel, kernel_for
-from simlab.core.errors import ConfigError, IllegalActionError
+from simlab.core.errors import ConfigError, IllegalActionError, SimlabError
+from simlab.core.hooks import require_known
+from simlab.core.info import GameInfo, game_info
 from simlab.core.rng import seed_to_state, seeds_to_states
 from simlab.core.warm import compile_for_play
 
@@ -132,7 +136,12 @@ class Game:
     ``rules_module`` names the module of the game's compiled rules (``init``, ``legal``, ``apply``,
     ``STATE_DTYPE``, ``CONFIG_DTYPE`` and optionally ``derive_config``, ``MAX_ACTIONS``, ``PHASE_NAMES``) and
     ``policy`` its compiled heuristic bots (``"module:heuristic_policy"``); core binds them into the
-    compiled game loop on first use (``simlab.core.engine``).
+    compiled game loop on first use (``simlab.core.engine``). ``bots`` is the game's ``BotRegistry``, bound to
+    the game object it is read from; ``hooks`` the optional compiled hooks it defines (simlab.core.hooks).
+
+    A game object pickles as its name and the address it is importable at (:func:`game_target`): a joblib, Dask
+    or Ray worker imports that address and gets the very object the registry would hand out there, so a game no
+    registry lists (a designer's, a test's) travels to workers too, as long as its module is importable there.
     """
 
     name: ClassVar[str]
@@ -151,12 +160,33 @@ class Game:
     #: the shipped scenario files that answer each kind of question for this game ("money_sweep": a
     #: starting-money sweep, "card_value": a card intervention run), for the pointers reports and errors give
     scenarios: ClassVar[dict[str, str]] = {}
+    #: the optional compiled hooks the game defines, by name: "determinize" and "score_now" (in its rules),
+    #: "estimate_now" (in its bots); declared, so a misspelt one is an error, never a silently missing feature
+    hooks: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Tell a game's config class its game id, so that its errors say ``simlab config <game>``."""
+        """Tell a game's config class its game id, so that its errors say ``simlab config <game>``; refuse a
+        hook name core does not know; bind a ``bots`` property's registry to the game it is read from."""
         super().__init_subclass__(**kwargs)
         if "config_class" in cls.__dict__ and isinstance(cls.__dict__.get("name"), str):
             cls.config_class.GAME_ID = cls.name
+        require_known(str(cls.__dict__.get("name", cls.__name__)), cls.hooks)
+        declared = cls.__dict__.get("bots")
+        if isinstance(declared, property) and declared.fget is not None:  # the older form: a property
+            getter = declared.fget
+            cls.bots = property(lambda self: getter(self).bound(self), doc=declared.__doc__)  # type: ignore[assignment]
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickled as its name and address (see the class docstring); a game defined in ``__main__`` (a script,
+        a notebook) pickles as before, by value under cloudpickle (joblib's loky, Dask, Ray)."""
+        if type(self).__module__ == "__main__":
+            return object.__reduce_ex__(self, protocol)
+        return rebuild_game, (game_target(self), self.name)
+
+    def info(self) -> GameInfo:
+        """What the game declares: players, presets, bots, optional hooks, fact roles and interventions
+        (``simlab games --json``)."""
+        return game_info(self)
 
     @property
     def phase_names(self) -> tuple[str, ...]:
@@ -166,11 +196,12 @@ class Game:
     @property
     def kernel(self) -> Kernel:
         """The game's compiled functions and loop, bound once per process."""
-        return kernel_for(self.name, self.rules_module, self.policy)
+        return kernel_for(self.name, self.rules_module, self.policy, self.hooks)
 
     @property
     def bots(self) -> BotRegistry:
-        raise NotImplementedError
+        """The game's bots: a subclass declares ``bots = BotRegistry(...)`` in its class body."""
+        raise NotImplementedError(f"{self.name}: its Game class declares no bots (bots = BotRegistry(...))")
 
     # -- configs ---------------------------------------------------------------------------------
     def make_config(
@@ -229,7 +260,9 @@ class Game:
         at first use, see simlab.core.warm): call it before the first ``new_state`` of a driven game."""
         kernel = self.kernel.for_kinds([b.kind for b in bots if getattr(b, "kind", None) is not None])
         if isinstance(config, self.config_class):  # else new_state says what is wrong
-            compile_for_play(self.name, kernel, kernel.config_record(config), search=kernel is not self.kernel)
+            target = None if type(self).__module__ == "__main__" else game_target(self)
+            search = kernel is not self.kernel
+            compile_for_play(self.name, kernel, kernel.config_record(config), search=search, target=target)
         return kernel
 
     def play(
@@ -350,6 +383,48 @@ class SeatColumns:
     def game(self, name: str, values: np.ndarray, dtype: type = np.int32) -> None:
         """A per-game field ``values[game]``: repeated on each seat's row."""
         self.columns[name] = np.repeat(values.astype(dtype), self.players)
+
+
+def game_target(game: Game) -> str:
+    """Where ``game`` is importable: "module:attr" for the module attribute that holds it (the registry's own form,
+    ``simlab.games.roma.game:GAME``), else "module:Class" (a fresh instance of its class: a Game holds no state of
+    its own). A class defined inside a function is importable nowhere: that is a PicklingError saying so."""
+    cls = type(game)
+    module = sys.modules.get(cls.__module__)
+    for attr, value in vars(module).items() if module is not None else ():
+        if value is game:
+            return f"{cls.__module__}:{attr}"
+    if "<locals>" in cls.__qualname__:
+        raise pickle.PicklingError(
+            f"game {game.name!r}: its class {cls.__qualname__} is defined inside a function, so no worker process "
+            "can import it; define the class (and its object) at the top level of an importable module, or play "
+            "it in this process (jobs=1)"
+        )
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def load_game_target(target: str) -> Game:
+    """The game at "module:attr" (:func:`game_target`; the registry's targets have the same form): the module's
+    attribute, or a fresh instance when the attribute is a Game class."""
+    module, _, attr = target.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj() if isinstance(obj, type) and issubclass(obj, Game) else obj
+
+
+def rebuild_game(target: str, name: str) -> Game:
+    """A game unpickled in a worker: the object at ``target``, which must still be the game called ``name``."""
+    try:
+        game = load_game_target(target)
+    except (ImportError, AttributeError) as exc:
+        raise SimlabError(
+            f"game {name!r}: this worker cannot import {target} ({exc}); a game played in worker processes must "
+            "live in a module the workers can import (installed, or on their PYTHONPATH)"
+        ) from exc
+    if getattr(game, "name", None) != name:
+        raise SimlabError(f"game {name!r}: {target} holds {getattr(game, 'name', game)!r} in this worker, not {name!r}")
+    return game
 
 
 def companion_name(game: Any, kind: str) -> str:

@@ -9,7 +9,9 @@ helper is done, those entry points load in milliseconds here. Nothing is shared 
 numba writes atomically; if the helper fails or cannot start, this process compiles them itself (as before).
 
 ``SIMLAB_COMPILE_JOBS=1`` turns the helper off (one core); it is never started when every entry point is
-already cached, when numba is disabled, or on a one-core machine.
+already cached, when numba is disabled, or on a one-core machine. The helper is ``python -m simlab.core.warmup``
+(which also compiles every game ahead of use: ``make warm``); it finds the game by the address it is importable at
+(``simlab.core.game.game_target``), so a game no registry lists (a designer's, a test's) gets it too.
 """
 
 from __future__ import annotations
@@ -18,9 +20,7 @@ import contextlib
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable
 from typing import Any
 
 import numba
@@ -102,16 +102,17 @@ def _cores() -> int:
 _READY: set[tuple[str, bool]] = set()
 
 
-def compile_for_play(game: str, kernel: Kernel, cfg: np.ndarray, search: bool) -> None:
+def compile_for_play(game: str, kernel: Kernel, cfg: np.ndarray, search: bool, target: str | None = None) -> None:
     """Have every entry point ``Game.play`` calls compiled, on two processes when that saves time.
 
-    ``search``: the policy is the search kernel's (a search bot plays).
+    ``search``: the policy is the search kernel's (a search bot plays). ``target``: where the helper imports the
+    game from ("module:attr", :func:`simlab.core.game.game_target`; default: the registered name ``game``).
     """
     if (game, search) in _READY:
         return
     helper = None
     if helper_wanted(kernel, cfg):
-        argv = [sys.executable, "-m", "simlab.core.warm", game] + (["--search"] if search else [])
+        argv = [sys.executable, "-m", "simlab.core.warmup", target or game] + (["--search"] if search else [])
         with contextlib.suppress(OSError):
             helper = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     compile_entries(kernel, cfg, HERE_ENTRIES)
@@ -123,88 +124,3 @@ def compile_for_play(game: str, kernel: Kernel, cfg: np.ndarray, search: bool) -
             raise
     compile_entries(kernel, cfg, HELPER_ENTRIES)  # loads what the helper cached; compiles what it did not
     _READY.add((game, search))
-
-
-#: the search bot a warm-up plays to compile the search loops (the budget is irrelevant to what compiles)
-WARM_SEARCH = "ismcts:iterations=2,candidates=2"
-
-
-def compile_everything(name: str) -> None:
-    """Compile (or load) every compiled entry of game ``name`` that simlab's runs, plays and search bots call:
-    the play entry points and the batch loop, each plain and with the search compiled in."""
-    from simlab.core.loop import KIND_SEARCH
-    from simlab.core.registry import get_game
-
-    game = get_game(name)
-    config = game.make_config()
-    players = config.players
-    kernel = game.kernel
-    cfg = kernel.config_record(config)
-    compile_entries(kernel, cfg, HERE_ENTRIES + HELPER_ENTRIES)
-    game.play_batch(config, [0], game.make_bots(["random"] * players, players))
-    if kernel.searchable:
-        compile_entries(kernel.for_kinds([KIND_SEARCH]), cfg, HELPER_ENTRIES)
-        game.play_batch(config, [0], game.make_bots([WARM_SEARCH] + ["random"] * (players - 1), players))
-
-
-def compile_games(names: Sequence[str], jobs: int | None = None) -> dict[str, float]:
-    """:func:`compile_everything` for each game, one process per game, ``jobs`` (default: the cores) at a time;
-    the seconds each took. A game that fails to compile here is left to compile where it is used (its
-    seconds are then negative), so a warm-up never stops the work it precedes."""
-    if numba.config.DISABLE_JIT:
-        return {}
-
-    def one(name: str) -> tuple[str, float]:
-        start = time.perf_counter()
-        argv = [sys.executable, "-m", "simlab.core.warm", "--everything", name]
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=False)
-        seconds = time.perf_counter() - start
-        return name, seconds if done.returncode == 0 else -seconds
-
-    largest_first = sorted(names, key=_source_bytes, reverse=True)  # the longest compiles start first
-    with ThreadPoolExecutor(max_workers=max(1, jobs or _cores())) as pool:
-        return dict(pool.map(one, largest_first))
-
-
-def _source_bytes(name: str) -> int:
-    """Size of a game's compiled sources (rules and bots): a proxy for how long it compiles."""
-    import importlib.util
-
-    from simlab.core.registry import get_game
-
-    game = get_game(name)
-    total = 0
-    for module in (game.rules_module, game.policy.split(":")[0]):
-        spec = importlib.util.find_spec(module)
-        if spec is not None and spec.origin:
-            total += os.path.getsize(spec.origin)
-    return total
-
-
-def _helper_main(argv: list[str]) -> int:
-    """``python -m simlab.core.warm GAME [--search]``: compile HELPER_ENTRIES of GAME into the cache;
-    ``--everything GAME``: :func:`compile_everything`; ``--all``: that for every registered game, on every
-    core (``make warm``, and ``make test`` before the suite)."""
-    from simlab.core.loop import KIND_SEARCH
-    from simlab.core.registry import get_game
-
-    if argv[0] == "--everything":
-        compile_everything(argv[1])
-        return 0
-    if argv[0] == "--all":
-        from simlab.core.registry import available_games
-
-        start = time.perf_counter()
-        seconds = compile_games(available_games())
-        for name, s in seconds.items():
-            print(f"  {name}: {'compiled or loaded' if s >= 0 else 'FAILED (compiles on use)'} in {abs(s):.1f} s")
-        print(f"every game's engines ready in {time.perf_counter() - start:.1f} s")
-        return 0
-    game = get_game(argv[0])
-    kernel = game.kernel.for_kinds([KIND_SEARCH] if "--search" in argv[1:] else [])
-    compile_entries(kernel, kernel.config_record(game.make_config()), HELPER_ENTRIES)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_helper_main(sys.argv[1:]))

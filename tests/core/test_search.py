@@ -3,7 +3,6 @@ wins and bit-identical runs on any number of workers, for every registered game 
 
 from __future__ import annotations
 
-import sys
 from itertools import cycle, islice
 
 import numpy as np
@@ -100,38 +99,29 @@ def test_the_plain_loop_leaves_the_search_out_and_binds_it_on_demand(game):
         kernel.policy(bot.kind, bot.params, state.record, state.cfg, buf, n, rng, state.current_player)
 
 
-def test_a_game_without_a_compiled_determinize_refuses_the_search_bot(monkeypatch):
-    """A registered game whose rules define no determinize: the spec fails with what to add and where."""
-    import simlab.core.registry as registry
+def test_a_game_without_a_compiled_determinize_refuses_the_search_bot():
+    """A game that declares no determinize hook (registered or not): the spec fails with what to add and where."""
+    from tests.examples.pig.game import PigGame
 
-    class NoDeterminize:
-        rules_module = "tests.examples.pig.config"  # a module without determinize
+    class NoDeterminize(PigGame):
+        hooks = ("score_now",)
 
-    monkeypatch.setattr(registry, "get_game", lambda name: NoDeterminize())
-    from tests.examples.pig.game import GAME
-
-    with pytest.raises(BotSpecError, match=r"define no compiled\s+determinize\(st, cf, seat, rng\)"):
-        GAME.bots.make("ismcts:iterations=5")
+    with pytest.raises(BotSpecError, match=r"offer no compiled\s+determinize\(st, cf, seat, rng\) hook"):
+        NoDeterminize().bots.make("ismcts:iterations=5")
 
 
-def test_depth_needs_a_game_that_can_score_a_position_where_it_stands(monkeypatch):
-    """``depth`` cuts playouts short with the rules' ``score_now`` (or the bots' ``estimate_now``): a
-    registered game whose rules define ``determinize`` but neither refuses the spec, saying what is missing;
-    one with it takes it."""
-    import types
+def test_depth_needs_a_game_that_can_score_a_position_where_it_stands():
+    """``depth`` cuts playouts short with the rules' ``score_now`` (or the bots' ``estimate_now``): a game that
+    declares ``determinize`` but neither refuses the spec, saying what is missing; one with it takes it."""
+    from tests.examples.pig.game import PigGame
 
-    import simlab.core.registry as registry
-    from tests.examples.pig.game import GAME as PIG
+    class NoScoreNow(PigGame):
+        hooks = ("determinize",)
 
-    rules = types.ModuleType("rules_without_score_now")
-    rules.determinize = object()
-    monkeypatch.setitem(sys.modules, rules.__name__, rules)
-    game = types.SimpleNamespace(rules_module=rules.__name__, policy=f"{rules.__name__}:heuristic_policy")
-    monkeypatch.setattr(registry, "get_game", lambda name: game)
-    with pytest.raises(BotSpecError, match=r"no compiled score_now\(st, cf\)"):
-        PIG.bots.make("ismcts:depth=20")
-    PIG.bots.make("ismcts")  # no depth: no score_now needed
-    monkeypatch.undo()
+    game = NoScoreNow()
+    with pytest.raises(BotSpecError, match=r"declares no compiled score_now\(st, cf\)"):
+        game.bots.make("ismcts:depth=20")
+    game.bots.make("ismcts")  # no depth: no score_now needed
     bot = simlab.get_game("merchant_of_venus").bots.make("ismcts:depth=20")
     assert bot.params[P_DEPTH] == 20 and simlab.get_game("merchant_of_venus").kernel.cuttable
 

@@ -11,7 +11,7 @@ import numba
 import pytest
 
 import simlab
-from simlab.core import warm
+from simlab.core import warm, warmup
 
 GAMES = simlab.available_games()
 jit_only = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="numba compiles nothing under NUMBA_DISABLE_JIT")
@@ -38,7 +38,7 @@ def test_a_played_game_compiles_nothing_beyond_what_compile_for_prepared(game_na
 @jit_only
 def test_the_helper_process_caches_legal_and_policy_where_this_process_finds_them() -> None:
     game = simlab.get_game("roma")
-    done = subprocess.run([sys.executable, "-m", "simlab.core.warm", "roma"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "simlab.core.warmup", "roma"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     kernel = game.kernel
     arguments = warm.play_arguments(kernel, kernel.config_record(game.make_config()))
@@ -121,7 +121,7 @@ print(misses, hits)
 def test_compile_games_leaves_the_batch_loops_cached_for_a_fresh_process() -> None:
     """`make warm` (and `make test` before the suite) compiles every loop a run or a search bot uses: a fresh
     process then loads both batch loops from numba's cache and compiles neither."""
-    seconds = warm.compile_games(["roma"], jobs=1)
+    seconds = warmup.compile_games(["roma"], jobs=1)
     assert list(seconds) == ["roma"] and seconds["roma"] > 0, "the warm-up process failed"
     done = subprocess.run([sys.executable, "-c", CHECK_LOADS], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -136,8 +136,8 @@ def test_compile_games_starts_the_largest_game_first(monkeypatch: pytest.MonkeyP
         started.append(argv[-1])
         return subprocess.CompletedProcess(argv, 1 if argv[-1] == "roma" else 0)
 
-    monkeypatch.setattr(warm.subprocess, "run", fake_run)
-    monkeypatch.setattr(warm.numba.config, "DISABLE_JIT", False)
-    seconds = warm.compile_games(GAMES, jobs=1)
-    assert started == sorted(GAMES, key=warm._source_bytes, reverse=True)
+    monkeypatch.setattr(warmup.subprocess, "run", fake_run)
+    monkeypatch.setattr(warmup.numba.config, "DISABLE_JIT", False)
+    seconds = warmup.compile_games(GAMES, jobs=1)
+    assert started == sorted(GAMES, key=warmup._source_bytes, reverse=True)
     assert seconds["roma"] <= 0 < min(s for name, s in seconds.items() if name != "roma")  # a failure is negative

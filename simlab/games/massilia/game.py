@@ -240,6 +240,7 @@ class MassiliaGame(Game):
     min_players = 2
     rules_module = "simlab.games.massilia.rules"
     policy = "simlab.games.massilia.bots:heuristic_policy"
+    hooks = ("determinize", "score_now")
     max_players = 4
     default_bots = ("trader", "priest")
     scenarios: ClassVar[dict[str, str]] = {

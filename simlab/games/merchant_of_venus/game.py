@@ -161,6 +161,7 @@ class MerchantOfVenusGame(Game):
     max_players = MAX_PLAYERS
     rules_module = "simlab.games.merchant_of_venus.rules"
     policy = "simlab.games.merchant_of_venus.bots:heuristic_policy"
+    hooks = ("determinize", "score_now", "estimate_now")
     default_bots = ("trader", "porter")
     scenarios: ClassVar[dict[str, str]] = {
         "money_sweep": "scenarios/mov_seats_and_purse.toml",

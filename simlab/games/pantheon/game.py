@@ -103,6 +103,7 @@ class PantheonGame(Game):
     max_players = MAX_PLAYERS
     rules_module = "simlab.games.pantheon.rules"
     policy = "simlab.games.pantheon.bots:heuristic_policy"
+    hooks = ("determinize", "score_now")
     scenarios: ClassVar[dict[str, str]] = {"card_value": "scenarios/pantheon_god_value.toml"}
     default_bots = ("builder", "devout")
 

@@ -190,6 +190,7 @@ class RomaGame(Game):
     min_players = 2
     rules_module = "simlab.games.roma.rules"
     policy = "simlab.games.roma.bots:heuristic_policy"
+    hooks = ("determinize", "score_now")
     max_players = 2
     default_bots = ("builder", "warrior")
     scenarios: ClassVar[dict[str, str]] = {

@@ -31,12 +31,8 @@ class PigGame(Game):
     max_players = MAX_PLAYERS
     rules_module = "tests.examples.pig.rules"
     policy = "tests.examples.pig.bots:heuristic_policy"
+    hooks = ("determinize", "score_now")
+    bots = BotRegistry("pig", [heuristic("holder", "holds at a turn total of hold_at", HOLDER)])
 
-    @property
-    def bots(self) -> BotRegistry:
-        return _BOTS
-
-
-_BOTS = BotRegistry("pig", [heuristic("holder", "holds at a turn total of hold_at", HOLDER)])
 
 GAME = PigGame()
