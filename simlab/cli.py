@@ -255,6 +255,21 @@ def config(game: str, preset: str | None, players: int | None, as_json: bool) ->
         )
 
 
+@cli.command("new-game")
+@click.argument("name")
+@click.option("--out", "-o", type=click.Path(file_okay=False), default=".", help="Folder to write NAME/ into.")
+def new_game(name: str, out: str) -> None:
+    """Write a complete, runnable game package NAME/ to edit into your game (docs/adding_a_game.md).
+
+    Every file a game has, and test_NAME.py, which runs simlab.testing.check_game on it; as written it is a small
+    dice race that passes them. Run `pytest` in the --out folder.
+    """
+    from simlab.testing.new_game import write_game
+
+    package = write_game(name, out)
+    click.echo(f"game package: {package}  (check it: cd {out} && pytest {name})")
+
+
 @cli.command("new-scenario")
 @click.argument("game")
 @click.option("--players", "-p", type=click.IntRange(1), help="Number of players (default: the game's).")
