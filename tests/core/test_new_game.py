@@ -14,6 +14,7 @@ from simlab.cli import cli
 from simlab.testing import CHECKS, ContractFailure, check_game
 from simlab.testing.new_game import NewGameError, write_game
 
+PIG_DIR = Path(__file__).resolve().parents[1] / "examples" / "pig"
 FILES = {
     "__init__.py",
     "config.py",
@@ -38,7 +39,7 @@ def forget_modules():
     before = set(sys.modules)
     yield
     for name in set(sys.modules) - before:
-        if name.startswith(("fresh_race", "misspelt_race", "undeclared_race")):
+        if name.startswith(("fresh_race", "misspelt_race", "undeclared_race", "pig2")):
             del sys.modules[name]
 
 
@@ -53,6 +54,27 @@ def test_a_fresh_template_passes_the_contract_as_written(tmp_path, monkeypatch, 
     tests = importlib.import_module("fresh_race.test_fresh_race")  # its own rule tests pass too
     tests.test_the_bust_face_loses_the_turn()
     tests.test_holding_at_the_target_wins()
+
+
+def test_pig_recreated_from_the_template_passes_and_plays_pig_s_games(tmp_path, monkeypatch, forget_modules) -> None:
+    """``simlab new-game pig2`` and Pig's own rules, bots, config and facts (tests/examples/pig) copied in: the
+    package passes the contract and plays the very games Pig plays (same seeds, same bots: same records)."""
+    import numpy as np
+
+    from tests.examples.pig.game import GAME as PIG
+
+    package = write_game("pig2", tmp_path)
+    pig = Path(PIG_DIR)
+    for name in ("rules.py", "bots.py", "facts.py"):
+        (package / name).write_text((pig / name).read_text())
+    (package / "config.py").write_text((pig / "config.py").read_text().replace("PigConfig", "Pig2Config"))
+    game = _import(package, monkeypatch)
+    check_game(game)
+    config, pig_config = game.make_config("short", 3), PIG.make_config("short", 3)
+    seeds = list(range(200))
+    mine = game.play_batch(config, seeds, game.make_bots(["holder", "random", "holder"], 3))
+    theirs = PIG.play_batch(pig_config, seeds, PIG.make_bots(["holder", "random", "holder"], 3))
+    assert np.asarray(mine).tobytes() == np.asarray(theirs).tobytes()
 
 
 def _misspell(package: Path, hooks: str) -> None:
