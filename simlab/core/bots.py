@@ -12,6 +12,7 @@ import copy
 import dataclasses
 import importlib
 import math
+import weakref
 from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
@@ -135,8 +136,10 @@ class BotRegistry:
         bot's defaults for this game where its ladder measured better ones than core's (``{"depth": 120}``);
         a spec's own parameters override them."""
         self.game = game
-        #: the Game object the registry is bound to (None until it is read from one)
+        #: the Game object the registry is bound to (None until it is read from one), and its copies bound to
+        #: other game objects that read it (a subclass's)
         self.owner: Any = None
+        self._copies: weakref.WeakKeyDictionary[Any, BotRegistry] = weakref.WeakKeyDictionary()
         self._infos = {RANDOM.name: RANDOM} | {info.name: info for info in infos}
         self._plugins_loaded = False
         if rollout is not None and self._infos.get(rollout, RANDOM).kind != KIND_HEURISTIC:
@@ -156,8 +159,11 @@ class BotRegistry:
         if self.owner is None and game.name == self.game:
             self.owner = game
             return self
-        other = copy.copy(self)  # the same bots (one dict): a bot registered through either is in both
-        other.game, other.owner = game.name, game
+        other = self._copies.get(game)
+        if other is None:  # the same bots (one dict): a bot registered through either is in both
+            other = copy.copy(self)
+            other.game, other.owner, other._copies = game.name, game, weakref.WeakKeyDictionary()
+            self._copies[game] = other
         return other
 
     def _load_plugins(self) -> None:

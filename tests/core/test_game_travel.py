@@ -149,3 +149,7 @@ def test_games_json_lists_what_each_game_declares() -> None:
     assert "money.start" in mov["roles"] and {i["kind"] for i in mov["interventions"]} >= {"money"}
     assert games["roma"]["players"] == {"min": 2, "max": 2}
     assert PIG.info().hooks.keys() == {"determinize", "score_now"} and PIG.info().cuttable
+
+
+def test_a_subclass_s_game_object_keeps_one_bound_registry() -> None:
+    assert UNSEARCHABLE.bots is UNSEARCHABLE.bots and PIG.bots is PIG.bots
