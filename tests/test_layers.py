@@ -13,7 +13,16 @@ ROOT = Path(simlab.__file__).parent
 #: what analysis may read from ``simlab.run``: result folders (their rows, manifest, digests, panel.json)
 FOLDER_READERS = {"store", "errors", "rehash", "folder_check", "panel_folder"}
 #: names that play games or run scenarios: calling or importing any of them is playing
-PLAYERS = {"play_batch", "play_vector", "play_offset", "run_scenario", "run_panel", "Trials", "game_seeds"}
+PLAYERS = {
+    "play_batch",
+    "play_config",
+    "play_vector",
+    "play_offset",
+    "run_scenario",
+    "run_panel",
+    "Trials",
+    "game_seeds",
+}
 
 
 def imports_and_names(path: Path) -> tuple[list[str], set[str]]:

@@ -44,12 +44,17 @@ PlayArm = Callable[[Any, int, np.ndarray], np.ndarray]
 def play_vector(
     game: Any, config: Any, knob: str, value: tuple[Any, ...], lineup: Sequence[str], start: int, seeds: np.ndarray
 ) -> np.ndarray:
-    """Win shares (games × seats) of games start.. with ``knob`` set to ``value``, lineup rotated.
-
-    Games are played through the game contract (``make_bots``, ``play_batch``, ``result_columns``)."""
+    """Win shares (games × seats) of games start.. with ``knob`` set to ``value`` (its first entries), lineup
+    rotated (``play_config``)."""
     full = list(getattr(config, knob))
     full[: len(value)] = value
-    cfg = config.replace(**{knob: tuple(full)})
+    return play_config(game, config.replace(**{knob: tuple(full)}), lineup, start, seeds)
+
+
+def play_config(game: Any, cfg: Any, lineup: Sequence[str], start: int, seeds: np.ndarray) -> np.ndarray:
+    """Win shares (games × seats) of games start.. under ``cfg``, the lineup rotated by the game index as the
+    runner rotates it. Games are played through the game contract (``make_bots``, ``play_batch``,
+    ``result_columns``): an arm that changes any knobs (``cfg = config.replace(**knobs)``) plays through here."""
     n = cfg.players
     rotation = np.arange(start, start + len(seeds)) % n
     out = np.empty((len(seeds), n))

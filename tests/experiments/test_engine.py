@@ -83,3 +83,32 @@ def test_the_race_drops_the_clearly_worse_arms_and_stops_giving_them_games():
     alive = [c for c in racers if c.dropped is None]
     assert [c.offsets for c in alive] == [(1,)]
     assert min(c.games for c in racers if c.dropped is not None) < alive[0].games  # the far one left early
+
+
+def test_the_engine_plays_game_i_as_the_runner_plays_it(tmp_path):
+    """Game i of a batch has the runner's seed and lineup rotation: the win shares of a small rotated run
+    (Roma) are the engine's, game by game, for a batch of all its games and for batches split anywhere."""
+    import polars as pl
+
+    import simlab
+    from simlab.experiments.engine import play_vector
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text('game = "roma"\nplayers = 2\ngames = 24\nseed = 5\nlineup = ["builder", "warrior"]\n')
+    folder = simlab.run_scenario(scenario, jobs=1, out=tmp_path / "out", progress=False)
+    rows = simlab.load_results(folder).sort("game", "seat").collect()
+    runner = rows["win_share"].to_numpy().reshape(-1, 2)
+    game = simlab.get_game("roma")
+    config = game.make_config("rulebook")
+    base = tuple(config.start_money[:2])
+
+    def play(arm, start, seeds):
+        return play_vector(game, config, "start_money", arm, ["builder", "warrior"], start, seeds)
+
+    whole = Trials(play, seed=5)
+    (w,) = whole.batch([base], 24)
+    assert (w == runner).all()
+    split = Trials(play, seed=5)
+    parts = [split.batch([base], n)[0] for n in (7, 10, 7)]
+    assert (np.concatenate(parts) == runner).all()
+    assert pl.Series(rows["bot"]).to_list()[:4] == ["builder", "warrior", "warrior", "builder"]
