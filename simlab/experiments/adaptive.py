@@ -23,18 +23,8 @@ import numpy as np
 
 from simlab.analysis.adaptive import SearchResult, SearchStep
 from simlab.analysis.compensation import cluster_meat, fit_logistic
-from simlab.analysis.frames import AnalysisError, NotAvailableError
-from simlab.core.facts import not_available
+from simlab.analysis.frames import AnalysisError
 from simlab.experiments.engine import Trials, play_vector
-
-
-def money_knob(game: Any) -> str:
-    """The knob of the game's declared money intervention, or NotAvailableError if it declares none."""
-    facts = game.fact_set
-    found = next((i for i in (facts.interventions if facts is not None else ()) if i.kind == "money"), None)
-    if found is None:
-        raise NotAvailableError(not_available("compensate", "money intervention", [], game.name) + "; pass --knob")
-    return found.knob
 
 
 def knob_base(config: Any, knob: str, seat: int) -> tuple[Any, ...]:
