@@ -1109,7 +1109,7 @@ def compensate(
     with --jobs 1: 130,000 search and 40,000 confirmation games, 4 min 12 s on 2 busy cores; Roma: 14 s; Merchant
     of Venus: 46 min (docs/games/).
     """
-    from simlab.analysis import fair_vector as fv
+    from simlab.experiments import fair_vector as fv
     from simlab.run.bench import seat_specs
     from simlab.run.runner import resolve_jobs
 
@@ -1162,7 +1162,7 @@ def _compensate_one_seat(
     seed: int, jobs: int, chart: str | None,
 ) -> None:  # fmt: skip
     """``compensate --seat``: one seat's fractional offset, reported with what it is and what it is not."""
-    from simlab.analysis.adaptive import search
+    from simlab.experiments.adaptive import search
 
     click.echo(
         f"{g.name}: compensating seat {seat} with {knob} (base {getattr(config, knob, '?')}), "
@@ -1240,7 +1240,7 @@ def compare(
     each side's seat table and verdict and the paired change of every seat against the --vs side (as
     `simlab seats --base`). More games (--games) narrow the intervals; --out keeps the folder for a report.
     """
-    from simlab.analysis.what_if import what_if, what_if_lines
+    from simlab.experiments.what_if import what_if, what_if_lines
 
     say = functools.partial(click.echo, err=True)  # one line on stderr before the games start
     result = what_if(game, sides, players, split_bots(bots), games, seed, jobs, out, say)
@@ -1330,7 +1330,7 @@ def robust(
     same bot under two names is refused. A stopped panel resumes. --json tables: verdicts, estimates.
     """
     from simlab.analysis.robust import robustness
-    from simlab.run.panel import run_panel
+    from simlab.experiments.panel import run_panel
 
     root = run_panel(
         scenario,

@@ -8,8 +8,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from simlab.analysis.what_if import Side, parse_sides
 from simlab.cli import cli
+from simlab.experiments.what_if import Side, parse_sides
 from simlab.run.errors import ScenarioError
 
 

@@ -14,8 +14,9 @@ import math
 import numpy as np
 
 from simlab.analysis import fair_outcome as fo
-from simlab.analysis import fair_vector as fv
-from tests.analysis.test_fair_vector import config, softmax_game
+from simlab.analysis.confirmation import confirmation_of
+from simlab.experiments import fair_vector as fv
+from tests.experiments.test_fair_vector import config, softmax_game
 
 DELTA = 0.01
 
@@ -30,7 +31,7 @@ def wilson(k: int, n: int, z: float = 1.96) -> str:
 
 def states(rng: np.random.Generator, p: list[float], reps: int, games: int) -> list[str]:
     draws = (np.eye(4)[rng.choice(4, size=games, p=p)] for _ in range(reps))
-    return [fo.band(fv.confirmation_of((6,) * 4, w), DELTA).state for w in draws]
+    return [fo.band(confirmation_of((6,) * 4, w), DELTA).state for w in draws]
 
 
 def main(reps: int = 1000, games: int = 40_000, searches: int = 200) -> None:

@@ -1,8 +1,8 @@
 """What a fair-vector search may honestly conclude, from its confirmation runs on fresh seeds.
 
-A search (``fair_vector.search``) races whole vectors and replays the chosen one on fresh seeds; the race
-alone certifies nothing. The outcome is read from the confirmations, against the band 1/N ± δ (``within``,
-the tolerance of the report's seat verdict), each claim at level α = 1 − level (``Band``).
+A search (``simlab.experiments.fair_vector.search``) races whole vectors and replays the chosen one on fresh
+seeds; the race alone certifies nothing. The outcome is read from the confirmations, against the band 1/N ± δ
+(``within``, the tolerance of the report's seat verdict), each claim at level α = 1 − level (``Band``).
 
 - ``published``: the published rules' vector, confirmed first on its own fresh seeds, has every seat inside
   the band: the rules are already fair within ±δ and nothing needs to change.
@@ -109,7 +109,7 @@ class Band:
 
 
 def band(conf: Any, within: float) -> Band:
-    """The band view of a ``fair_vector.Confirmation`` (whose intervals are normal, per seat, at its level)."""
+    """The band view of a ``confirmation.Confirmation`` (whose intervals are normal, per seat, at its level)."""
     se = (np.asarray(conf.hi) - np.asarray(conf.lo)) / (2 * stats.z_value(conf.level))
     return Band(np.asarray(conf.shares, dtype=float), se, int(conf.games), within, conf.level)
 

@@ -1,6 +1,6 @@
 """Does a verdict hold for other bots? The scenario's headline effects compared across a bot panel.
 
-A bot panel (``simlab.run.panel``) plays the scenario once per bot, that bot in every seat (or, with
+A bot panel (``simlab.experiments.panel``) plays the scenario once per bot, that bot in every seat (or, with
 ``--seating one``, in one seat rotated among the scenario's lineup), on the same game seeds. For each headline
 effect of the scenario, per panel bot:
 
@@ -64,7 +64,7 @@ WORDS = {
 }
 #: variant names tried, in order, as the base of the comparisons (as the report does)
 BASE_NAMES = ("rulebook", "control", "original", "default", "base")
-#: the panel's seating as panel.json words it (simlab.run.panel.SEATINGS), when the panel is given as pairs
+#: the panel's seating as panel.json words it (simlab.run.panel_folder.SEATINGS), when the panel is given as pairs
 EVERY_SEAT = "each panel bot in every seat"
 
 
@@ -93,7 +93,7 @@ class Robustness:
     alpha: float
     method: str = METHOD
     across: str = "bot"  # what the ``bot`` column holds: panel bots, or a sensitivity run's data variants
-    seating: str = EVERY_SEAT  # how the panel's bots were seated (simlab.run.panel.SEATINGS)
+    seating: str = EVERY_SEAT  # how the panel's bots were seated (simlab.run.panel_folder.SEATINGS)
     merged: list[str] = dataclasses.field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -174,7 +174,7 @@ def robustness(
     """
     seating = EVERY_SEAT
     if isinstance(panel, str | Path):
-        from simlab.run.panel import SEATINGS, load_panel, seating_of
+        from simlab.run.panel_folder import SEATINGS, load_panel, seating_of
 
         meta, entries = load_panel(panel)
         pairs = [(e.bot, e.folder) for e in entries]

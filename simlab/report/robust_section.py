@@ -7,7 +7,7 @@ from typing import Any
 
 from simlab.analysis.robust import CHANGES, EVERY_SEAT, HOLDS, NONE, WORDS, Robustness, merged_note, robustness
 from simlab.analysis.sensitivity import sensitivity
-from simlab.run.panel import has_panel
+from simlab.run.panel_folder import has_panel
 
 TONE = {CHANGES: "warn", HOLDS: "ok", NONE: "info"}
 

@@ -121,7 +121,7 @@ class Scenario:
         from simlab.core.registry import get_game
         from simlab.run.content import content_identity, resolved_bots
 
-        # the bots are resolved from the seats now: a panel's scenario (simlab.run.panel) replaces them
+        # the bots are resolved from the seats now: a panel's scenario (simlab.experiments.panel) replaces them
         return self.legacy_identity() | content_identity(
             self.data_files, resolved_bots(get_game(self.game), self.seats)
         )

@@ -40,7 +40,7 @@ from simlab.run.lock import LOCK, folder_lock, make_folders, remove_empty
 MANIFEST = "manifest.json"
 FAILURES = "failures.jsonl"
 PARTS = "parts"
-PANEL = "panel"  # a bot panel's runs of the same scenario (simlab.run.panel), beside parts/
+PANEL = "panel"  # a bot panel's runs of the same scenario (simlab.experiments.panel), beside parts/
 #: 2: the identity holds the data files' hashes and the resolved bots (simlab.run.content); 1 still loads
 FORMAT = "simlab-results/2"
 PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")

@@ -142,7 +142,7 @@ PANEL = ("random", "trader", "priest")
 def run_panel_rows(folder: Path, games: int, seed: int = 16, panel: Sequence[str] = PANEL) -> dict[str, pl.DataFrame]:
     """Play the null design once per panel bot (``simlab robust``'s runner) and return each entry's rows."""
     import simlab
-    from simlab.run.panel import load_panel, run_panel
+    from simlab.experiments.panel import load_panel, run_panel
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "null.toml"

@@ -15,8 +15,8 @@ import pytest
 from analysis_synth import seat_rows, true_shares
 
 from simlab.analysis import card_value, compensation, seat_advantage, stats
-from simlab.analysis.adaptive import search
 from simlab.analysis.compensation import cluster_meat, fit_logistic
+from simlab.experiments.adaptive import search
 from simlab.games.massilia.config import MassiliaConfig
 
 

@@ -189,7 +189,8 @@ def test_cli_compensate_refuses_a_scalar_knob():
 
 
 def test_compensate_gives_the_same_games_with_two_workers(real_folder, tmp_path):
-    from simlab.analysis.adaptive import as_compensation, search
+    from simlab.analysis.adaptive import as_compensation
+    from simlab.experiments.adaptive import search
 
     game = simlab.get_game("massilia")
     config = game.make_config("rulebook")
@@ -224,7 +225,7 @@ def test_cli_compensate_finds_a_whole_vector_and_confirms_it(real_folder):
 
 
 def test_compensate_vector_gives_the_same_answer_with_two_workers(real_folder):
-    from simlab.analysis import fair_vector as fv
+    from simlab.experiments import fair_vector as fv
 
     game = simlab.get_game("massilia")
     config = game.make_config("rulebook")

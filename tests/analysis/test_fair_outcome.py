@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from simlab.analysis import fair_outcome as fo
-from simlab.analysis import fair_vector as fv
 from simlab.analysis.compensation_text import fair_vector_text
-from tests.analysis.test_fair_vector import config, softmax_game
+from simlab.analysis.confirmation import confirmation_of
+from simlab.experiments import fair_vector as fv
+from tests.experiments.test_fair_vector import config, softmax_game
 
 LINEUP = ["a"] * 4
 
@@ -64,7 +65,7 @@ def test_never_fair_over_a_confirmation_that_fails(state):
         shares = np.array([0.28, 0.24, 0.24, 0.24])
     rng = np.random.default_rng(3)
     w = np.eye(4)[rng.choice(4, size=4000, p=shares)]
-    conf = fv.confirmation_of((6, 6, 6, 6), w)
+    conf = confirmation_of((6, 6, 6, 6), w)
     code = fo.outcome("decided", None, conf, 0.01)
     assert code == ("none" if state == "beyond" else "budget")
 
@@ -78,11 +79,11 @@ def test_null_design_false_already_fair_and_false_none_are_at_most_nominal():
     edge = np.array([0.25 + delta, 0.25 - delta / 3, 0.25 - delta / 3, 0.25 - delta / 3])
     fair = np.full(4, 0.25)
     false_published = sum(
-        fo.band(fv.confirmation_of((6,) * 4, np.eye(4)[rng.choice(4, size=games, p=edge)]), delta).state == "inside"
+        fo.band(confirmation_of((6,) * 4, np.eye(4)[rng.choice(4, size=games, p=edge)]), delta).state == "inside"
         for _ in range(reps)
     )
     false_none = sum(
-        fo.band(fv.confirmation_of((6,) * 4, np.eye(4)[rng.choice(4, size=games, p=fair)]), delta).state == "beyond"
+        fo.band(confirmation_of((6,) * 4, np.eye(4)[rng.choice(4, size=games, p=fair)]), delta).state == "beyond"
         for _ in range(reps)
     )
     bound = 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps)
@@ -94,7 +95,7 @@ def test_none_fair_needs_the_published_vector_outside_the_band_too():
     """The published vector is on the grid: while its own confirmation is not outside the band, "no vector is
     fair" is not what the data say (a search on a game made fair called 4% of runs "none" before this)."""
     rng = np.random.default_rng(8)
-    fair = fv.confirmation_of((6,) * 4, np.eye(4)[rng.choice(4, size=5000, p=np.full(4, 0.25))])
-    off = fv.confirmation_of((6, 7, 7, 7), np.eye(4)[rng.choice(4, size=5000, p=[0.31, 0.23, 0.23, 0.23])])
+    fair = confirmation_of((6,) * 4, np.eye(4)[rng.choice(4, size=5000, p=np.full(4, 0.25))])
+    off = confirmation_of((6, 7, 7, 7), np.eye(4)[rng.choice(4, size=5000, p=[0.31, 0.23, 0.23, 0.23])])
     assert fo.outcome("decided", fair, off, 0.01) == "budget"
     assert fo.outcome("decided", off, off, 0.01) == "none"

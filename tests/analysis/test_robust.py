@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from simlab.analysis import seat_advantage
 from simlab.analysis.robust import CHANGES, HOLDS, NONE, UNSETTLED, from_estimates, robustness
 from simlab.cli import cli
+from simlab.experiments.panel import load_panel, run_panel
 from simlab.run.errors import ScenarioError
-from simlab.run.panel import load_panel, run_panel
 
 BOTS = ("random", "trader", "priest", "search")
 

@@ -123,7 +123,7 @@ def test_joblib_workers_play_an_unregistered_game_handed_to_them_as_an_object() 
 
 def test_the_compensation_search_plays_an_unregistered_game_on_two_workers() -> None:
     """It handed its workers the game's name, which a worker could not look up for a game no registry lists."""
-    from simlab.analysis.adaptive import search
+    from simlab.experiments.adaptive import search
 
     config = PIG.make_config("short")
     kw = {"max_games": 160, "batch": 40, "seed": 5}

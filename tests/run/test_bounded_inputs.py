@@ -159,7 +159,7 @@ def _play(game, config, knob, seat, offset, lineup, start, seeds):
 
 @pytest.mark.parametrize("width", [math.nan, math.inf, 0.0, -1.0])
 def test_compensate_width_must_be_positive_and_finite(width):
-    from simlab.analysis.adaptive import search
+    from simlab.experiments.adaptive import search
     from simlab.games.massilia.config import MassiliaConfig
 
     config = MassiliaConfig.from_preset("rulebook")
@@ -168,7 +168,7 @@ def test_compensate_width_must_be_positive_and_finite(width):
 
 
 def test_compensate_with_too_few_games_is_an_error():
-    from simlab.analysis.adaptive import search
+    from simlab.experiments.adaptive import search
     from simlab.games.massilia.config import MassiliaConfig
 
     config = MassiliaConfig.from_preset("rulebook")

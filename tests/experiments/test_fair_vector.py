@@ -9,8 +9,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from simlab.analysis import fair_vector as fv
+from simlab.analysis.confirmation import confirmation_of
 from simlab.analysis.frames import AnalysisError
+from simlab.analysis.softmax_fit import SoftmaxFit, fit_softmax, shortlist
+from simlab.experiments import fair_vector as fv
 
 BASE = (6, 6, 6, 6)
 
@@ -72,7 +74,7 @@ def test_softmax_fit_recovers_the_model():
     g = np.concatenate([np.arange(len(seeds))] * len(vectors))
     d = np.concatenate([np.tile(v, (len(seeds), 1)) for v in vectors]).astype(float)
     w = np.concatenate([play(None, None, "k", tuple(np.add(BASE, v)), [], 0, seeds) for v in vectors])
-    fit = fv.fit_softmax(g, d, w)
+    fit = fit_softmax(g, d, w)
     se = np.sqrt(np.diag(fit.cov))
     assert abs(fit.beta - beta) < 4 * se[-1]
     assert np.all(np.abs(fit.alpha[1:] - alpha[1:]) < 4 * se[:-1])
@@ -88,7 +90,7 @@ def test_confirmation_intervals_cover_the_truth():
     covered, rejected = np.zeros(4), 0
     for _ in range(reps):
         w = np.eye(4)[rng.choice(4, size=games, p=truth_p)]
-        c = fv.confirmation_of(BASE, w)
+        c = confirmation_of(BASE, w)
         covered += (c.lo <= truth_p) & (truth_p <= c.hi)
         rejected += c.p_equal < 0.05
     sd = np.sqrt(0.95 * 0.05 / reps)
@@ -154,7 +156,7 @@ def test_too_small_a_budget_and_scalar_knobs_are_errors():
 
 
 def test_shortlist_normalises_to_the_strongest_seat():
-    fit = fv.SoftmaxFit(np.array([0.0, -0.1, -0.2, -0.3]), 0.1, np.eye(4) * 1e-4, 100)
-    short = fv.shortlist(fit, 5)
+    fit = SoftmaxFit(np.array([0.0, -0.1, -0.2, -0.3]), 0.1, np.eye(4) * 1e-4, 100)
+    short = shortlist(fit, 5)
     assert short[0] == (0, 1, 2, 3)
     assert all(min(c) == 0 for c in short)

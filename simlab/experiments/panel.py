@@ -12,42 +12,26 @@ every entry:
   bot costs about a third of what it costs in every seat of a four-player game (Massilia: docs/search.md).
 Each entry is an ordinary result folder under ``<folder>/panel/`` (resumable, verifiable, reportable on its
 own); ``panel.json`` lists them. ``simlab.analysis.robust`` reads the panel.
-
-Layout::
-
-    <folder>/panel/panel.json          the entries: bot spec and folder name, the scenario, the seating
-    <folder>/panel/<k>-<bot>/           entry k's result folder (manifest.json, parts/)
+The folder format (panel.json, ``load_panel``) is ``simlab.run.panel_folder``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from simlab.run.errors import ScenarioError
+from simlab.run.panel_folder import SEATINGS, PanelEntry, check_same_seating, load_panel, write_panel
 from simlab.run.scenario import Scenario, load_scenario
-from simlab.run.store import PANEL, atomic_write
+from simlab.run.store import PANEL
 
-PANEL_FILE = "panel.json"
-#: how an entry is seated (``--seating``), in the words panel.json, the method line and the report use
-SEATINGS = {
-    "every": "each panel bot in every seat",
-    "one": "each panel bot in one seat, rotated, the scenario's other lineup bots in the rest",
-}
+__all__ = ["SEATINGS", "PanelEntry", "entry_scenario", "load_panel", "run_panel"]
+
 #: entries of one panel (each is a full run of the scenario)
 MAX_ENTRIES = 12
-
-
-@dataclasses.dataclass(frozen=True)
-class PanelEntry:
-    """One bot of the panel and the result folder of its run."""
-
-    bot: str
-    folder: Path
 
 
 def entry_scenario(sc: Scenario, bot: str, seating: str = "every") -> Scenario:
@@ -81,11 +65,11 @@ def run_panel(
     bots = _check_panel(sc, panel, seating)
     folder = Path(out) if out is not None else Path("results") / sc.name
     root = folder / PANEL
-    _check_same_seating(root, seating)
+    check_same_seating(root, seating)
     root.mkdir(parents=True, exist_ok=True)
     suffix = "-one-seat" if seating == "one" else ""
     entries = [PanelEntry(bot, root / f"{k}-{_slug(bot)}{suffix}") for k, bot in enumerate(bots)]
-    _write_panel(root, sc, entries, seating)
+    write_panel(root, sc, entries, seating)
     where = "in every seat" if seating == "every" else "in one seat, rotated"
     for entry in entries:
         if progress and stream is not None:
@@ -101,50 +85,6 @@ def run_panel(
             force_jobs=force_jobs,
         )
     return root
-
-
-def load_panel(folder: str | Path) -> tuple[dict[str, Any], list[PanelEntry]]:
-    """The panel of a result folder (``<folder>/panel``) or a panel folder itself: its description and entries."""
-    p = Path(folder)
-    root = p if (p / PANEL_FILE).is_file() else p / PANEL
-    path = root / PANEL_FILE
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ScenarioError(
-            f"{p} holds no bot panel ({path} is missing); play one with: simlab robust SCENARIO"
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise ScenarioError(f"{path} is unreadable ({exc}); play the panel again with simlab robust") from None
-    raw = meta.get("entries") if isinstance(meta, dict) else None
-    if not isinstance(raw, list) or not all(isinstance(e, dict) and {"bot", "folder"} <= e.keys() for e in raw):
-        raise ScenarioError(f"{path} lists no panel entries (bot, folder); play the panel again with simlab robust")
-    return meta, [PanelEntry(str(e["bot"]), root / str(e["folder"])) for e in raw]
-
-
-def has_panel(folder: str | Path) -> bool:
-    return (Path(folder) / PANEL / PANEL_FILE).is_file()
-
-
-def seating_of(meta: dict[str, Any]) -> str:
-    """The seating key (``every``, ``one``) of a panel's panel.json (panels written before seatings: every)."""
-    key = meta.get("seating_key")
-    return key if key in SEATINGS else "every"
-
-
-def _check_same_seating(root: Path, seating: str) -> None:
-    """One panel folder holds one seating: a panel played the other way is refused, not mixed in."""
-    if not (root / PANEL_FILE).is_file():
-        return
-    try:
-        meta, _entries = load_panel(root)
-    except ScenarioError:
-        return  # unreadable: rewritten below, and its entries resume by their folders
-    if seating_of(meta) != seating:
-        raise ScenarioError(
-            f"{root} holds a panel with {SEATINGS[seating_of(meta)]}; --seating {seating} plays another "
-            "panel: give it another --out folder, or remove that panel folder"
-        )
 
 
 def _check_panel(sc: Scenario, panel: Sequence[str], seating: str = "every") -> list[str]:
@@ -191,20 +131,6 @@ def _identity(made: Any, spec: str) -> tuple[object, ...]:
 
     parsed = parse_spec(spec)
     return ("plug-in", parsed.name, tuple(sorted(parsed.params.items())))
-
-
-def _write_panel(root: Path, sc: Scenario, entries: list[PanelEntry], seating: str = "every") -> None:
-    meta = {
-        "scenario": sc.name,
-        "source": sc.source,
-        "game": sc.game,
-        "seating": SEATINGS[seating],
-        "seating_key": seating,
-        "lineup": list(sc.seats),
-        "entries": [{"bot": e.bot, "folder": e.folder.name} for e in entries],
-    }
-    text = json.dumps(meta, indent=2) + "\n"
-    atomic_write(root / PANEL_FILE, lambda f: f.write(text.encode()))
 
 
 def _slug(bot: str) -> str:

@@ -1,0 +1,29 @@
+"""Experiments: loops that play games to answer a question, one layer above ``run`` and ``analysis``.
+
+``run`` plays a scenario into a result folder; ``analysis`` turns rows (or digests) into estimates with
+intervals and plays no game (tests/test_layers.py checks its imports). A question that decides *which games to
+play next from the games already played* lives here, as a **driver** on one **engine**:
+
+- ``engine``: ``Trials`` plays *arms* (what a driver varies: a knob vector, one seat's offset, a config change)
+  through the game contract (``play_vector``). ``batch(arms, per)`` plays every arm on the next ``per`` game
+  indices with the same seeds (common random numbers) and records them in ``pool``; ``fresh(arm, games,
+  start)`` plays one arm on seeds no batch uses (``CONFIRM_START``, ``PUBLISHED_START``) for a confirmation.
+  Game i has the seed and the lineup rotation the runner gives game i, so results do not depend on the batch
+  size or ``jobs`` (worker processes play through a picklable twin of the play function).
+- ``race``: sequential elimination of arms played batch by batch on shared seeds (a paired bootstrap over game
+  indices, Bonferroni over a round's comparisons; ``score``: the largest deviation from an equal share by
+  default), ending "decided", "equivalent" or "budget".
+- drivers: ``fair_vector`` (``simlab compensate``: explore, shortlist, race, confirm a per-seat vector),
+  ``adaptive`` (``simlab compensate --seat``: stochastic approximation of one seat's fair offset), ``panel``
+  (``simlab robust``: the scenario once per bot, each an ordinary result folder), ``what_if``
+  (``simlab compare``: two sides as a two-variant run).
+
+What a driver concludes is computed in ``analysis`` from its games: ``analysis.softmax_fit`` (the model),
+``analysis.confirmation`` (seat shares on fresh seeds), ``analysis.fair_outcome`` (what the confirmations
+support), ``analysis.fair_vector`` / ``analysis.adaptive`` (the answers as tables), ``analysis.robust``.
+
+A new question is a new driver module here (docs/experiments.md): the rule-fix search of ``simlab fix``
+(explore arms that are knob settings on shared seeds, fit, shortlist, ``race.race`` with a cost-aware
+``score``, confirm with ``Trials.fresh`` once per bot of a panel) and runs that stop when a verdict is settled
+(``Trials.batch`` of the scenario's variants until an ``analysis`` verdict is settled, game i still game i).
+"""
