@@ -14,6 +14,7 @@ table of win shares and intervals reads at a glance without hiding a small diffe
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -210,29 +211,40 @@ def cards_prose(cards: pl.DataFrame, words: Words, has_top_axis: bool) -> str:
         f"excludes zero, and {sig.height} {'stays' if sig.height == 1 else 'stay'} significant after the {adj} "
         f"adjustment over the {n}"
     )
-    text += (
-        ": "
-        + ", ".join(
-            f"{r['label']} {pts(r['win_share_diff'], r['win_share_diff_lo'], r['win_share_diff_hi'])}"
-            for r in sig.iter_rows(named=True)
-        )
-        + "."
-        if sig.height
-        else "."
-    )
+    named = [
+        f"{r['label']} {pts(r['win_share_diff'], r['win_share_diff_lo'], r['win_share_diff_hi'])}"
+        for r in sig.head(SHOWN).iter_rows(named=True)
+    ]
+    more = f" and {sig.height - SHOWN} more" if sig.height > SHOWN else ""
+    text += ": " + ", ".join(named) + more + "." if sig.height else "."
     money = cards.filter(pl.col("kind") == "money")
     if money.height:
-        m = money.row(0, named=True)
-        text += (
-            f" The {m['label']} variants change the granted seat's win share by "
-            f"{pts(m['win_share_diff'], m['win_share_diff_lo'], m['win_share_diff_hi'])}"
-        )
-        text += (
-            f"; the chart's top axis converts win-share points to {words.units.money_plural}."
-            if has_top_axis
-            else f"; that price is not determined at this size, so the chart has no {words.units.money} axis."
-        )
+        text += " " + _money_prose(money.row(0, named=True), c, words, has_top_axis)
     return text
+
+
+#: how many significant values a sentence names (the table shows them all)
+SHOWN = 5
+
+
+def _money_prose(m: dict[str, Any], cards: pl.DataFrame, words: Words, has_top_axis: bool) -> str:
+    """What the money variants measured and whether the values are priced in money (and drawn so)."""
+    u = words.units
+    amount = int(re.search(r"\d+", m["label"]).group(0))  # money2: two units more at the start
+    text = (
+        f"The `{m['label']}` variants ({amount} {u.of('money', amount)} more at the start) change the granted "
+        f"seat's win share by {pts(m['win_share_diff'], m['win_share_diff_lo'], m['win_share_diff_hi'])}"
+    )
+    finite = pl.col("money_lo").is_finite() & pl.col("money_hi").is_finite()
+    priced = cards.filter(finite).height if "money_lo" in cards.columns else 0
+    if has_top_axis:
+        return text + f"; the chart's top axis converts win-share points to {u.money_plural} at that price."
+    if priced:
+        return text + f"; the chart draws no {u.money} axis, as that price gives it no positive scale."
+    return (
+        text + f"; at this size that price is not determined, so the {words.nouns} are not priced in "
+        f"{u.money_plural} and the chart has no {u.money} axis."
+    )
 
 
 def has_top_axis(fig: Any) -> bool:

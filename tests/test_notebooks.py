@@ -256,6 +256,8 @@ def _cards_frame(lo_hi: list[tuple[float, float]], money: tuple[float, float, fl
 def test_cards_prose_counts_the_intervals_that_exclude_zero_in_the_games_words():
     """5 of 9 intervals excluding zero is never "most will not be told apart from zero"; the money axis is
     claimed only when the chart drew it; the noun and unit are the game's."""
+    import polars as pl
+
     from simlab.core.facts import Units
     from simlab.notebook import Words, cards_prose
 
@@ -265,8 +267,11 @@ def test_cards_prose_counts_the_intervals_that_exclude_zero_in_the_games_words()
     text = cards_prose(frame, words, has_top_axis=False)
     assert "5 of the 9 gods have a 95% win-share interval that excludes zero" in text
     assert "2 stay significant after the Holm adjustment over the 9: c0" in text
-    assert "the chart has no foot axis" in text and "card" not in text
+    assert "(2 feet more at the start)" in text and "card" not in text
+    assert "not determined, so the gods are not priced in feet and the chart has no foot axis" in text
     assert "top axis converts win-share points to feet" in cards_prose(frame, words, has_top_axis=True)
+    priced = frame.with_columns(money_lo=pl.lit(1.0), money_hi=pl.lit(3.0))
+    assert "draws no foot axis, as that price gives it no positive scale" in cards_prose(priced, words, False)
 
 
 def test_has_top_axis_reads_the_chart():
