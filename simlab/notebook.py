@@ -130,10 +130,6 @@ def pts(x: float, lo: float, hi: float) -> str:
     return f"{x * 100:+.2f} [{lo * 100:+.2f}, {hi * 100:+.2f}] points"
 
 
-def excludes_zero(lo: float, hi: float) -> bool:
-    return lo > 0 or hi < 0
-
-
 def seats_prose(seats: pl.DataFrame) -> str:
     """Per variant: the first and the last seat's win share (simultaneous intervals), the flagged seats and
     the equal-seats test (``seat_advantage``'s frame)."""

@@ -338,6 +338,8 @@ def test_a_game_without_the_question_s_scenario_is_refused_naming_those_with_one
     assert "massilia" in games_answering("market_shifts") and "roma" not in games_answering("market_shifts")
     with pytest.raises(simlab.SimlabError, match=r"roma ships no market_shifts scenario; the games that do: massilia"):
         shipped_scenario("roma", "market_shifts")
+    with pytest.raises(simlab.SimlabError, match=r"did you mean 'massilia'"):
+        shipped_scenario("masilia", "seats")
 
 
 def test_the_notebook_helper_prints_floats_with_their_significant_digits():
