@@ -301,17 +301,32 @@ def _unpaired_se(lf: pl.LazyFrame, design: pl.DataFrame, control: str) -> pl.Dat
             (pl.col("vs") / pl.col("n")).sum().alias("ts"),
         )
     )
-    seats = d.select("label", "seat").unique()
+    # the control term depends on a label only through its set of granted seats: computed once per set (a
+    # few), not once per label (a join of the control's rows with every label's seats grew as labels x rows)
+    sets = (
+        d.select("label", "seat")
+        .unique()
+        .group_by("label")
+        .agg(pl.col("seat").sort().cast(pl.String).str.join(",").alias("_set"))
+    )
+    set_seats = (
+        sets.select("_set")
+        .unique()
+        .with_columns(pl.col("_set").str.split(",").cast(pl.List(pl.Int64)).alias("seat"))
+        .explode("seat")
+    )
     control_means = (
         rows.filter(pl.col("variant") == control)
-        .join(seats, on="seat", how="inner")
-        .group_by("label", "game")
+        .join(set_seats, on="seat", how="inner")
+        .group_by("_set", "game")
         .agg(w.mean().alias("cw"), sc.mean().alias("cs"))
-        .group_by("label")
+        .group_by("_set")
         .agg(
             (pl.col("cw").var() / pl.len()).fill_null(0.0).alias("cw"),
             (pl.col("cs").var() / pl.len()).fill_null(0.0).alias("cs"),
         )
+        .join(sets, on="_set", how="inner")
+        .drop("_set")
     )
     k2 = pl.col("k") ** 2
     return (
