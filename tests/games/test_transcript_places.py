@@ -172,3 +172,106 @@ def test_pantheon_loot_is_taken_by_a_seat_or_boxed_at_the_eras_end(pantheon_game
         assert len(taken) == facts["loot_taken"][p]
     boxed = [ln for ln in pantheon_game.lines if re.match(r"    the .+ loot left on .+ is boxed$", ln)]
     assert boxed, "loot left at an era's end is boxed, not taken"
+
+
+# -- the chance outcomes and set pieces a reader needs to follow the game (issue 32) --------------------
+def test_pantheon_says_which_god_gallia_flips_and_how_the_rows_refill() -> None:
+    game = get_game("pantheon")
+    config = game.make_config()
+    lines = play_with_transcript(game, config, 1, game.default_lineup(config.players)).lines
+    flips = [i for i, ln in enumerate(lines) if ln.endswith("] Gallia: flip the top god")]
+    assert flips, "seed 1 plays Gallia and a seat flips a god"
+    for i in flips:
+        assert re.fullmatch(r"    seat \d flips (\w+)", lines[i + 1]), lines[i + 1]
+        assert lines[i + 1].split()[-1] in pantheon_narrate.D.GODS
+    shown: list[str] = []
+    checked = 0
+    for i, line in enumerate(lines):
+        if line.startswith(("  gods face up: ", "    gods face up now: ")):
+            listed = line.partition(": ")[2]
+            shown = [] if listed == "none" else listed.split(", ")
+        taken = re.search(r"\[choose a god\] (\w+) \(god slot \d\)$", line)
+        if taken:
+            after = next(ln for ln in lines[i:] if ln.startswith("    gods face up now: ")).partition(": ")[2]
+            left = [] if after == "none" else after.split(", ")
+            want = list(shown)
+            want.remove(taken[1])
+            assert sorted(left) == sorted(want), (line, shown, left)
+            checked += 1
+    assert checked > 5
+    for i, line in enumerate(lines):
+        if "] the " in line and " card from display slot " in line:
+            assert lines[i + 2].startswith("    card display now: "), lines[i : i + 3]
+
+
+def test_pantheon_names_the_era_end_bonus(pantheon_game: PlayResult) -> None:
+    facts = pantheon_game.state.facts()
+    for p in range(pantheon_game.state.config.players):
+        said = [
+            re.search(r"era-end bonus \+(\d+)", ln) for ln in pantheon_game.lines if ln.startswith(f"    seat {p}: +")
+        ]
+        assert sum(int(m[1]) for m in said if m) == facts["points_era_end"][p]
+    assert any(facts["points_era_end"])
+    assert not [ln for ln in pantheon_game.lines if "era ends +" in ln]
+
+
+def test_mov_every_turn_has_its_header_from_the_first(mov_game: PlayResult) -> None:
+    lines, state = mov_game.lines, mov_game.state
+    n, rounds = state.config.players, state.config.rounds
+    last_dial = max(i for i, ln in enumerate(lines) if "[set the dials]" in ln)
+    first = int(state.record[0]["first"])
+    assert lines[last_dial + 1].startswith(f"--- round 1, seat {first}'s turn: at Galactic Base; "), lines[
+        last_dial + 1
+    ]
+    headers = [re.match(r"--- round (\d+), seat (\d)'s turn: ", ln) for ln in lines]
+    turns = [(int(m[1]), int(m[2])) for m in headers if m]
+    assert sorted(turns) == sorted((r, p) for r in range(1, rounds + 1) for p in range(n))
+    for i in range(last_dial + 1, len(lines)):  # a decision of a turn falls under that turn's header
+        d = re.match(r"  r(\d+) seat \d \[", lines[i])
+        if d:
+            header = next(m for m in reversed(headers[:i]) if m)
+            assert int(header[1]) == int(d[1]), (lines[i], header[0])
+
+
+def test_mov_tells_hazards_encounters_and_ious(mov_game: PlayResult) -> None:
+    lines, state = mov_game.lines, mov_game.state
+    facts = state.facts()
+    for p in range(state.config.players):
+        failed = [
+            ln
+            for ln in lines
+            if re.fullmatch(rf"    seat {p} fails the (laser|shield|pilot) test \(\w+ \d\): the turn ends", ln)
+        ]
+        assert len(failed) == facts["hazards_failed"][p]
+    for i, line in enumerate(lines):
+        if line.startswith("    seat ") and " fails the " in line:
+            assert lines[i + 1].startswith(("--- round ", "  end of the game", "    drawn: ")), lines[i : i + 2]
+    cards = [ln for ln in lines if ln.startswith("    encounter card: ")]
+    assert cards and any(" passes the " in ln for ln in lines)
+    for i, line in enumerate(lines):
+        money = re.fullmatch(r"    encounter card: \w[\w ]*, ([+-][\d,]+) credits", line)
+        if money and lines[i + 1].startswith("    seat "):
+            assert f"(encounters {money[1]})" in lines[i + 1], lines[i : i + 2]
+    ious: dict[str, int] = {}
+    for line in lines:
+        found = re.match(r"    discovered the (\w+) at .+; IOU ([\d,]+) credits for seat \d to spend there$", line)
+        if found:
+            ious[found[1]] = int(found[2].replace(",", ""))
+        paid = re.fullmatch(
+            r"    seat \d pays ([\d,]+) credits? from the (\w+) IOU \(([\d,]+) credits? left on it\)", line
+        )
+        if paid:
+            ious[paid[2]] -= int(paid[1].replace(",", ""))
+            assert ious[paid[2]] == int(paid[3].replace(",", "")) >= 0, line
+    assert len(ious) == sum(facts["systems_discovered"])
+
+
+def test_mov_end_of_game_and_passengers_drawn(mov_game: PlayResult) -> None:
+    lines, s = mov_game.lines, mov_game.state.record[0]
+    n = mov_game.state.config.players
+    end = next(i for i, ln in enumerate(lines) if ln.startswith("  end of the game: "))
+    fame = ", ".join(f"seat {p}: {int(s['total_fame'][p])}" for p in range(n))
+    assert f"fame {fame}" in lines[end]
+    assert lines.index("=== game over ===") > end
+    shown = sum(1 for ln in lines if re.match(r"  (  drawn: )?passenger \d+ waits at ", ln))
+    assert shown == int((s["pass_loc"][: len(s["pass_loc"])] != -1).sum())

@@ -26,6 +26,7 @@ import numpy as np
 
 from simlab.core.transcript import count
 from simlab.games.merchant_of_venus import board as B
+from simlab.games.merchant_of_venus import data as D
 from simlab.games.merchant_of_venus import rules as R
 from simlab.games.merchant_of_venus.config import CULTURE_NAMES, DRIVE_NAMES, GOOD_NAMES
 from simlab.games.merchant_of_venus.facts import FACTS, SOURCE_FIELDS
@@ -212,12 +213,21 @@ def start(state: Any) -> list[str]:
         "(their cultures and market tokens hidden until a ship arrives)"
     )
     waiting = [i for i in range(len(s["pass_loc"])) if 0 <= int(s["pass_loc"][i]) < R.LOC_HOLD]
-    c = state.cfg[0]
-    for i in waiting:
-        where, bound = place_name(int(s["pass_loc"][i])), place_name(int(c["passenger_dest"][i]))
-        fare = credits(int(c["passenger_fare"][i]))
-        lines.append(f"  passenger {i} waits at {where}, bound for {bound} (fare {fare})")
+    lines += [f"  {waits(state, s, i)}" for i in waiting]
     return lines
+
+
+def waits(state: Any, s: np.void, i: int) -> str:
+    """Passenger ``i`` waiting: where, bound where, for what fare."""
+    c = state.cfg[0]
+    where, bound = place_name(int(s["pass_loc"][i])), place_name(int(c["passenger_dest"][i]))
+    return f"passenger {i} waits at {where}, bound for {bound} (fare {credits(int(c['passenger_fare'][i]))})"
+
+
+def _passengers_drawn(state: Any, b: np.void, a: np.void) -> list[str]:
+    """Passengers drawn from the pile (every few rounds) onto the board."""
+    drawn = (b["pass_loc"] == R.LOC_BAG) & (a["pass_loc"] >= 0) & (a["pass_loc"] < R.LOC_HOLD)
+    return [f"    drawn: {waits(state, a, int(i))}" for i in np.nonzero(drawn)[0]]
 
 
 def prefix(state: Any) -> str:
@@ -233,17 +243,21 @@ def after(state: Any, action: int, later: Any) -> list[str]:
     lines: list[str] = []
     for sy in range(R.NSYS):
         if int(b["discovered"][sy]) == 0 and int(a["discovered"][sy]) == 1:
-            lines.append(f"    discovered the {CULTURE_NAMES[int(a['sys_culture'][sy])]} at {market_system(state, sy)}")
+            lines.append(discovery(state, a, sy))
     p = int(b["active"])
     if int(b["phase"]) in (R.PH_MOVE, R.PH_NAV_CHOICE, R.PH_ASSIGN) and int(a["pos"][p]) != int(b["pos"][p]):
         k = action - R.A_EDGE
         target = int(state.cfg[0]["adj"][int(b["pos"][p]), k]) if R.A_EDGE <= action < R.A_THRUST else -1
         if int(a["pos"][p]) != target:  # navigation dice carried the ship on
             lines.append(f"    seat {p} carried on to {labels[int(a['pos'][p])]}")
+        lines += _met(state, b, a, p, stepped=int(a["pos"][p]) == target)
+    lines += _markets(b, a)
     if int(a["dice_n"]) > int(b["dice_n"]):
         lines.append(
             "    dice " + " ".join(str(int(x)) for x in a["dice"][: int(a["dice_n"])]) + f" = {int(a['mp'])} MP"
         )
+    lines += _ious(b, a)
+    first_end = len(lines)  # where the game's end payouts start, when this decision ends the game
     for q in range(n):
         dc = int(a["credits"][q]) - int(b["credits"][q])
         if dc:
@@ -256,14 +270,110 @@ def after(state: Any, action: int, later: Any) -> list[str]:
         df = int(a["fame_tokens"][q]) - int(b["fame_tokens"][q])
         if df:
             lines.append(f"    seat {q}: {df:+d} {UNITS.of('points', df)} -> {int(a['fame_tokens'][q])}")
+    lines += _passengers_drawn(state, b, a)
     over = int(a["phase"]) == R.PH_OVER
     new_turn = (int(a["round_no"]), int(a["active"])) != (int(b["round_no"]), int(b["active"]))
-    if new_turn and not over:
+    dialled = int(b["phase"]) == R.PH_DIALS and int(a["phase"]) != R.PH_DIALS  # the set-up's last decision
+    if (new_turn or dialled) and not over:
         q = int(a["active"])
         lines.append(f"--- round {int(a['round_no'])}, seat {q}'s turn: {ship(a, q, labels)} ---")
     if over:
+        lines[first_end:first_end] = [end_of_game(state, a)]
         lines.append("=== game over ===")
     return lines
+
+
+def discovery(state: Any, a: np.void, sy: int) -> str:
+    """A system's culture revealed: its good on the market, the face-up market token, the discoverer's IOU."""
+    cu = int(a["sys_culture"][sy])
+    token = D.DEMANDS[int(a["stack"][cu, int(a["stack_top"][cu])])]
+    return (
+        f"    discovered the {CULTURE_NAMES[cu]} at {market_system(state, sy)}: {int(a['market_goods'][cu])} "
+        f"{GOOD_NAMES[cu]} on the market, market token {token} demand; IOU {credits(int(a['iou_left'][cu]))} "
+        f"for seat {int(a['discoverer'][cu])} to spend there"
+    )
+
+
+def _markets(b: np.void, a: np.void) -> list[str]:
+    """Market shifts after a turn's sales (the next token of the stack face up) and the goods produced."""
+    lines = []
+    for cu in range(R.NC):
+        if int(b["stack_top"][cu]) != int(a["stack_top"][cu]) and int(b["culture_sys"][cu]) >= 0:
+            token = D.DEMANDS[int(a["stack"][cu, int(a["stack_top"][cu])])]
+            made = int(a["market_goods"][cu]) - int(b["market_goods"][cu])
+            produced = f"; it produces {made} {GOOD_NAMES[cu]}" if made > 0 else ""
+            lines.append(f"    the {CULTURE_NAMES[cu]} market shifts to {token} demand{produced}")
+    return lines
+
+
+def _ious(b: np.void, a: np.void) -> list[str]:
+    """IOU credits a discoverer spent at their culture (they are spent before own credits)."""
+    lines = []
+    for cu in range(R.NC):
+        used = int(b["iou_left"][cu]) - int(a["iou_left"][cu])
+        if used > 0 and int(b["culture_sys"][cu]) >= 0:
+            left = int(a["iou_left"][cu])
+            lines.append(
+                f"    seat {int(a['discoverer'][cu])} pays {credits(used)} from the {CULTURE_NAMES[cu]} IOU "
+                f"({credits(left)} left on it)"
+            )
+    return lines
+
+
+def encounter_name(state: Any, e: int) -> str:
+    """An encounter card in words: the data's name if the config plays its card unchanged, and its effect."""
+    c = state.cfg[0]
+    effect, amount = int(c["encounter_effect"][e]), int(c["encounter_amount"][e])
+    cards = D.DEFAULT_DATA.encounters
+    known = e < len(cards) and (effect, amount) == (cards[e].effect, cards[e].amount)
+    what = {
+        R.EN_CREDITS: f"{amount:+,} {UNITS.of('money', amount)}",
+        R.EN_LOSE_TURN: "the turn ends",
+        R.EN_FREE_MOVE: f"{amount:+d} MP",
+    }[effect]
+    return f"{cards[e].name}, {what}" if known else what
+
+
+def _met(state: Any, b: np.void, a: np.void, p: int, stepped: bool) -> list[str]:
+    """What the ship met on the space it entered: a hazard's test (passed or failed, or skipped by the drive)
+    and an encounter card. A failed test or a lost turn ends the turn there."""
+    c = state.cfg[0]
+    lines = []
+    drawn = a["encounter_used"] - b["encounter_used"]
+    if int(a["encounter_used"].sum()) < int(b["encounter_used"].sum()):  # the discards were reshuffled
+        drawn = a["encounter_used"].copy()
+    for e in np.nonzero(drawn > 0)[0]:
+        lines.append(f"    encounter card: {encounter_name(state, int(e))}")
+    sp = int(a["pos"][p])
+    if int(c["space_kind"][sp]) == R.K_HAZARD and (
+        stepped or int(a["f_hazards_failed"][p]) > int(b["f_hazards_failed"][p])
+    ):
+        dial = D.HAZARD_DIALS[int(c["hazard_kind"][sp])]
+        dial = f"{dial} test ({dial} {int(a[dial][p])})"
+        if int(a["f_hazards_failed"][p]) > int(b["f_hazards_failed"][p]):
+            lines.append(f"    seat {p} fails the {dial}: the turn ends")
+        elif int(a["mp"]) == int(b["mp"]) and int(c["drive_skips_hazards"]):
+            lines.append(f"    the {DRIVE_NAMES[int(a['drive'][p])]} skips the hazard")
+        else:
+            lines.append(f"    seat {p} passes the {dial}")
+    return lines
+
+
+def end_of_game(state: Any, a: np.void) -> str:
+    """The game's end: what ports sell for, what fame pays; each seat's fame follows in its credits line."""
+    c = state.cfg[0]
+    n = state.config.players
+    fame = ", ".join(f"seat {p}: {int(a['total_fame'][p])}" for p in range(n))
+    dice = [
+        f"seat {p}'s Fuzzy Dice roll {int(a['fuzzy_dice'][p, 0])} and {int(a['fuzzy_dice'][p, 1])}"
+        for p in range(n)
+        if int(a["fuzzy_dice"][p, 0])
+    ]
+    out = dice + [f"seat {p} is eliminated (too little fame)" for p in range(n) if a["eliminated"][p]]
+    return (
+        f"  end of the game: each spaceport sells for {credits(int(c['port_end_value']))}, each fame pays "
+        f"{credits(int(c['fame_credits']))}, IOUs are lost; fame {fame}" + "".join(f"; {x}" for x in out)
+    )
 
 
 def _income_fields() -> list[tuple[str, str, int]]:

@@ -43,7 +43,7 @@ CARD_NAMES = (
 #: the points sources (``facts.POINT_SOURCES``, the record's ``f_points_src`` order) in the reader's words
 SOURCE_WORDS = {
     "gods": "gods",
-    "era_end": "era ends",
+    "era_end": "era-end bonus",
     "demigods": "demigods",
     "columns": "columns",
     "pietalte": "Pietalte",
@@ -214,6 +214,7 @@ def after(state: Any, action: int, later: Any) -> list[str]:
         if drawn.any():
             cards = ", ".join(f"{int(drawn[k])} {CARD_NAMES[k]}" for k in range(R.NCARD) if drawn[k] > 0)
             lines.append(f"    seat {p} draws {cards}")
+    lines += _revealed(state, action, b, a)
     takers = np.nonzero(a["f_loot"][:n] - b["f_loot"][:n])[0]
     for h in np.nonzero((b["loot_hex"] >= 0) & (a["loot_hex"] < 0))[0]:
         tile = loot_name(int(b["loot_hex"][h]))
@@ -259,6 +260,24 @@ def after(state: Any, action: int, later: Any) -> list[str]:
             f"--- era {key[0]}, turn {int(a['f_era_turns'][key[0] - 1]) + 1}: seat {p}; {pieces(a, p)}, "
             f"{count(int(a['hand'][p].sum()), 'card')}, {points(int(a['points'][p]))} ---"
         )
+    return lines
+
+
+def _revealed(state: Any, action: int, b: np.void, a: np.void) -> list[str]:
+    """Chance outcomes the decision line does not say: the god Gallia's ability flips, the card display and
+    the face-up gods as refilled from the deck and the stack (within an era: a new era's header lists them)."""
+    lines = []
+    if int(b["phase"]) == R.PH_GALLIA and int(a["phase"]) == R.PH_GALLIA_PAY and int(a["gtile"]) >= 0:
+        god = D.GODS[int(state.cfg[0]["tile_god"][int(a["gtile"])])]
+        lines.append(f"    seat {int(b['cur'])} flips {god}")
+    if int(a["era"]) != int(b["era"]):
+        return lines
+    took = int(b["phase"]) == R.PH_DRAW and R.A_SLOT <= action < R.A_DECK  # refilled, perhaps with the same
+    if took or not np.array_equal(a["display"], b["display"]):
+        shown = [CARD_NAMES[int(k)] for k in a["display"] if int(k) >= 0]
+        lines.append("    card display now: " + (", ".join(shown) if shown else "empty"))
+    if not np.array_equal(a["god_face"], b["god_face"]):
+        lines.append("    gods face up now: " + gods_of(state, a["god_face"]))
     return lines
 
 
