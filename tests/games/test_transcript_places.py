@@ -275,3 +275,22 @@ def test_mov_end_of_game_and_passengers_drawn(mov_game: PlayResult) -> None:
     assert lines.index("=== game over ===") > end
     shown = sum(1 for ln in lines if re.match(r"  (  drawn: )?passenger \d+ waits at ", ln))
     assert shown == int((s["pass_loc"][: len(s["pass_loc"])] != -1).sum())
+
+
+def test_mov_tells_missions_completed_and_names_race_techs(mov_game: PlayResult) -> None:
+    state = mov_game.state
+    facts = state.facts()
+    for p in range(state.config.players):
+        done = [
+            ln
+            for ln in mov_game.lines
+            if re.match(rf"    seat {p} completes the mission to .+ \(\+\d+ fame points?\)$", ln)
+        ]
+        assert len(done) == facts["missions_done"][p]
+    assert any(facts["missions_done"])
+    c = state.cfg[0]
+    for j in range(int(c["n_tokens"])):  # a race-tech token by its tech's name and culture, never its number
+        kind = int(c["culture_tech"][int(c["token_culture"][j])])
+        said = state.describe(mov_narrate.R.A_TECH + j)
+        assert said.startswith(f"buy a {mov_narrate.D.DEFAULT_DATA.race_techs[kind].name} race-tech token from the ")
+        assert said.endswith(" credits)") and f"token {j}" not in said, said

@@ -160,12 +160,21 @@ def place_name(place: int) -> str:
 
 
 def describe(state: Any, action: int, generic: str) -> str:
-    """``generic`` (``game.describe_action``) with what a passenger action moves: where it is bound, its fare."""
+    """``generic`` (``game.describe_action``) with what a passenger action moves (where it is bound, its fare)
+    and which tech a race-tech token is (its name, culture and price; never its token number)."""
     if R.A_PICKUP <= action < R.A_PILOT:
         i = (action - R.A_PICKUP) % (R.A_DROP - R.A_PICKUP)
         c = state.cfg[0]
         bound, fare = place_name(int(c["passenger_dest"][i])), credits(int(c["passenger_fare"][i]))
         return f"{generic} (bound for {bound}, fare {fare})"
+    if R.A_TECH <= action < R.A_PICKUP:  # a race-tech token by its tech's name, not its token number
+        c = state.cfg[0]
+        culture = int(c["token_culture"][action - R.A_TECH])
+        kind = int(c["culture_tech"][culture])
+        price = credits(int(c["tech_price"][kind]))
+        return (
+            f"buy a {D.DEFAULT_DATA.race_techs[kind].name} race-tech token from the {CULTURE_NAMES[culture]} ({price})"
+        )
     return generic
 
 
@@ -257,6 +266,7 @@ def after(state: Any, action: int, later: Any) -> list[str]:
             "    dice " + " ".join(str(int(x)) for x in a["dice"][: int(a["dice_n"])]) + f" = {int(a['mp'])} MP"
         )
     lines += _ious(b, a)
+    lines += _missions(state, b, a)
     first_end = len(lines)  # where the game's end payouts start, when this decision ends the game
     for q in range(n):
         dc = int(a["credits"][q]) - int(b["credits"][q])
@@ -320,6 +330,23 @@ def _ious(b: np.void, a: np.void) -> list[str]:
     return lines
 
 
+def _missions(state: Any, b: np.void, a: np.void) -> list[str]:
+    """Mission cards completed (their target reached: fame and credits) and mission cards bought."""
+    lines = []
+    c = state.cfg[0]
+    for q in range(state.config.players):
+        held, now = {int(m) for m in b["mission"][q]} - {-1}, {int(m) for m in a["mission"][q]} - {-1}
+        for m in sorted(held - now):
+            fame = int(c["mission_fame"][m])
+            lines.append(
+                f"    seat {q} completes the mission to {mission_target(state, m)} (+{fame} {UNITS.of('points', fame)})"
+            )
+        for m in sorted(now - held):
+            reward = credits(int(c["mission_credits"][m]))
+            lines.append(f"    seat {q} takes the mission to {mission_target(state, m)} ({reward})")
+    return lines
+
+
 def encounter_name(state: Any, e: int) -> str:
     """An encounter card in words: the data's name if the config plays its card unchanged, and its effect."""
     c = state.cfg[0]
@@ -363,7 +390,7 @@ def end_of_game(state: Any, a: np.void) -> str:
     """The game's end: what ports sell for, what fame pays; each seat's fame follows in its credits line."""
     c = state.cfg[0]
     n = state.config.players
-    fame = ", ".join(f"seat {p}: {int(a['total_fame'][p])}" for p in range(n))
+    fame = ", ".join(f"seat {p}: {int(a['total_fame'][p])}" for p in range(n))  # "fame seat 0: 10, seat 1: 13"
     dice = [
         f"seat {p}'s Fuzzy Dice roll {int(a['fuzzy_dice'][p, 0])} and {int(a['fuzzy_dice'][p, 1])}"
         for p in range(n)
