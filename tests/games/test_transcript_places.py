@@ -294,3 +294,24 @@ def test_mov_tells_missions_completed_and_names_race_techs(mov_game: PlayResult)
         said = state.describe(mov_narrate.R.A_TECH + j)
         assert said.startswith(f"buy a {mov_narrate.D.DEFAULT_DATA.race_techs[kind].name} race-tech token from the ")
         assert said.endswith(" credits)") and f"token {j}" not in said, said
+
+
+@pytest.mark.parametrize("seed", [1, 2024])
+def test_pantheon_opens_era_one_and_its_first_turn_with_or_without_set_up_decisions(seed: int) -> None:
+    """Seed 2024 has no decision before era 1's first turn (seed 1 has): both open era 1 with its header and
+    turn 1 with its line, and the first turn's decisions carry "e1 t1", not "e1 set-up"."""
+    game = get_game("pantheon")
+    config = game.make_config()
+    lines = play_with_transcript(game, config, seed, game.default_lineup(config.players)).lines
+    assert sum(ln.startswith("=== era 1: ") for ln in lines) == 1
+    era_one = next(i for i, ln in enumerate(lines) if ln.startswith("=== era 1: "))
+    first = next(i for i, ln in enumerate(lines) if ln.startswith("--- era 1, turn 1: seat "))
+    assert era_one < first
+    assert not [ln for ln in lines[first:] if ln.startswith("  e1 set-up ")]
+    assert lines[first + 1].startswith("  e1 t1 seat "), lines[first : first + 2]
+    turns = [ln for ln in lines if re.match(r"--- era \d, turn \d+: ", ln)]
+    for era in range(1, config.eras + 1):  # every era's turns are numbered from 1 without a gap
+        numbers = [
+            int(re.match(rf"--- era {era}, turn (\d+):", ln)[1]) for ln in turns if ln.startswith(f"--- era {era},")
+        ]
+        assert numbers == list(range(1, len(numbers) + 1)), (era, numbers[:5])

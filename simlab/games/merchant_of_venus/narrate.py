@@ -223,6 +223,8 @@ def start(state: Any) -> list[str]:
     )
     waiting = [i for i in range(len(s["pass_loc"])) if 0 <= int(s["pass_loc"][i]) < R.LOC_HOLD]
     lines += [f"  {waits(state, s, i)}" for i in waiting]
+    if int(s["phase"]) != R.PH_DIALS:  # no dials to set (a position): the first turn opens here
+        lines.append(turn_header(s, labels))
     return lines
 
 
@@ -285,8 +287,7 @@ def after(state: Any, action: int, later: Any) -> list[str]:
     new_turn = (int(a["round_no"]), int(a["active"])) != (int(b["round_no"]), int(b["active"]))
     dialled = int(b["phase"]) == R.PH_DIALS and int(a["phase"]) != R.PH_DIALS  # the set-up's last decision
     if (new_turn or dialled) and not over:
-        q = int(a["active"])
-        lines.append(f"--- round {int(a['round_no'])}, seat {q}'s turn: {ship(a, q, labels)} ---")
+        lines.append(turn_header(a, labels))
     if over:
         lines[first_end:first_end] = [end_of_game(state, a)]
         lines.append("=== game over ===")
@@ -401,6 +402,12 @@ def end_of_game(state: Any, a: np.void) -> str:
         f"  end of the game: each spaceport sells for {credits(int(c['port_end_value']))}, each fame pays "
         f"{credits(int(c['fame_credits']))}, IOUs are lost; fame {fame}" + "".join(f"; {x}" for x in out)
     )
+
+
+def turn_header(a: np.void, labels: tuple[str, ...]) -> str:
+    """The line opening a seat's turn: the round, the seat, its ship and purse."""
+    q = int(a["active"])
+    return f"--- round {int(a['round_no'])}, seat {q}'s turn: {ship(a, q, labels)} ---"
 
 
 def _income_fields() -> list[tuple[str, str, int]]:

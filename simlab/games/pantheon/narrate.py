@@ -168,6 +168,13 @@ def start(state: Any) -> list[str]:
     if face:
         lines.append("  bonus tiles face up: " + ", ".join(face))
     lines.append(f"  gods: {int(s['god_n'])} tiles in the stack; demigods face up: {int(s['demi_up_n'])}")
+    if int(s["era"]) >= 1:  # no decision before era 1 (seed 2024): its header and first turn open here
+        labels = labels_for(config)
+        lines.extend(_era_header(state, s, labels))
+        if int(s["temple"]) >= 0:
+            lines.append(f"    the temple stands on {labels[int(s['temple'])]}")
+        if int(s["phase"]) == R.PH_ACTION:
+            lines.append(_turn_header(s))
     return lines
 
 
@@ -177,6 +184,8 @@ def when(state: Any) -> str:
     era = int(s["era"])
     if era == 0:
         return "set-up"
+    if not state.history and int(s["phase"]) == R.PH_ACTION:  # the game opens in a turn (``start`` said so)
+        state.turn_begun = (era, int(s["turns"]))
     if getattr(state, "turn_begun", None) != (era, int(s["turns"])) or int(s["phase"]) in SETUP_PHASES:
         return f"e{era} set-up"
     return f"e{era} t{int(s['f_era_turns'][era - 1]) + 1}"
@@ -255,12 +264,17 @@ def after(state: Any, action: int, later: Any) -> list[str]:
     key = (int(a["era"]), int(a["turns"]))
     if int(a["era"]) >= 1 and int(a["phase"]) == R.PH_ACTION and getattr(state, "turn_begun", None) != key:
         later.turn_begun = key  # the turn starts: its decisions carry "e<era> t<turn>" (see ``when``)
-        p = int(a["active"])
-        lines.append(
-            f"--- era {key[0]}, turn {int(a['f_era_turns'][key[0] - 1]) + 1}: seat {p}; {pieces(a, p)}, "
-            f"{count(int(a['hand'][p].sum()), 'card')}, {points(int(a['points'][p]))} ---"
-        )
+        lines.append(_turn_header(a))
     return lines
+
+
+def _turn_header(a: np.void) -> str:
+    """The line opening a turn: era, turn within the era, the active seat's stock, cards and points."""
+    era, p = int(a["era"]), int(a["active"])
+    return (
+        f"--- era {era}, turn {int(a['f_era_turns'][era - 1]) + 1}: seat {p}; {pieces(a, p)}, "
+        f"{count(int(a['hand'][p].sum()), 'card')}, {points(int(a['points'][p]))} ---"
+    )
 
 
 def _revealed(state: Any, action: int, b: np.void, a: np.void) -> list[str]:
