@@ -315,3 +315,17 @@ def test_pantheon_opens_era_one_and_its_first_turn_with_or_without_set_up_decisi
             int(re.match(rf"--- era {era}, turn (\d+):", ln)[1]) for ln in turns if ln.startswith(f"--- era {era},")
         ]
         assert numbers == list(range(1, len(numbers) + 1)), (era, numbers[:5])
+
+
+def test_pantheon_says_each_demigod_taken_with_its_value(pantheon_game: PlayResult) -> None:
+    s = pantheon_game.state.record[0]
+    for p in range(pantheon_game.state.config.players):
+        said: list[int] = []
+        for line in pantheon_game.lines:
+            held = re.match(rf"  seat {p}: .*; demigods of value ([\d, ]+)$", line)
+            taken = re.fullmatch(rf"    seat {p} takes \d+ demigods? \(values? ([\d, ]+)\)", line)
+            for m in (held, taken):
+                said += [int(v) for v in m[1].split(", ")] if m else []
+        owned = [v for v in range(s["demi_own"].shape[1]) for _ in range(int(s["demi_own"][p, v]))]
+        assert sorted(said) == owned, (p, said, owned)
+    assert any(" demigod" in ln and " takes " in ln and "(value" in ln for ln in pantheon_game.lines)

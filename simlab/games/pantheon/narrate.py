@@ -157,6 +157,8 @@ def start(state: Any) -> list[str]:
         tile = f"; bonus tile {loot_name(bonus)}" if bonus >= 0 else ""
         gods = [D.GODS[g] for g in np.nonzero(s["f_gods_route"][p].sum(axis=1))[0]]
         tile += f"; gods {', '.join(gods)}" if gods else ""
+        demigods = [str(v) for v in range(s["demi_own"].shape[1]) for _ in range(int(s["demi_own"][p, v]))]
+        tile += f"; demigods of value {', '.join(demigods)}" if demigods else ""
         lines.append(
             f"  seat {p}: {pieces(s, p)} ({count(int(s['supply_feet'][p]), 'foot', 'feet')} and "
             f"{count(int(s['supply_cols'][p]), 'column')} in the supply); {points(int(s['points'][p]))}; "
@@ -167,7 +169,11 @@ def start(state: Any) -> list[str]:
     face = [loot_name(int(t)) for t in s["bonus_face"] if int(t) >= 0]
     if face:
         lines.append("  bonus tiles face up: " + ", ".join(face))
-    lines.append(f"  gods: {int(s['god_n'])} tiles in the stack; demigods face up: {int(s['demi_up_n'])}")
+    up = ", ".join(str(int(v)) for v in s["demi_up"][: int(s["demi_up_n"])])
+    lines.append(
+        f"  gods: {int(s['god_n'])} tiles in the stack; demigods face up: {int(s['demi_up_n'])}"
+        + (f" (values {up})" if up else "")
+    )
     if int(s["era"]) >= 1:  # no decision before era 1 (seed 2024): its header and first turn open here
         labels = labels_for(config)
         lines.extend(_era_header(state, s, labels))
@@ -218,6 +224,12 @@ def after(state: Any, action: int, later: Any) -> list[str]:
         gained = a["f_gods_route"][p].sum(axis=1) - b["f_gods_route"][p].sum(axis=1)
         for g in np.nonzero(gained)[0]:
             lines.append(f"    seat {p} gains {D.GODS[int(g)]}" + (f" x{int(gained[g])}" if gained[g] > 1 else ""))
+    for p in range(n):  # demigods taken (kept face down: the transcript, which sees everything, says their values)
+        got = a["demi_own"][p] - b["demi_own"][p]
+        values = [str(v) for v in range(len(got)) for _ in range(int(got[v]))]
+        if values:
+            worth = f"value{'s' if len(values) > 1 else ''} {', '.join(values)}"
+            lines.append(f"    seat {p} takes {count(len(values), 'demigod')} ({worth})")
     for p in range(n):  # cards into the hand (deck, display, special stack, abilities, Depraccus)
         drawn = a["f_drawn"][p] - b["f_drawn"][p]
         if drawn.any():
