@@ -224,6 +224,14 @@ def after(state: Any, action: int, later: Any) -> list[str]:
         gained = a["f_gods_route"][p].sum(axis=1) - b["f_gods_route"][p].sum(axis=1)
         for g in np.nonzero(gained)[0]:
             lines.append(f"    seat {p} gains {D.GODS[int(g)]}" + (f" x{int(gained[g])}" if gained[g] > 1 else ""))
+    takers = np.nonzero(a["f_loot"][:n] - b["f_loot"][:n])[0]  # loot first: what it gives follows
+    boxed = []
+    for h in np.nonzero((b["loot_hex"] >= 0) & (a["loot_hex"] < 0))[0]:
+        tile = loot_name(int(b["loot_hex"][h]))
+        if action < R.A_COL and h == action - R.A_FOOT and len(takers):  # a foot placed on it takes it
+            lines.append(f"    seat {int(takers[0])} takes the {tile} loot on {labels[int(h)]}")
+        else:  # the era's end boxes the loot left on the board (said after the era's end)
+            boxed.append(f"    the {tile} loot left on {labels[int(h)]} is boxed")
     for p in range(n):  # demigods taken (kept face down: the transcript, which sees everything, says their values)
         got = a["demi_own"][p] - b["demi_own"][p]
         values = [str(v) for v in range(len(got)) for _ in range(int(got[v]))]
@@ -236,15 +244,9 @@ def after(state: Any, action: int, later: Any) -> list[str]:
             cards = ", ".join(f"{int(drawn[k])} {CARD_NAMES[k]}" for k in range(R.NCARD) if drawn[k] > 0)
             lines.append(f"    seat {p} draws {cards}")
     lines += _revealed(state, action, b, a)
-    takers = np.nonzero(a["f_loot"][:n] - b["f_loot"][:n])[0]
-    for h in np.nonzero((b["loot_hex"] >= 0) & (a["loot_hex"] < 0))[0]:
-        tile = loot_name(int(b["loot_hex"][h]))
-        if action < R.A_COL and h == action - R.A_FOOT and len(takers):  # a foot placed on it takes it
-            lines.append(f"    seat {int(takers[0])} takes the {tile} loot on {labels[int(h)]}")
-        else:  # the era's end boxes the loot left on the board
-            lines.append(f"    the {tile} loot left on {labels[int(h)]} is boxed")
     if era >= 1 and int(b["f_era_end_by"][era - 1]) == 0 and int(a["f_era_end_by"][era - 1]) != 0:
         lines.append(f"    era {era} is ending: {ERA_ENDS.get(int(a['f_era_end_by'][era - 1]), 'ended')}")
+    lines += boxed
     if era >= 1 and (int(a["era"]) != era or (int(a["phase"]) == R.PH_OVER and int(b["phase"]) != R.PH_OVER)):
         lines.append(f"  end of era {era}:")
     scored = int(a["f_scorings"]) != int(b["f_scorings"])
