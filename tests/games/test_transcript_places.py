@@ -329,3 +329,18 @@ def test_pantheon_says_each_demigod_taken_with_its_value(pantheon_game: PlayResu
         owned = [v for v in range(s["demi_own"].shape[1]) for _ in range(int(s["demi_own"][p, v]))]
         assert sorted(said) == owned, (p, said, owned)
     assert any(" demigod" in ln and " takes " in ln and "(value" in ln for ln in pantheon_game.lines)
+
+
+def test_mov_a_navigation_exit_chosen_by_another_seat_names_the_ship(mov_game: PlayResult) -> None:
+    """Without a navigation die the next player chooses the exit: the line says whose ship it steers."""
+    active, others = -1, 0
+    for line in mov_game.lines:
+        header = re.match(r"--- round \d+, seat (\d)'s turn: ", line)
+        active = int(header[1]) if header else active
+        chosen = re.match(r"  r\d+ seat (\d) \[choose a navigation exit\] (.*)$", line)
+        if chosen and int(chosen[1]) != active:
+            assert chosen[2].startswith(f"seat {active}'s ship (no navigation die) to "), line
+            others += 1
+        elif chosen:
+            assert chosen[2].startswith("to "), line
+    assert others
