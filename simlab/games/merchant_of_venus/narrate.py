@@ -161,16 +161,12 @@ def place_name(place: int) -> str:
 
 def describe(state: Any, action: int, generic: str) -> str:
     """``generic`` (``game.describe_action``) with what a passenger action moves (where it is bound, its fare)
-    and which tech a race-tech token is (its name, culture and price; never its token number); a navigation exit
-    the next player chooses names the ship it steers."""
+    and which tech a race-tech token is (its name, culture and price; never its token number)."""
     if R.A_PICKUP <= action < R.A_PILOT:
         i = (action - R.A_PICKUP) % (R.A_DROP - R.A_PICKUP)
         c = state.cfg[0]
         bound, fare = place_name(int(c["passenger_dest"][i])), credits(int(c["passenger_fare"][i]))
         return f"{generic} (bound for {bound}, fare {fare})"
-    s = state.record[0]
-    if int(s["phase"]) == R.PH_NAV_CHOICE and int(s["cur"]) != int(s["active"]):
-        return f"seat {int(s['active'])}'s ship (no navigation die) {generic}"
     if R.A_TECH <= action < R.A_PICKUP:  # a race-tech token by its tech's name, not its token number
         c = state.cfg[0]
         culture = int(c["token_culture"][action - R.A_TECH])
@@ -248,6 +244,15 @@ def _passengers_drawn(state: Any, b: np.void, a: np.void) -> list[str]:
 def prefix(state: Any) -> str:
     s = state.record[0]
     return f"  r{int(s['round_no'])} seat {int(s['cur'])} [{state.decision_name()}]"
+
+
+def before(state: Any, action: int) -> list[str]:
+    """The decision line; a navigation exit the next player chooses names the ship it steers."""
+    s = state.record[0]
+    said = state.describe(action)
+    if int(s["phase"]) == R.PH_NAV_CHOICE and int(s["cur"]) != int(s["active"]):
+        said = f"seat {int(s['active'])}'s ship (no navigation die) {said}"
+    return [f"{prefix(state)} {said}"]
 
 
 def after(state: Any, action: int, later: Any) -> list[str]:
