@@ -123,6 +123,7 @@ def test_mov_transcript_has_a_set_up_section(mov_game: PlayResult) -> None:
     ships = [ln for ln in lines[4 : 4 + n] if re.match(r"  seat \d: at Galactic Base; [\d,]+ credits; laser", ln)]
     assert len(ships) == n, lines[4 : 4 + n]
     assert lines[4 + n].startswith("  board: 268 spaces; 14 systems with a market")
+    assert all("; laser and shield dials to set (2 and 1), pilot 1, " in ln for ln in ships), ships  # not "laser 0"
 
 
 def test_mov_transcript_names_no_internal_node_id(mov_game: PlayResult) -> None:

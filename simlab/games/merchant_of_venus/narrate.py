@@ -188,11 +188,13 @@ def cargo(s: np.void, seat: int) -> str:
     return ", ".join(held) if held else "empty"
 
 
-def ship(s: np.void, seat: int, labels: tuple[str, ...]) -> str:
-    """One seat's ship in words: where, purse, equipment and holds."""
+def ship(s: np.void, seat: int, labels: tuple[str, ...], dials: str = "") -> str:
+    """One seat's ship in words: where, purse, equipment and holds (``dials``: what replaces the laser and
+    shield values before the dials are set)."""
+    dials = dials or f"laser {int(s['laser'][seat])}, shield {int(s['shield'][seat])}"
     return (
-        f"at {labels[int(s['pos'][seat])]}; {credits(int(s['credits'][seat]))}; laser {int(s['laser'][seat])}, "
-        f"shield {int(s['shield'][seat])}, pilot {int(s['pilot'][seat])}, {DRIVE_NAMES[int(s['drive'][seat])]}; "
+        f"at {labels[int(s['pos'][seat])]}; {credits(int(s['credits'][seat]))}; {dials}, "
+        f"pilot {int(s['pilot'][seat])}, {DRIVE_NAMES[int(s['drive'][seat])]}; "
         f"{count(int(s['holds'][seat]), 'hold')} [{cargo(s, seat)}]"
     )
 
@@ -209,13 +211,16 @@ def start(state: Any) -> list[str]:
         f"setup: start player seat {first}; turn order {order}; {count(int(config.rounds), 'round')}",
         "  purses: " + ", ".join(f"seat {p} {credits(int(s['credits'][p]))}" for p in range(n)),
     ]
+    c = state.cfg[0]
+    to_set = int(s["phase"]) == R.PH_DIALS
+    dials = f"laser and shield dials to set ({int(c['dial_high'])} and {int(c['dial_low'])})" if to_set else ""
     for p in range(n):
         missions = [int(m) for m in s["mission"][p] if int(m) >= 0]
         held = "; ".join(
             f"mission: {mission_target(state, m)} ({credits(int(state.cfg[0]['mission_credits'][m]))})"
             for m in missions
         )
-        lines.append(f"  seat {p}: {ship(s, p, labels)}" + (f"; {held}" if held else ""))
+        lines.append(f"  seat {p}: {ship(s, p, labels, dials)}" + (f"; {held}" if held else ""))
     hidden = int((s["discovered"][: R.NSYS] == 0).sum())
     lines.append(
         f"  board: {len(labels)} spaces; {R.NSYS} systems with a market, {hidden} still undiscovered "
