@@ -189,7 +189,7 @@ def test_pantheon_says_which_god_gallia_flips_and_how_the_rows_refill() -> None:
     checked = 0
     for i, line in enumerate(lines):
         if line.startswith(("  gods face up: ", "    gods face up now: ")):
-            listed = line.partition(": ")[2]
+            listed = line.partition(": ")[2].split("; demigods face up: ")[0]
             shown = [] if listed == "none" else listed.split(", ")
         taken = re.search(r"\[choose a god\] (\w+) \(god slot \d\)$", line)
         if taken:
@@ -330,6 +330,9 @@ def test_pantheon_says_each_demigod_taken_with_its_value(pantheon_game: PlayResu
         owned = [v for v in range(s["demi_own"].shape[1]) for _ in range(int(s["demi_own"][p, v]))]
         assert sorted(said) == owned, (p, said, owned)
     assert any(" demigod" in ln and " takes " in ln and "(value" in ln for ln in pantheon_game.lines)
+    shown = [ln for ln in pantheon_game.lines if "demigods face up" in ln]
+    last = re.search(r"demigods face up(?: now)?: (.*)$", shown[-1])[1]
+    assert last == pantheon_narrate.demigods_up(s), "the last face-up demigods said are the game's"
 
 
 def test_mov_a_navigation_exit_chosen_by_another_seat_names_the_ship(mov_game: PlayResult) -> None:

@@ -169,11 +169,7 @@ def start(state: Any) -> list[str]:
     face = [loot_name(int(t)) for t in s["bonus_face"] if int(t) >= 0]
     if face:
         lines.append("  bonus tiles face up: " + ", ".join(face))
-    up = ", ".join(str(int(v)) for v in s["demi_up"][: int(s["demi_up_n"])])
-    lines.append(
-        f"  gods: {int(s['god_n'])} tiles in the stack; demigods face up: {int(s['demi_up_n'])}"
-        + (f" (values {up})" if up else "")
-    )
+    lines.append(f"  gods: {int(s['god_n'])} tiles in the stack; demigods face up: {demigods_up(s)}")
     if int(s["era"]) >= 1:  # no decision before era 1 (seed 2024): its header and first turn open here
         labels = labels_for(config)
         lines.extend(_era_header(state, s, labels))
@@ -209,7 +205,7 @@ def _era_header(state: Any, a: np.void, labels: tuple[str, ...]) -> list[str]:
     loot = [f"{loot_name(int(a['loot_hex'][h]))} on {labels[h]}" for h in range(len(labels)) if a["loot_hex"][h] >= 0]
     return [
         f"=== era {era}: {D.NATIONS[nation]} ({ability}); start player seat {int(a['start_player'])} ===",
-        "  gods face up: " + gods_of(state, a["god_face"]),
+        "  gods face up: " + gods_of(state, a["god_face"]) + "; demigods face up: " + demigods_up(a),
         "  loot: " + ("; ".join(loot) if loot else "none"),
     ]
 
@@ -306,7 +302,14 @@ def _revealed(state: Any, action: int, b: np.void, a: np.void) -> list[str]:
         lines.append("    card display now: " + (", ".join(shown) if shown else "empty"))
     if not np.array_equal(a["god_face"], b["god_face"]):
         lines.append("    gods face up now: " + gods_of(state, a["god_face"]))
+    if demigods_up(a) != demigods_up(b):
+        lines.append("    demigods face up now: " + demigods_up(a))
     return lines
+
+
+def demigods_up(s: np.void) -> str:
+    """The face-up demigods' values, in reveal order ("2, 3, 3"), or "none"."""
+    return ", ".join(str(int(v)) for v in s["demi_up"][: int(s["demi_up_n"])]) or "none"
 
 
 def score_parts(s: np.void, seat: int, start_points: int) -> list[tuple[str, int]]:
