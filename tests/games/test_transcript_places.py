@@ -348,3 +348,18 @@ def test_mov_a_navigation_exit_chosen_by_another_seat_names_the_ship(mov_game: P
         elif chosen:
             assert chosen[2].startswith("to "), line
     assert others
+
+
+def test_pantheon_says_each_seats_bonus_tile_once() -> None:
+    """Seed 1 deals seats 2 and 3 their bonus tiles after seat 1's decisions on its own: the set-up says they
+    are still to deal, and the dealing is said when it happens."""
+    game = get_game("pantheon")
+    config = game.make_config()
+    result = play_with_transcript(game, config, 1, game.default_lineup(config.players))
+    s = result.state.record[0]
+    for p in range(config.players):
+        tile = pantheon_narrate.loot_name(int(s["f_bonus_tile"][p]))
+        said = [ln for ln in result.lines if re.match(rf"  seat {p}: .*; bonus tile {tile}(;|$)", ln)]
+        said += [ln for ln in result.lines if ln == f"    seat {p} is dealt the {tile} bonus tile"]
+        assert len(said) == 1, (p, tile, said)
+    assert any(ln.endswith("; bonus tile still to deal") for ln in result.lines[:10])

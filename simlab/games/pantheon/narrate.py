@@ -154,7 +154,7 @@ def start(state: Any) -> list[str]:
     ]
     for p in range(n):
         bonus = int(s["f_bonus_tile"][p])
-        tile = f"; bonus tile {loot_name(bonus)}" if bonus >= 0 else ""
+        tile = f"; bonus tile {loot_name(bonus)}" if bonus >= 0 else "; bonus tile still to deal"
         gods = [D.GODS[g] for g in np.nonzero(s["f_gods_route"][p].sum(axis=1))[0]]
         tile += f"; gods {', '.join(gods)}" if gods else ""
         demigods = [str(v) for v in range(s["demi_own"].shape[1]) for _ in range(int(s["demi_own"][p, v]))]
@@ -216,6 +216,9 @@ def after(state: Any, action: int, later: Any) -> list[str]:
     labels = labels_for(state.config)
     n, era = int(b["n_players"]), int(b["era"])
     lines: list[str] = []
+    for p in range(n):  # bonus tiles dealt at the start (after a seat's decisions on the one before)
+        if int(b["f_bonus_tile"][p]) < 0 <= int(a["f_bonus_tile"][p]):
+            lines.append(f"    seat {p} is dealt the {loot_name(int(a['f_bonus_tile'][p]))} bonus tile")
     for p in range(n):
         gained = a["f_gods_route"][p].sum(axis=1) - b["f_gods_route"][p].sum(axis=1)
         for g in np.nonzero(gained)[0]:
