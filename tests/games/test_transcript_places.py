@@ -363,3 +363,28 @@ def test_pantheon_says_each_seats_bonus_tile_once() -> None:
         said += [ln for ln in result.lines if ln == f"    seat {p} is dealt the {tile} bonus tile"]
         assert len(said) == 1, (p, tile, said)
     assert any(ln.endswith("; bonus tile still to deal") for ln in result.lines[:10])
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 1), (4, 2024), (2, 3)])
+def test_pantheon_every_decision_falls_under_its_era_and_turn_header(players: int, seed: int) -> None:
+    """ "eN tK" lines come under "--- era N, turn K", "eN set-up" lines between era N's header and its turn 1,
+    "set-up" lines before era 1."""
+    game = get_game("pantheon")
+    config = game.make_config(players=players)
+    lines = play_with_transcript(game, config, seed, game.default_lineup(players)).lines
+    era, turn = 0, 0
+    for line in lines:
+        opened = re.match(r"=== era (\d): ", line)
+        header = re.match(r"--- era (\d), turn (\d+): ", line)
+        if opened:
+            era, turn = int(opened[1]), 0
+        elif header:
+            assert int(header[1]) == era, line
+            turn = int(header[2])
+        decision = re.match(r"  (set-up|e(\d) set-up|e(\d) t(\d+)) seat \d \[", line)
+        if decision and decision[1] == "set-up":
+            assert era == 0, line
+        elif decision and decision[2]:
+            assert (int(decision[2]), turn) == (era, 0), line
+        elif decision:
+            assert (int(decision[3]), int(decision[4])) == (era, turn), line
