@@ -14,6 +14,10 @@ stable label from the board data instead:
   end the board file lists first; a route of one space is "route Supernova–Water World".
 
 System names are the file's with stray spaces closed up ("Multi- Generation Ship" reads "Multi-Generation Ship").
+
+Chance outcomes and hidden state a reader needs are told as they happen: a discovery (culture, goods, market
+token, the discoverer's IOU), IOU payments, encounter cards, hazard tests (passed, failed or skipped by the
+drive), market shifts, passengers drawn, missions completed and the game's end (what ports and fame pay).
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ ties go to the nation first in ``data.NATIONS``), followed by its coordinates (q
 Era and turn. Every decision line starts with where in the game it falls: "set-up" before era 1, "e2 set-up"
 for the decisions of era 2's nation ability and bonus tiles before its first turn, "e2 t5" in the fifth turn of
 era 2 (turns counted from 1 in each era; a joiner's decision falls in the turn of the seat that moved).
+A game with no decision before era 1 opens era 1 and its turn 1 in the set-up itself.
+
+Chance outcomes are told as they happen: bonus tiles dealt, the god Gallia's ability flips, the card display
+and the face-up gods and demigods as they change, each demigod taken with its value.
 """
 
 from __future__ import annotations
