@@ -114,3 +114,105 @@ def test_readme_first_screen_commands_run_as_printed(tmp_path, monkeypatch) -> N
         assert played.exit_code == 0, (run_command, played.output)
         answered = CliRunner().invoke(cli, analysis.split()[1:])
         assert answered.exit_code == 0 and "error" not in answered.output, (analysis, answered.output)
+
+
+# -- every game's page, scenario and command the README shows (issue 32: "the README's commands for every game
+# run as printed (a docs test)") ------------------------------------------------------------------------
+#: what a README command plays is cut to a few games (the printed sizes take minutes); nothing else changes
+SMALL = {"run": ["--games", "20", "--jobs", "1", "--quiet"], "compare": ["--games", "20", "--jobs", "1"]}
+SMALL["bench"] = ["--games", "50", "--jobs", "1"]
+SIZE = re.compile(r"^(?P<low>\d+)(?:–(?P<high>\d+))? × (?P<games>[\d,]+) games$")
+
+
+def test_every_game_page_is_linked_from_the_readme_and_every_game_has_one() -> None:
+    import simlab
+
+    text = README.read_text()
+    pages = sorted(p.name for p in (DOCS / "games").glob("*.md"))
+    assert pages, "docs/games/ holds no game page"
+    for page in pages:
+        assert f"](docs/games/{page})" in text, f"docs/games/{page} is not linked from the README"
+    for name in simlab.available_games():
+        assert f"{name}.md" in pages, f"{name} has no page in docs/games/"
+
+
+def test_readme_experiments_table_gives_each_scenarios_game_and_size() -> None:
+    """Each row's scenarios load (game, bots, presets, knobs checked), belong to the row's game and have the
+    variants and games per variant the size column states ("2 × 10,000 games", "1–2 × 20,000 games")."""
+    import simlab
+    from simlab.run.scenario import load_scenario
+
+    titles = {simlab.get_game(name).title: name for name in simlab.available_games()}
+    rows = [ln for ln in _section(README.read_text(), "Experiments").splitlines() if ln.startswith("| `")]
+    assert {titles[ln.split("|")[2].strip()] for ln in rows} == set(titles.values()), "a game has no scenario"
+    for row in rows:
+        _, files, title, _, size, _ = row.split("|")
+        size_m = SIZE.match(size.strip())
+        assert size_m, f"size {size.strip()!r} is not 'N × G games' or 'N–M × G games'"
+        loaded = [load_scenario(SCENARIOS / f) for f in re.findall(r"`([a-z0-9_]+\.toml)`", files)]
+        assert all(s.game == titles[title.strip()] for s in loaded), row
+        counts = sorted(len(s.variants) for s in loaded)
+        low, high = int(size_m["low"]), int(size_m["high"] or size_m["low"])
+        assert (counts[0], counts[-1]) == (low, high), (row, counts)
+        assert {s.games for s in loaded} == {int(size_m["games"].replace(",", ""))}, (row, [s.games for s in loaded])
+
+
+def _shell_block() -> list[list[str]]:
+    """The README's `sh` block of simlab commands, each as its words (comments dropped)."""
+    text = README.read_text().split("Or from the shell:\n\n```sh\n", 1)[1].split("```", 1)[0]
+    return [line.split("#", 1)[0].split() for line in text.splitlines() if line.startswith("simlab ")]
+
+
+def test_readme_shell_commands_name_what_ships() -> None:
+    """Each command of the block exists, takes the options printed, and names a shipped game, preset, knob,
+    scenario, or the folder and variants of the scenario that writes it."""
+    import simlab
+    from simlab.cli import cli
+    from simlab.core.config import parse_overrides
+    from simlab.run.scenario import load_scenario
+
+    commands = _shell_block()
+    assert {words[1] for words in commands} >= {"games", "play", "run", "seats", "replay", "compare"}
+    for words in commands:
+        command = cli.commands.get(words[1])
+        assert command is not None, f"no command {words[1]!r}: {' '.join(words)}"
+        options = {opt for p in command.params for opt in p.opts}
+        if words[1] == "compare":
+            options |= {"--preset", "--set", "--vs"}
+        assert {w for w in words if w.startswith("-")} <= options, " ".join(words)
+        if words[1] in {"bots", "config", "new-scenario", "play", "compare", "bench"}:
+            game = simlab.get_game(words[2])
+            for i, w in enumerate(words):  # a preset or knob the game does not have is refused here
+                if w == "--preset":
+                    game.make_config(preset=words[i + 1])
+                if w == "--set":
+                    game.make_config(overrides=parse_overrides((words[i + 1],)))
+        folder = next((w for w in words if w.startswith("results/")), None)
+        if folder:
+            scenario = load_scenario(SCENARIOS / f"{folder.removeprefix('results/')}.toml")
+            for i, w in enumerate(words):
+                if w in ("--base", "--variant"):
+                    assert words[i + 1] in scenario.variant_names, " ".join(words)
+        for w in words:
+            if w.startswith("scenarios/"):
+                load_scenario(DOCS.parent / w)
+
+
+def test_readme_shell_commands_run_as_printed(tmp_path, monkeypatch) -> None:
+    """The block run top to bottom from a folder holding the shipped scenarios, as `make demo` leaves it (its
+    quickstart run, here at 20 games): each command as printed, cut to a few games where it plays many
+    (``SMALL``), exits 0 and prints no error."""
+    from click.testing import CliRunner
+
+    from simlab.cli import cli
+
+    (tmp_path / "scenarios").symlink_to(SCENARIOS)
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    demo = runner.invoke(cli, ["run", "scenarios/quickstart.toml", *SMALL["run"]])
+    assert demo.exit_code == 0, demo.output
+    for words in _shell_block():
+        args = [*words[1:], *SMALL.get(words[1], [])]
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0 and "error:" not in result.output, (" ".join(args), result.output[-2000:])
+    assert (tmp_path / "my.toml").exists() and (tmp_path / "results" / "seats_and_money").is_dir()

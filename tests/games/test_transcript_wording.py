@@ -82,3 +82,28 @@ def test_the_default_lineup_is_the_games_declared_bots(name: str, players: int, 
     assert "random" not in game.default_lineup(players)
     for bot in game.default_bots:  # a declared default is one of the game's bots
         assert bot in game.bots.names()
+
+
+#: a count of 1 followed by a plural noun of Pantheon's or Merchant of Venus's transcript, or 0 by a singular
+ONE_PLURAL = re.compile(
+    r"(?<![\d.,-])1 (points|credits|feet|columns|holds|cards|eras|nations|rounds|tiles|fame points|MPs)\b"
+)
+ZERO_SINGULAR = re.compile(r"(?<![\d.,-])0 (point|credit|foot|column|hold|card|era|nation|round|tile)\b(?! \w+ slot)")
+
+
+@pytest.mark.parametrize(("name", "unit"), [("pantheon", "point"), ("merchant_of_venus", "credit")])
+@pytest.mark.parametrize("seed", [3, 4])
+def test_pantheon_and_mov_counts_agree_with_their_nouns_and_amounts_carry_the_unit(
+    name: str, unit: str, seed: int
+) -> None:
+    game = get_game(name)
+    config = game.make_config()
+    lines = play_with_transcript(game, config, seed, game.default_lineup(config.players)).lines
+    assert not [ln for ln in lines if ONE_PLURAL.search(ln)]
+    assert not [ln for ln in lines if ZERO_SINGULAR.search(ln)]
+    changes = [ln for ln in lines if re.match(r"    seat \d: [+-]\d", ln)]
+    assert changes, "no score or money change narrated"
+    for line in changes:  # every change of the score or the purse says its unit
+        amount = re.match(r"    seat \d: ([+-][\d,]+) (\w+)", line)
+        assert amount[2] in (unit, f"{unit}s", "fame"), line
+        assert (amount[2] == unit) == (amount[1] in ("+1", "-1")) or amount[2] == "fame", line

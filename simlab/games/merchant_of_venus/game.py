@@ -128,7 +128,7 @@ class MerchantOfVenusState(State):
         return narrate.start(self)
 
     def narrate_before(self, action: int) -> list[str]:
-        return [f"{narrate.prefix(self)} {self.describe(action)}"]
+        return narrate.before(self, action)
 
     def narrate_after(self, action: int, after: State) -> list[str]:
         return narrate.after(self, action, after)

@@ -14,6 +14,10 @@ stable label from the board data instead:
   end the board file lists first; a route of one space is "route Supernova–Water World".
 
 System names are the file's with stray spaces closed up ("Multi- Generation Ship" reads "Multi-Generation Ship").
+
+Chance outcomes and hidden state a reader needs are told as they happen: a discovery (culture, goods, market
+token, the discoverer's IOU), IOU payments, encounter cards, hazard tests (passed, failed or skipped by the
+drive), market shifts, passengers drawn, missions completed and the game's end (what ports and fame pay).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import numpy as np
 
 from simlab.core.transcript import count
 from simlab.games.merchant_of_venus import board as B
+from simlab.games.merchant_of_venus import data as D
 from simlab.games.merchant_of_venus import rules as R
 from simlab.games.merchant_of_venus.config import CULTURE_NAMES, DRIVE_NAMES, GOOD_NAMES
 from simlab.games.merchant_of_venus.facts import FACTS, SOURCE_FIELDS
@@ -159,12 +164,21 @@ def place_name(place: int) -> str:
 
 
 def describe(state: Any, action: int, generic: str) -> str:
-    """``generic`` (``game.describe_action``) with what a passenger action moves: where it is bound, its fare."""
+    """``generic`` (``game.describe_action``) with what a passenger action moves (where it is bound, its fare)
+    and which tech a race-tech token is (its name, culture and price; never its token number)."""
     if R.A_PICKUP <= action < R.A_PILOT:
         i = (action - R.A_PICKUP) % (R.A_DROP - R.A_PICKUP)
         c = state.cfg[0]
         bound, fare = place_name(int(c["passenger_dest"][i])), credits(int(c["passenger_fare"][i]))
         return f"{generic} (bound for {bound}, fare {fare})"
+    if R.A_TECH <= action < R.A_PICKUP:  # a race-tech token by its tech's name, not its token number
+        c = state.cfg[0]
+        culture = int(c["token_culture"][action - R.A_TECH])
+        kind = int(c["culture_tech"][culture])
+        price = credits(int(c["tech_price"][kind]))
+        return (
+            f"buy a {D.DEFAULT_DATA.race_techs[kind].name} race-tech token from the {CULTURE_NAMES[culture]} ({price})"
+        )
     return generic
 
 
@@ -178,11 +192,13 @@ def cargo(s: np.void, seat: int) -> str:
     return ", ".join(held) if held else "empty"
 
 
-def ship(s: np.void, seat: int, labels: tuple[str, ...]) -> str:
-    """One seat's ship in words: where, purse, equipment and holds."""
+def ship(s: np.void, seat: int, labels: tuple[str, ...], dials: str = "") -> str:
+    """One seat's ship in words: where, purse, equipment and holds (``dials``: what replaces the laser and
+    shield values before the dials are set)."""
+    dials = dials or f"laser {int(s['laser'][seat])}, shield {int(s['shield'][seat])}"
     return (
-        f"at {labels[int(s['pos'][seat])]}; {credits(int(s['credits'][seat]))}; laser {int(s['laser'][seat])}, "
-        f"shield {int(s['shield'][seat])}, pilot {int(s['pilot'][seat])}, {DRIVE_NAMES[int(s['drive'][seat])]}; "
+        f"at {labels[int(s['pos'][seat])]}; {credits(int(s['credits'][seat]))}; {dials}, "
+        f"pilot {int(s['pilot'][seat])}, {DRIVE_NAMES[int(s['drive'][seat])]}; "
         f"{count(int(s['holds'][seat]), 'hold')} [{cargo(s, seat)}]"
     )
 
@@ -199,30 +215,53 @@ def start(state: Any) -> list[str]:
         f"setup: start player seat {first}; turn order {order}; {count(int(config.rounds), 'round')}",
         "  purses: " + ", ".join(f"seat {p} {credits(int(s['credits'][p]))}" for p in range(n)),
     ]
+    c = state.cfg[0]
+    to_set = int(s["phase"]) == R.PH_DIALS
+    dials = f"laser and shield dials to set ({int(c['dial_high'])} and {int(c['dial_low'])})" if to_set else ""
     for p in range(n):
         missions = [int(m) for m in s["mission"][p] if int(m) >= 0]
         held = "; ".join(
             f"mission: {mission_target(state, m)} ({credits(int(state.cfg[0]['mission_credits'][m]))})"
             for m in missions
         )
-        lines.append(f"  seat {p}: {ship(s, p, labels)}" + (f"; {held}" if held else ""))
+        lines.append(f"  seat {p}: {ship(s, p, labels, dials)}" + (f"; {held}" if held else ""))
     hidden = int((s["discovered"][: R.NSYS] == 0).sum())
     lines.append(
         f"  board: {len(labels)} spaces; {R.NSYS} systems with a market, {hidden} still undiscovered "
         "(their cultures and market tokens hidden until a ship arrives)"
     )
     waiting = [i for i in range(len(s["pass_loc"])) if 0 <= int(s["pass_loc"][i]) < R.LOC_HOLD]
-    c = state.cfg[0]
-    for i in waiting:
-        where, bound = place_name(int(s["pass_loc"][i])), place_name(int(c["passenger_dest"][i]))
-        fare = credits(int(c["passenger_fare"][i]))
-        lines.append(f"  passenger {i} waits at {where}, bound for {bound} (fare {fare})")
+    lines += [f"  {waits(state, s, i)}" for i in waiting]
+    if int(s["phase"]) != R.PH_DIALS:  # no dials to set (a position): the first turn opens here
+        lines.append(turn_header(s, labels))
     return lines
+
+
+def waits(state: Any, s: np.void, i: int) -> str:
+    """Passenger ``i`` waiting: where, bound where, for what fare."""
+    c = state.cfg[0]
+    where, bound = place_name(int(s["pass_loc"][i])), place_name(int(c["passenger_dest"][i]))
+    return f"passenger {i} waits at {where}, bound for {bound} (fare {credits(int(c['passenger_fare'][i]))})"
+
+
+def _passengers_drawn(state: Any, b: np.void, a: np.void) -> list[str]:
+    """Passengers drawn from the pile (every few rounds) onto the board."""
+    drawn = (b["pass_loc"] == R.LOC_BAG) & (a["pass_loc"] >= 0) & (a["pass_loc"] < R.LOC_HOLD)
+    return [f"    drawn: {waits(state, a, int(i))}" for i in np.nonzero(drawn)[0]]
 
 
 def prefix(state: Any) -> str:
     s = state.record[0]
     return f"  r{int(s['round_no'])} seat {int(s['cur'])} [{state.decision_name()}]"
+
+
+def before(state: Any, action: int) -> list[str]:
+    """The decision line; a navigation exit the next player chooses names the ship it steers."""
+    s = state.record[0]
+    said = state.describe(action)
+    if int(s["phase"]) == R.PH_NAV_CHOICE and int(s["cur"]) != int(s["active"]):
+        said = f"seat {int(s['active'])}'s ship (no navigation die) {said}"
+    return [f"{prefix(state)} {said}"]
 
 
 def after(state: Any, action: int, later: Any) -> list[str]:
@@ -233,17 +272,22 @@ def after(state: Any, action: int, later: Any) -> list[str]:
     lines: list[str] = []
     for sy in range(R.NSYS):
         if int(b["discovered"][sy]) == 0 and int(a["discovered"][sy]) == 1:
-            lines.append(f"    discovered the {CULTURE_NAMES[int(a['sys_culture'][sy])]} at {market_system(state, sy)}")
+            lines.append(discovery(state, a, sy))
     p = int(b["active"])
     if int(b["phase"]) in (R.PH_MOVE, R.PH_NAV_CHOICE, R.PH_ASSIGN) and int(a["pos"][p]) != int(b["pos"][p]):
         k = action - R.A_EDGE
         target = int(state.cfg[0]["adj"][int(b["pos"][p]), k]) if R.A_EDGE <= action < R.A_THRUST else -1
         if int(a["pos"][p]) != target:  # navigation dice carried the ship on
             lines.append(f"    seat {p} carried on to {labels[int(a['pos'][p])]}")
+        lines += _met(state, b, a, p, stepped=int(a["pos"][p]) == target)
+    lines += _markets(b, a)
     if int(a["dice_n"]) > int(b["dice_n"]):
         lines.append(
             "    dice " + " ".join(str(int(x)) for x in a["dice"][: int(a["dice_n"])]) + f" = {int(a['mp'])} MP"
         )
+    lines += _ious(b, a)
+    lines += _missions(state, b, a)
+    first_end = len(lines)  # where the game's end payouts start, when this decision ends the game
     for q in range(n):
         dc = int(a["credits"][q]) - int(b["credits"][q])
         if dc:
@@ -256,14 +300,132 @@ def after(state: Any, action: int, later: Any) -> list[str]:
         df = int(a["fame_tokens"][q]) - int(b["fame_tokens"][q])
         if df:
             lines.append(f"    seat {q}: {df:+d} {UNITS.of('points', df)} -> {int(a['fame_tokens'][q])}")
+    lines += _passengers_drawn(state, b, a)
     over = int(a["phase"]) == R.PH_OVER
     new_turn = (int(a["round_no"]), int(a["active"])) != (int(b["round_no"]), int(b["active"]))
-    if new_turn and not over:
-        q = int(a["active"])
-        lines.append(f"--- round {int(a['round_no'])}, seat {q}'s turn: {ship(a, q, labels)} ---")
+    dialled = int(b["phase"]) == R.PH_DIALS and int(a["phase"]) != R.PH_DIALS  # the set-up's last decision
+    if (new_turn or dialled) and not over:
+        lines.append(turn_header(a, labels))
     if over:
+        lines[first_end:first_end] = [end_of_game(state, a)]
         lines.append("=== game over ===")
     return lines
+
+
+def discovery(state: Any, a: np.void, sy: int) -> str:
+    """A system's culture revealed: its good on the market, the face-up market token, the discoverer's IOU."""
+    cu = int(a["sys_culture"][sy])
+    token = D.DEMANDS[int(a["stack"][cu, int(a["stack_top"][cu])])]
+    return (
+        f"    discovered the {CULTURE_NAMES[cu]} at {market_system(state, sy)}: {int(a['market_goods'][cu])} "
+        f"{GOOD_NAMES[cu]} on the market, market token {token} demand; IOU {credits(int(a['iou_left'][cu]))} "
+        f"for seat {int(a['discoverer'][cu])} to spend there"
+    )
+
+
+def _markets(b: np.void, a: np.void) -> list[str]:
+    """Market shifts after a turn's sales (the next token of the stack face up) and the goods produced."""
+    lines = []
+    for cu in range(R.NC):
+        if int(b["stack_top"][cu]) != int(a["stack_top"][cu]) and int(b["culture_sys"][cu]) >= 0:
+            token = D.DEMANDS[int(a["stack"][cu, int(a["stack_top"][cu])])]
+            made = int(a["market_goods"][cu]) - int(b["market_goods"][cu])
+            produced = f"; it produces {made} {GOOD_NAMES[cu]}" if made > 0 else ""
+            lines.append(f"    the {CULTURE_NAMES[cu]} market shifts to {token} demand{produced}")
+    return lines
+
+
+def _ious(b: np.void, a: np.void) -> list[str]:
+    """IOU credits a discoverer spent at their culture (they are spent before own credits)."""
+    lines = []
+    for cu in range(R.NC):
+        used = int(b["iou_left"][cu]) - int(a["iou_left"][cu])
+        if used > 0 and int(b["culture_sys"][cu]) >= 0:
+            left = int(a["iou_left"][cu])
+            lines.append(
+                f"    seat {int(a['discoverer'][cu])} pays {credits(used)} from the {CULTURE_NAMES[cu]} IOU "
+                f"({credits(left)} left on it)"
+            )
+    return lines
+
+
+def _missions(state: Any, b: np.void, a: np.void) -> list[str]:
+    """Mission cards completed (their target reached: fame and credits) and mission cards bought."""
+    lines = []
+    c = state.cfg[0]
+    for q in range(state.config.players):
+        held, now = {int(m) for m in b["mission"][q]} - {-1}, {int(m) for m in a["mission"][q]} - {-1}
+        for m in sorted(held - now):
+            fame = int(c["mission_fame"][m])
+            lines.append(
+                f"    seat {q} completes the mission to {mission_target(state, m)} (+{fame} {UNITS.of('points', fame)})"
+            )
+        for m in sorted(now - held):
+            reward = credits(int(c["mission_credits"][m]))
+            lines.append(f"    seat {q} takes the mission to {mission_target(state, m)} ({reward})")
+    return lines
+
+
+def encounter_name(state: Any, e: int) -> str:
+    """An encounter card in words: the data's name if the config plays its card unchanged, and its effect."""
+    c = state.cfg[0]
+    effect, amount = int(c["encounter_effect"][e]), int(c["encounter_amount"][e])
+    cards = D.DEFAULT_DATA.encounters
+    known = e < len(cards) and (effect, amount) == (cards[e].effect, cards[e].amount)
+    what = {
+        R.EN_CREDITS: f"{amount:+,} {UNITS.of('money', amount)}",
+        R.EN_LOSE_TURN: "the turn ends",
+        R.EN_FREE_MOVE: f"{amount:+d} MP",
+    }[effect]
+    return f"{cards[e].name}, {what}" if known else what
+
+
+def _met(state: Any, b: np.void, a: np.void, p: int, stepped: bool) -> list[str]:
+    """What the ship met on the space it entered: a hazard's test (passed or failed, or skipped by the drive)
+    and an encounter card. A failed test or a lost turn ends the turn there."""
+    c = state.cfg[0]
+    lines = []
+    drawn = a["encounter_used"] - b["encounter_used"]
+    if int(a["encounter_used"].sum()) < int(b["encounter_used"].sum()):  # the discards were reshuffled
+        drawn = a["encounter_used"].copy()
+    for e in np.nonzero(drawn > 0)[0]:
+        lines.append(f"    encounter card: {encounter_name(state, int(e))}")
+    sp = int(a["pos"][p])
+    if int(c["space_kind"][sp]) == R.K_HAZARD and (
+        stepped or int(a["f_hazards_failed"][p]) > int(b["f_hazards_failed"][p])
+    ):
+        dial = D.HAZARD_DIALS[int(c["hazard_kind"][sp])]
+        dial = f"{dial} test ({dial} {int(a[dial][p])})"
+        if int(a["f_hazards_failed"][p]) > int(b["f_hazards_failed"][p]):
+            lines.append(f"    seat {p} fails the {dial}: the turn ends")
+        elif int(a["mp"]) == int(b["mp"]) and int(c["drive_skips_hazards"]):
+            lines.append(f"    the {DRIVE_NAMES[int(a['drive'][p])]} skips the hazard")
+        else:
+            lines.append(f"    seat {p} passes the {dial}")
+    return lines
+
+
+def end_of_game(state: Any, a: np.void) -> str:
+    """The game's end: what ports sell for, what fame pays; each seat's fame follows in its credits line."""
+    c = state.cfg[0]
+    n = state.config.players
+    fame = ", ".join(f"seat {p}: {int(a['total_fame'][p])}" for p in range(n))  # "fame seat 0: 10, seat 1: 13"
+    dice = [
+        f"seat {p}'s Fuzzy Dice roll {int(a['fuzzy_dice'][p, 0])} and {int(a['fuzzy_dice'][p, 1])}"
+        for p in range(n)
+        if int(a["fuzzy_dice"][p, 0])
+    ]
+    out = dice + [f"seat {p} is eliminated (too little fame)" for p in range(n) if a["eliminated"][p]]
+    return (
+        f"  end of the game: each spaceport sells for {credits(int(c['port_end_value']))}, each fame pays "
+        f"{credits(int(c['fame_credits']))}, IOUs are lost; fame {fame}" + "".join(f"; {x}" for x in out)
+    )
+
+
+def turn_header(a: np.void, labels: tuple[str, ...]) -> str:
+    """The line opening a seat's turn: the round, the seat, its ship and purse."""
+    q = int(a["active"])
+    return f"--- round {int(a['round_no'])}, seat {q}'s turn: {ship(a, q, labels)} ---"
 
 
 def _income_fields() -> list[tuple[str, str, int]]:

@@ -12,6 +12,10 @@ ties go to the nation first in ``data.NATIONS``), followed by its coordinates (q
 Era and turn. Every decision line starts with where in the game it falls: "set-up" before era 1, "e2 set-up"
 for the decisions of era 2's nation ability and bonus tiles before its first turn, "e2 t5" in the fifth turn of
 era 2 (turns counted from 1 in each era; a joiner's decision falls in the turn of the seat that moved).
+A game with no decision before era 1 opens era 1 and its turn 1 in the set-up itself.
+
+Chance outcomes are told as they happen: bonus tiles dealt, the god Gallia's ability flips, the card display
+and the face-up gods and demigods as they change, each demigod taken with its value.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ CARD_NAMES = (
 #: the points sources (``facts.POINT_SOURCES``, the record's ``f_points_src`` order) in the reader's words
 SOURCE_WORDS = {
     "gods": "gods",
-    "era_end": "era ends",
+    "era_end": "era-end bonus",
     "demigods": "demigods",
     "columns": "columns",
     "pietalte": "Pietalte",
@@ -154,9 +158,11 @@ def start(state: Any) -> list[str]:
     ]
     for p in range(n):
         bonus = int(s["f_bonus_tile"][p])
-        tile = f"; bonus tile {loot_name(bonus)}" if bonus >= 0 else ""
+        tile = f"; bonus tile {loot_name(bonus)}" if bonus >= 0 else "; bonus tile still to deal"
         gods = [D.GODS[g] for g in np.nonzero(s["f_gods_route"][p].sum(axis=1))[0]]
         tile += f"; gods {', '.join(gods)}" if gods else ""
+        demigods = [str(v) for v in range(s["demi_own"].shape[1]) for _ in range(int(s["demi_own"][p, v]))]
+        tile += f"; demigods of value {', '.join(demigods)}" if demigods else ""
         lines.append(
             f"  seat {p}: {pieces(s, p)} ({count(int(s['supply_feet'][p]), 'foot', 'feet')} and "
             f"{count(int(s['supply_cols'][p]), 'column')} in the supply); {points(int(s['points'][p]))}; "
@@ -167,7 +173,14 @@ def start(state: Any) -> list[str]:
     face = [loot_name(int(t)) for t in s["bonus_face"] if int(t) >= 0]
     if face:
         lines.append("  bonus tiles face up: " + ", ".join(face))
-    lines.append(f"  gods: {int(s['god_n'])} tiles in the stack; demigods face up: {int(s['demi_up_n'])}")
+    lines.append(f"  gods: {int(s['god_n'])} tiles in the stack; demigods face up: {demigods_up(s)}")
+    if int(s["era"]) >= 1:  # no decision before era 1 (seed 2024): its header and first turn open here
+        labels = labels_for(config)
+        lines.extend(_era_header(state, s, labels))
+        if int(s["temple"]) >= 0:
+            lines.append(f"    the temple stands on {labels[int(s['temple'])]}")
+        if int(s["phase"]) == R.PH_ACTION:
+            lines.append(_turn_header(s))
     return lines
 
 
@@ -177,6 +190,8 @@ def when(state: Any) -> str:
     era = int(s["era"])
     if era == 0:
         return "set-up"
+    if not state.history and int(s["phase"]) == R.PH_ACTION:  # the game opens in a turn (``start`` said so)
+        state.turn_begun = (era, int(s["turns"]))
     if getattr(state, "turn_begun", None) != (era, int(s["turns"])) or int(s["phase"]) in SETUP_PHASES:
         return f"e{era} set-up"
     return f"e{era} t{int(s['f_era_turns'][era - 1]) + 1}"
@@ -194,7 +209,7 @@ def _era_header(state: Any, a: np.void, labels: tuple[str, ...]) -> list[str]:
     loot = [f"{loot_name(int(a['loot_hex'][h]))} on {labels[h]}" for h in range(len(labels)) if a["loot_hex"][h] >= 0]
     return [
         f"=== era {era}: {D.NATIONS[nation]} ({ability}); start player seat {int(a['start_player'])} ===",
-        "  gods face up: " + gods_of(state, a["god_face"]),
+        "  gods face up: " + gods_of(state, a["god_face"]) + "; demigods face up: " + demigods_up(a),
         "  loot: " + ("; ".join(loot) if loot else "none"),
     ]
 
@@ -205,24 +220,36 @@ def after(state: Any, action: int, later: Any) -> list[str]:
     labels = labels_for(state.config)
     n, era = int(b["n_players"]), int(b["era"])
     lines: list[str] = []
+    for p in range(n):  # bonus tiles dealt at the start (after a seat's decisions on the one before)
+        if int(b["f_bonus_tile"][p]) < 0 <= int(a["f_bonus_tile"][p]):
+            lines.append(f"    seat {p} is dealt the {loot_name(int(a['f_bonus_tile'][p]))} bonus tile")
     for p in range(n):
         gained = a["f_gods_route"][p].sum(axis=1) - b["f_gods_route"][p].sum(axis=1)
         for g in np.nonzero(gained)[0]:
             lines.append(f"    seat {p} gains {D.GODS[int(g)]}" + (f" x{int(gained[g])}" if gained[g] > 1 else ""))
+    takers = np.nonzero(a["f_loot"][:n] - b["f_loot"][:n])[0]  # loot first: what it gives follows
+    boxed = []
+    for h in np.nonzero((b["loot_hex"] >= 0) & (a["loot_hex"] < 0))[0]:
+        tile = loot_name(int(b["loot_hex"][h]))
+        if action < R.A_COL and h == action - R.A_FOOT and len(takers):  # a foot placed on it takes it
+            lines.append(f"    seat {int(takers[0])} takes the {tile} loot on {labels[int(h)]}")
+        else:  # the era's end boxes the loot left on the board (said after the era's end)
+            boxed.append(f"    the {tile} loot left on {labels[int(h)]} is boxed")
+    for p in range(n):  # demigods taken (kept face down: the transcript, which sees everything, says their values)
+        got = a["demi_own"][p] - b["demi_own"][p]
+        values = [str(v) for v in range(len(got)) for _ in range(int(got[v]))]
+        if values:
+            worth = f"value{'s' if len(values) > 1 else ''} {', '.join(values)}"
+            lines.append(f"    seat {p} takes {count(len(values), 'demigod')} ({worth})")
     for p in range(n):  # cards into the hand (deck, display, special stack, abilities, Depraccus)
         drawn = a["f_drawn"][p] - b["f_drawn"][p]
         if drawn.any():
             cards = ", ".join(f"{int(drawn[k])} {CARD_NAMES[k]}" for k in range(R.NCARD) if drawn[k] > 0)
             lines.append(f"    seat {p} draws {cards}")
-    takers = np.nonzero(a["f_loot"][:n] - b["f_loot"][:n])[0]
-    for h in np.nonzero((b["loot_hex"] >= 0) & (a["loot_hex"] < 0))[0]:
-        tile = loot_name(int(b["loot_hex"][h]))
-        if action < R.A_COL and h == action - R.A_FOOT and len(takers):  # a foot placed on it takes it
-            lines.append(f"    seat {int(takers[0])} takes the {tile} loot on {labels[int(h)]}")
-        else:  # the era's end boxes the loot left on the board
-            lines.append(f"    the {tile} loot left on {labels[int(h)]} is boxed")
+    lines += _revealed(state, action, b, a)
     if era >= 1 and int(b["f_era_end_by"][era - 1]) == 0 and int(a["f_era_end_by"][era - 1]) != 0:
         lines.append(f"    era {era} is ending: {ERA_ENDS.get(int(a['f_era_end_by'][era - 1]), 'ended')}")
+    lines += boxed
     if era >= 1 and (int(a["era"]) != era or (int(a["phase"]) == R.PH_OVER and int(b["phase"]) != R.PH_OVER)):
         lines.append(f"  end of era {era}:")
     scored = int(a["f_scorings"]) != int(b["f_scorings"])
@@ -254,12 +281,42 @@ def after(state: Any, action: int, later: Any) -> list[str]:
     key = (int(a["era"]), int(a["turns"]))
     if int(a["era"]) >= 1 and int(a["phase"]) == R.PH_ACTION and getattr(state, "turn_begun", None) != key:
         later.turn_begun = key  # the turn starts: its decisions carry "e<era> t<turn>" (see ``when``)
-        p = int(a["active"])
-        lines.append(
-            f"--- era {key[0]}, turn {int(a['f_era_turns'][key[0] - 1]) + 1}: seat {p}; {pieces(a, p)}, "
-            f"{count(int(a['hand'][p].sum()), 'card')}, {points(int(a['points'][p]))} ---"
-        )
+        lines.append(_turn_header(a))
     return lines
+
+
+def _turn_header(a: np.void) -> str:
+    """The line opening a turn: era, turn within the era, the active seat's stock, cards and points."""
+    era, p = int(a["era"]), int(a["active"])
+    return (
+        f"--- era {era}, turn {int(a['f_era_turns'][era - 1]) + 1}: seat {p}; {pieces(a, p)}, "
+        f"{count(int(a['hand'][p].sum()), 'card')}, {points(int(a['points'][p]))} ---"
+    )
+
+
+def _revealed(state: Any, action: int, b: np.void, a: np.void) -> list[str]:
+    """Chance outcomes the decision line does not say: the god Gallia's ability flips, the card display and
+    the face-up gods as refilled from the deck and the stack (within an era: a new era's header lists them)."""
+    lines = []
+    if int(b["phase"]) == R.PH_GALLIA and int(a["phase"]) == R.PH_GALLIA_PAY and int(a["gtile"]) >= 0:
+        god = D.GODS[int(state.cfg[0]["tile_god"][int(a["gtile"])])]
+        lines.append(f"    seat {int(b['cur'])} flips {god}")
+    if int(a["era"]) != int(b["era"]):
+        return lines
+    took = int(b["phase"]) == R.PH_DRAW and R.A_SLOT <= action < R.A_DECK  # refilled, perhaps with the same
+    if took or not np.array_equal(a["display"], b["display"]):
+        shown = [CARD_NAMES[int(k)] for k in a["display"] if int(k) >= 0]
+        lines.append("    card display now: " + (", ".join(shown) if shown else "empty"))
+    if not np.array_equal(a["god_face"], b["god_face"]):
+        lines.append("    gods face up now: " + gods_of(state, a["god_face"]))
+    if demigods_up(a) != demigods_up(b):
+        lines.append("    demigods face up now: " + demigods_up(a))
+    return lines
+
+
+def demigods_up(s: np.void) -> str:
+    """The face-up demigods' values, in reveal order ("2, 3, 3"), or "none"."""
+    return ", ".join(str(int(v)) for v in s["demi_up"][: int(s["demi_up_n"])]) or "none"
 
 
 def score_parts(s: np.void, seat: int, start_points: int) -> list[tuple[str, int]]:
