@@ -21,22 +21,7 @@ from simlab.report import overview
 from simlab.report.context import games_label, load_context
 from simlab.report.flags import config_flags, provenance_of, variant_changes
 from simlab.report.model import Report, Section
-from simlab.report.sections import registered
-
-#: sections that, when the results support them, are the question the scenario asks (first one wins):
-#: a card-value design exists only to price the cards, a sensitivity run only to re-check the seat
-#: verdict on other data, so their seat and money findings are secondary
-LEAD_SECTIONS = ("cards", "sensitivity")
-
-
-def lead_first(sections: list[Section]) -> list[Section]:
-    """The sections with the one that answers the scenario's question first: the card answer of a card-value
-    run, the data verdicts of a sensitivity run, otherwise the seats (and money) section, which comes first."""
-    for lead in LEAD_SECTIONS:
-        for i, s in enumerate(sections):
-            if s.id == lead:
-                return [s, *sections[:i], *sections[i + 1 :]]
-    return sections
+from simlab.report.sections import lead_first, registered
 
 
 # -- entry point --------------------------------------------------------------------------------------
@@ -76,7 +61,7 @@ def build_report(
             say(f"  {kind.name}: not in these results")
         if reason:
             not_covered.append(reason)
-    sections = lead_first(sections)
+    sections = lead_first(sections, ctx.question)
     answer = [f for f in sections[0].findings if f.headline] if sections else []
     secondary = [f for s in sections[1:] for f in s.findings if f.headline]
     provenance = provenance_of(ctx.manifest["game"])

@@ -8,6 +8,7 @@ thousands of part files to learn the seats, the games or the bots.
 from __future__ import annotations
 
 import dataclasses
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,16 @@ class Context:
     def units(self) -> Units:
         """The game's words for its money and points."""
         return self.roles.units
+
+    @property
+    def question(self) -> str:
+        """The question the scenario says it asks (its ``question`` key: seats, cards, markets, balance), read
+        from the run's scenario text; "" when it says none (and for a folder written before the key existed)."""
+        try:
+            said = tomllib.loads(self.manifest["scenario"].get("text", "")).get("question", "")
+        except (tomllib.TOMLDecodeError, TypeError):
+            return ""
+        return said if isinstance(said, str) else ""
 
     def scenario_hint(self, kind: str) -> str:
         """ ", such as scenarios/X.toml": the game's own shipped scenario of that kind (``Game.scenarios``), or ""

@@ -18,7 +18,7 @@ from simlab.report.sections import register
 from simlab.report.selection_text import selected_card_interval
 
 
-@register("cards", "card value", order=20)
+@register("cards", "card value", order=20, leads=True)
 def cards_section(ctx: Context) -> tuple[Section | None, str]:
     control = "control"
     reason = (

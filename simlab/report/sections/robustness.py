@@ -9,7 +9,7 @@ from simlab.report.robust_section import robust_section, sensitivity_section
 from simlab.report.sections import register
 
 
-@register("sensitivity", "robustness to the data", order=50)
+@register("sensitivity", "robustness to the data", order=50, leads=True)
 def data_section(ctx: Context) -> tuple[Section | None, str]:
     return sensitivity_section(ctx)
 
