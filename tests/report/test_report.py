@@ -172,9 +172,11 @@ def test_quickstart_like_run_has_no_compensation():
 def test_game_without_market_or_round_scores(roma_folder):
     report = build_report(roma_folder)
     assert [s.id for s in report.sections] == ["seats", "balance"]
-    assert any(n.startswith("Markets: this game has no market") for n in report.not_covered)
+    assert any(
+        n.startswith("Markets: not in these results (the game does not record market") for n in report.not_covered
+    )
     balance = next(s for s in report.sections if s.id == "balance")
-    assert any("No decisiveness figures" in n for n in balance.notes)
+    assert "No decisiveness figures: the game does not record the score after each round." in balance.notes
     assert any(f.source == "assumption" for f in report.flags)  # Roma's settled rule points
     assert "roma" in render(report)
 

@@ -11,12 +11,12 @@ from simlab import analysis as A
 from simlab.analysis import stats
 from simlab.analysis.digest import BIN_WIDTH
 from simlab.analysis.metrics import cluster_partial, merge_histogram
-from simlab.core.facts import not_available
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.context import Context, bots_of, games_label, ordered_by
 from simlab.report.model import Finding, Section, Table
 from simlab.report.sections import register
+from simlab.report.words import not_recorded
 
 
 @register("balance", "general balance", order=40)
@@ -65,11 +65,7 @@ def balance_section(ctx: Context) -> tuple[Section | None, str]:
         )
     )
     if lead is None:
-        sec.notes.append(
-            "No decisiveness figures: "
-            + not_available("lead_metrics", "role", ctx.roles.missing("score.round") or ["score.round"], ctx.roles.game)
-            + " (per-round scores)."
-        )
+        sec.notes.append(f"No decisiveness figures: {not_recorded(['score.round'])}.")
     else:
         _add_lead(ctx, sec, ordered_by(lead, ctx.focus), many)
     cells = ctx.partial("variance")
@@ -97,7 +93,7 @@ def balance_section(ctx: Context) -> tuple[Section | None, str]:
     sec.charts.append(
         ctx.chart(
             fig,
-            "What decides the score?",
+            "What decides the score: seat, bot or chance",
             ctx.caption(
                 "Shares of the score's variance due to seat, bot, seat × bot and chance",
                 games_label(var["games"].to_list()),
@@ -197,7 +193,7 @@ def _add_lead(ctx: Context, sec: Section, lead: pl.DataFrame, many: bool) -> Non
     sec.charts.append(
         ctx.chart(
             fig,
-            "How early is the game decided?",
+            "How early the game is decided",
             ctx.caption(
                 "Chance that the seat leading after round K goes on to win",
                 games_label(lead["games"].to_list()),

@@ -14,12 +14,13 @@ from simlab.analysis.compensation import fit_undetermined, games_needed
 from simlab.analysis.frames import AnalysisError
 from simlab.analysis.sweep import money_sweep, not_a_sweep
 from simlab.analysis.text import games_needed_text
-from simlab.core.facts import Units, not_available
+from simlab.core.facts import Units
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.context import Context, bots_of, games_label, ordered, seat_name, sentence
 from simlab.report.model import Finding, Section, Table
 from simlab.report.sections import register
+from simlab.report.words import not_recorded
 
 #: per-variant comparisons are listed up to this many other variants
 MAX_COMPARE = 6
@@ -101,9 +102,12 @@ def seats_section(ctx: Context) -> tuple[Section | None, str]:
             "fair compensation ≈ (fair share − its win share) / that rate, Fieller interval."
         )
     elif not ctx.roles.has("money.start") or ctx.money_knob() is None:
-        missing = ctx.roles.missing("money.start") or ["(money)"]
-        kind = "role" if ctx.roles.missing("money.start") else "money intervention"
-        sec.notes.append(f"No compensation fit: {not_available('compensation', kind, missing, ctx.roles.game)}.")
+        why = (
+            not_recorded(["money.start"])
+            if ctx.roles.missing("money.start")
+            else f"the game has no setting that changes one seat's starting {ctx.units.money_plural}"
+        )
+        sec.notes.append(f"No compensation fit: {why}.")
     else:
         sec.notes.append(not_a_sweep(ctx.configs, ctx.base, ctx.money_knob(), ctx.scenario_hint("money_sweep")))
     sec.notes.append(
@@ -167,8 +171,8 @@ def _seat_findings(
                 sentence(
                     prefix,
                     f"the best and the worst seat are {F.num(r0['gap'] * 100, 1)} points apart "
-                    f"{F.ci(r0['gap_lo'], r0['gap_hi'], 100, 1)} (bias-corrected; the plain difference of the "
-                    f"estimates reads {F.num(r0['gap_raw'] * 100, 1)}).",
+                    f"{F.ci(r0['gap_lo'], r0['gap_hi'], 100, 1)} (the plain difference of the estimates reads "
+                    f"{F.num(r0['gap_raw'] * 100, 1)}).",
                 ),
                 "info",
                 headline=False,
@@ -263,10 +267,10 @@ def _compare_findings(cmp: pl.DataFrame, seats: pl.DataFrame, base: str) -> list
         detected = not F.missing(top["p_adjusted"]) and top["p_adjusted"] < 0.05
         text = (
             f"{v} against {base} (same game seeds): the gap between the best and the worst seat goes from "
-            f"{gap(base)} to {gap(v)} points (bias-corrected); the largest change is "
+            f"{gap(base)} to {gap(v)} points; the largest change is "
             f"{seat_name(top['seat'])}'s, {F.points(top['diff'])} "
             f"{F.ci(top['diff_slo'], top['diff_shi'], 100, 1, sign=True)} (n={F.count(top['games'])} paired games; "
-            f"simultaneous over the {cmp.height} changes, Holm-adjusted {F.p_value(top['p_adjusted'])})"
+            f"simultaneous over the {cmp.height} changes, adjusted {F.p_value(top['p_adjusted'])})"
         )
         text += "." if detected else ": no seat's change is detectable once the comparisons are adjusted for."
         out.append(Finding(text, "info"))
