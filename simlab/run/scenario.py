@@ -48,7 +48,11 @@ TOP_KEYS = (
     "preset",
     "set",
     "variants",
+    "question",
 )
+#: what a scenario may say it asks (key ``question``): its report leads with that section. Without the key a
+#: card-value design leads with the cards, a sensitivity run with the data verdicts, any other with the seats
+QUESTIONS = ("seats", "cards", "markets", "balance")
 VARIANT_KEYS = ("description", "preset", "set")
 
 
@@ -92,6 +96,8 @@ class Scenario:
     source: str = "<scenario>"
     #: variant -> config knob -> {"path", "sha256"}: the data files each variant reads (simlab.run.content)
     data_files: Mapping[str, Mapping[str, Mapping[str, str]]] = dataclasses.field(default_factory=dict)
+    #: the question the scenario asks (``QUESTIONS``; "" = not said): its report leads with that section
+    question: str = ""
 
     @property
     def text_hash(self) -> str:
@@ -211,6 +217,14 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         name,
     )
     description = _string(data.get("description", ""), source, "description")
+    question = data.get("question", "")
+    _expect(
+        question == "" or question in QUESTIONS,
+        source,
+        "question",
+        f"one of {', '.join(repr(q) for q in QUESTIONS)} (the report leads with that section), or no key",
+        question,
+    )
 
     game_id = data.get("game")
     _expect(isinstance(game_id, str), source, "game", 'a game id such as "massilia"', game_id)
@@ -317,6 +331,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         text=text,
         source=source,
         data_files=data_files,
+        question=question,
     )
 
 

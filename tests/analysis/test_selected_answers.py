@@ -113,7 +113,7 @@ def test_the_most_of_any_item_only_when_no_other_could_be_first(reports, real_fo
         se = (d["collapse_rate_hi"] - d["collapse_rate_lo"]).to_numpy() / (2 * stats.z_value(0.95))
         _rank, lo, _hi = rank_intervals(d["collapse_rate"].to_numpy(), se)
         settled = int((lo == 1).sum()) == 1
-        assert ("the most of any item" in text) == settled
+        assert ("the most of any goods" in text) == settled  # the market's own word for its items
         assert settled or "not surely the most" in text
 
 

@@ -13,8 +13,8 @@ from matplotlib.colors import to_hex, to_rgba_array
 from matplotlib.figure import Figure
 
 import simlab
-from simlab.report import build as report_build
 from simlab.report import build_report, charts
+from simlab.report.context import Context
 
 
 def _trajectories(series: str, level: float, noise: float, variants: tuple[str, ...] = ("rulebook",)) -> pl.DataFrame:
@@ -153,14 +153,14 @@ def test_palette_keeps_a_variant_colour_when_a_chart_shows_other_variants_or_ano
 def quick_figures(quick_folder: Path):
     """The quick report (3 variants) with the figure behind each of its charts."""
     drawn: list[tuple[str, Figure]] = []
-    chart = report_build._chart
+    chart = Context.chart
 
-    def keep(fig, title, caption):
+    def keep(ctx, fig, title, caption):
         drawn.append((title, fig))
-        return chart(fig, title, caption)
+        return chart(ctx, fig, title, caption)
 
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(report_build, "_chart", keep)
+        m.setattr(Context, "chart", keep)
         report = build_report(quick_folder)
     return report, drawn, [v["name"] for v in simlab.load_manifest(quick_folder)["variants"]]
 

@@ -17,9 +17,9 @@ from markupsafe import escape
 
 import simlab
 from simlab import analysis as A
+from simlab.analysis.sweep import money_sweep
 from simlab.cli import cli
 from simlab.report import build_report, write_report
-from simlab.report.build import money_sweep
 from simlab.report.html import render
 
 
@@ -172,9 +172,11 @@ def test_quickstart_like_run_has_no_compensation():
 def test_game_without_market_or_round_scores(roma_folder):
     report = build_report(roma_folder)
     assert [s.id for s in report.sections] == ["seats", "balance"]
-    assert any(n.startswith("Markets: this game has no market") for n in report.not_covered)
+    assert any(
+        n.startswith("Markets: not in these results (the game does not record market") for n in report.not_covered
+    )
     balance = next(s for s in report.sections if s.id == "balance")
-    assert any("No decisiveness figures" in n for n in balance.notes)
+    assert "No decisiveness figures: the game does not record the score after each round." in balance.notes
     assert any(f.source == "assumption" for f in report.flags)  # Roma's settled rule points
     assert "roma" in render(report)
 
@@ -300,7 +302,8 @@ def test_cli_report_errors(tmp_path):
 
 def test_sweep_prices_seat_deficits(quick_folder, cards_folder, tmp_path):
     """--sweep: another run's money rate turns a disadvantaged seat's deficit into sesterces."""
-    from simlab.report.build import _context, _priced_deficits
+    from simlab.report.context import load_context
+    from simlab.report.sections.seats import _priced_deficits
 
     report = build_report(quick_folder, sweep=cards_folder)
     priced = [f.text for s in report.sections for f in s.findings if "fair compensation ≈" in f.text]
@@ -308,7 +311,7 @@ def test_sweep_prices_seat_deficits(quick_folder, cards_folder, tmp_path):
     assert all(f"priced by the starting-money sweep in {cards_folder} (seat 3)" in t for t in priced)
     flagged = A.seat_advantage(simlab.load_results(quick_folder)).filter(pl.col("flag").is_not_null())
     assert len(priced) == flagged.height
-    ctx = _context(quick_folder, 0.95)
+    ctx = load_context(quick_folder, 0.95)
     ctx.sweep = cards_folder
     seats = A.seat_advantage(simlab.load_results(quick_folder).filter(pl.col("variant") == "rulebook"))
     deficits = _priced_deficits(seats, ctx.money(), 0.95)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import types
 
-from simlab.report.build import _variants_table, build_report
+from simlab.report.build import build_report
 from simlab.report.flags import VariantChange
 from simlab.report.html import render
+from simlab.report.overview import variants_table
 
 
 def test_a_roma_report_speaks_roma(roma_folder):
@@ -42,7 +43,7 @@ def test_the_runs_player_count_is_not_a_change_from_the_rules():
         VariantChange("quined2014", "players", "rulebook", "4", "3"),
         VariantChange("quined2014", "hand_limit", "rulebook", "4", "3"),
     ]
-    table = _variants_table(_ctx(3), changes)
+    table = variants_table(_ctx(3), changes)
     cells = {row[0]: row[4] for row in table.rows}
     assert cells["rulebook (base)"] == "the published rules"
     assert cells["quined2014"] == "hand_limit = 3 (rules: 4)"
@@ -51,6 +52,6 @@ def test_the_runs_player_count_is_not_a_change_from_the_rules():
 
 def test_the_marked_rows_note_only_when_a_row_is_marked():
     changes = [VariantChange("quined2014", "money_per_point", "assumption", "3", "2")]
-    table = _variants_table(_ctx(4), changes)
+    table = variants_table(_ctx(4), changes)
     assert table.marked == [False, True]
     assert table.note.startswith("Marked rows change an assumption")
