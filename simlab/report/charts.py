@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 
 from simlab.analysis.ranks import rank_range
 from simlab.core.facts import GENERIC_UNITS, Units
+from simlab.report.fmt import p_value
 
 STYLE = "whitegrid"
 PALETTE = "colorblind"
@@ -43,6 +44,12 @@ STYLE_KEY_COLOUR = "#444444"
 MIN_SPAN_UNITS = 1.0
 #: ... and at least ±10% of the series' level (for series whose level is in the tens)
 MIN_SPAN_RELATIVE = 0.2
+#: a chart draws at most this many lines with bands in one panel; more (14 places × 2 variants) are drawn as
+#: small multiples, one panel per item on a shared scale
+MAX_SERIES_PER_PANEL = 6
+#: small multiples: panels per row, and the size of one panel in inches
+PANEL_COLUMNS = 4
+PANEL_SIZE = (1.95, 1.55)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,9 +142,18 @@ def without_repeats(text: str, title: str = "") -> str:
     return " ".join(kept)
 
 
+#: a legend entry's label wraps at this many characters, so a long label does not squeeze the axes
+LEGEND_LABEL_CHARS = 34
+
+
 def _legend_outside(ax: Axes, **kwargs: Any) -> None:
-    """The legend to the right of the axes, never over the data (constrained layout makes room for it)."""
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
+    """The legend to the right of the axes, never over the data (constrained layout makes room for it); long
+    labels wrapped onto a second line rather than narrowing the chart."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    labels = [textwrap.fill(label, LEGEND_LABEL_CHARS) for label in labels]
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
 
 
 def _axes(ax: Axes | None, size: tuple[float, float] = (7.5, 4.5)) -> tuple[Figure, Axes]:
@@ -208,7 +224,7 @@ def seat_win_shares(
         y = d["win_share"].to_numpy() * 100
         err = np.vstack([y - d["win_share_lo"].to_numpy() * 100, d["win_share_hi"].to_numpy() * 100 - y])
         p = _first(d, "p_equal", None)
-        label = f"{v} (all seats equal: p = {p:.2g})" if p is not None else v
+        label = f"{v} (all seats equal: {p_value(p)})" if p is not None else v
         ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color=colour, label=label)
     fair = _first(data, "fair_share", None)
     if fair is not None:
@@ -218,7 +234,7 @@ def seat_win_shares(
     ax.set_ylabel("win share (%)")
     ax.set_xlabel("seat (turn order at the start)")
     ax.set_title("Win share by seat")
-    ax.legend(fontsize=8, loc="best")
+    _legend_outside(ax, fontsize=8)
     _caption(ax, caption(data, "Win share = wins with ties split", level))
     return fig
 
@@ -257,7 +273,7 @@ def compensation_curve(
     ax.set_xlabel(f"seat {k} starting money minus the others' mean ({units.money_label})")
     ax.set_ylabel(f"seat {k} win share (%)")
     ax.set_title(f"Compensating seat {k} with starting money")
-    ax.legend(fontsize=8, loc="best")
+    _legend_outside(ax, fontsize=8)
     _caption(ax, data.caption)
     return fig
 
@@ -337,8 +353,7 @@ def card_value_forest(
             undetermined = (
                 f" No {units.money} axis: the price is {words(r.get('money_games'), r.get('money_more_games'))}."
             )
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="center right")
+    _legend_outside(ax, fontsize=8)
     adj = _first(d, "adjustment", "holm")
     source = _first(d, "money_source", None)
     note = f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards" + (
@@ -372,9 +387,12 @@ def market_trajectories(
     whole unit: the price grid's step of one coin, one demand level, one cube) or ``MIN_SPAN_RELATIVE`` of
     the series' level (±10%), whichever is wider; so a price that sits at 2 with noise of ±0.02 is drawn
     flat, not as zig-zag bands across the chart. The legend sits outside the axes, never over the data.
+
+    More than ``MAX_SERIES_PER_PANEL`` lines (items × variants; 14 places × 2 variants drew 28 overlapping
+    bands) are drawn as small multiples (unless ``ax`` is given): one panel per item, each variant in its
+    report colour and line style, on a shared round axis and one y scale (see ``_panel_limits``).
     ``data``: ``simlab.analysis.market_trajectories(...)``.
     """
-    fig, ax = _axes(ax)
     d = data.filter(pl.col("series") == series)
     if d.is_empty():
         raise ValueError(f"no {series!r} series in the data; series: {', '.join(data['series'].unique())}")
@@ -383,8 +401,27 @@ def market_trajectories(
         d = d.filter(pl.col("variant") == variant)
     variants, palette = _palette(d, palette)
     items = d["item"].unique(maintain_order=True).to_list()
-    fallback = sns.color_palette(PALETTE, len(items))
     lo, mid, hi = ("q25", "q50", "q75") if stat == "median" else ("mean_lo", "mean", "mean_hi")
+    level_of = float(np.nanmean(np.abs(d[mid].to_numpy()))) if d.height else 0.0
+    min_span = max(MIN_SPAN_UNITS, MIN_SPAN_RELATIVE * level_of)
+    ylabel = {
+        "price": f"price ({units.money_plural})",
+        "marker": "demand level",
+        "bought": "units bought in the round",
+        "sold": "units sold in the round",
+        "harbour": "units on offer",
+    }.get(series, series)
+    what = (
+        "Lines: median across games; band: 25–75% of games"
+        if stat == "median"
+        else f"Lines: mean across games; band: its {level:.0%} interval"
+    )
+    text = caption(d.with_columns(pl.lit("").alias("interval")), what, level)
+    title = f"Market: {series} by round" + (f" ({variants[0]})" if len(variants) == 1 else "")
+    if ax is None and len(items) * len(variants) > MAX_SERIES_PER_PANEL:
+        return _market_panels(d, items, variants, palette, (lo, mid, hi), stat, min_span, ylabel, title, text)
+    fig, ax = _axes(ax)
+    fallback = sns.color_palette(PALETTE, len(items))
     many = len(variants) > 1
     for v in variants:
         style = palette.linestyle(v) if many else "-"
@@ -399,26 +436,96 @@ def market_trajectories(
     if many:
         for v in variants:
             ax.plot([], [], color=STYLE_KEY_COLOUR, linestyle=palette.linestyle(v), label=v)
-    level_of = float(np.nanmean(np.abs(d[mid].to_numpy()))) if d.height else 0.0
-    min_span = max(MIN_SPAN_UNITS, MIN_SPAN_RELATIVE * level_of)
     ax.set_ylim(*span_limits([*d[lo].to_list(), *d[hi].to_list(), *d[mid].to_list()], min_span))
-    ylabel = {
-        "price": f"price ({units.money_plural})",
-        "marker": "demand level",
-        "bought": "units bought in the round",
-        "sold": "units sold in the round",
-        "harbour": "units on offer",
-    }
     ax.set_xlabel("round")
-    ax.set_ylabel(ylabel.get(series, series))
-    ax.set_title(f"Market: {series} by round" + (f" ({variants[0]})" if len(variants) == 1 else ""))
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     _legend_outside(ax, fontsize=7)
-    what = (
-        "Lines: median across games; band: 25–75% of games"
-        if stat == "median"
-        else f"Lines: mean across games; band: its {level:.0%} interval"
+    _caption(ax, text)
+    return fig
+
+
+def _panel_limits(d: pl.DataFrame, items: list[str], cols: tuple[str, str, str], min_span: float) -> list:
+    """Each panel's y limits on one scale: every panel spans the same number of units (the widest panel's
+    span), so a gap between variants or a drift looks the same size in every panel. When all items fit in
+    that span together the panels share one range; otherwise each range sits on its own item's level."""
+    values = {
+        item: [*e[cols[0]].to_list(), *e[cols[1]].to_list(), *e[cols[2]].to_list()]
+        for item in items
+        for e in [d.filter(pl.col("item") == item)]
+    }
+    own = {item: span_limits(v, min_span) for item, v in values.items()}
+    span = max(h - lo for lo, h in own.values())
+    together = span_limits([x for v in values.values() for x in v], min_span)
+    if together[1] - together[0] <= span * 1.25:
+        return [together for _ in items]
+    limits = []
+    for item in items:
+        lo, hi = own[item]
+        mid = (lo + hi) / 2
+        lo, hi = mid - span / 2, mid + span / 2
+        if lo < 0 <= min(x for x in values[item] if x is not None and np.isfinite(x)):
+            lo, hi = 0.0, span
+        limits.append((lo, hi))
+    return limits
+
+
+def _market_panels(
+    d: pl.DataFrame,
+    items: list[str],
+    variants: list[str],
+    palette: VariantPalette,
+    cols: tuple[str, str, str],
+    stat: str,
+    min_span: float,
+    ylabel: str,
+    title: str,
+    text: str,
+) -> Figure:
+    """Small multiples of a market series: one panel per item (named in its title), the variants in each as
+    lines of their report colour and line style, a shared round axis and one y scale; the variants' key sits
+    right of the panels, never on them."""
+    lo, mid, hi = cols
+    ncols = min(PANEL_COLUMNS, len(items))
+    nrows = -(-len(items) // ncols)
+    with sns.axes_style(STYLE):
+        fig = Figure(figsize=(PANEL_SIZE[0] * ncols + 0.6, PANEL_SIZE[1] * nrows + 1.0), layout="constrained")
+        FigureCanvasAgg(fig)
+        # a last, flat row holds the caption: in the layout, so it takes its room under the panels
+        gs = fig.add_gridspec(nrows + 1, ncols, height_ratios=[1.0] * nrows + [0.02])
+        panels = [fig.add_subplot(gs[r, c]) for r in range(nrows) for c in range(ncols)]
+        note = fig.add_subplot(gs[nrows, :])
+    for ax in panels[1:]:
+        ax.sharex(panels[0])
+    limits = _panel_limits(d, items, cols, min_span)
+    many = len(variants) > 1
+    for k, (ax, item) in enumerate(zip(panels, items, strict=False)):
+        for v in variants:
+            e = d.filter((pl.col("item") == item) & (pl.col("variant") == v)).sort("round")
+            colour = palette.colour(v)
+            style = palette.linestyle(v) if many else "-"
+            ax.fill_between(
+                e["round"], e[lo], e[hi], color=colour, alpha=0.15 if stat == "median" else 0.3, linewidth=0
+            )
+            ax.plot(e["round"], e[mid], color=colour, linestyle=style, linewidth=1.3, label=v)
+        ax.set_ylim(*limits[k])
+        ax.set_title(item, fontsize=8.5, pad=3)
+        ax.tick_params(labelsize=7, pad=1)
+        if k + ncols >= len(items):  # the lowest panel of its column: it carries the round axis
+            ax.set_xlabel("round", fontsize=8)
+        else:
+            ax.tick_params(labelbottom=False)
+    for ax in panels[len(items) :]:
+        ax.set_visible(False)
+    fig.supylabel(ylabel, fontsize=9)
+    fig.suptitle(title, fontsize=11)
+    if many:
+        handles, labels = panels[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside right upper", fontsize=8)
+    note.axis("off")
+    note.text(
+        0, 1, textwrap.fill(without_repeats(text, title), 115), va="top", ha="left", fontsize=7.5, color="#444444"
     )
-    _caption(ax, caption(d.with_columns(pl.lit("").alias("interval")), what, level))
     return fig
 
 
@@ -448,7 +555,7 @@ def distribution(
     ax.set_xlabel(label or names.get(column, column))
     ax.set_ylabel("share of rows (%)" if column != "turns" else "share of games (%)")
     ax.set_title(f"Distribution of {column}")
-    ax.legend(fontsize=8)
+    _legend_outside(ax, fontsize=8)
     _caption(
         ax,
         caption(data, f"Bins of width {_first(data, 'width', 1):g}; dotted: means", level)
@@ -475,7 +582,7 @@ def leader_curve(
     ax.set_xlabel("after round")
     ax.set_ylabel("leader's win chance (%)")
     ax.set_title("How early is the game decided?")
-    ax.legend(fontsize=8)
+    _legend_outside(ax, fontsize=8)
     _caption(
         ax,
         caption(
@@ -516,7 +623,7 @@ def variance_shares(
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(100, decimals=0))
     ax.set_ylabel("share of the variance")
     ax.set_title(f"What decides the {_first(data, 'outcome', 'score')}?")
-    ax.legend(fontsize=8)
+    _legend_outside(ax, fontsize=8)
     _caption(ax, caption(data, "", level))
     return fig
 
