@@ -49,7 +49,7 @@ MIN_SPAN_RELATIVE = 0.2
 MAX_SERIES_PER_PANEL = 6
 #: small multiples: panels per row, and the size of one panel in inches
 PANEL_COLUMNS = 4
-PANEL_SIZE = (1.95, 1.55)
+PANEL_SIZE = (2.35, 1.75)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,13 +146,19 @@ def without_repeats(text: str, title: str = "") -> str:
 LEGEND_LABEL_CHARS = 34
 
 
+def _unbreakable(label: str) -> str:
+    """``label`` with no line break inside "p < 0.001" or an interval "[29.5, 30.5]" (no-break spaces)."""
+    label = re.sub(r"\bp ([<=]) ", "p\u00a0\\1\u00a0", label)
+    return re.sub(r", (?=[−+\-]?\d)", ",\u00a0", label)
+
+
 def _legend_outside(ax: Axes, **kwargs: Any) -> None:
     """The legend to the right of the axes, never over the data (constrained layout makes room for it); long
     labels wrapped onto a second line rather than narrowing the chart."""
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
-    labels = [textwrap.fill(label, LEGEND_LABEL_CHARS) for label in labels]
+    labels = [textwrap.fill(_unbreakable(label), LEGEND_LABEL_CHARS, break_long_words=False) for label in labels]
     ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
 
 

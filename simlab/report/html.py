@@ -8,6 +8,7 @@ opens offline, can be mailed or attached to an issue, and makes no network reque
 
 from __future__ import annotations
 
+import base64
 import copy
 import dataclasses
 import re
@@ -23,8 +24,11 @@ from simlab.report import fmt
 from simlab.report.build import Report, Table, build_report
 
 TEMPLATES = Path(__file__).parent / "templates"
-#: width in CSS pixels of a chart image (its SVG scales; the height follows the aspect ratio)
+#: width in CSS pixels of a chart image whose size cannot be read (its SVG scales; the height follows)
 CHART_WIDTH = 720
+#: the widest a chart is drawn: the page's text column at a 1280-px window
+MAX_CHART_WIDTH = 1044
+_SVG_WIDTH = re.compile(rb'<svg[^>]*?\swidth="([0-9.]+)pt"')
 
 
 #: Unicode bidirectional controls (embeddings, overrides, isolates, marks): text from a scenario file that
@@ -128,6 +132,18 @@ def values_by_value(values: dict[str, str]) -> str:
     return "; ".join(parts)
 
 
+def chart_width(src: str) -> int:
+    """The width in CSS pixels an embedded SVG chart is drawn at: its own (points × 4/3), so every chart's text
+    has the same size on the page (a grid of small panels is wider than one chart, not shrunk to its width),
+    at most ``MAX_CHART_WIDTH``; ``CHART_WIDTH`` for a chart whose size cannot be read."""
+    head, _, data = src.partition(",")
+    if not head.startswith("data:image/svg+xml;base64"):
+        return CHART_WIDTH
+    svg = base64.b64decode(data[:4000].rstrip("=")[: len(data[:4000].rstrip("=")) // 4 * 4])
+    found = _SVG_WIDTH.search(svg)
+    return min(round(float(found.group(1)) * 4 / 3), MAX_CHART_WIDTH) if found else CHART_WIDTH
+
+
 def tidied(value: Any, field: str = "") -> Any:
     """A copy of the report model with every sentence, note and cell through ``fmt.tidy`` ("p < 1e-12", no
     "−0.0"), whichever module wrote it; code, commands and the scenario file (``VERBATIM_FIELDS``) stay as
@@ -159,15 +175,14 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["column_groups"] = column_groups
     env.filters["values_by_value"] = values_by_value
+    env.filters["chart_width"] = chart_width
     return env
 
 
 def render(report: Report, level: float = 0.95) -> str:
     """The report as an HTML string."""
     template = _environment().get_template("report.html.j2")
-    return template.render(
-        r=tidied(report), level=f"{level:.0%}", chart_width=CHART_WIDTH, max_flag_columns=MAX_FLAG_COLUMNS
-    )
+    return template.render(r=tidied(report), level=f"{level:.0%}", max_flag_columns=MAX_FLAG_COLUMNS)
 
 
 def default_out(folder: str | Path) -> Path:

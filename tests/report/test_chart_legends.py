@@ -188,6 +188,6 @@ def test_a_few_market_series_stay_in_one_panel():
 
 def test_p_value_in_the_seat_legend_reads_as_a_phrase():
     fig = charts.seat_win_shares(_seats())
-    labels = [t.get_text().replace("\n", " ") for t in fig.axes[0].get_legend().get_texts()]
+    labels = [t.get_text().replace("\n", " ").replace("\u00a0", " ") for t in fig.axes[0].get_legend().get_texts()]
     assert any("p < 0.001" in label for label in labels), labels
     assert not any("p = 1e-15" in label or "= <" in label for label in labels)

@@ -76,3 +76,15 @@ def test_every_sentence_is_tidied_but_code_is_kept():
     assert s.notes == ["a bound of 0.00%"]
     assert out.scenario_text == "set = { tilt = -0.0 }" and out.reproduce == page.reproduce  # verbatim
     assert section.findings[0].text.startswith("all seats equal? p = <")  # the model itself is not changed
+
+
+def test_charts_are_drawn_at_their_own_width():
+    # every chart's text the same size on the page: a grid of panels is drawn wider, not shrunk to one chart's
+    from test_chart_legends import CHARTS
+
+    from simlab.report.embed import svg_data_uri
+
+    single = html.chart_width(svg_data_uri(CHARTS["seat win shares"]()))
+    panels = html.chart_width(svg_data_uri(CHARTS["market, many lines"]()))
+    assert 600 < single < panels <= html.MAX_CHART_WIDTH
+    assert html.chart_width("data:image/png;base64,AAAA") == html.CHART_WIDTH
