@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,10 @@ LAYOUT = """JSON.stringify({
     columns: t.rows[0].cells.length, first: t.rows[0].cells[0].innerText,
     second: t.rows[0].cells.length > 1 ? t.rows[0].cells[1].innerText : ''})),
   images: [...document.querySelectorAll('img')].map(i => Math.ceil(i.getBoundingClientRect().right)),
+  text: document.body.innerText,
 })"""
+#: what a sentence must never print: "p = <1e-12", or a signed zero ("−0.0", "-0.00")
+MISWRITTEN = re.compile(r"p = <|(?<![\w.])[−-]0\.0+(?![\d])")
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +73,7 @@ def _check_fits(layout: dict, what: str) -> None:
     for t in layout["tables"]:
         assert t["width"] <= t["room"], f"{what}: a table of {t['columns']} columns runs off its box: {t}"
     assert max(layout["images"], default=0) <= WINDOW
+    assert not MISWRITTEN.findall(layout["text"]), f"{what} prints {MISWRITTEN.findall(layout['text'])}"
 
 
 @pytest.mark.parametrize("game", list(SCENARIOS))
