@@ -29,7 +29,7 @@ from matplotlib.figure import Figure
 
 from simlab.analysis.ranks import rank_range
 from simlab.core.facts import GENERIC_UNITS, Units
-from simlab.report.fmt import p_value
+from simlab.report.fmt import ci, num, p_value
 
 STYLE = "whitegrid"
 PALETTE = "colorblind"
@@ -297,7 +297,7 @@ def _fair_point(
         color=colour,
         capsize=5,
         markersize=7,
-        label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] {units.money_plural}",
+        label=f"fair offset {num(fit['fair_offset'], 2, True)} {ci(lo, hi, places=2, sign=True)} {units.money_plural}",
     )
 
 
@@ -553,7 +553,7 @@ def distribution(
         colour = palette.colour(v)
         d = data.filter(pl.col("variant") == v).sort("bin")
         r = d.row(0, named=True)
-        mean = f": mean {r['mean']:.1f} [{r['mean_lo']:.1f}, {r['mean_hi']:.1f}]" if "mean" in d.columns else ""
+        mean = f": mean {num(r['mean'], 1)} {ci(r['mean_lo'], r['mean_hi'])}" if "mean" in d.columns else ""
         ax.step(d["bin"], d["fraction"] * 100, where="post", color=colour, label=f"{v}{mean}")
         if "mean" in d.columns:
             ax.axvline(r["mean"], color=colour, linestyle=":", linewidth=1)

@@ -191,3 +191,14 @@ def test_p_value_in_the_seat_legend_reads_as_a_phrase():
     labels = [t.get_text().replace("\n", " ").replace("\u00a0", " ") for t in fig.axes[0].get_legend().get_texts()]
     assert any("p < 0.001" in label for label in labels), labels
     assert not any("p = 1e-15" in label or "= <" in label for label in labels)
+
+
+def test_legend_numbers_that_round_to_zero_have_no_sign():
+    comp = _compensation()
+    comp.fit = comp.fit.with_columns(fair_offset=pl.lit(-0.001), fair_lo=pl.lit(-0.6), fair_hi=pl.lit(0.004))
+    labels = [t.get_text() for t in charts.compensation_curve(comp).axes[0].get_legend().get_texts()]
+    fair = next(label for label in labels if label.startswith("fair offset"))
+    assert "0.00" in fair and "−0.00" not in fair and "-0.00" not in fair and "+0.00" not in fair, fair
+    dist = _distribution().with_columns(mean=pl.lit(-0.01), mean_lo=pl.lit(-0.04), mean_hi=pl.lit(0.02))
+    labels = [t.get_text() for t in charts.distribution(dist).axes[0].get_legend().get_texts()]
+    assert all("−0.0" not in label and "-0.0" not in label for label in labels), labels
