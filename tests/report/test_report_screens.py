@@ -1,7 +1,7 @@
 """One report per game in a real browser at a 1280-px window (issue 32, "What it must show"): a small run of
 each game's shipped scenario becomes a report, headless Chromium opens it, a screenshot is kept in
-test-artifacts/report_<game>.png, and nothing runs off the page: the page has no horizontal scroll and no
-table is wider than its box (a table scrolling sideways inside its box hides its columns from the reader).
+test-artifacts/report_<game>.png, and nothing runs off the page: the page has no horizontal scroll, and no table
+or code block is wider than its box (one scrolling sideways inside its box hides its columns from the reader).
 
 Skipped, saying why, when Chromium cannot be installed (the ``chromium`` fixture of test_report_browser)."""
 
@@ -40,6 +40,8 @@ LAYOUT = """JSON.stringify({
     columns: t.rows[0].cells.length, first: t.rows[0].cells[0].innerText,
     second: t.rows[0].cells.length > 1 ? t.rows[0].cells[1].innerText : ''})),
   images: [...document.querySelectorAll('img')].map(i => Math.ceil(i.getBoundingClientRect().right)),
+  hidden: [...document.querySelectorAll('pre, .tablewrap')].filter(e => e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.tagName + ': ' + e.innerText.slice(0, 60)),
   text: document.body.innerText,
 })"""
 #: what a sentence must never print: "p = <1e-12", or a signed zero ("−0.0", "-0.00")
@@ -73,6 +75,7 @@ def _check_fits(layout: dict, what: str) -> None:
     for t in layout["tables"]:
         assert t["width"] <= t["room"], f"{what}: a table of {t['columns']} columns runs off its box: {t}"
     assert max(layout["images"], default=0) <= WINDOW
+    assert layout["hidden"] == [], f"{what}: text runs off its box (a scroll bar hides it): {layout['hidden']}"
     assert not MISWRITTEN.findall(layout["text"]), f"{what} prints {MISWRITTEN.findall(layout['text'])}"
 
 
