@@ -15,13 +15,16 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import markupsafe
 
 from simlab.report import fmt
-from simlab.report.build import Report, Table, build_report
+from simlab.report.build import Report, build_report
+
+if TYPE_CHECKING:
+    from simlab.report.build import Table
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: width in CSS pixels of a chart image whose size cannot be read (its SVG scales; the height follows)
