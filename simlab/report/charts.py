@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 
 from simlab.analysis.ranks import rank_range
 from simlab.core.facts import GENERIC_UNITS, Units
+from simlab.report.fmt import ci, num, p_value
 
 STYLE = "whitegrid"
 PALETTE = "colorblind"
@@ -43,6 +44,12 @@ STYLE_KEY_COLOUR = "#444444"
 MIN_SPAN_UNITS = 1.0
 #: ... and at least ±10% of the series' level (for series whose level is in the tens)
 MIN_SPAN_RELATIVE = 0.2
+#: a chart draws at most this many lines with bands in one panel; more (14 places × 2 variants) are drawn as
+#: small multiples, one panel per item on a shared scale
+MAX_SERIES_PER_PANEL = 6
+#: small multiples: panels per row, and the size of one panel in inches
+PANEL_COLUMNS = 4
+PANEL_SIZE = (2.35, 1.75)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,9 +142,24 @@ def without_repeats(text: str, title: str = "") -> str:
     return " ".join(kept)
 
 
+#: a legend entry's label wraps at this many characters, so a long label does not squeeze the axes
+LEGEND_LABEL_CHARS = 34
+
+
+def _unbreakable(label: str) -> str:
+    """``label`` with no line break inside "p < 0.001" or an interval "[29.5, 30.5]" (no-break spaces)."""
+    label = re.sub(r"\bp ([<=]) ", "p\u00a0\\1\u00a0", label)
+    return re.sub(r", (?=[−+\-]?\d)", ",\u00a0", label)
+
+
 def _legend_outside(ax: Axes, **kwargs: Any) -> None:
-    """The legend to the right of the axes, never over the data (constrained layout makes room for it)."""
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
+    """The legend to the right of the axes, never over the data (constrained layout makes room for it); long
+    labels wrapped onto a second line rather than narrowing the chart."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    labels = [textwrap.fill(_unbreakable(label), LEGEND_LABEL_CHARS, break_long_words=False) for label in labels]
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
 
 
 def _axes(ax: Axes | None, size: tuple[float, float] = (7.5, 4.5)) -> tuple[Figure, Axes]:
@@ -208,7 +230,7 @@ def seat_win_shares(
         y = d["win_share"].to_numpy() * 100
         err = np.vstack([y - d["win_share_lo"].to_numpy() * 100, d["win_share_hi"].to_numpy() * 100 - y])
         p = _first(d, "p_equal", None)
-        label = f"{v} (all seats equal: p = {p:.2g})" if p is not None else v
+        label = f"{v} (all seats equal: {p_value(p)})" if p is not None else v
         ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, color=colour, label=label)
     fair = _first(data, "fair_share", None)
     if fair is not None:
@@ -218,7 +240,7 @@ def seat_win_shares(
     ax.set_ylabel("win share (%)")
     ax.set_xlabel("seat (turn order at the start)")
     ax.set_title("Win share by seat")
-    ax.legend(fontsize=8, loc="best")
+    _legend_outside(ax, fontsize=8)
     _caption(ax, caption(data, "Win share = wins with ties split", level))
     return fig
 
@@ -257,7 +279,7 @@ def compensation_curve(
     ax.set_xlabel(f"seat {k} starting money minus the others' mean ({units.money_label})")
     ax.set_ylabel(f"seat {k} win share (%)")
     ax.set_title(f"Compensating seat {k} with starting money")
-    ax.legend(fontsize=8, loc="best")
+    _legend_outside(ax, fontsize=8)
     _caption(ax, data.caption)
     return fig
 
@@ -275,7 +297,7 @@ def _fair_point(
         color=colour,
         capsize=5,
         markersize=7,
-        label=f"fair offset {fit['fair_offset']:+.2f} [{lo:+.2f}, {hi:+.2f}] {units.money_plural}",
+        label=f"fair offset {num(fit['fair_offset'], 2, True)} {ci(lo, hi, places=2, sign=True)} {units.money_plural}",
     )
 
 
@@ -337,8 +359,7 @@ def card_value_forest(
             undetermined = (
                 f" No {units.money} axis: the price is {words(r.get('money_games'), r.get('money_more_games'))}."
             )
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="center right")
+    _legend_outside(ax, fontsize=8)
     adj = _first(d, "adjustment", "holm")
     source = _first(d, "money_source", None)
     note = f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards" + (
@@ -372,9 +393,12 @@ def market_trajectories(
     whole unit: the price grid's step of one coin, one demand level, one cube) or ``MIN_SPAN_RELATIVE`` of
     the series' level (±10%), whichever is wider; so a price that sits at 2 with noise of ±0.02 is drawn
     flat, not as zig-zag bands across the chart. The legend sits outside the axes, never over the data.
+
+    More than ``MAX_SERIES_PER_PANEL`` lines (items × variants; 14 places × 2 variants drew 28 overlapping
+    bands) are drawn as small multiples (unless ``ax`` is given): one panel per item, each variant in its
+    report colour and line style, on a shared round axis and one y scale (``simlab.report.market_panels``).
     ``data``: ``simlab.analysis.market_trajectories(...)``.
     """
-    fig, ax = _axes(ax)
     d = data.filter(pl.col("series") == series)
     if d.is_empty():
         raise ValueError(f"no {series!r} series in the data; series: {', '.join(data['series'].unique())}")
@@ -383,8 +407,29 @@ def market_trajectories(
         d = d.filter(pl.col("variant") == variant)
     variants, palette = _palette(d, palette)
     items = d["item"].unique(maintain_order=True).to_list()
-    fallback = sns.color_palette(PALETTE, len(items))
     lo, mid, hi = ("q25", "q50", "q75") if stat == "median" else ("mean_lo", "mean", "mean_hi")
+    level_of = float(np.nanmean(np.abs(d[mid].to_numpy()))) if d.height else 0.0
+    min_span = max(MIN_SPAN_UNITS, MIN_SPAN_RELATIVE * level_of)
+    ylabel = {
+        "price": f"price ({units.money_plural})",
+        "marker": "demand level",
+        "bought": "units bought in the round",
+        "sold": "units sold in the round",
+        "harbour": "units on offer",
+    }.get(series, series)
+    what = (
+        "Lines: median across games; band: 25–75% of games"
+        if stat == "median"
+        else f"Lines: mean across games; band: its {level:.0%} interval"
+    )
+    text = caption(d.with_columns(pl.lit("").alias("interval")), what, level)
+    title = f"Market: {series} by round" + (f" ({variants[0]})" if len(variants) == 1 else "")
+    if ax is None and len(items) * len(variants) > MAX_SERIES_PER_PANEL:
+        from simlab.report.market_panels import market_panels
+
+        return market_panels(d, items, variants, palette, (lo, mid, hi), stat, min_span, ylabel, title, text)
+    fig, ax = _axes(ax)
+    fallback = sns.color_palette(PALETTE, len(items))
     many = len(variants) > 1
     for v in variants:
         style = palette.linestyle(v) if many else "-"
@@ -399,26 +444,12 @@ def market_trajectories(
     if many:
         for v in variants:
             ax.plot([], [], color=STYLE_KEY_COLOUR, linestyle=palette.linestyle(v), label=v)
-    level_of = float(np.nanmean(np.abs(d[mid].to_numpy()))) if d.height else 0.0
-    min_span = max(MIN_SPAN_UNITS, MIN_SPAN_RELATIVE * level_of)
     ax.set_ylim(*span_limits([*d[lo].to_list(), *d[hi].to_list(), *d[mid].to_list()], min_span))
-    ylabel = {
-        "price": f"price ({units.money_plural})",
-        "marker": "demand level",
-        "bought": "units bought in the round",
-        "sold": "units sold in the round",
-        "harbour": "units on offer",
-    }
     ax.set_xlabel("round")
-    ax.set_ylabel(ylabel.get(series, series))
-    ax.set_title(f"Market: {series} by round" + (f" ({variants[0]})" if len(variants) == 1 else ""))
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     _legend_outside(ax, fontsize=7)
-    what = (
-        "Lines: median across games; band: 25–75% of games"
-        if stat == "median"
-        else f"Lines: mean across games; band: its {level:.0%} interval"
-    )
-    _caption(ax, caption(d.with_columns(pl.lit("").alias("interval")), what, level))
+    _caption(ax, text)
     return fig
 
 
@@ -440,7 +471,7 @@ def distribution(
         colour = palette.colour(v)
         d = data.filter(pl.col("variant") == v).sort("bin")
         r = d.row(0, named=True)
-        mean = f": mean {r['mean']:.1f} [{r['mean_lo']:.1f}, {r['mean_hi']:.1f}]" if "mean" in d.columns else ""
+        mean = f": mean {num(r['mean'], 1)} {ci(r['mean_lo'], r['mean_hi'])}" if "mean" in d.columns else ""
         ax.step(d["bin"], d["fraction"] * 100, where="post", color=colour, label=f"{v}{mean}")
         if "mean" in d.columns:
             ax.axvline(r["mean"], color=colour, linestyle=":", linewidth=1)
@@ -448,7 +479,7 @@ def distribution(
     ax.set_xlabel(label or names.get(column, column))
     ax.set_ylabel("share of rows (%)" if column != "turns" else "share of games (%)")
     ax.set_title(f"Distribution of {column}")
-    ax.legend(fontsize=8)
+    _legend_outside(ax, fontsize=8)
     _caption(
         ax,
         caption(data, f"Bins of width {_first(data, 'width', 1):g}; dotted: means", level)
@@ -475,7 +506,7 @@ def leader_curve(
     ax.set_xlabel("after round")
     ax.set_ylabel("leader's win chance (%)")
     ax.set_title("How early is the game decided?")
-    ax.legend(fontsize=8)
+    _legend_outside(ax, fontsize=8)
     _caption(
         ax,
         caption(
@@ -516,7 +547,7 @@ def variance_shares(
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(100, decimals=0))
     ax.set_ylabel("share of the variance")
     ax.set_title(f"What decides the {_first(data, 'outcome', 'score')}?")
-    ax.legend(fontsize=8)
+    _legend_outside(ax, fontsize=8)
     _caption(ax, caption(data, "", level))
     return fig
 

@@ -8,6 +8,7 @@ decimals, so a tight estimate is not rounded to look tighter or looser than it i
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 
@@ -40,6 +41,9 @@ def num(x: Any, places: int = 2, sign: bool = False) -> str:
         return "+∞" if x > 0 else "−∞"
     if isinstance(x, float) and x != 0:
         x = round(x, SNAP_DIGITS - 1 - math.floor(math.log10(abs(x))))
+    if round(x, places) == 0:  # a value (or a bound) that rounds to zero is 0.0, never "−0.0" or "+0.0"
+        x = 0.0
+        sign = False
     text = f"{x:{'+' if sign else ''},.{places}f}"
     return text.replace("-", "−")
 
@@ -100,6 +104,19 @@ def p_value(p: Any) -> str:
     if p < 0.001:
         return "p < 0.001"
     return f"p = {p:.2g}"
+
+
+#: "p = <1e-12" (an analysis's "<1e-12" written after "p = "): one relation, "p < 1e-12"
+_P_EQUALS_LESS = re.compile(r"\bp = <\s*")
+#: a signed zero standing alone ("−0.0", "-0.00", "+0.0", "−0"), not part of a longer number or a word
+_SIGNED_ZERO = re.compile(r"(?<![\w.])[−+-](0(?:\.0+)?)(?!\.?\d)")
+
+
+def tidy(text: str) -> str:
+    """A sentence (or cell) with its numbers as a person writes them: "p < 1e-12" for "p = <1e-12", and a
+    value that rounded to zero as "0.0" (no "−0.0"). Every text of the report goes through it when the page is
+    rendered, so a sentence an analysis module wrote with its own formatting reads alike."""
+    return _SIGNED_ZERO.sub(r"\1", _P_EQUALS_LESS.sub("p < ", text))
 
 
 def count(n: Any) -> str:

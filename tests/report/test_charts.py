@@ -78,13 +78,13 @@ def test_span_limits_rule():
 
 
 def test_market_legend_is_outside_the_data():
-    fig = charts.market_trajectories(_trajectories("price", 2.0, 0.02, ("a", "b", "c")), "price")
+    fig = charts.market_trajectories(_trajectories("price", 2.0, 0.02, ("a", "b")), "price")
     fig.canvas.draw()
     ax = fig.axes[0]
     legend, plot = ax.get_legend().get_window_extent(), ax.get_window_extent()
     assert legend.x0 >= plot.x1 or legend.y1 <= plot.y0 or legend.y0 >= plot.y1  # never over the axes
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["pink", "orange", "purple", "a", "b", "c"]  # items by colour, variants by line style
+    assert labels == ["pink", "orange", "purple", "a", "b"]  # items by colour, variants by line style
 
 
 def _variance(shares: dict[str, float], variants: tuple[str, ...] = ("rulebook",)) -> pl.DataFrame:
