@@ -21,10 +21,11 @@ import jinja2
 import markupsafe
 
 from simlab.report import fmt
-from simlab.report.build import Report, build_report
+from simlab.report.build import build_report
+from simlab.report.model import Report
 
 if TYPE_CHECKING:
-    from simlab.report.build import Table
+    from simlab.report.model import Table
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: width in CSS pixels of a chart image whose size cannot be read (its SVG scales; the height follows)

@@ -18,8 +18,8 @@ from test_report_browser import ARTIFACTS, ROOT, browser, chromium  # noqa: F401
 
 import simlab
 from simlab.report import build_report, write_report
-from simlab.report.build import Table
 from simlab.report.html import render
+from simlab.report.model import Table
 
 #: a shipped scenario per game, played small: the game's own question, its own words and charts
 SCENARIOS = {

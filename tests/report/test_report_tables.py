@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 from simlab.report import html
-from simlab.report.build import Finding, Section, Table
+from simlab.report.model import Finding, Section, Table
 
 
 def _wide(columns: int = 49) -> Table:
