@@ -33,14 +33,16 @@ from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM, KIND_SEARCH
 __all__ = ["KIND_HEURISTIC", "KIND_RANDOM", "KIND_SEARCH", "Kernel", "bind", "is_cached", "kernel_for"]
 
 _CORE = Path(__file__).resolve().parent
-#: core modules compiled into every game's code (inlined by its rules, or its loop's templates): an edit to one
-#: recompiles every game
+#: core modules compiled into every game's code (inlined by its rules, or its loop's templates, or computing the
+#: action ids and parameter slots its rules and bots freeze as constants): an edit to one recompiles every game
 SHARED_SOURCES = (
     _CORE / "rng.py",
     _CORE / "components.py",
     _CORE / "loop.py",
     _CORE / "search.py",
     _CORE / "compiled.py",
+    _CORE / "actions.py",
+    _CORE / "params.py",
 )
 #: the template modules bound per game (their cached copies are named ``<module>.<game>.<template>``)
 TEMPLATE_MODULES = ("loop", "search")

@@ -11,7 +11,7 @@
 Both are myopic one-step heuristics written from the rules' strategy (sell where the marker is high,
 buy fame when the temple is cheap, avoid penalty tokens, keep stalls stocked against the consul). They
 read only what their seat may see: the board, the temple, their own money, hand and kept dice.
-Parameters (spec strings such as ``trader:token_cost=3``) are listed in ``PARAM_NAMES``.
+Parameters (spec strings such as ``trader:token_cost=3``) are declared in ``PARAMS``.
 """
 
 from __future__ import annotations
@@ -21,25 +21,45 @@ from numba import njit
 
 from simlab.core.compiled import compiled
 from simlab.core.components import cards_left
+from simlab.core.params import ParamLayout
 from simlab.core.rng import uniform
 from simlab.games.massilia import rules as R
 
-PARAM_NAMES = (
-    "money_value",  # points per sesterce held (end scoring gives 1/3; money also buys actions)
-    "token_cost",  # points a penalty token costs (2 at the end, plus the lost option)
-    "card_value",  # points a deity card in hand is worth
-    "fame_weight",  # multiplier on fame gained
-    "sale_weight",  # multiplier on the expected value of goods put on stalls
-    "stall_weight",  # multiplier on the end points of one more stall
-    "aggression",  # points per rival cube taxed or stall closed by the consul
-    "keep_threshold",  # least gain (points) for which a rolled die is kept
+PARAMS = ParamLayout(
+    money_value="points per sesterce held (end scoring gives 1/3; money also buys actions)",
+    token_cost="points a penalty token costs (2 at the end, plus the lost option)",
+    card_value="points a deity card in hand is worth",
+    fame_weight="multiplier on fame gained",
+    sale_weight="multiplier on the expected value of goods put on stalls",
+    stall_weight="multiplier on the end points of one more stall",
+    aggression="points per rival cube taxed or stall closed by the consul",
+    keep_threshold="least gain (points) for which a rolled die is kept",
 )
-N_PARAMS = len(PARAM_NAMES)
+PARAM_NAMES = PARAMS.names
+P_MONEY, P_TOKEN, P_CARD, P_FAME = PARAMS.indices("money_value", "token_cost", "card_value", "fame_weight")
+P_SALE, P_STALL, P_AGGR, P_KEEP = PARAMS.indices("sale_weight", "stall_weight", "aggression", "keep_threshold")
 # Defaults tuned by round-robin against the trader (1,000 games per candidate, lineups rotated): keeping
 # rolled dice rarely pays, so the trader keeps only a die worth more than 5 points now.
-TRADER = dict(zip(PARAM_NAMES, (0.45, 2.5, 0.9, 0.8, 1.0, 1.0, 0.3, 5.0), strict=True))
-PRIEST = dict(zip(PARAM_NAMES, (0.45, 2.5, 1.2, 1.0, 0.8, 1.0, 0.2, 3.0), strict=True))
-P_MONEY, P_TOKEN, P_CARD, P_FAME, P_SALE, P_STALL, P_AGGR, P_KEEP = range(8)
+TRADER = PARAMS.values(
+    money_value=0.45,
+    token_cost=2.5,
+    card_value=0.9,
+    fame_weight=0.8,
+    sale_weight=1.0,
+    stall_weight=1.0,
+    aggression=0.3,
+    keep_threshold=5.0,
+)
+PRIEST = PARAMS.values(
+    money_value=0.45,
+    token_cost=2.5,
+    card_value=1.2,
+    fame_weight=1.0,
+    sale_weight=0.8,
+    stall_weight=1.0,
+    aggression=0.2,
+    keep_threshold=3.0,
+)
 # per-decision context (see ``context``): own room, payable cards, cards left, temple price, the worth of
 # one cube of each colour, then stalls per seat and cubes per space
 C_ROOM, C_PAYABLE, C_CARDS, C_TEMPLE, C_CUBE = 0, 1, 2, 3, 4

@@ -44,62 +44,62 @@ def _die(src: int, colour: int, value: int) -> str:
     return f"{data.DICE[colour]} {value} ({where})"
 
 
+_TAKES = {
+    "take": "take die",
+    "extra_token": "extra die for a token",
+    "extra_junon": "extra die with Junon",
+    "take_exec": "use die as rolled",
+}
+_NAMED = {
+    "pass": "pass",
+    "execute": "execute",
+    "no": "no",
+    "yes": "yes",
+    "venus": "play Venus (return penalty tokens)",
+    "keepdie_temple": "to the temple",
+    "keepdie_pay": "keep (pay)",
+    "keepdie_mars": "keep with Mars",
+}
+
+
 def describe_action(action: int) -> str:
     """A readable name for any action id."""
-    a = action
-    if a == R.A_PASS:
-        return "pass"
-    if a == R.A_EXECUTE:
-        return "execute"
-    if a == R.A_NO:
-        return "no"
-    if a == R.A_YES:
-        return "yes"
-    if a == R.A_VENUS:
-        return "play Venus (return penalty tokens)"
-    if R.A_VENUS_FEWER <= a < R.A_TAKE:
-        k = a - R.A_VENUS_FEWER + 1
-        return f"play Venus (return only {k} penalty token{'s' if k > 1 else ''})"
-    if R.A_MERCURE <= a < R.A_VENUS_FEWER:
-        x = a - R.A_MERCURE
-        return f"play Mercure: {data.PRICE_LOCATIONS[x // 2]} price {'+1' if x % 2 else '-1'}"
-    for base, label in (
-        (R.A_TAKE, "take die"),
-        (R.A_EXTRA_TOKEN, "extra die for a token"),
-        (R.A_EXTRA_JUNON, "extra die with Junon"),
-        (R.A_TAKE_EXEC, "use die as rolled"),
-    ):
-        if base <= a < base + 48:
-            x = a - base
-            return f"{label}: {_die(x // 24, (x % 24) // 6, x % 6 + 1)}"
-    if R.A_CHANGE_TOKEN <= a < R.A_CHANGE_JUPITER:
-        return f"token: perform the {data.DIE_ACTIONS[a - R.A_CHANGE_TOKEN]} action"
-    if R.A_CHANGE_JUPITER <= a < R.A_MOD_TOKEN:
-        return f"Jupiter: perform the {data.DIE_ACTIONS[a - R.A_CHANGE_JUPITER]} action"
-    if R.A_MOD_TOKEN <= a < R.A_MOVE:
-        card = a >= R.A_MOD_CARD
-        x = a - (R.A_MOD_CARD if card else R.A_MOD_TOKEN)
-        how = "free card" if card else "token"
-        return f"{how}: die {x // 2 + 1} {'+1' if x % 2 else '-1'}"
-    if R.A_MOVE <= a < R.A_SPACE:
-        x = a - R.A_MOVE
-        return f"move {data.PAWNS[x // 2]} {'clockwise' if x % 2 == 0 else 'counter-clockwise'}"
-    if R.A_SPACE <= a < R.A_CUBE:
-        return f"space {a - R.A_SPACE}"
-    if R.A_CUBE <= a < R.A_COUNT:
-        x = a - R.A_CUBE
-        return f"{data.GOODS[x % 4]} cube from space {x // 4}"
-    if R.A_COUNT <= a < R.A_COLOUR:
-        return f"{a - R.A_COUNT}"
-    if R.A_COLOUR <= a < R.A_KEEPDIE_TEMPLE:
-        return data.GOODS[a - R.A_COLOUR]
-    if a == R.A_KEEPDIE_TEMPLE:
-        return "to the temple"
-    if a == R.A_KEEPDIE_PAY:
-        return "keep (pay)"
-    if a == R.A_KEEPDIE_MARS:
-        return "keep with Mars"
-    return f"action {a}"
+    if R.ACTIONS.find(action) is None:
+        return f"action {action}"
+    name, x = R.ACTIONS.decode(action)
+    if name in _NAMED:
+        return _NAMED[name]
+    if name in _TAKES:
+        src, colour, value = x
+        return f"{_TAKES[name]}: {_die(src, colour, value + 1)}"
+    match name:
+        case "venus_fewer":
+            k = x + 1
+            return f"play Venus (return only {k} penalty token{'s' if k > 1 else ''})"
+        case "mercure":
+            location, up = x
+            return f"play Mercure: {data.PRICE_LOCATIONS[location]} price {'+1' if up else '-1'}"
+        case "change_token":
+            return f"token: perform the {data.DIE_ACTIONS[x]} action"
+        case "change_jupiter":
+            return f"Jupiter: perform the {data.DIE_ACTIONS[x]} action"
+        case "mod_token" | "mod_card":
+            die, up = x
+            how = "free card" if name == "mod_card" else "token"
+            return f"{how}: die {die + 1} {'+1' if up else '-1'}"
+        case "move":
+            pawn, direction = x
+            return f"move {data.PAWNS[pawn]} {'clockwise' if direction == 0 else 'counter-clockwise'}"
+        case "space":
+            return f"space {x}"
+        case "cube":
+            space, goods = x
+            return f"{data.GOODS[goods]} cube from space {space}"
+        case "count":
+            return f"{x}"
+        case "colour":
+            return data.GOODS[x]
+    return R.ACTIONS.describe(action)
 
 
 def _goods(counts: np.ndarray) -> str:
@@ -131,8 +131,9 @@ class MassiliaState(State):
         """The action in the words of the decision at hand: a count says what it counts (dice of which
         colour, cubes of which colour), everything else as ``describe_action``."""
         s = self.record[0]
-        if R.A_COUNT <= action < R.A_COLOUR:
-            k = action - R.A_COUNT
+        family = R.ACTIONS.find(action)
+        if family is not None and family.name == "count":
+            k = action - family.start
             phase = int(s["phase"])
             if phase == R.PH_ROLL:
                 colour = data.DICE[int(s["roll_colour"])]
@@ -146,7 +147,7 @@ class MassiliaState(State):
                 rest = int(s["cubes"][int(s["consul_space"])].sum()) - k
                 give_up = f", give up {count(rest, 'cube')}" if rest else ""
                 return f"pay the tax on {count(k, 'cube')}{give_up}"
-        if R.A_KEEPDIE_TEMPLE <= action <= R.A_KEEPDIE_MARS and int(s["phase"]) == R.PH_KEEP:
+        if family is not None and family.name.startswith("keepdie_") and int(s["phase"]) == R.PH_KEEP:
             i = int(s["rolled_i"])
             die = f"{data.DICE[int(s['rolled_col'][i])]} {int(s['rolled_val'][i])}"
             return f"{die}: {describe_action(action)}"
@@ -177,7 +178,7 @@ class MassiliaState(State):
         p = int(b["cur"])
         phase = int(b["phase"])
         if phase == R.PH_SETUP:
-            sp = action - R.A_SPACE
+            sp = R.ACTIONS.decode(action).index
             lines.append(f"    stall on space {sp} stocked with {_goods(a['cubes'][sp])}")
         for q in range(int(b["n_players"])):
             dm = int(a["money"][q]) - int(b["money"][q])
@@ -186,7 +187,7 @@ class MassiliaState(State):
                 money, fame = int(a["money"][q]), int(a["fame"][q])
                 lines.append(f"    seat {q}: money {dm:+d} -> {money}, fame {df:+d} -> {fame}")
         if phase == R.PH_MOVE:
-            pawn = (action - R.A_MOVE) // 2
+            pawn, _ = R.ACTIONS.decode(action).index
             lines.append(f"    {data.PAWNS[pawn]} moves {int(b['pawn'][pawn])} -> {int(a['pawn'][pawn])}")
         if int(a["phase"]) == R.PH_KEEP and phase == R.PH_ROLL:
             rolled = ", ".join(

@@ -22,13 +22,15 @@ Deviations and settled points (each a config field or listed here):
 - a player takes at most one change of action per die use, and not after a free ±1 card was played
   (the card must follow the action performed).
 
-Action ids are global (``describe`` in game.py names them); see the A_* constants.
+Action ids are global, declared once in ``ACTIONS`` (``describe`` in game.py names them); the compiled code
+reads the A_* constants it generates.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from simlab.core.actions import ActionLayout, reserved
 from simlab.core.compiled import compiled
 from simlab.core.components import (
     cards_left,
@@ -68,27 +70,44 @@ PHASE_NAMES = (
     "game over",
 )
 
-# -- actions -----------------------------------------------------------------------------------
-A_PASS, A_EXECUTE, A_NO, A_YES, A_VENUS = 0, 1, 2, 3, 4
-A_MERCURE = 5  # + location * 2 + up
-A_VENUS_FEWER = 13  # + k - 1: Venus returning only k tokens (k < MAX_VENUS_RETURNS: ids 13..15, below A_TAKE)
-A_TAKE = 16  # + source * 24 + colour * 6 + value - 1   (source 0 temple, 1 own kept dice)
-A_EXTRA_TOKEN = 64  # same layout as A_TAKE
-A_EXTRA_JUNON = 112  # same layout
-A_CHANGE_TOKEN = 160  # + action colour
-A_CHANGE_JUPITER = 164  # + action colour
-A_MOD_TOKEN = 168  # + die index * 2 + up
-A_MOD_CARD = 216  # + die index * 2 + up
-A_MOVE = 264  # + pawn * 2 + direction (0 clockwise = +, 1 counter-clockwise = −)
-A_SPACE = 272  # + space
-A_CUBE = 304  # + space * 4 + goods colour
-A_COUNT = 432  # + k
-A_COLOUR = 464  # + goods colour
-A_KEEPDIE_TEMPLE, A_KEEPDIE_PAY, A_KEEPDIE_MARS = 468, 469, 470
-A_TAKE_EXEC = 480  # take a die and perform its own action unmodified (A_TAKE layout); saves a decision
-MAX_ACTIONS = 528
+# -- actions (ids declared once by family: simlab.core.actions) --------------------------------
 MAX_DICE = 24
 MAX_COUNT = 31
+ACTIONS = ActionLayout(
+    "pass",
+    "execute",
+    "no",
+    "yes",
+    "venus",
+    "mercure[4,2]",  # price location, up
+    f"venus_fewer[{MAX_VENUS_RETURNS - 1}]",  # Venus returning only k tokens: k - 1
+    "take[2,4,6]",  # source (0 temple, 1 own kept dice), die colour, value - 1
+    "extra_token[2,4,6]",  # an extra die for a penalty token (take's layout)
+    "extra_junon[2,4,6]",  # an extra die with Junon (take's layout)
+    "change_token[4]",  # a token changes the die's action to this action colour
+    "change_jupiter[4]",  # Jupiter changes it
+    f"mod_token[{MAX_DICE},2]",  # a token moves die index up (1) or down (0)
+    f"mod_card[{MAX_DICE},2]",  # a free ±1 card does
+    "move[4,2]",  # pawn, direction (0 clockwise = +, 1 counter-clockwise = −)
+    f"space[{MAX_SPACES}]",
+    f"cube[{MAX_SPACES},4]",  # space, goods colour
+    f"count[{MAX_COUNT + 1}]",  # k
+    "colour[4]",  # goods colour
+    "keepdie_temple",
+    "keepdie_pay",
+    "keepdie_mars",
+    reserved(9, "unused ids 471..479: take_exec keeps the ids 480.. that result folders and transcripts hold"),
+    "take_exec[2,4,6]",  # take a die and perform its own action unmodified (take's layout); saves a decision
+)
+A_PASS, A_EXECUTE, A_NO, A_YES, A_VENUS = ACTIONS.starts("pass", "execute", "no", "yes", "venus")
+A_MERCURE, A_VENUS_FEWER = ACTIONS.starts("mercure", "venus_fewer")
+A_TAKE, A_EXTRA_TOKEN, A_EXTRA_JUNON = ACTIONS.starts("take", "extra_token", "extra_junon")
+A_CHANGE_TOKEN, A_CHANGE_JUPITER = ACTIONS.starts("change_token", "change_jupiter")
+A_MOD_TOKEN, A_MOD_CARD = ACTIONS.starts("mod_token", "mod_card")
+A_MOVE, A_SPACE, A_CUBE, A_COUNT, A_COLOUR = ACTIONS.starts("move", "space", "cube", "count", "colour")
+A_KEEPDIE_TEMPLE, A_KEEPDIE_PAY, A_KEEPDIE_MARS = ACTIONS.starts("keepdie_temple", "keepdie_pay", "keepdie_mars")
+A_TAKE_EXEC = ACTIONS.start("take_exec")
+MAX_ACTIONS = ACTIONS.size
 
 # colours, locations, cards (numbers duplicated from data.py as compile-time constants)
 PINK, ORANGE, PURPLE, BEIGE = 0, 1, 2, 3
@@ -98,7 +117,6 @@ JUPITER, JUNON, MINERVE, NEPTUNE, PHOEBUS, VENUS, MERCURE, MARS, PLUTON = 0, 1, 
 NCARDS = 9
 
 P, S, R = MAX_PLAYERS, MAX_SPACES, MAX_ROUNDS
-assert A_VENUS_FEWER + MAX_VENUS_RETURNS - 1 <= A_TAKE  # the fewer-token Venus ids fit below A_TAKE
 
 STATE_DTYPE = state_dtype(
     P,

@@ -19,7 +19,7 @@ They read only what their seat may see: discovered cultures and their visible to
 cultures on undiscovered systems — only *which* cultures are still undiscovered —, nor the unrevealed
 stack order, nor the chance stream), the ships, holds, missions and passengers on the board. No
 allocation per decision: every evaluation is a scalar loop over the config record's tables.
-Parameters (spec strings such as ``trader:turn_cost=40``) are listed in ``PARAM_NAMES``.
+Parameters (spec strings such as ``trader:turn_cost=40``) are declared in ``PARAMS``.
 """
 
 from __future__ import annotations
@@ -29,26 +29,53 @@ import math
 from numba import njit
 
 from simlab.core.compiled import compiled
+from simlab.core.params import ParamLayout
 from simlab.core.rng import uniform
 from simlab.games.merchant_of_venus import rules as R
 
-PARAM_NAMES = (
-    "turn_cost",  # credits one turn of travel costs a plan
-    "mp_per_turn",  # MP counted per turn of movement (3 speed dice: 10.5 on average)
-    "buy_margin",  # least expected profit (credits) for which a goods token is bought
-    "passenger_weight",  # multiplier on a passenger's fare and fame
-    "port_value",  # worth of building a spaceport (fees, unlimited trade there) besides its end value
-    "port_reserve",  # credits kept after building a spaceport
-    "drill_weight",  # multiplier on a drill's income (0: never aims for an asteroid)
-    "explore_value",  # worth of first contact with an undiscovered system (allowance, discovery)
-    "equip_weight",  # multiplier on what equipment, race techs and pilot levels do for movement and holds
-    "cash_reserve",  # credits kept for goods when buying equipment or techs
-    "unknown_turns",  # turns assumed to reach an undiscovered buyer or destination
+PARAMS = ParamLayout(
+    turn_cost="credits one turn of travel costs a plan",
+    mp_per_turn="MP counted per turn of movement (3 speed dice: 10.5 on average)",
+    buy_margin="least expected profit (credits) for which a goods token is bought",
+    passenger_weight="multiplier on a passenger's fare and fame",
+    port_value="worth of building a spaceport (fees, unlimited trade there) besides its end value",
+    port_reserve="credits kept after building a spaceport",
+    drill_weight="multiplier on a drill's income (0: never aims for an asteroid)",
+    explore_value="worth of first contact with an undiscovered system (allowance, discovery)",
+    equip_weight="multiplier on what equipment, race techs and pilot levels do for movement and holds",
+    cash_reserve="credits kept for goods when buying equipment or techs",
+    unknown_turns="turns assumed to reach an undiscovered buyer or destination",
 )
-N_PARAMS = len(PARAM_NAMES)
-P_TURN, P_MPT, P_MARGIN, P_PASS, P_PORT, P_PRES, P_DRILL, P_EXPLORE, P_EQUIP, P_CASH, P_UNKNOWN = range(N_PARAMS)
-TRADER = dict(zip(PARAM_NAMES, (30.0, 10.0, 20.0, 0.6, 0.0, 400.0, 0.0, 60.0, 1.0, 100.0, 3.0), strict=True))
-PORTER = dict(zip(PARAM_NAMES, (30.0, 10.0, 30.0, 1.3, 150.0, 20.0, 1.2, 40.0, 1.0, 60.0, 3.0), strict=True))
+PARAM_NAMES = PARAMS.names
+P_TURN, P_MPT, P_MARGIN, P_PASS = PARAMS.indices("turn_cost", "mp_per_turn", "buy_margin", "passenger_weight")
+P_PORT, P_PRES, P_DRILL, P_EXPLORE = PARAMS.indices("port_value", "port_reserve", "drill_weight", "explore_value")
+P_EQUIP, P_CASH, P_UNKNOWN = PARAMS.indices("equip_weight", "cash_reserve", "unknown_turns")
+TRADER = PARAMS.values(
+    turn_cost=30.0,
+    mp_per_turn=10.0,
+    buy_margin=20.0,
+    passenger_weight=0.6,
+    port_value=0.0,
+    port_reserve=400.0,
+    drill_weight=0.0,
+    explore_value=60.0,
+    equip_weight=1.0,
+    cash_reserve=100.0,
+    unknown_turns=3.0,
+)
+PORTER = PARAMS.values(
+    turn_cost=30.0,
+    mp_per_turn=10.0,
+    buy_margin=30.0,
+    passenger_weight=1.3,
+    port_value=150.0,
+    port_reserve=20.0,
+    drill_weight=1.2,
+    explore_value=40.0,
+    equip_weight=1.0,
+    cash_reserve=60.0,
+    unknown_turns=3.0,
+)
 
 NEG = -1e18
 #: worth (credits over a whole game) of a cargo hold's room, a drive's skipped colour, a Thrust Booster

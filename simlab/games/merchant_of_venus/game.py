@@ -57,53 +57,56 @@ def describe_action(
 ) -> str:
     """A readable name for any action id (``phase`` refines the generic ones; with the board's ``names``,
     the space ``where`` and the config record ``cf`` an edge is named by the space it leads to)."""
-    a = action
-    if a == R.A_DONE:
+    if R.ACTIONS.find(action) is None:
+        return f"action {action}"
+    name, x = R.ACTIONS.decode(action)
+    at = phase if phase is not None else -1
+    if name == "done":
         return {
             R.PH_ASSIGN: "assign no more dice",
             R.PH_DRILL: "place no drill",
             R.PH_PORT: "build no (more) port",
-        }.get(phase if phase is not None else -1, "end trading")
-    fixed = {
-        R.A_SKIP: "skip movement",
-        R.A_GO: "move (drive on)",
-        R.A_GO_NO_DRIVE: "move with the drive switched off",
-        R.A_LASER_HIGH: "laser dial high, shield low",
-        R.A_SHIELD_HIGH: "shield dial high, laser low",
-        R.A_LAND: "land here",
-        R.A_DRILL: "place a drill",
-        R.A_BUY_GOOD: "buy a goods token",
-        R.A_PILOT: "upgrade the pilot",
-        R.A_REWARD: "buy a Reward card",
-        R.A_MISSION: "buy a second mission",
-    }
-    if a in fixed:
-        return fixed[a]
-    if R.A_EDGE <= a < R.A_THRUST:
-        k = a - R.A_EDGE
-        if names is not None and where is not None and cf is not None:
-            far = phase == R.PH_PORT and int(cf[0]["space_kind"][where]) == R.K_STATION  # 3 green lines away
-            target = names[int(cf[0]["port_far" if far else "adj"][where, k])]
-            verb = {R.PH_HEADING: "head for", R.PH_PORT: "build a spaceport on"}.get(
-                phase if phase is not None else -1, "to"
-            )
-            return f"{verb} {target}"
-        return f"edge {k}"
-    if R.A_THRUST <= a < R.A_NAV:
-        return f"die {a - R.A_THRUST + 1} to thrust"
-    if R.A_NAV <= a < R.A_BUY_GOOD:
-        return f"die {a - R.A_NAV + 1} to navigation"
-    if R.A_SELL <= a < R.A_EQUIP:
-        return f"sell {GOOD_NAMES[a - R.A_SELL]}"
-    if R.A_EQUIP <= a < R.A_TECH:
-        return f"buy {_EQUIP[a - R.A_EQUIP]}"
-    if R.A_TECH <= a < R.A_PICKUP:
-        return f"buy race tech token {a - R.A_TECH}"
-    if R.A_PICKUP <= a < R.A_DROP:
-        return f"pick up passenger {a - R.A_PICKUP}"
-    if R.A_DROP <= a < R.A_PILOT:
-        return f"drop off passenger {a - R.A_DROP}"
-    return f"action {a}"
+        }.get(at, "end trading")
+    if name in _NAMED:
+        return _NAMED[name]
+    match name:
+        case "edge":
+            if names is not None and where is not None and cf is not None:
+                far = phase == R.PH_PORT and int(cf[0]["space_kind"][where]) == R.K_STATION  # 3 green lines away
+                target = names[int(cf[0]["port_far" if far else "adj"][where, x])]
+                verb = {R.PH_HEADING: "head for", R.PH_PORT: "build a spaceport on"}.get(at, "to")
+                return f"{verb} {target}"
+            return f"edge {x}"
+        case "thrust":
+            return f"die {x + 1} to thrust"
+        case "nav":
+            return f"die {x + 1} to navigation"
+        case "sell":
+            return f"sell {GOOD_NAMES[x]}"
+        case "equip":
+            return f"buy {_EQUIP[x]}"
+        case "tech":
+            return f"buy race tech token {x}"
+        case "pickup":
+            return f"pick up passenger {x}"
+        case "drop":
+            return f"drop off passenger {x}"
+    return R.ACTIONS.describe(action)
+
+
+_NAMED = {
+    "skip": "skip movement",
+    "go": "move (drive on)",
+    "go_no_drive": "move with the drive switched off",
+    "laser_high": "laser dial high, shield low",
+    "shield_high": "shield dial high, laser low",
+    "land": "land here",
+    "drill": "place a drill",
+    "buy_good": "buy a goods token",
+    "pilot": "upgrade the pilot",
+    "reward": "buy a Reward card",
+    "mission": "buy a second mission",
+}
 
 
 class MerchantOfVenusState(State):

@@ -38,6 +38,7 @@ import functools
 
 import numpy as np
 
+from simlab.core.actions import ActionLayout
 from simlab.core.compiled import compiled
 from simlab.core.components import draw_counts, finish, roll, shuffle_canonical
 from simlab.core.errors import DataFileError
@@ -111,28 +112,35 @@ PHASE_NAMES = (
     "game over",
 )
 
-# -- actions -------------------------------------------------------------------------------------
-A_DONE = 0  # end trading / no more dice / no drill / no (more) port
-A_SKIP = 1  # skip movement
-A_GO = 2  # move with the drive on
-A_GO_NO_DRIVE = 3  # move with the drive switched off
-A_LASER_HIGH = 4  # dials: laser at dial_high, shield at dial_low
-A_SHIELD_HIGH = 5
-A_LAND = 6  # land here (a city, a port or an asteroid with MP left)
-A_DRILL = 7  # place a drill token on this asteroid
-A_EDGE = 8  # + slot: along this edge (heading, movement, navigation exit, port site)
-A_THRUST = A_EDGE + DEG  # + die index: assign the die to thrust (roll a 4th die)
-A_NAV = A_THRUST + 4  # + die index: assign the die to navigation
-A_BUY_GOOD = A_NAV + 4  # buy one goods token of the culture here
-A_SELL = A_BUY_GOOD + 1  # + good: sell one token of this good
-A_EQUIP = A_SELL + NC  # + 0 laser, 1 shield, 2 hold, 3 yellow drive, 4 red drive, 5 combined drive
-A_TECH = A_EQUIP + 6  # + token: buy this race-tech token
-A_PICKUP = A_TECH + MAX_TOKENS  # + passenger
-A_DROP = A_PICKUP + NP  # + passenger
-A_PILOT = A_DROP + NP  # Galactic Base: pilot up one level
-A_REWARD = A_PILOT + 1  # Galactic Base: buy a spare Reward card
-A_MISSION = A_REWARD + 1  # Galactic Base: buy a second mission
-MAX_ACTIONS = A_MISSION + 1
+# -- actions (ids declared once by family: simlab.core.actions) ----------------------------------
+ACTIONS = ActionLayout(
+    "done",  # end trading / no more dice / no drill / no (more) port
+    "skip",  # skip movement
+    "go",  # move with the drive on
+    "go_no_drive",  # move with the drive switched off
+    "laser_high",  # dials: laser at dial_high, shield at dial_low
+    "shield_high",
+    "land",  # land here (a city, a port or an asteroid with MP left)
+    "drill",  # place a drill token on this asteroid
+    f"edge[{DEG}]",  # slot: along this edge (heading, movement, navigation exit, port site)
+    "thrust[4]",  # die index: assign the die to thrust (roll a 4th die)
+    "nav[4]",  # die index: assign the die to navigation
+    "buy_good",  # buy one goods token of the culture here
+    f"sell[{NC}]",  # good: sell one token of this good
+    "equip[6]",  # 0 laser, 1 shield, 2 hold, 3 yellow drive, 4 red drive, 5 combined drive
+    f"tech[{MAX_TOKENS}]",  # token: buy this race-tech token
+    f"pickup[{NP}]",  # passenger
+    f"drop[{NP}]",  # passenger
+    "pilot",  # Galactic Base: pilot up one level
+    "reward",  # Galactic Base: buy a spare Reward card
+    "mission",  # Galactic Base: buy a second mission
+)
+A_DONE, A_SKIP, A_GO, A_GO_NO_DRIVE = ACTIONS.starts("done", "skip", "go", "go_no_drive")
+A_LASER_HIGH, A_SHIELD_HIGH, A_LAND, A_DRILL = ACTIONS.starts("laser_high", "shield_high", "land", "drill")
+A_EDGE, A_THRUST, A_NAV, A_BUY_GOOD, A_SELL = ACTIONS.starts("edge", "thrust", "nav", "buy_good", "sell")
+A_EQUIP, A_TECH, A_PICKUP, A_DROP = ACTIONS.starts("equip", "tech", "pickup", "drop")
+A_PILOT, A_REWARD, A_MISSION = ACTIONS.starts("pilot", "reward", "mission")
+MAX_ACTIONS = ACTIONS.size
 
 STATE_DTYPE = state_dtype(
     MAX_PLAYERS,

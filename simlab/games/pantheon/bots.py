@@ -12,7 +12,7 @@
 Each is a myopic one-step evaluation of the legal actions written from the game's strategy. They read
 only what their seat may see: the board, the loot on it, the face-up gods and cards, the sacrifice tiles
 and the own hand (never the deck, the god stack, other hands or face-down demigods). Parameters (spec
-strings such as ``builder:column_weight=2``) are listed in ``PARAM_NAMES``.
+strings such as ``builder:column_weight=2``) are declared in ``PARAMS``.
 """
 
 from __future__ import annotations
@@ -20,47 +20,66 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.core.compiled import compiled
+from simlab.core.params import ParamLayout
 from simlab.core.rng import below
 
 from . import rules as R
 
-PARAM_NAMES = (
-    "god_first",  # 1: the one-rule baseline (take a payable god, otherwise random); 0: the full evaluation
-    "god_weight",  # multiplier on a god's worth when choosing the action
-    "move_weight",  # multiplier on a move's worth when choosing the action
-    "buy_weight",  # multiplier on a purchase's worth when choosing the action
-    "draw_weight",  # points per card drawn by the draw action (scaled down as the hand fills)
-    "tile_weight",  # points per sacrifice-tile level gained
-    "column_weight",  # multiplier on the points one more column adds at the remaining scorings
-    "contest_weight",  # extra share of a column's worth per rival piece next to its space
-    "loot_weight",  # points per loot tile taken by a foot
-    "reach_weight",  # worth of a foot next to a loot tile (falls off with the distance)
-    "card_cost",  # points one sacrifice card spent on a god costs
-    "max_move_cards",  # most movement cards the mover plays
-    "join_steps",  # least steps that still reach loot for which a joiner joins (else draws a card)
-    "piece_weight",  # points per foot or column bought from the supply into the stock
+PARAMS = ParamLayout(
+    god_first="1: the one-rule baseline (take a payable god, otherwise random); 0: the full evaluation",
+    god_weight="multiplier on a god's worth when choosing the action",
+    move_weight="multiplier on a move's worth when choosing the action",
+    buy_weight="multiplier on a purchase's worth when choosing the action",
+    draw_weight="points per card drawn by the draw action (scaled down as the hand fills)",
+    tile_weight="points per sacrifice-tile level gained",
+    column_weight="multiplier on the points one more column adds at the remaining scorings",
+    contest_weight="extra share of a column's worth per rival piece next to its space",
+    loot_weight="points per loot tile taken by a foot",
+    reach_weight="worth of a foot next to a loot tile (falls off with the distance)",
+    card_cost="points one sacrifice card spent on a god costs",
+    max_move_cards="most movement cards the mover plays",
+    join_steps="least steps that still reach loot for which a joiner joins (else draws a card)",
+    piece_weight="points per foot or column bought from the supply into the stock",
 )
-N_PARAMS = len(PARAM_NAMES)
-(
-    P_GOD_FIRST,
-    P_GOD,
-    P_MOVE,
-    P_BUY,
-    P_DRAW,
-    P_TILE,
-    P_COLUMN,
-    P_CONTEST,
-    P_LOOT,
-    P_REACH,
-    P_CARD,
-    P_MAX_MOVE,
-    P_JOIN,
-    P_PIECE,
-) = range(N_PARAMS)
+PARAM_NAMES = PARAMS.names
+P_GOD_FIRST, P_GOD, P_MOVE, P_BUY = PARAMS.indices("god_first", "god_weight", "move_weight", "buy_weight")
+P_DRAW, P_TILE, P_COLUMN, P_CONTEST = PARAMS.indices("draw_weight", "tile_weight", "column_weight", "contest_weight")
+P_LOOT, P_REACH, P_CARD = PARAMS.indices("loot_weight", "reach_weight", "card_cost")
+P_MAX_MOVE, P_JOIN, P_PIECE = PARAMS.indices("max_move_cards", "join_steps", "piece_weight")
 
-GOD_FIRST = dict.fromkeys(PARAM_NAMES, 0.0) | {"god_first": 1.0}
-BUILDER = dict(zip(PARAM_NAMES, (0.0, 0.7, 1.3, 0.9, 0.5, 1.0, 1.5, 0.5, 3.0, 1.0, 0.6, 4.0, 2.0, 0.6), strict=True))
-DEVOUT = dict(zip(PARAM_NAMES, (0.0, 1.5, 0.7, 1.2, 0.6, 2.0, 0.8, 0.2, 2.5, 0.6, 0.4, 2.0, 3.0, 0.3), strict=True))
+GOD_FIRST = PARAMS.values(0.0, god_first=1.0)
+BUILDER = PARAMS.values(
+    god_first=0.0,
+    god_weight=0.7,
+    move_weight=1.3,
+    buy_weight=0.9,
+    draw_weight=0.5,
+    tile_weight=1.0,
+    column_weight=1.5,
+    contest_weight=0.5,
+    loot_weight=3.0,
+    reach_weight=1.0,
+    card_cost=0.6,
+    max_move_cards=4.0,
+    join_steps=2.0,
+    piece_weight=0.6,
+)
+DEVOUT = PARAMS.values(
+    god_first=0.0,
+    god_weight=1.5,
+    move_weight=0.7,
+    buy_weight=1.2,
+    draw_weight=0.6,
+    tile_weight=2.0,
+    column_weight=0.8,
+    contest_weight=0.2,
+    loot_weight=2.5,
+    reach_weight=0.6,
+    card_cost=0.4,
+    max_move_cards=2.0,
+    join_steps=3.0,
+    piece_weight=0.3,
+)
 
 #: a god's worth beyond its era points, per god (``data.GODS`` order), in points per remaining era for the
 #: gods that stay, once for those that act at once: Surparit's second god is scored separately; Plaesiris'
@@ -326,7 +345,7 @@ def choose_placement(s, c, p, buf, n, prm, buy):
 
 @compiled
 def choose_action(s, c, p, buf, n, prm):
-    """Move, purchase, god or draw: each valued by what it brings now (see ``PARAM_NAMES``)."""
+    """Move, purchase, god or draw: each valued by what it brings now (see ``PARAMS``)."""
     best = -1e9
     arg = buf[0]
     hand = R.hand_size(s, p)

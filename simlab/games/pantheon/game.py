@@ -22,48 +22,52 @@ CARD_NAMES = narrate.CARD_NAMES
 
 def describe_action(action: int, hexes: Sequence[str] | None = None) -> str:
     """A readable name for any action id (a hex by its label in ``hexes``, ``narrate.hex_labels``)."""
-    a = action
-    if a < R.A_STOP:
-        h = a % R.MAX_HEX
-        where = hexes[h] if hexes is not None and h < len(hexes) else f"hex {h}"
-        return ("foot on ", "column on ", "Gaiviles jump over ")[a // R.MAX_HEX] + where
-    named = {
-        R.A_STOP: "stop",
-        R.A_MOVE: "move",
-        R.A_BUY: "purchase",
-        R.A_GOD: "take a god",
-        R.A_DRAW: "draw cards",
-        R.A_DECK: "draw from the deck",
-        R.A_BUY_FOOT: "buy a foot from the supply",
-        R.A_BUY_COL: "buy a column from the supply",
-        R.A_JOIN_DRAW: "draw a card instead of joining",
-        R.A_TRAITERA: "use Traitera (one more action)",
-        R.A_GALLIA_DRAW: "Gallia: draw cards",
-        R.A_GALLIA_FLIP: "Gallia: flip the top god",
-        R.A_SWAP_FC: "swap a foot for a column",
-        R.A_SWAP_CF: "swap a column for a foot",
-    }
-    if a in named:
-        return named[a]
-    if R.A_COUNT <= a < R.A_KIND:
-        k = a - R.A_COUNT
-        return f"play {k} movement card{'' if k == 1 else 's'}"
-    if R.A_KIND <= a < R.A_SLOT:
-        return f"kind {D.SACRIFICE_KINDS[a - R.A_KIND]}"
-    if R.A_SLOT <= a < R.A_DECK:
-        return f"slot {a - R.A_SLOT}"
-    if R.A_MONEY <= a < R.A_TILE:
-        return f"play a money {a - R.A_MONEY + 1} card"
-    if R.A_TILE <= a < R.A_BUY_FOOT:
-        x = a - R.A_TILE
-        return f"sacrifice tile {D.SACRIFICE_KINDS[x // 4]} to level {x % 4 + 1}"
-    if R.A_DISCARD <= a < R.A_SWAP_FC:
-        return f"discard a {CARD_NAMES[a - R.A_DISCARD]} card"
-    if R.A_LOOT <= a < R.A_BONUS:
-        return f"resolve pending loot {a - R.A_LOOT}"
-    if R.A_BONUS <= a < R.MAX_ACTIONS:
-        return f"bonus tile {a - R.A_BONUS}"
-    return str(a)
+    if R.ACTIONS.find(action) is None:
+        return str(action)
+    name, x = R.ACTIONS.decode(action)
+    if name in _ON_HEX:
+        where = hexes[x] if hexes is not None and x < len(hexes) else f"hex {x}"
+        return _ON_HEX[name] + where
+    if name in _NAMED:
+        return _NAMED[name]
+    match name:
+        case "count":
+            return f"play {x} movement card{'' if x == 1 else 's'}"
+        case "kind":
+            return f"kind {D.SACRIFICE_KINDS[x]}"
+        case "slot":
+            return f"slot {x}"
+        case "money":
+            return f"play a money {x + 1} card"
+        case "tile":
+            kind, level = x
+            return f"sacrifice tile {D.SACRIFICE_KINDS[kind]} to level {level + 1}"
+        case "discard":
+            return f"discard a {CARD_NAMES[x]} card"
+        case "loot":
+            return f"resolve pending loot {x}"
+        case "bonus":
+            return f"bonus tile {x}"
+    return R.ACTIONS.describe(action)
+
+
+_ON_HEX = {"foot": "foot on ", "col": "column on ", "jump": "Gaiviles jump over "}
+_NAMED = {
+    "stop": "stop",
+    "move": "move",
+    "buy": "purchase",
+    "god": "take a god",
+    "draw": "draw cards",
+    "deck": "draw from the deck",
+    "buy_foot": "buy a foot from the supply",
+    "buy_col": "buy a column from the supply",
+    "join_draw": "draw a card instead of joining",
+    "traitera": "use Traitera (one more action)",
+    "gallia_draw": "Gallia: draw cards",
+    "gallia_flip": "Gallia: flip the top god",
+    "swap_fc": "swap a foot for a column",
+    "swap_cf": "swap a column for a foot",
+}
 
 
 class PantheonState(State):

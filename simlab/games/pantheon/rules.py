@@ -14,6 +14,7 @@ import functools
 
 import numpy as np
 
+from simlab.core.actions import ActionLayout
 from simlab.core.compiled import compiled
 from simlab.core.components import draw, draw_counts, finish, shuffle, shuffle_canonical, sort_in_place
 from simlab.core.record import state_dtype
@@ -104,30 +105,41 @@ PHASE_NAMES = (
     "game over",
 )
 
-# actions
-A_FOOT = 0  # + hex
-A_COL = A_FOOT + MAX_HEX  # + hex
-A_JUMP = A_COL + MAX_HEX  # + hex
-A_STOP = A_JUMP + MAX_HEX
-A_MOVE, A_BUY, A_GOD, A_DRAW = A_STOP + 1, A_STOP + 2, A_STOP + 3, A_STOP + 4
-A_COUNT = A_STOP + 5  # + number of movement cards (0..20)
-A_KIND = A_COUNT + 21  # + sacrifice kind
-A_SLOT = A_KIND + NKIND  # + god slot / display slot
-A_DECK = A_SLOT + 8
-A_MONEY = A_DECK + 1  # + card kind - C_MONEY1
-A_TILE = A_MONEY + 5  # + kind * 4 + level - 1
-A_BUY_FOOT = A_TILE + 16
-A_BUY_COL = A_BUY_FOOT + 1
-A_JOIN_DRAW = A_BUY_COL + 1
-A_TRAITERA = A_JOIN_DRAW + 1
-A_GALLIA_DRAW = A_TRAITERA + 1
-A_GALLIA_FLIP = A_GALLIA_DRAW + 1
-A_DISCARD = A_GALLIA_FLIP + 1  # + card kind
-A_SWAP_FC = A_DISCARD + NCARD
-A_SWAP_CF = A_SWAP_FC + 1
-A_LOOT = A_SWAP_CF + 1  # + pending index
-A_BONUS = A_LOOT + MAX_PEND  # + face-up bonus slot
-MAX_ACTIONS = A_BONUS + NBONUS
+# actions (ids declared once by family: simlab.core.actions)
+ACTIONS = ActionLayout(
+    f"foot[{MAX_HEX}]",  # hex
+    f"col[{MAX_HEX}]",  # hex
+    f"jump[{MAX_HEX}]",  # hex
+    "stop",
+    "move",
+    "buy",
+    "god",
+    "draw",
+    "count[21]",  # number of movement cards (0..20)
+    f"kind[{NKIND}]",  # sacrifice kind
+    "slot[8]",  # god slot / display slot
+    "deck",
+    "money[5]",  # card kind - C_MONEY1
+    f"tile[{NKIND},4]",  # kind, level - 1
+    "buy_foot",
+    "buy_col",
+    "join_draw",
+    "traitera",
+    "gallia_draw",
+    "gallia_flip",
+    f"discard[{NCARD}]",  # card kind
+    "swap_fc",
+    "swap_cf",
+    f"loot[{MAX_PEND}]",  # pending index
+    f"bonus[{NBONUS}]",  # face-up bonus slot
+)
+A_FOOT, A_COL, A_JUMP, A_STOP = ACTIONS.starts("foot", "col", "jump", "stop")
+A_MOVE, A_BUY, A_GOD, A_DRAW = ACTIONS.starts("move", "buy", "god", "draw")
+A_COUNT, A_KIND, A_SLOT, A_DECK, A_MONEY, A_TILE = ACTIONS.starts("count", "kind", "slot", "deck", "money", "tile")
+A_BUY_FOOT, A_BUY_COL, A_JOIN_DRAW, A_TRAITERA = ACTIONS.starts("buy_foot", "buy_col", "join_draw", "traitera")
+A_GALLIA_DRAW, A_GALLIA_FLIP, A_DISCARD = ACTIONS.starts("gallia_draw", "gallia_flip", "discard")
+A_SWAP_FC, A_SWAP_CF, A_LOOT, A_BONUS = ACTIONS.starts("swap_fc", "swap_cf", "loot", "bonus")
+MAX_ACTIONS = ACTIONS.size
 
 # automatic continuations (step)
 (

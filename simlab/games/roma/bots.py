@@ -14,7 +14,7 @@ the decision at hand gets a value in VP-equivalents (sestertii at ``money_value`
 ``card_value``); the best one is taken (ties broken by the bot's own generator). A VP payout that
 would end the game while behind is avoided, one that wins it is taken. They read only what their
 seat may see: the board (not the opponent's face-down opening cards), the discard pile, both players'
-VP and money, their own hand. Parameters (``builder:econ=2``) are listed in ``PARAM_NAMES``.
+VP and money, their own hand. Parameters (``builder:econ=2``) are declared in ``PARAMS``.
 """
 
 from __future__ import annotations
@@ -22,25 +22,45 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.core.compiled import compiled
+from simlab.core.params import ParamLayout
 from simlab.core.rng import uniform
 from simlab.games.roma import rules as R
 
-PARAM_NAMES = (
-    "money_value",  # VP-equivalents per sestertius
-    "card_value",  # VP-equivalents of a card kept in hand
-    "empty_value",  # worth of covering an empty space (1 VP lost per turn while it stays empty)
-    "econ",  # weight of economy cards (Forum, Basilica, Templum, Legat, Tribunus, Mercator, Mercatus)
-    "attack",  # weight of attack cards (battles, Sicarius, Nero, Gladiator, Essedum, Praetorianus)
-    "defend",  # weight of defence (Turris, exposure to attackers opposite)
-    "draw_value",  # VP-equivalents of one draw action (keeping the best of the drawn cards)
-    "reroll_below",  # reroll a triple whose best use is worth less than this
+PARAMS = ParamLayout(
+    money_value="VP-equivalents per sestertius",
+    card_value="VP-equivalents of a card kept in hand",
+    empty_value="worth of covering an empty space (1 VP lost per turn while it stays empty)",
+    econ="weight of economy cards (Forum, Basilica, Templum, Legat, Tribunus, Mercator, Mercatus)",
+    attack="weight of attack cards (battles, Sicarius, Nero, Gladiator, Essedum, Praetorianus)",
+    defend="weight of defence (Turris, exposure to attackers opposite)",
+    draw_value="VP-equivalents of one draw action (keeping the best of the drawn cards)",
+    reroll_below="reroll a triple whose best use is worth less than this",
 )
-N_PARAMS = len(PARAM_NAMES)
+PARAM_NAMES = PARAMS.names
 # Defaults tuned by one-at-a-time sweeps against the previous defaults (3,000-4,000 games per candidate,
 # seats rotated): both styles gained from weighting their own card class more and drawing less.
-BUILDER = dict(zip(PARAM_NAMES, (0.35, 0.8, 3.0, 2.0, 1.2, 1.0, 0.6, 2.5), strict=True))
-WARRIOR = dict(zip(PARAM_NAMES, (0.35, 0.8, 4.0, 1.5, 2.5, 0.8, 0.8, 2.5), strict=True))
-P_MONEY, P_CARD, P_EMPTY, P_ECON, P_ATTACK, P_DEFEND, P_DRAW, P_REROLL = range(8)
+BUILDER = PARAMS.values(
+    money_value=0.35,
+    card_value=0.8,
+    empty_value=3.0,
+    econ=2.0,
+    attack=1.2,
+    defend=1.0,
+    draw_value=0.6,
+    reroll_below=2.5,
+)
+WARRIOR = PARAMS.values(
+    money_value=0.35,
+    card_value=0.8,
+    empty_value=4.0,
+    econ=1.5,
+    attack=2.5,
+    defend=0.8,
+    draw_value=0.8,
+    reroll_below=2.5,
+)
+P_MONEY, P_CARD, P_EMPTY, P_ECON = PARAMS.indices("money_value", "card_value", "empty_value", "econ")
+P_ATTACK, P_DEFEND, P_DRAW, P_REROLL = PARAMS.indices("attack", "defend", "draw_value", "reroll_below")
 
 OTHER, ECON, ATTACK, DEFEND = 0, 1, 2, 3
 #: what kind of card each is, for the style weights (card order of data.CARDS)

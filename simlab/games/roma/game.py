@@ -41,45 +41,44 @@ def _card(t: int) -> str:
 
 def describe_action(action: int, phase: int | None = None) -> str:
     """A readable name for any action id (``phase`` refines the generic ones)."""
-    a = action
-    if a == R.A_DONE:
-        return {
-            R.PH_REROLL: "keep the triple",
-            R.PH_FREELAY: "done laying",
-            R.PH_TEMPLUM: "no Templum die",
-            R.PH_CENTURIO: "add no die",
-        }.get(phase if phase is not None else -1, "end turn")
-    if a == R.A_YES:
-        return "reroll the triple"
-    if R.A_LAY <= a < R.A_MONEY:
-        x = a - R.A_LAY
-        how = {
-            R.PH_OPENING: "place face down",
-            R.PH_FREELAY: "lay free",
-            R.PH_RELAY: "relay",
-        }.get(phase if phase is not None else -1, "lay")
-        return f"{how} {_card(x // 7)} on {data.SPACE_NAMES[x % 7]}"
-    if R.A_MONEY <= a < R.A_DRAW:
-        return f"die {a - R.A_MONEY + 1} on the money disc"
-    if R.A_DRAW <= a < R.A_ACT:
-        return f"die {a - R.A_DRAW + 1} on the card disc"
-    if R.A_ACT <= a < R.A_BRIBE:
-        return f"activate disc {a - R.A_ACT + 1}"
-    if R.A_BRIBE <= a < R.A_DIE:
-        v = a - R.A_BRIBE + 1
-        return f"activate the bribe disc with die {v} (pay {v})"
-    if R.A_DIE <= a < R.A_CONSUL:
-        return f"die {a - R.A_DIE + 1}"
-    if R.A_CONSUL <= a < R.A_DISC:
-        x = a - R.A_CONSUL
-        return f"Consul: die {x // 2 + 1} {'+' if x % 2 else '-'}1"
-    if R.A_DISC <= a < R.A_CARD:
-        return data.SPACE_NAMES[a - R.A_DISC]
-    if R.A_CARD <= a < R.A_COUNT:
-        return _card(a - R.A_CARD)
-    if R.A_COUNT <= a < R.MAX_ACTIONS:
-        return f"buy {a - R.A_COUNT} VP"
-    return f"action {a}"
+    if R.ACTIONS.find(action) is None:
+        return f"action {action}"
+    name, x = R.ACTIONS.decode(action)
+    at = phase if phase is not None else -1
+    match name:
+        case "done":
+            return {
+                R.PH_REROLL: "keep the triple",
+                R.PH_FREELAY: "done laying",
+                R.PH_TEMPLUM: "no Templum die",
+                R.PH_CENTURIO: "add no die",
+            }.get(at, "end turn")
+        case "yes":
+            return "reroll the triple"
+        case "lay":
+            card, space = x
+            how = {R.PH_OPENING: "place face down", R.PH_FREELAY: "lay free", R.PH_RELAY: "relay"}.get(at, "lay")
+            return f"{how} {_card(card)} on {data.SPACE_NAMES[space]}"
+        case "money":
+            return f"die {x + 1} on the money disc"
+        case "draw":
+            return f"die {x + 1} on the card disc"
+        case "act":
+            return f"activate disc {x + 1}"
+        case "bribe":
+            return f"activate the bribe disc with die {x + 1} (pay {x + 1})"
+        case "die":
+            return f"die {x + 1}"
+        case "consul":
+            pips, up = x
+            return f"Consul: die {pips + 1} {'+' if up else '-'}1"
+        case "disc":
+            return data.SPACE_NAMES[x]
+        case "card":
+            return _card(x)
+        case "count":
+            return f"buy {x} VP"
+    return R.ACTIONS.describe(action)
 
 
 def _money(amount: int) -> str:

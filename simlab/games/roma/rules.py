@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simlab.core.actions import ActionLayout
 from simlab.core.compiled import compiled
 from simlab.core.components import (
     cards_left,
@@ -74,22 +75,6 @@ PHASE_NAMES = (
     "game over",
 )
 
-# -- actions -----------------------------------------------------------------------------------
-A_DONE = 0  # end the turn / done / keep the triple / no
-A_YES = 1  # reroll the triple
-A_LAY = 2  # + card * 7 + space: lay (paid, free, opening, relay, by phase)
-A_MONEY = 177  # + pips - 1: a die on the money disc
-A_DRAW = 183  # + pips - 1: a die on the card disc
-A_ACT = 189  # + disc (0..5): the die of that number activates the card on the disc
-A_BRIBE = 195  # + pips - 1: the die activates the card on the bribe space, paying its pips
-A_DIE = 201  # + pips - 1: choose a die (Forum's second, Templum's, Centurio's added die)
-A_CONSUL = 207  # + (pips - 1) * 2 + up
-A_DISC = 219  # + space: a target space (opponent's, or own for Scaenicus)
-A_CARD = 226  # + card: a card type (pass, keep, Haruspex, Aesculapinum)
-A_COUNT = 251  # + k: VP bought with Mercator
-MAX_COUNT = 69
-MAX_ACTIONS = A_COUNT + MAX_COUNT
-
 # cards (numbers duplicated from data.py as compile-time constants)
 SICARIUS, ARCHITECTUS, CONSILIARIUS, LEGAT, GLADIATOR, MERCATOR, CONSUL, LEGIONARIUS, NERO = 0, 1, 2, 3, 4, 5, 6, 7, 8
 PRAETORIANUS, SCAENICUS, HARUSPEX, SENATOR, VELITES, ESSEDUM, TRIBUNUS, CENTURIO = 9, 10, 11, 12, 13, 14, 15, 16
@@ -100,6 +85,26 @@ SPACES = 7
 BRIBE = 6
 MAX_DICE = 6
 MAX_DRAW = 8
+
+# -- actions (ids declared once by family: simlab.core.actions) --------------------------------
+MAX_COUNT = 69
+ACTIONS = ActionLayout(
+    "done",  # end the turn / done / keep the triple / no
+    "yes",  # reroll the triple
+    f"lay[{NCARDS},{SPACES}]",  # card, space: lay (paid, free, opening, relay, by phase)
+    "money[6]",  # pips - 1: a die on the money disc
+    "draw[6]",  # pips - 1: a die on the card disc
+    "act[6]",  # disc (0..5): the die of that number activates the card on the disc
+    "bribe[6]",  # pips - 1: the die activates the card on the bribe space, paying its pips
+    "die[6]",  # pips - 1: choose a die (Forum's second, Templum's, Centurio's added die)
+    "consul[6,2]",  # pips - 1, up
+    f"disc[{SPACES}]",  # space: a target space (opponent's, or own for Scaenicus)
+    f"card[{NCARDS}]",  # card: a card type (pass, keep, Haruspex, Aesculapinum)
+    f"count[{MAX_COUNT}]",  # k: VP bought with Mercator
+)
+A_DONE, A_YES, A_LAY, A_MONEY, A_DRAW, A_ACT = ACTIONS.starts("done", "yes", "lay", "money", "draw", "act")
+A_BRIBE, A_DIE, A_CONSUL, A_DISC, A_CARD, A_COUNT = ACTIONS.starts("bribe", "die", "consul", "disc", "card", "count")
+MAX_ACTIONS = ACTIONS.size
 
 # VP sources (fact columns) and end reasons
 SRC_FORUM, SRC_BASILICA, SRC_TEMPLUM, SRC_LEGAT, SRC_TRIBUNUS, SRC_MERCATOR, SRC_MERCATUS = 0, 1, 2, 3, 4, 5, 6

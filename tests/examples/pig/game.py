@@ -12,7 +12,7 @@ from .config import MAX_PLAYERS, PigConfig
 
 class PigState(State):
     def describe(self, action: int) -> str:
-        return "roll" if action == R.A_ROLL else "hold"
+        return R.ACTIONS.describe(action)
 
     def determinize(self, player: int, rng) -> PigState:
         """Pig hides nothing: every seat sees the whole state, so the view is a copy."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simlab.core.actions import ActionLayout
 from simlab.core.compiled import compiled
 from simlab.core.components import finish, roll
 from simlab.core.record import state_dtype
@@ -14,8 +15,9 @@ from .config import MAX_PLAYERS
 
 PH_TURN, PH_OVER = 0, 1
 PHASE_NAMES = ("roll or hold", "game over")
-A_ROLL, A_HOLD = 0, 1
-MAX_ACTIONS = 2
+ACTIONS = ActionLayout("roll", "hold")
+A_ROLL, A_HOLD = ACTIONS.starts("roll", "hold")
+MAX_ACTIONS = ACTIONS.size
 
 STATE_DTYPE = state_dtype(
     MAX_PLAYERS,

@@ -27,58 +27,61 @@ LOC_TEMPLE, LOC_PURPLE, LOC_ORANGE, LOC_PINK = 0, 1, 2, 3
 CW, CCW = 0, 1
 
 
-# -- action ids ---------------------------------------------------------------------------------
+# -- action ids (the rules' ActionLayout) --------------------------------------------------------
+ENCODE = R.ACTIONS.encode
+
+
 def take(colour: int, value: int, own: bool = False) -> int:
     """Take a die (from the temple, or from one's own kept dice) as the first die of an action."""
-    return R.A_TAKE + int(own) * 24 + colour * 6 + value - 1
+    return ENCODE("take", int(own), colour, value - 1)
 
 
 def extra_token(colour: int, value: int, own: bool = False) -> int:
-    return R.A_EXTRA_TOKEN + int(own) * 24 + colour * 6 + value - 1
+    return ENCODE("extra_token", int(own), colour, value - 1)
 
 
 def extra_junon(colour: int, value: int, own: bool = False) -> int:
-    return R.A_EXTRA_JUNON + int(own) * 24 + colour * 6 + value - 1
+    return ENCODE("extra_junon", int(own), colour, value - 1)
 
 
 def change_token(action: int) -> int:
-    return R.A_CHANGE_TOKEN + action
+    return ENCODE("change_token", action)
 
 
 def change_jupiter(action: int) -> int:
-    return R.A_CHANGE_JUPITER + action
+    return ENCODE("change_jupiter", action)
 
 
 def mod_token(die: int, up: bool) -> int:
-    return R.A_MOD_TOKEN + die * 2 + int(up)
+    return ENCODE("mod_token", die, int(up))
 
 
 def mod_card(die: int, up: bool) -> int:
-    return R.A_MOD_CARD + die * 2 + int(up)
+    return ENCODE("mod_card", die, int(up))
 
 
 def mercure(loc: int, up: bool) -> int:
-    return R.A_MERCURE + loc * 2 + int(up)
+    return ENCODE("mercure", loc, int(up))
 
 
 def move(pawn: int, direction: int = CW) -> int:
-    return R.A_MOVE + pawn * 2 + direction
+    return ENCODE("move", pawn, direction)
 
 
 def space(sp: int) -> int:
-    return R.A_SPACE + sp
+    return ENCODE("space", sp)
 
 
 def cube(sp: int, goods: int) -> int:
-    return R.A_CUBE + sp * 4 + goods
+    return ENCODE("cube", sp, goods)
 
 
 def count(k: int) -> int:
-    return R.A_COUNT + k
+    return ENCODE("count", k)
 
 
 def colour(goods: int) -> int:
-    return R.A_COLOUR + goods
+    return ENCODE("colour", goods)
 
 
 # -- states -------------------------------------------------------------------------------------

@@ -116,14 +116,15 @@ def test_setup_stalls_on_corners_in_turn_order_with_three_cubes(players, seats):
     while rec(st)["phase"] == R.PH_SETUP:
         s = rec(st)
         free = {sp for sp in CORNERS if s["stall_owner"][sp] < 0}
-        assert {a - R.A_SPACE for a in st.legal_actions()} == free  # any free corner space, no middle
+        assert {R.ACTIONS.decode(a) for a in st.legal_actions()} == {("space", sp) for sp in free}  # any free corner
         order.append(st.current_player)
         bag = int(s["bag"].sum())
         a = int(rng.choice(st.legal_actions()))
         play(st, a)
         s = rec(st)
-        assert s["stall_owner"][a - R.A_SPACE] == order[-1]
-        assert s["cubes"][a - R.A_SPACE].sum() == 3 and s["bag"].sum() == bag - 3
+        sp = R.ACTIONS.decode(a).index
+        assert s["stall_owner"][sp] == order[-1]
+        assert s["cubes"][sp].sum() == 3 and s["bag"].sum() == bag - 3
     assert order == seats  # 2 players: a second lap in reverse order
     s = rec(st)
     for p in range(players):
@@ -844,7 +845,7 @@ def test_venus_returns_up_to_two_tokens(held, left):
 def test_venus_may_return_just_one_token(held, returned, left):
     """Rules: a Venus returns *at most* 2 penalty tokens, so returning only one is offered too."""
     st = scenario(temple=[(BROWN, 2)], hands={0: [R.VENUS]}, tokens={0: held})
-    assert R.A_VENUS_FEWER in legal(st) and R.A_VENUS_FEWER + 1 not in legal(st)
+    assert R.A_VENUS_FEWER in legal(st) and R.ACTIONS.encode("venus_fewer", 1) not in legal(st)
     assert "return only 1 penalty token" in st.describe(R.A_VENUS_FEWER)
     play(st, R.A_VENUS_FEWER)
     s = rec(st)
@@ -1191,7 +1192,7 @@ def test_example_6_black_die_for_the_move_action_minerve_yes_phoebus_no():
 def test_take_and_execute_shortcut(die, value, then):
     kw = dict(stalls={0: (0, (2, 0, 0, 0)), 5: (0, (1, 0, 0, 0))}, temple=[(die, value)], pawns=(2, 2, 10, 14))
     a = play(scenario(**kw), take(die, value), EXECUTE, *then)
-    short = R.A_TAKE_EXEC + die * 6 + value - 1
+    short = R.ACTIONS.encode("take_exec", 0, die, value - 1)
     st = scenario(**kw)
     assert short in legal(st)
     b = play(st, short, *then)

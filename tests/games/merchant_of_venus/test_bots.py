@@ -125,10 +125,10 @@ def test_the_trader_sells_where_the_top_token_pays_most_among_reachable_buyers(h
     turns = np.ceil(d / BT.TRADER["mp_per_turn"])
     assert turn_cost * turns + 1 < 40  # the rule forces keeping in the second case
     legal = st.legal_actions()
-    assert R.A_SELL + 0 in legal
+    assert R.ACTIONS.encode("sell", 0) in legal
     bot = GAME.bots.make(f"trader:turn_cost={turn_cost}")
     action = bot.act(st, legal, np.random.default_rng(0))
-    assert (action == R.A_SELL + 0) == sells, st.describe(action)
+    assert (action == R.ACTIONS.encode("sell", 0)) == sells, st.describe(action)
 
 
 def _porter_turn_from_trade(credits):

@@ -147,7 +147,7 @@ def test_a_sale_and_the_shift_it_causes_are_recorded_for_the_round() -> None:
     )
     s = st.record[0]
     price = st.config.good_resale[3 * GENES + R.TOKEN_HIGH]
-    st.apply(R.A_SELL + GENES)
+    st.apply(R.ACTIONS.encode("sell", GENES))
     st.apply(R.A_DONE)
     assert (int(s["f_sales_r"][3, NILLIS]), int(s["f_sale_sum_r"][3, NILLIS])) == (1, price)
     assert int(s["f_sold_good"][0, GENES]) == 1 and int(s["f_sold_at"][0, NILLIS]) == 1
@@ -171,7 +171,7 @@ def test_frozen_markets_keep_the_top_token_and_record_no_shift() -> None:
         cargo={0: {"Designer Genes": 1}},
     )
     s = st.record[0]
-    st.apply(R.A_SELL + GENES)
+    st.apply(R.ACTIONS.encode("sell", GENES))
     st.apply(R.A_DONE)
     assert int(R.top_token(s, NILLIS)) == R.TOKEN_LOW and int(s["stack_seen"][NILLIS]) == 1
     assert int(s["f_sales_r"][0, NILLIS]) == 1 and int(s["f_shifter_r"][0, NILLIS]) == -1

@@ -21,9 +21,13 @@ def test_thrust_example_galactic_base_to_colony_world():
     s = st.record[0]
     assert st.decision_name() == "assign dice" and int(s["mp"]) == 7
     legal = st.legal_actions()
-    assert R.A_THRUST + 2 in legal and R.A_THRUST + 0 not in legal and R.A_THRUST + 1 not in legal
+    assert (
+        R.ACTIONS.encode("thrust", 2) in legal
+        and R.ACTIONS.encode("thrust", 0) not in legal
+        and R.ACTIONS.encode("thrust", 1) not in legal
+    )
     force(st, 5)
-    st.apply(R.A_THRUST + 2)
+    st.apply(R.ACTIONS.encode("thrust", 2))
     assert int(s["mp"]) == 12 and int(s["dice_n"]) == 4
     assert not any(R.A_THRUST <= a < R.A_NAV for a in st.legal_actions()), "a level-1 pilot has one assignment"
     st.apply(R.A_DONE)
@@ -39,17 +43,17 @@ def test_thrust_die_values_knob_allows_a_2():
     st = position(0, overrides={"players": 2, "thrust_die_values": "1,2"})
     force(st, 4, 2, 1)
     st.apply(R.A_GO)
-    assert {R.A_THRUST + 1, R.A_THRUST + 2} <= set(st.legal_actions())
+    assert {R.ACTIONS.encode("thrust", 1), R.ACTIONS.encode("thrust", 2)} <= set(st.legal_actions())
 
 
 def test_no_more_than_four_speed_dice_and_pilot_level_assignments():
     st = position(0, overrides={"players": 2}, pilot={0: 3}, techs={0: []})
     force(st, 1, 1, 1, 1)
     st.apply(R.A_GO)
-    st.apply(R.A_THRUST + 0)
+    st.apply(R.ACTIONS.encode("thrust", 0))
     thrusts = [a for a in st.legal_actions() if R.A_THRUST <= a < R.A_NAV]
     assert thrusts == [], "a fourth die is the most; thrust is one die place"
-    st.apply(R.A_NAV + 1)
+    st.apply(R.ACTIONS.encode("nav", 1))
     assert not any(R.A_NAV <= a < R.A_BUY_GOOD for a in st.legal_actions()), "one die per die place"
 
 
@@ -75,7 +79,9 @@ def test_no_immediate_backtracking():
     st.apply(edge_to(st, "cw_loop_4"))
     st.apply(R.A_DONE)
     st.apply(edge_to(st, "cw_loop_4"))
-    targets = {int(st.cfg[0]["adj"][space(st, "cw_loop_4"), a - R.A_EDGE]) for a in st.legal_actions() if a >= R.A_EDGE}
+    edges = [R.ACTIONS.decode(a) for a in st.legal_actions() if a >= R.A_EDGE]
+    assert {family for family, _ in edges} == {"edge"}
+    targets = {int(st.cfg[0]["adj"][space(st, "cw_loop_4"), k]) for _, k in edges}
     assert space(st, "cw_loop_5") not in targets
 
 
@@ -127,7 +133,7 @@ def _approach(kind):
 def _head_for(st, target):
     c = st.cfg[0]
     here = int(st.record[0]["pos"][0])
-    return R.A_EDGE + [int(x) for x in c["adj"][here, : c["adj_n"][here]]].index(target)
+    return R.ACTIONS.encode("edge", [int(x) for x in c["adj"][here, : c["adj_n"][here]]].index(target))
 
 
 def test_landing_on_an_asteroid_ends_the_turn_with_a_drill():
@@ -161,7 +167,7 @@ def test_navigation_die_pointing_back_ends_the_turn_on_the_navigation_space():
     st = position(0, overrides={"players": 2})
     force(st, 2, 4, 4)
     st.apply(R.A_GO)
-    st.apply(R.A_NAV + 0)  # navigation value 2: back to Galactic Base
+    st.apply(R.ACTIONS.encode("nav", 0))  # navigation value 2: back to Galactic Base
     st.apply(R.A_DONE)
     st.apply(edge_to(st, "cloud_body_8"))
     assert int(st.record[0]["pos"][0]) == space(st, "cloud_body_8") and st.current_player == 1

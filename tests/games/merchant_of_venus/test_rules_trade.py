@@ -45,8 +45,8 @@ def test_a_surface_city_landing_allows_one_buy_and_one_sell():
     st = at_colony(discovered=["Colony World"], credits={0: 500}, holds={0: 4}, cargo={0: {"Designer Genes": 2}})
     s = st.record[0]
     assert (int(s["buys_left"]), int(s["sells_left"])) == (1, 1)
-    st.apply(R.A_SELL + GENES)
-    assert R.A_SELL + GENES not in st.legal_actions()
+    st.apply(R.ACTIONS.encode("sell", GENES))
+    assert R.ACTIONS.encode("sell", GENES) not in st.legal_actions()
     st.apply(R.A_BUY_GOOD)
     assert R.A_BUY_GOOD not in st.legal_actions()
 
@@ -61,13 +61,13 @@ def test_after_skipping_movement_trade_is_unlimited():
 def test_sell_only_to_a_culture_that_buys_the_good():
     st = at_colony(discovered=["Colony World"], cargo={0: {"Designer Genes": 1, "Space Spice": 1}})
     legal = st.legal_actions()
-    assert R.A_SELL + GENES in legal and R.A_SELL + SPICE not in legal
+    assert R.ACTIONS.encode("sell", GENES) in legal and R.ACTIONS.encode("sell", SPICE) not in legal
 
 
 @pytest.mark.parametrize("token", ["low", "active", "high"])
 def test_sale_price_is_set_by_the_top_market_token(token):
     st = at_colony(discovered=["Colony World"], top={"Nillis": token}, cargo={0: {"Designer Genes": 1}}, credits={0: 0})
-    st.apply(R.A_SELL + GENES)
+    st.apply(R.ACTIONS.encode("sell", GENES))
     k = ("low", "active", "high").index(token)
     assert int(st.record[0]["credits"][0]) == st.config.good_resale[3 * GENES + k]
     log = st.record[0]["sale_log"][0].tolist()
@@ -80,7 +80,7 @@ def test_sold_goods_go_to_the_buyer_or_producer_supply(to, area):
         overrides={"players": 2, "sold_goods_to": to}, discovered=["Colony World"], cargo={0: {"Designer Genes": 1}}
     )
     before = int(st.record[0]["supply"][area, GENES])
-    st.apply(R.A_SELL + GENES)
+    st.apply(R.ACTIONS.encode("sell", GENES))
     assert int(st.record[0]["supply"][area, GENES]) == before + 1
 
 
@@ -95,7 +95,7 @@ def test_the_market_shifts_after_the_sells_and_an_active_token_produces():
     # the token under "low" in this stack
     nxt = int(s["stack"][NILLIS, (int(s["stack_top"][NILLIS]) + 1) % 3])
     before = int(s["market_goods"][NILLIS])
-    st.apply(R.A_SELL + GENES)
+    st.apply(R.ACTIONS.encode("sell", GENES))
     assert int(R.top_token(s, NILLIS)) == R.TOKEN_LOW, "the shift waits for the end of the sells"
     st.apply(R.A_DONE)
     assert int(R.top_token(s, NILLIS)) == nxt and int(s["stack_seen"][NILLIS]) == 2
@@ -155,12 +155,12 @@ def test_fee_at_another_players_port_after_the_sale_and_none_for_passengers():
     s = st.record[0]
     assert (int(s["buys_left"]), int(s["sells_left"])) == (R.UNLIMITED, R.UNLIMITED), "a port: unlimited"
     other = int(s["credits"][1])
-    st.apply(R.A_SELL + GENES)
+    st.apply(R.ACTIONS.encode("sell", GENES))
     price = st.config.good_resale[3 * GENES + int(R.top_token(s, NILLIS))]
     assert int(s["credits"][0]) == price - st.config.port_fee and int(s["credits"][1]) == other + st.config.port_fee
     i = BOUND_FOR_NILLIS
     before = int(s["credits"][0])
-    st.apply(R.A_DROP + i)
+    st.apply(R.ACTIONS.encode("drop", i))
     assert int(s["credits"][0]) == before + st.config.passenger_fare[i]
     assert int(s["credits"][1]) == other + st.config.port_fee
 
@@ -187,10 +187,10 @@ def test_passengers_picked_up_and_delivered_for_fare_and_fame():
     everyone = dict.fromkeys(range(len(config.passenger_origin)), "bag")
     st = at_colony(discovered=["Colony World"], passengers=everyone | {i: "waiting"})
     s = st.record[0]
-    st.apply(R.A_PICKUP + i)
+    st.apply(R.ACTIONS.encode("pickup", i))
     assert int(s["pass_loc"][i]) == R.LOC_HOLD + 0
     assert int(s["holds"][0]) - R.used_holds(s, st.cfg[0], 0) == 1, "a passenger takes its hold"
-    assert R.A_DROP + i not in st.legal_actions(), "delivered only at its destination"
+    assert R.ACTIONS.encode("drop", i) not in st.legal_actions(), "delivered only at its destination"
 
 
 def test_passenger_delivered_at_galactic_base():
@@ -198,7 +198,7 @@ def test_passenger_delivered_at_galactic_base():
     st = position(0, overrides={"players": 2, "passenger_dest": DESTS}, phase="trade", skipped=True, passengers={i: 0})
     s = st.record[0]
     credits, fame = int(s["credits"][0]), int(s["fame_tokens"][0])
-    st.apply(R.A_DROP + i)
+    st.apply(R.ACTIONS.encode("drop", i))
     assert int(s["credits"][0]) == credits + st.config.passenger_fare[i]
     assert int(s["fame_tokens"][0]) == fame + st.config.passenger_fame[i] and int(s["pass_loc"][i]) == R.LOC_DELIVERED
 

@@ -39,4 +39,6 @@ def play(state, *actions):
     return state
 
 
-FOOT, COL, JUMP, STOP = R.A_FOOT, R.A_COL, R.A_JUMP, R.A_STOP
+STOP = R.A_STOP
+#: an action id by family and index, from the rules' ActionLayout: ``act("kind", D.DANCERS)``
+act = R.ACTIONS.encode

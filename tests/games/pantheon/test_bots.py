@@ -11,7 +11,7 @@ from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.game import GAME
 from simlab.games.pantheon.position import position
 
-from .helpers import COL, FOOT, far_hex, geometry, neighbours, play
+from .helpers import act, far_hex, geometry, neighbours, play
 
 STYLES = ("builder", "devout")
 
@@ -77,13 +77,13 @@ def test_devout_pays_for_a_god_when_it_can():
     )
     assert decide(st, "devout") == R.A_GOD
     play(st, R.A_GOD)
-    assert decide(st, "devout") == R.A_SLOT + 0
+    assert decide(st, "devout") == act("slot", 0)
     play(st, R.A_SLOT)
     # the group of 3: the priest tile (2) + 1 priest card beats the dancer tile (1) + 2 dancer cards
-    assert decide(st, "devout") == R.A_KIND + 1
-    play(st, R.A_KIND + 1)
-    assert decide(st, "devout") == R.A_KIND + 2  # the group of 1: the dancer tile, no card
-    play(st, R.A_KIND + 2)
+    assert decide(st, "devout") == act("kind", 1)
+    play(st, act("kind", 1))
+    assert decide(st, "devout") == act("kind", 2)  # the group of 1: the dancer tile, no card
+    play(st, act("kind", 2))
     s = st.record[0]
     assert s["f_gods"][0] == 1 and s["hand"][0, 2] == 0 and s["hand"][0, 3] == 2
 
@@ -101,7 +101,8 @@ def test_devout_buys_sacrifice_tiles_when_no_god_is_payable():
         play(st, a)
     assert st.record[0]["money_left"] == 6
     a = decide(st, "devout")
-    assert R.A_TILE <= a < R.A_BUY_FOOT and (a - R.A_TILE) % 4 + 1 == 3
+    family, (_kind, level) = R.ACTIONS.decode(a)
+    assert family == "tile" and level + 1 == 3
 
 
 def _loot_type(effect):
@@ -123,9 +124,9 @@ def test_builder_takes_the_loot_next_to_its_network():
     )
     assert decide(st, "builder") == R.A_MOVE
     play(st, R.A_MOVE)
-    assert decide(st, "builder") == R.A_COUNT + 1
-    play(st, R.A_COUNT + 1)
-    assert decide(st, "builder") == FOOT + loot_hex
+    assert decide(st, "builder") == act("count", 1)
+    play(st, act("count", 1))
+    assert decide(st, "builder") == act("foot", loot_hex)
 
 
 def test_builder_plants_a_column_next_to_its_foot():
@@ -135,9 +136,9 @@ def test_builder_plants_a_column_next_to_its_foot():
     _, f, c = geometry(base)
     far = far_hex(base, f)
     st = position(0, players=2, hands={0: {"movement": 1}}, pieces={0: {"feet": [f]}}, stock={0: (3, 1)}, loot={far: 0})
-    play(st, R.A_MOVE, R.A_COUNT + 1)
-    assert COL + c in st.legal_actions()
-    assert decide(st, "builder") == COL + c
+    play(st, R.A_MOVE, act("count", 1))
+    assert act("col", c) in st.legal_actions()
+    assert decide(st, "builder") == act("col", c)
 
 
 def test_a_contested_column_space_is_worth_more():
@@ -171,7 +172,7 @@ def test_after_a_jump_the_bots_land_even_when_no_landing_is_worth_anything():
         stock={0: (4, 0)},
         loot={},
     )
-    play(st, R.A_MOVE, R.A_COUNT + 0, R.A_JUMP + a)
+    play(st, R.A_MOVE, act("count", 0), act("jump", a))
     assert R.A_STOP not in st.legal_actions()
     for name in STYLES:
         assert decide(st, name) != R.A_STOP

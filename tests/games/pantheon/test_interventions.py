@@ -13,7 +13,7 @@ from simlab.games.pantheon.config import GOD_KEYS
 from simlab.games.pantheon.game import GAME
 from simlab.games.pantheon.position import position
 
-from .helpers import FOOT, STOP, geometry, play
+from .helpers import STOP, act, geometry, play
 
 
 def _start(seed: int, players: int = 2, **overrides):
@@ -95,7 +95,7 @@ def test_experiment_knobs_default_to_the_rulebook_and_refuse_bad_values():
 
 def test_an_era_ended_by_the_last_face_up_god_and_one_ended_by_the_last_loot_are_told_apart():
     st = position(1, players=3, face_up=[("Vinthrad", 4, 1)], hands={1: {"dancers": 4, "temples": 1}})
-    play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + D.DANCERS, R.A_KIND + D.TEMPLES)
+    play(st, R.A_GOD, act("slot", 0), act("kind", D.DANCERS), act("kind", D.TEMPLES))
     s = st.record[0]
     assert s["era"] == 2 and s["f_era_end_by"][0] == R.END_GODS
     assert s["f_gods_route"][1, R.VINTHRAD, R.R_ACTION] == 1 and s["f_gods_era"][1, 1] == 1
@@ -103,7 +103,7 @@ def test_an_era_ended_by_the_last_face_up_god_and_one_ended_by_the_last_loot_are
     _t, f, _c = geometry(position(0, players=2))
     st = position(0, players=2, hands={0: {"movement": 1}, 1: {"movement": 1}}, loot={f: "draw_2"})
     turns = int(st.record[0]["f_era_turns"][0])
-    play(st, R.A_MOVE, R.A_COUNT + 1, FOOT + f, STOP, R.A_COUNT + 1, STOP)
+    play(st, R.A_MOVE, act("count", 1), act("foot", f), STOP, act("count", 1), STOP)
     s = st.record[0]
     assert s["era"] == 2 and s["f_era_end_by"][0] == R.END_LOOT and s["f_era_turns"][0] == turns + 1
     assert s["f_points_src"][0, R.P_ERA_END] == 3 and s["f_played"][0, R.C_MOVE] == 1
@@ -112,12 +112,12 @@ def test_an_era_ended_by_the_last_face_up_god_and_one_ended_by_the_last_loot_are
 def test_gods_by_loot_by_gallia_and_by_bonus_tile_are_counted_by_route():
     _t, f, _c = geometry(position(0, players=2))
     st = position(0, players=2, god_stack_top=["Plaesiris"], hands={0: {"movement": 1}}, loot={f: "god", 0: "draw_2"})
-    play(st, R.A_MOVE, R.A_COUNT + 1, FOOT + f, STOP)
+    play(st, R.A_MOVE, act("count", 1), act("foot", f), STOP)
     assert st.record[0]["f_gods_route"][0, R.PLAESIRIS, R.R_LOOT] == 1
     st = position(
         0, players=2, phase="gallia", nation="Gallia", god_stack_top=[("Gadicea", 5, 1)], hands={0: {"dancers": 5}}
     )
-    play(st, R.A_GALLIA_FLIP, R.A_KIND + D.DANCERS)
+    play(st, R.A_GALLIA_FLIP, act("kind", D.DANCERS))
     assert st.record[0]["f_gods_route"][0, R.GADICEA, R.R_GALLIA] == 1
     god_bonus = [t for t, e in enumerate(D.loot_types().effect) if e == D.GOD]
     for seed in range(200):
@@ -146,7 +146,7 @@ def test_a_scoring_records_the_columns_on_the_board_and_the_points_by_source():
         hands={1: {"dancers": 3, "temples": 1}},
     )
     before = st.record[0]["f_points_src"].copy()
-    play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + D.DANCERS, R.A_KIND + D.TEMPLES)
+    play(st, R.A_GOD, act("slot", 0), act("kind", D.DANCERS), act("kind", D.TEMPLES))
     s = st.record[0]
     gained = s["f_points_src"] - before
     assert gained[0, R.P_DEMIGODS] == 5 and gained[0, R.P_COLUMNS] == 10 and gained[0, R.P_PIETALTE] == 0
@@ -159,13 +159,13 @@ def test_draws_count_cards_into_the_hand_and_an_empty_god_stack_reshuffles_the_b
     st = position(0, players=2, hands={0: {}})
     s = st.record[0]
     before = int(s["f_drawn"][0].sum())
-    play(st, R.A_DRAW, R.A_DECK, R.A_SLOT + 0, R.A_DECK)
+    play(st, R.A_DRAW, R.A_DECK, act("slot", 0), R.A_DECK)
     assert int(s["f_drawn"][0].sum()) == before + 3 == before + int(s["hand"][0].sum())
     _t, f, _c = geometry(position(0, players=2))
     # every face-down god in the box: the stack is empty
     st = position(0, players=2, hands={0: {"movement": 1}}, loot={f: "god", 0: "draw_2"}, god_stack=[])
     s = st.record[0]
-    play(st, R.A_MOVE, R.A_COUNT + 1, FOOT + f, STOP)
+    play(st, R.A_MOVE, act("count", 1), act("foot", f), STOP)
     assert s["f_god_reshuffles"] == 1 and s["f_gods"][0] >= 1
 
 

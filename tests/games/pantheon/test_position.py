@@ -13,9 +13,9 @@ from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.checks import invariants
 from simlab.games.pantheon.position import position
 
-from .helpers import far_hex, geometry, play
+from .helpers import act, far_hex, geometry, play
 
-TAKE_LAST_GOD = (R.A_GOD, R.A_SLOT + 0, R.A_KIND + D.DANCERS, R.A_KIND + D.TEMPLES)
+TAKE_LAST_GOD = (R.A_GOD, act("slot", 0), act("kind", D.DANCERS), act("kind", D.TEMPLES))
 LAST_GOD = {"face_up": [("Vinthrad", 4, 1)], "hands": {0: {"dancers": 4, "temples": 1}}}
 
 
@@ -122,7 +122,7 @@ def test_an_empty_board_side_ends_the_era_at_the_next_taking_not_by_itself():
     no_gods = position(0, players=2, face_up=[], loot={f: "draw_2", far_hex(position(0, players=2), f): "draw_3"})
     play(no_gods, R.A_DRAW, R.A_DECK, R.A_DECK, R.A_DECK)
     assert no_gods.record[0]["era"] == 1
-    play(no_gods, R.A_MOVE, R.A_COUNT + 0, R.A_FOOT + f)  # seat 1's foot next to the temple takes the loot
+    play(no_gods, R.A_MOVE, act("count", 0), act("foot", f))  # seat 1's foot next to the temple takes the loot
     while no_gods.record[0]["era"] == 1 and not no_gods.is_terminal():
         play(no_gods, int(no_gods.legal_actions()[0]))
     assert no_gods.record[0]["f_era_end_by"][0] == R.END_GODS

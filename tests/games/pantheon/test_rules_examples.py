@@ -6,17 +6,17 @@ from simlab.games.pantheon import data as D
 from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.position import position
 
-from .helpers import COL, FOOT, STOP, geometry, play
+from .helpers import STOP, act, geometry, play
 
 DANCERS, PRIESTS, TEMPLES, GIFTS = D.DANCERS, D.PRIESTS, D.TEMPLES, D.GIFTS
 
 
 def tile(kind, level):
-    return R.A_TILE + kind * 4 + level - 1
+    return act("tile", kind, level - 1)
 
 
 def money(v):
-    return R.A_MONEY + v - 1
+    return act("money", v - 1)
 
 
 def test_the_purchase_that_spends_8():
@@ -38,8 +38,8 @@ def test_the_purchase_that_spends_8():
     assert s["money_left"] == 4
     play(st, R.A_BUY_FOOT, R.A_BUY_COL)
     assert s["money_left"] == 2 and s["stock_feet"][0] == 1 and s["stock_cols"][0] == 1
-    assert COL + c in st.legal_actions()
-    play(st, COL + c)
+    assert act("col", c) in st.legal_actions()
+    play(st, act("col", c))
     assert s["money_left"] == 0
     assert sorted(s["occ"][c].tolist()) == [0, 1] and s["occ_col"][c].tolist() == [1, 1]
     assert s["level"][0, DANCERS] == 1 and s["level"][0, PRIESTS] == 2
@@ -79,7 +79,7 @@ def test_scoring_example_11_plus_demigods_3_2_plus_5_columns_at_2_is_26():
         face_up=[(3, 1)],
         hands={1: {"dancers": 3, "temples": 1}},
     )
-    play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + DANCERS, R.A_KIND + TEMPLES)
+    play(st, R.A_GOD, act("slot", 0), act("kind", DANCERS), act("kind", TEMPLES))
     s = st.record[0]
     assert s["era"] == 4  # the last face-up god ended era 3; the scoring came between
     assert s["points"][0] == 11 + 5 + 10 == 26
@@ -88,11 +88,11 @@ def test_scoring_example_11_plus_demigods_3_2_plus_5_columns_at_2_is_26():
 
 def test_god_paid_4_plus_1_with_cards_only():
     st = position(0, players=2, face_up=[("Vinthrad", 4, 1), "Stonkus"], hands={0: {"dancers": 4, "temples": 1}})
-    play(st, R.A_GOD, R.A_SLOT + 0)
-    assert set(st.legal_actions()) == {R.A_KIND + DANCERS}  # the 4 can only be dancers
-    play(st, R.A_KIND + DANCERS)
-    assert st.legal_actions() == [R.A_KIND + TEMPLES]
-    play(st, R.A_KIND + TEMPLES)
+    play(st, R.A_GOD, act("slot", 0))
+    assert set(st.legal_actions()) == {act("kind", DANCERS)}  # the 4 can only be dancers
+    play(st, act("kind", DANCERS))
+    assert st.legal_actions() == [act("kind", TEMPLES)]
+    play(st, act("kind", TEMPLES))
     s = st.record[0]
     assert s["hand"][0].sum() == 0 and s["f_gods"][0] == 1 and s["points"][0] == 1
 
@@ -100,7 +100,7 @@ def test_god_paid_4_plus_1_with_cards_only():
 def test_god_paid_4_plus_1_with_tiles_only_l4_dancer_and_l2_temple():
     st = position(0, players=2, face_up=[("Vinthrad", 4, 1)], tiles={0: {"dancers": 4, "temples": 2}}, hands={0: {}})
     assert R.A_GOD in st.legal_actions()
-    play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + DANCERS, R.A_KIND + TEMPLES)
+    play(st, R.A_GOD, act("slot", 0), act("kind", DANCERS), act("kind", TEMPLES))
     s = st.record[0]
     assert s["f_gods"][0] == 1 and s["level"][0, DANCERS] == 4 and s["level"][0, TEMPLES] == 2  # never spent
 
@@ -109,7 +109,7 @@ def test_god_paid_with_l2_dancer_tile_plus_2_dancer_cards_and_1_temple_card():
     st = position(
         0, players=2, face_up=[("Vinthrad", 4, 1)], tiles={0: {"dancers": 2}}, hands={0: {"dancers": 2, "temples": 1}}
     )
-    play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + DANCERS, R.A_KIND + TEMPLES)
+    play(st, R.A_GOD, act("slot", 0), act("kind", DANCERS), act("kind", TEMPLES))
     s = st.record[0]
     assert s["hand"][0].sum() == 0 and s["f_gods"][0] == 1 and s["level"][0, DANCERS] == 2
 
@@ -122,10 +122,10 @@ def test_four_group_god_2_priests_2_dancers_l1_temple_plus_1_card_1_gift():
         tiles={0: {"temples": 1}},
         hands={0: {"priests": 2, "dancers": 2, "temples": 1, "gifts": 1}},
     )
-    play(st, R.A_GOD, R.A_SLOT + 0)
-    play(st, R.A_KIND + PRIESTS, R.A_KIND + DANCERS, R.A_KIND + TEMPLES)
-    assert st.legal_actions() == [R.A_KIND + GIFTS]
-    play(st, R.A_KIND + GIFTS)
+    play(st, R.A_GOD, act("slot", 0))
+    play(st, act("kind", PRIESTS), act("kind", DANCERS), act("kind", TEMPLES))
+    assert st.legal_actions() == [act("kind", GIFTS)]
+    play(st, act("kind", GIFTS))
     s = st.record[0]
     assert s["hand"][0].sum() == 0 and s["f_gods"][0] == 1
 
@@ -141,8 +141,8 @@ def test_gallia_flip_pays_only_the_top_number():
         0, players=2, phase="gallia", nation="Gallia", god_stack_top=[("Gadicea", 5, 1)], hands={0: {"dancers": 5}}
     )
     play(st, R.A_GALLIA_FLIP)
-    assert set(st.legal_actions()) == {R.A_KIND + DANCERS, STOP}
-    play(st, R.A_KIND + DANCERS)
+    assert set(st.legal_actions()) == {act("kind", DANCERS), STOP}
+    play(st, act("kind", DANCERS))
     s = st.record[0]
     owned = [t for t in range(R.NGOD) if s["god_loc"][t] == R.L_OWNED and s["god_owner"][t] == 0]
     assert [D.GODS[int(st.cfg[0]["tile_god"][t])] for t in owned] == ["Gadicea"]
@@ -166,12 +166,12 @@ def test_movement_example_three_steps_foot_foot_column():
     _, f, c = geometry(base)
     st = position(0, players=3, hands={0: {"movement": 1}})
     play(st, R.A_MOVE)
-    assert R.A_COUNT + 1 in st.legal_actions()
-    play(st, R.A_COUNT + 1)
+    assert act("count", 1) in st.legal_actions()
+    play(st, act("count", 1))
     s = st.record[0]
     assert s["steps_left"] == 3
-    play(st, FOOT + f)
+    play(st, act("foot", f))
     assert s["steps_left"] == 2
-    assert COL + c in st.legal_actions()
-    play(st, COL + c)
+    assert act("col", c) in st.legal_actions()
+    play(st, act("col", c))
     assert s["steps_left"] == 1

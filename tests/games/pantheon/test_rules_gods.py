@@ -11,14 +11,14 @@ from simlab.games.pantheon.checks import invariants
 from simlab.games.pantheon.game import GAME, PantheonState
 from simlab.games.pantheon.position import position
 
-from .helpers import FOOT, JUMP, STOP, neighbours, play
+from .helpers import STOP, act, neighbours, play
 
 SACRIFICE_HAND = {"gifts": 6, "priests": 6, "dancers": 6, "temples": 6}
 
 
 def take_god(st, slot):
     """The god action on display ``slot``, paying each group with the first kind the hand allows."""
-    play(st, R.A_GOD, R.A_SLOT + slot)
+    play(st, R.A_GOD, act("slot", slot))
     while st.record[0]["phase"] == R.PH_GOD_PAY:
         play(st, int(st.legal_actions()[0]))
 
@@ -132,11 +132,11 @@ def test_two_gaiviles_may_not_clear_two_hexes_in_one_go():
     """«egyszerre 1-nél több mezőt nem ugorhat át»: with two Gaiviles and 2 steps (big foot + a steps tile),
     jump, jump, then a foot beyond both is illegal: after a jump the next piece lands next to the hex jumped."""
     st, (a, b, c, _y) = gaiviles_position()
-    play(st, R.A_MOVE, R.A_COUNT + 0)
-    assert JUMP + a in st.legal_actions()
-    play(st, JUMP + a)
+    play(st, R.A_MOVE, act("count", 0))
+    assert act("jump", a) in st.legal_actions()
+    play(st, act("jump", a))
     legal = st.legal_actions()
-    assert JUMP + b not in legal and FOOT + c not in legal and STOP not in legal
+    assert act("jump", b) not in legal and act("foot", c) not in legal and STOP not in legal
     places = [x for x in legal if x < R.A_JUMP]
     assert places and all(a in neighbours(st, x % R.MAX_HEX) for x in places)
 
@@ -144,11 +144,11 @@ def test_two_gaiviles_may_not_clear_two_hexes_in_one_go():
 def test_a_second_jump_follows_the_first_ones_landing():
     """Jump a, land next to it (1 step), then the second Gaiviles jumps b from a and lands beyond it (1 step)."""
     st, (a, b, c, y) = gaiviles_position()
-    play(st, R.A_MOVE, R.A_COUNT + 0, JUMP + a, FOOT + y)
-    assert JUMP + b in st.legal_actions() and STOP in st.legal_actions()
-    play(st, JUMP + b)
-    assert FOOT + c in st.legal_actions()
-    play(st, FOOT + c)
+    play(st, R.A_MOVE, act("count", 0), act("jump", a), act("foot", y))
+    assert act("jump", b) in st.legal_actions() and STOP in st.legal_actions()
+    play(st, act("jump", b))
+    assert act("foot", c) in st.legal_actions()
+    play(st, act("foot", c))
     s = st.record[0]
     assert s["occ"][y, 0] == 0 and s["occ"][c, 0] == 0 and s["steps_left"] == 0 and s["jumped"] == -1
     invariants(s, st.config)
@@ -170,5 +170,5 @@ def test_a_jump_needs_a_landing_the_steps_left_can_pay():
             stock={0: (4, 0)},
             loot={},
         )
-        play(st, R.A_MOVE, R.A_COUNT + 0)
-        assert st.record[0]["steps_left"] == 1 and (JUMP + a in st.legal_actions()) == legal
+        play(st, R.A_MOVE, act("count", 0))
+        assert st.record[0]["steps_left"] == 1 and (act("jump", a) in st.legal_actions()) == legal

@@ -6,7 +6,7 @@ from simlab.games.pantheon import data as D
 from simlab.games.pantheon import rules as R
 from simlab.games.pantheon.position import position
 
-from .helpers import STOP, play
+from .helpers import STOP, act, play
 
 
 def next_era(nation, hands=None, **kw):
@@ -15,7 +15,7 @@ def next_era(nation, hands=None, **kw):
     this = D.ROMA if nation != D.ROMA else D.PERSIA  # the era before: another nation (each is played once)
     st = position(0, players=2, nation=this, face_up=[("Vinthrad", 4, 1)], hands=hands, next_nation=nation, **kw)
     s = st.record[0]
-    play(st, R.A_GOD, R.A_SLOT + 0, R.A_KIND + D.DANCERS, R.A_KIND + D.TEMPLES)
+    play(st, R.A_GOD, act("slot", 0), act("kind", D.DANCERS), act("kind", D.TEMPLES))
     assert s["nation"] == nation and s["era"] == 2
     return st
 
@@ -24,9 +24,9 @@ def test_iberia_each_player_takes_a_level_1_tile_or_upgrades_one():
     st = next_era(D.IBERIA, tiles={0: {"gifts": 2}})
     s = st.record[0]
     assert st.decision_name() == "Iberia: sacrifice tile" and s["cur"] == 1
-    play(st, R.A_KIND + D.PRIESTS)
+    play(st, act("kind", D.PRIESTS))
     assert s["level"][1, D.PRIESTS] == 1 and s["cur"] == 0
-    play(st, R.A_KIND + D.GIFTS)
+    play(st, act("kind", D.GIFTS))
     assert s["level"][0, D.GIFTS] == 3 and s["temple"] >= 0
 
 
@@ -34,7 +34,7 @@ def test_germania_sets_every_hand_to_seven_drawing_or_discarding_by_choice():
     st = next_era(D.GERMANIA, hands={1: {"money 1": 9}})
     s = st.record[0]
     assert st.decision_name() == "discard down to the hand size" and s["cur"] == 1
-    play(st, R.A_DISCARD + R.C_MONEY1, R.A_DISCARD + R.C_MONEY1)
+    play(st, act("discard", R.C_MONEY1), act("discard", R.C_MONEY1))
     assert s["hand"][1].sum() == 7 and s["hand"][0].sum() == 7
 
 

@@ -23,43 +23,50 @@ BRIBE_DISC = 7
 
 
 def lay(card: int, disc: int) -> int:
-    return R.A_LAY + card * 7 + disc - 1
+    return R.ACTIONS.encode("lay", card, disc - 1)
+
+
+def laid(a: int) -> tuple[int, int]:
+    """The (card, disc - 1) of a lay action, read back from its id (any other action is refused)."""
+    family, index = R.ACTIONS.decode(a)
+    assert family == "lay", f"{a} is a {family} action, not a lay"
+    return index
 
 
 def money(pips: int) -> int:
-    return R.A_MONEY + pips - 1
+    return R.ACTIONS.encode("money", pips - 1)
 
 
 def draw(pips: int) -> int:
-    return R.A_DRAW + pips - 1
+    return R.ACTIONS.encode("draw", pips - 1)
 
 
 def act(disc: int) -> int:
-    return R.A_ACT + disc - 1
+    return R.ACTIONS.encode("act", disc - 1)
 
 
 def bribe(pips: int) -> int:
-    return R.A_BRIBE + pips - 1
+    return R.ACTIONS.encode("bribe", pips - 1)
 
 
 def die(pips: int) -> int:
-    return R.A_DIE + pips - 1
+    return R.ACTIONS.encode("die", pips - 1)
 
 
 def consul(pips: int, up: bool) -> int:
-    return R.A_CONSUL + (pips - 1) * 2 + int(up)
+    return R.ACTIONS.encode("consul", pips - 1, int(up))
 
 
 def target(disc: int) -> int:
-    return R.A_DISC + disc - 1
+    return R.ACTIONS.encode("disc", disc - 1)
 
 
 def card(t: int) -> int:
-    return R.A_CARD + t
+    return R.ACTIONS.encode("card", t)
 
 
 def count(k: int) -> int:
-    return R.A_COUNT + k
+    return R.ACTIONS.encode("count", k)
 
 
 # -- chance ----------------------------------------------------------------------------------------

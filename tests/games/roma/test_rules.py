@@ -31,6 +31,7 @@ from .scenarios import (
     draw,
     end_turn,
     force_rolls,
+    laid,
     lay,
     legal,
     money,
@@ -186,10 +187,10 @@ def test_opening_placement_is_free_one_card_per_disc_then_start_player_loses_two
         t = int(np.flatnonzero(rec(st)["hand"][0])[0])
         play(st, lay(t, d))
         if d < 4:  # one card per disc
-            assert not any((a - R.A_LAY) % 7 == d - 1 for a in st.legal_actions())
+            assert not any(laid(a)[1] == d - 1 for a in st.legal_actions())
     s = rec(st)
     assert st.current_player == 1 and s["money"][0] == 0 and s["revealed"] == 0
-    assert {(a - R.A_LAY) % 7 for a in st.legal_actions()} == set(range(6))  # seat 1: its own side is free
+    assert {laid(a)[1] for a in st.legal_actions()} == set(range(6))  # seat 1: its own side is free
     for d in (6, 5, 4, 3):
         t = int(np.flatnonzero(rec(st)["hand"][1])[0])
         play(st, lay(t, d))
@@ -204,7 +205,7 @@ def test_opening_placement_is_free_one_card_per_disc_then_start_player_loses_two
 def test_bribe_disc_preset_deals_five_and_start_player_loses_two_on_seven_spaces():
     st = _through_swap(new_state(seed=2, preset="bribe_disc"))
     assert rec(st)["hand_n"].tolist() == [5, 5]
-    assert {(a - R.A_LAY) % 7 for a in st.legal_actions()} == set(range(7))  # the bribe space too
+    assert {laid(a)[1] for a in st.legal_actions()} == set(range(7))  # the bribe space too
     for p in range(2):
         for d in range(5):
             t = int(np.flatnonzero(rec(st)["hand"][p])[0])
@@ -536,7 +537,7 @@ def test_architectus_lays_buildings_free_covering_any_card_itself_included():
 def test_senator_lays_characters_free():
     st = scenario(dice=(5, 2, 3), hands={0: [CENTURIO, NERO, FORUM]}, boards={0: {5: SENATOR}})
     play(st, act(5))
-    assert {(a - R.A_LAY) // 7 for a in legal(st) if a != DONE} == {CENTURIO, NERO}
+    assert {laid(a)[0] for a in legal(st) if a != DONE} == {CENTURIO, NERO}
     play(st, lay(CENTURIO, 1), lay(NERO, 6), DONE)
     assert board(st, 0) == {1: CENTURIO, 5: SENATOR, 6: NERO} and rec(st)["f_laid"][0].sum() == 2
     st = scenario(dice=(5, 2, 3), hands={0: [FORUM]}, boards={0: {5: SENATOR}})
@@ -551,7 +552,7 @@ def test_consiliarius_relays_all_characters_and_may_cover_buildings():
     assert s["relay"][LEGAT] == 1 and s["relay"][CONSILIARIUS] == 1
     play(st, lay(LEGAT, 3))  # covers the Forum
     assert rec(st)["discard"][FORUM] == 1
-    assert not any((a - R.A_LAY) % 7 == 2 for a in st.legal_actions())  # one relayed card per disc
+    assert not any(laid(a)[1] == 2 for a in st.legal_actions())  # one relayed card per disc
     play(st, lay(CONSILIARIUS, 6))
     assert board(st, 0) == {3: LEGAT, 5: TURRIS, 6: CONSILIARIUS} and st.decision_name() == "action"
     assert rec(st)["f_laid"][0].sum() == 0
