@@ -166,14 +166,15 @@ def place_name(place: int) -> str:
 def describe(state: Any, action: int, generic: str) -> str:
     """``generic`` (``game.describe_action``) with what a passenger action moves (where it is bound, its fare)
     and which tech a race-tech token is (its name, culture and price; never its token number)."""
-    if R.A_PICKUP <= action < R.A_PILOT:
-        i = (action - R.A_PICKUP) % (R.A_DROP - R.A_PICKUP)
+    family, index = R.ACTIONS.decode(action) if R.ACTIONS.find(action) is not None else ("", 0)
+    if family in ("pickup", "drop"):
+        i = int(index)
         c = state.cfg[0]
         bound, fare = place_name(int(c["passenger_dest"][i])), credits(int(c["passenger_fare"][i]))
         return f"{generic} (bound for {bound}, fare {fare})"
-    if R.A_TECH <= action < R.A_PICKUP:  # a race-tech token by its tech's name, not its token number
+    if family == "tech":  # a race-tech token by its tech's name, not its token number
         c = state.cfg[0]
-        culture = int(c["token_culture"][action - R.A_TECH])
+        culture = int(c["token_culture"][int(index)])
         kind = int(c["culture_tech"][culture])
         price = credits(int(c["tech_price"][kind]))
         return (
@@ -275,8 +276,8 @@ def after(state: Any, action: int, later: Any) -> list[str]:
             lines.append(discovery(state, a, sy))
     p = int(b["active"])
     if int(b["phase"]) in (R.PH_MOVE, R.PH_NAV_CHOICE, R.PH_ASSIGN) and int(a["pos"][p]) != int(b["pos"][p]):
-        k = action - R.A_EDGE
-        target = int(state.cfg[0]["adj"][int(b["pos"][p]), k]) if R.A_EDGE <= action < R.A_THRUST else -1
+        family, k = R.ACTIONS.decode(action)
+        target = int(state.cfg[0]["adj"][int(b["pos"][p]), k]) if family == "edge" else -1
         if int(a["pos"][p]) != target:  # navigation dice carried the ship on
             lines.append(f"    seat {p} carried on to {labels[int(a['pos'][p])]}")
         lines += _met(state, b, a, p, stepped=int(a["pos"][p]) == target)

@@ -343,7 +343,7 @@ def edge_to(state: MerchantOfVenusState, target: str) -> int:
     slots = [k for k in range(int(state.cfg[0]["adj_n"][where])) if int(adj[k]) == t]
     if not slots:
         raise PositionError(f"edge_to: {target} is not next to {state._names()[where]}")
-    return R.A_EDGE + slots[0]
+    return R.ACTIONS.encode("edge", slots[0])
 
 
 def force(state: MerchantOfVenusState, *outcomes: int, **kinds: Iterable[int] | int) -> MerchantOfVenusState:

@@ -68,22 +68,25 @@ def describe(state: Any, action: int, generic: str) -> str:
     a sacrifice kind pays or upgrades, which loot resolves; ``generic`` (``game.describe_action``) otherwise."""
     s = state.record[0]
     phase, seat = int(s["phase"]), int(s["cur"])
-    if R.A_KIND <= action < R.A_SLOT:
-        kind = D.SACRIFICE_KINDS[action - R.A_KIND]
+    family = R.ACTIONS.find(action)
+    if family is None:
+        return generic
+    k = action - family.start
+    if family.name == "kind":
+        kind = D.SACRIFICE_KINDS[k]
         if phase in (R.PH_SACRIFICE, R.PH_IBERIA):
-            level = int(s["level"][seat, action - R.A_KIND])
+            level = int(s["level"][seat, k])
             return f"{kind} sacrifice tile to level {level + 1}" if level else f"take a level-1 {kind} sacrifice tile"
         return f"pay with {kind} cards"
-    if R.A_SLOT <= action < R.A_DECK:
-        k = action - R.A_SLOT
+    if family.name == "slot":
         if phase == R.PH_GOD_PICK and k < len(s["god_face"]) and int(s["god_face"][k]) >= 0:
             return f"{D.GODS[int(state.cfg[0]['tile_god'][int(s['god_face'][k])])]} (god slot {k})"
         if phase == R.PH_DRAW and k < len(s["display"]) and int(s["display"][k]) >= 0:
             return f"the {CARD_NAMES[int(s['display'][k])]} card from display slot {k}"
-    if R.A_LOOT <= action < R.A_BONUS and int(s["pend"][action - R.A_LOOT]) >= 0:
-        return f"resolve the {loot_name(int(s['pend'][action - R.A_LOOT]))} tile first"
-    if R.A_BONUS <= action < R.MAX_ACTIONS and int(s["bonus_face"][action - R.A_BONUS]) >= 0:
-        return f"the {loot_name(int(s['bonus_face'][action - R.A_BONUS]))} bonus tile"
+    if family.name == "loot" and int(s["pend"][k]) >= 0:
+        return f"resolve the {loot_name(int(s['pend'][k]))} tile first"
+    if family.name == "bonus" and int(s["bonus_face"][k]) >= 0:
+        return f"the {loot_name(int(s['bonus_face'][k]))} bonus tile"
     return generic
 
 
@@ -231,7 +234,7 @@ def after(state: Any, action: int, later: Any) -> list[str]:
     boxed = []
     for h in np.nonzero((b["loot_hex"] >= 0) & (a["loot_hex"] < 0))[0]:
         tile = loot_name(int(b["loot_hex"][h]))
-        if action < R.A_COL and h == action - R.A_FOOT and len(takers):  # a foot placed on it takes it
+        if R.ACTIONS.decode(action) == ("foot", h) and len(takers):  # a foot placed on it takes it
             lines.append(f"    seat {int(takers[0])} takes the {tile} loot on {labels[int(h)]}")
         else:  # the era's end boxes the loot left on the board (said after the era's end)
             boxed.append(f"    the {tile} loot left on {labels[int(h)]} is boxed")
@@ -303,7 +306,9 @@ def _revealed(state: Any, action: int, b: np.void, a: np.void) -> list[str]:
         lines.append(f"    seat {int(b['cur'])} flips {god}")
     if int(a["era"]) != int(b["era"]):
         return lines
-    took = int(b["phase"]) == R.PH_DRAW and R.A_SLOT <= action < R.A_DECK  # refilled, perhaps with the same
+    took = int(b["phase"]) == R.PH_DRAW and R.ACTIONS.find(action) is R.ACTIONS.family(
+        "slot"
+    )  # refilled, perhaps with the same
     if took or not np.array_equal(a["display"], b["display"]):
         shown = [CARD_NAMES[int(k)] for k in a["display"] if int(k) >= 0]
         lines.append("    card display now: " + (", ".join(shown) if shown else "empty"))
