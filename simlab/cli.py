@@ -764,6 +764,7 @@ def seats(
     sentence each. --json tables (--csv: the first, every variant): seats, equal_seats, verdicts (and compare).
     """
     from simlab.analysis import compare_variants, seat_advantage
+    from simlab.analysis.frames import roles
     from simlab.analysis.seat_focus import focus, shown_changes, summary_lines
     from simlab.analysis.seats import seat_verdicts
     from simlab.analysis.text import compare_text, seats_text
@@ -779,7 +780,7 @@ def seats(
             _emit_json("seats", folder, tables | {"compare": compared}, [], fmt, base=base)
         else:
             shown = focus(df, base, chosen, top, show_all)
-            _echo(seats_text(shown.full, tolerance / 100))
+            _echo(seats_text(shown.full, tolerance / 100, roles(folder).units))
             _echo(summary_lines(df, shown, tolerance / 100, folder))
             if compared is not None:
                 _echo(compare_text(shown_changes(compared, shown)))
@@ -805,23 +806,26 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
     """
     from simlab.analysis import compensation as fit
     from simlab.analysis.compensation import folder_sweep, swept_kinds
-    from simlab.analysis.compensation_text import compensation_text
+    from simlab.analysis.compensation_text import compensation_text, left_out_line
     from simlab.analysis.frames import roles
+    from simlab.analysis.words import with_unit
 
     with _json_guard("compensation", folder, "compensation", fmt):
         _, left_out = folder_sweep(folder)  # refuses a folder whose variants differ in more than the knob
-        if left_out:
-            click.echo(f"left out (they change more than the money): {', '.join(left_out)}", err=True)
         comp = fit(folder, seat=seat)
         # a points intervention swept in the same folder is fitted too, in the game's points
         more = [fit(folder, seat=seat, kind=k) for k in swept_kinds(folder) if k != "money"]
         units = roles(folder).units
         if fmt:
-            tables = {"fit": comp.fit, "points": comp.points, "curve": comp.curve}
-            tables |= {f"fit_{c.kind}": c.fit for c in more}
-            _emit_json("compensation", folder, tables, [], fmt, level=comp.level, players=comp.players, bots=comp.bots)
+            unit = units.of("money")  # every table's offsets are in the game's money; a fit_points' in its points
+            tables = {"fit": with_unit(comp.fit, unit), "points": with_unit(comp.points, unit), "curve": comp.curve}
+            tables |= {f"fit_{c.kind}": with_unit(c.fit, units.of(c.kind)) for c in more}
+            extra = {"level": comp.level, "players": comp.players, "bots": comp.bots, "left_out": left_out}
+            _emit_json("compensation", folder, tables, [], fmt, **extra)
         else:
             _echo([line for c in (comp, *more) for line in compensation_text(c, units)])
+            if left_out:  # after the answer, and short: a card run leaves fifty variants out
+                click.echo(left_out_line(left_out, units))
         if chart:
             from simlab.report import charts
 
@@ -860,6 +864,7 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     from simlab.analysis.folder_question import require_card_run
     from simlab.analysis.frames import roles
     from simlab.analysis.text import cards_text
+    from simlab.analysis.words import with_units, words
 
     with _json_guard("cards", folder, "card_value", fmt):
         require_card_run(folder, control)  # a seat run, a sweep: names the scenario that would answer
@@ -869,11 +874,13 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
             money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}", r["games"])
         df = card_value(folder, control=control, money=money, adjust=adjust)
         df = with_ranks(df, ranked=pl.col("kind") == "card")
-        units = roles(folder).units
+        units, said = roles(folder).units, words(folder)
         if fmt:
-            _emit_json("cards", folder, {"cards": df}, [], fmt, control=control, adjust=adjust, sweep=sweep)
+            _emit_json(
+                "cards", folder, {"cards": with_units(df, said)}, [], fmt, control=control, adjust=adjust, sweep=sweep
+            )
         else:
-            _echo(cards_text(df, units))
+            _echo(cards_text(df, said))
         if chart:
             from simlab.report import charts
 
@@ -900,6 +907,7 @@ def markets(folder: str, series: str, base: str | None, chart: str | None, fmt: 
     """
     from simlab.analysis import compare_variants, market_summary, sale_yield
     from simlab.analysis.frames import roles
+    from simlab.analysis.markets import applicable_yields
     from simlab.analysis.text import compare_text, markets_text
 
     with _json_guard("markets", folder, "market_summary", fmt):
@@ -915,7 +923,7 @@ def markets(folder: str, series: str, base: str | None, chart: str | None, fmt: 
         if fmt:
             tables = {
                 "collapses": summary.collapses,
-                "sale_yield": summary.sale_yield,
+                "sale_yield": applicable_yields(summary.sale_yield),  # no points column where no sale earns one
                 "trajectories": summary.trajectories,
                 "compare": compared,
             }
