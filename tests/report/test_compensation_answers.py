@@ -39,6 +39,7 @@ def test_compensation_refuses_a_mixed_folder_with_the_reports_message(quick_fold
     assert message in seats.notes
     result = CliRunner().invoke(cli, ["compensation", str(quick_folder)])
     assert result.exit_code == 2
+    message = not_a_sweep(configs, base, "start_money", sweep_example("massilia"), "massilia")  # its compensate
     assert message in result.output.replace("\n", " ") or message in result.stderr.replace("\n", " ")
     assert "Traceback" not in result.output
     with pytest.raises(A.AnalysisError, match="No compensation fit"):
