@@ -960,6 +960,7 @@ def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> No
     --json tables (--csv: the first): summary, lead, variance.
     """
     from simlab.analysis import balance_summary, lead_metrics, leader_curve, variance_decomposition
+    from simlab.analysis.frames import roles
     from simlab.analysis.text import balance_text
 
     missing: list[tuple[str, str]] = []
@@ -974,7 +975,7 @@ def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> No
             "balance", folder, {"summary": summary, "lead": lead, "variance": variance}, missing, fmt, outcome=outcome
         )
     else:
-        _echo(balance_text(summary, lead, variance))
+        _echo(balance_text(summary, lead, variance, roles(folder).units))
         for _, reason in missing:
             click.echo(reason)
     if chart:

@@ -20,7 +20,7 @@ from simlab.cli import cli
 from simlab.core.facts import Roles
 
 GAMES = ["massilia", "roma", "pantheon", "merchant_of_venus"]
-COMMANDS = ["seats", "cards", "markets", "compensation"]
+COMMANDS = ["seats", "cards", "markets", "compensation", "balance"]
 
 #: a control, two grants of the game's card intervention, two (or three) granted amounts per game
 SCENARIOS = {
@@ -167,6 +167,8 @@ def test_text_answers_speak_the_games_words_and_no_other_games(runs, game, comma
     elif command == "compensation":
         assert text.startswith(f"starting {u.money_plural}:\n")
         assert "starting money" not in text or u.money_plural == "money"
+    elif command == "balance":
+        assert f"margin ({u.points_label})" in text
     elif command == "markets" and game in ("roma", "pantheon"):
         assert "is not available for this game" in text
     else:

@@ -295,7 +295,10 @@ def shift_text(df: pl.DataFrame) -> list[str]:
     ]
 
 
-def balance_text(summary: pl.DataFrame, lead: pl.DataFrame | None, variance: pl.DataFrame) -> list[str]:
+def balance_text(
+    summary: pl.DataFrame, lead: pl.DataFrame | None, variance: pl.DataFrame, units: Units = GENERIC_UNITS
+) -> list[str]:
+    """Length, margin (in the game's points, ``units``), shared wins, decisiveness and the luck's share."""
     rows = [
         [
             r["variant"],
@@ -311,7 +314,12 @@ def balance_text(summary: pl.DataFrame, lead: pl.DataFrame | None, variance: pl.
     ]
     lines = [
         "game length, margin of victory (winner minus runner-up) and shared wins:",
-        *("  " + s for s in table(["", "games", "turns", "95% CI", "margin", "95% CI", "draw %", "95% CI"], rows)),
+        *(
+            "  " + s
+            for s in table(
+                ["", "games", "turns", "95% CI", f"margin ({units.points_label})", "95% CI", "draw %", "95% CI"], rows
+            )
+        ),
     ]
     if lead is not None:  # None: the game records no per-round scores (the caller says so)
         rounds = sorted(
