@@ -240,3 +240,11 @@ def test_fifty_left_out_variants_are_five_names_and_a_count():
         "left out of the fit: 50 variant(s) that change more than the starting sestertii "
         "(card0_seat0, card1_seat1, card2_seat2, card3_seat3, card4_seat0 and 45 more)"
     )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_robust_panel_names_the_effect_in_the_games_noun(runs, game):
+    from simlab.analysis.robust import panel_effects
+
+    kinds = set(panel_effects(runs[game])["kind"].to_list())
+    assert kinds == {"seat advantage", f"{declared(game).noun} value"}
