@@ -897,16 +897,28 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     help="Series drawn by --chart (and, with --json, the trajectories table).",
 )
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
+@click.option("--variant", "chosen", multiple=True, metavar="VARIANT", help="Show only this variant (repeatable).")
+@click.option("--all", "show_all", is_flag=True, help="Show every variant, however many the run has.")
 @chart_option
 @json_option
-def markets(folder: str, series: str, base: str | None, chart: str | None, fmt: str | None) -> None:
+def markets(
+    folder: str,
+    series: str,
+    base: str | None,
+    chosen: tuple[str, ...],
+    show_all: bool,
+    chart: str | None,
+    fmt: str | None,
+) -> None:
     """Market shifts in FOLDER: demand collapses and recoveries, money and points per unit sold.
 
     A game that declares no market answers "not available for this game" with the missing roles (exit 0).
-    --json tables (--csv: the first): collapses, sale_yield, trajectories (of --series), compare (with --base).
+    A run of more than six variants shows its base (--base, else control or rulebook); --variant, --all the others.
+    --json tables (--csv: the first, every variant): collapses, sale_yield, trajectories (of --series), compare.
     """
     from simlab.analysis import compare_variants, market_summary, sale_yield
     from simlab.analysis.frames import roles
+    from simlab.analysis.market_focus import hidden_line, only, shown_variants
     from simlab.analysis.markets import applicable_yields
     from simlab.analysis.text import compare_text, markets_text
 
@@ -929,7 +941,10 @@ def markets(folder: str, series: str, base: str | None, chart: str | None, fmt: 
             }
             _emit_json("markets", folder, tables, [("sale_yield", missing)] if missing else [], fmt, series=series)
         else:
-            _echo(markets_text(summary.collapses, summary.sale_yield, units))
+            variants = list(dict.fromkeys(summary.collapses["variant"].to_list()))
+            shown = shown_variants(variants, base, chosen, show_all)
+            _echo(markets_text(only(summary.collapses, shown), only(summary.sale_yield, shown), units))
+            _echo(hidden_line(variants, shown, folder))
             if missing:
                 click.echo(missing)
             if compared is not None:

@@ -248,3 +248,28 @@ def test_robust_panel_names_the_effect_in_the_games_noun(runs, game):
 
     kinds = set(panel_effects(runs[game])["kind"].to_list())
     assert kinds == {"seat advantage", f"{declared(game).noun} value"}
+
+
+def test_markets_of_a_many_variant_run_lead_with_the_control_and_say_how_to_see_the_rest(tmp_path):
+    """A card run of Massilia: 7 variants x 5 goods printed 35 collapse rows; the control's alone now, the others
+    on request (--variant, --all), every row still in --json."""
+    cards = "".join(
+        f'[variants.{c}_seat{k}]\nset = {{ bonus_card = "{c}", bonus_card_seat = {k} }}\n'
+        for c in ("mercure", "pluton", "neptune")
+        for k in (0, 1)
+    )
+    head = SCENARIOS["massilia"].split("[variants.control]")[0]
+    scenario = tmp_path / "many.toml"
+    scenario.write_text(f'description = "many"\ngames = 10\nseed = 3\n{head}[variants.control]\n{cards}')
+    folder = str(simlab.run_scenario(scenario, jobs=1, out=tmp_path / "run", progress=False))
+    text = answer("markets", folder)
+    rows = re.findall(r"^  (\S+) \S+ +10 ", text, re.M)
+    assert rows and set(rows) == {"control"}
+    assert f"6 other variants not shown (the markets of control above); one of them: simlab markets {folder}" in text
+    chosen = answer("markets", folder, "--variant", "pluton_seat1", "--base", "control")
+    assert set(re.findall(r"^  (\S+) \S+ +10 ", chosen, re.M)) == {"control", "pluton_seat1"}
+    assert len(set(re.findall(r"^  (\S+) \S+ +10 ", answer("markets", folder, "--all"), re.M))) == 7
+    every = json.loads(answer("markets", folder, "--json"))["tables"]["collapses"]
+    assert len({r["variant"] for r in every}) == 7
+    result = CliRunner().invoke(cli, ["markets", folder, "--variant", "plutonseat1"])
+    assert result.exit_code == 2 and "unknown variant 'plutonseat1' (did you mean 'pluton_seat1'" in result.stderr
