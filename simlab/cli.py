@@ -1334,7 +1334,10 @@ def robust(
     """
     from simlab.analysis.robust import robustness
     from simlab.run.panel import run_panel
+    from simlab.run.scenario import load_scenario
 
+    if base:  # a misspelt --base is refused before a single panel game is played, with "did you mean"
+        load_scenario(scenario).variant(base)
     root = run_panel(
         scenario,
         split_bots(panel),

@@ -78,3 +78,11 @@ def test_a_folder_that_is_no_sweep_names_compensate_for_its_own_game(results):
     stderr = error_of("compensation", str(results / "pantheon_seats"))
     assert "No compensation fit: it needs variants that differ from rulebook only in extra_start_feet" in stderr
     assert "`simlab compensate pantheon` finds the fair vector" in stderr
+
+
+def test_robust_refuses_a_misspelt_base_before_playing_a_game(tmp_path):
+    scenario = ROOT / "scenarios" / "pantheon_seats.toml"
+    out = tmp_path / "panel"
+    stderr = error_of("robust", str(scenario), "--panel", "builder,devout", "--base", "rulebok", "-o", str(out))
+    assert f"{scenario}: unknown variant 'rulebok' (did you mean 'rulebook'?)" in stderr
+    assert not out.exists()  # nothing was played
