@@ -273,3 +273,13 @@ def test_markets_of_a_many_variant_run_lead_with_the_control_and_say_how_to_see_
     assert len({r["variant"] for r in every}) == 7
     result = CliRunner().invoke(cli, ["markets", folder, "--variant", "plutonseat1"])
     assert result.exit_code == 2 and "unknown variant 'plutonseat1' (did you mean 'pluton_seat1'" in result.stderr
+
+
+def test_a_quick_what_if_shows_the_score_in_the_games_points():
+    said = declared("merchant_of_venus")
+    out = answer(
+        "compare", "merchant_of_venus", "--set", "purse_offset=40,0,0,0", "--vs", "--preset", "rulebook", "-n", "10"
+    )
+    assert f"score ({said.units.points_label})" in out and "score (points)" not in out
+    assert " points of win share; the largest change is seat " in out
+    assert not foreign("merchant_of_venus").search(out)
