@@ -1351,7 +1351,8 @@ def robust(
     result = robustness(root, base=base)
     if fmt:
         tables = {"verdicts": result.verdicts, "estimates": result.estimates}
-        _emit_json("robust", str(root.parent), tables, [], fmt, bots=result.bots, method=result.method, seating=seating)
+        extra = {"bots": result.bots, "method": result.method, "seating": seating, "game": load_scenario(scenario).game}
+        _emit_json("robust", str(root.parent), tables, [], fmt, **extra)
         return
     seated = "each in every seat" if seating == "every" else "each in one seat, rotated"
     click.echo(f"does it hold for other bots? {len(result.bots)} bots, {seated}: {', '.join(result.bots)}")

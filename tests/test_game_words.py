@@ -283,3 +283,16 @@ def test_a_quick_what_if_shows_the_score_in_the_games_points():
     assert f"score ({said.units.points_label})" in out and "score (points)" not in out
     assert " points of win share; the largest change is seat " in out
     assert not foreign("merchant_of_venus").search(out)
+
+
+def test_answers_without_a_result_folder_carry_their_games_units_too():
+    """``simlab compensate --json`` (no folder) and a robustness panel's answer (its folder holds panels)."""
+    from simlab.analysis.export import answer as envelope
+
+    payload = json.loads(
+        answer(
+            "compensate", "roma", "--json", "--confirm-games", "100", "--batch", "100", "--max-games", "600", "-j", "1"
+        )
+    )
+    assert payload["units"] == declared("roma").as_json()
+    assert envelope("robust", "/nonexistent", {}, game="pantheon")["units"] == declared("pantheon").as_json()

@@ -172,6 +172,7 @@ def fair_vector_payload(result: Any, game: str, tolerance: float, lineup: list[s
     """``simlab compensate --json``: the outcome and its first line, the answer, both confirmations, the race."""
     from simlab.analysis.export import records
     from simlab.analysis.fair_outcome import headline
+    from simlab.analysis.words import game_words
 
     tables = {"answer": result.answer_table(), "confirmation": result.confirmation.table()}
     if result.published is not None:
@@ -181,6 +182,7 @@ def fair_vector_payload(result: Any, game: str, tolerance: float, lineup: list[s
         "format": 1,
         "command": "compensate",
         "game": game,
+        "units": game_words(game).as_json(),
         "knob": result.knob,
         "level": result.level,
         "outcome": result.outcome,

@@ -47,17 +47,19 @@ def answer(
     tables: dict[str, Any],
     not_available: list[tuple[str, str]] = (),
     level: float = 0.95,
+    game: str | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """The JSON envelope of an analysis command: its tables (DataFrames or row lists) and what is missing."""
-    from simlab.analysis.words import Words, words
+    """The JSON envelope of an analysis command: its tables (DataFrames or row lists) and what is missing.
+    ``game``: the game of an answer whose folder is no result folder (a robustness panel's), for its words."""
+    from simlab.analysis.words import game_words, words
     from simlab.run.store import load_manifest
 
     try:
         game = load_manifest(folder).get("game")
         said = words(folder)
     except Exception:  # a folder without a manifest: the analysis itself says what is wrong
-        game, said = None, Words()
+        said = game_words(game)
     return {
         "format": FORMAT,
         "command": command,

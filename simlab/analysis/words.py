@@ -91,3 +91,19 @@ def with_unit(table: Any, unit: str) -> Any:
     import polars as pl
 
     return table.with_columns(pl.lit(unit, dtype=pl.String).alias("unit"))
+
+
+def game_words(game_id: str | None) -> Words:
+    """The words a game declares (for an answer without a result folder: ``simlab compensate``, a robustness
+    panel); generic ones for a game not installed here or without declared facts."""
+    import simlab
+
+    try:
+        fact_set = simlab.get_game(str(game_id)).fact_set
+    except Exception:  # a plug-in game missing on this machine
+        return Words()
+    if fact_set is None:
+        return Words()
+    return Words.of(
+        Roles({"units": fact_set.units.as_dict(), "interventions": fact_set.manifest_for([])["interventions"]})
+    )
