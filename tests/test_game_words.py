@@ -296,3 +296,17 @@ def test_answers_without_a_result_folder_carry_their_games_units_too():
     )
     assert payload["units"] == declared("roma").as_json()
     assert envelope("robust", "/nonexistent", {}, game="pantheon")["units"] == declared("pantheon").as_json()
+
+
+def test_a_folder_written_before_the_noun_was_declared_takes_its_games_noun(runs, tmp_path):
+    import shutil
+
+    folder = tmp_path / "old"
+    shutil.copytree(runs["pantheon"], folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for i in manifest["facts"]["interventions"]:
+        i.pop("noun", None), i.pop("nouns", None)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    text = answer("cards", str(folder))
+    assert "value of one extra god for the seat" in text and not foreign("pantheon").search(text)
+    assert json.loads(answer("seats", str(folder), "--json"))["units"]["interventions"] == "gods"
