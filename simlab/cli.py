@@ -839,7 +839,8 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
     "--sweep",
     type=click.Path(file_okay=False),
     metavar="FOLDER",
-    help="Price cards in money with this starting-money sweep (when the scenario has no money variants).",
+    help="Price the cards (gods, items: the game's noun) in its money with this sweep (when the run has no money "
+    "variants).",
 )
 @click.option(
     "--adjust",
@@ -851,8 +852,9 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
 @chart_option
 @json_option
 def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None, fmt: str | None) -> None:
-    """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml).
+    """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml), in the game's words.
 
+    What the game's card intervention grants (a card, a god, an item), and granted amounts of money or points.
     Per card: the change in the granted seat's win share and score against the control on the same game
     seeds (paired 95% intervals, adjusted p-values), in the game's money when the run has money<m>_seat<k>
     variants (or --sweep is given), beside the correlational played-vs-not view. --json (and --csv) table: cards.
