@@ -15,7 +15,7 @@ def _signed(x: float) -> str:
 
 def against_rules_words(r: dict, units: Units = GENERIC_UNITS, places: int = 2, kind: str = "money") -> str:
     """A fit row's fair amount against the published rules' starting money of every seat, never an impossible
-    amount (``compensation.against_rules``): "starting sestertii 0.00 against 3.35 for the other seat (the rules: 0
+    amount (``compensation.against_rules``): "starting coins 0.00 against 3.35 for the other seat (the rules: 0
     against 0): the other seat needs 3.35 more", or the reason there is no published reference."""
     import math
 

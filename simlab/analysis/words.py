@@ -30,7 +30,7 @@ class Words:
     @classmethod
     def of(cls, r: Roles) -> Words:
         """The words of these roles; a folder written before its card intervention declared a noun takes the noun
-        its game declares now (a Pantheon folder of yesterday says gods, not cards)."""
+        its game declares now (gods, not cards)."""
         card = r.intervention("card") or {}
         if card and not card.get("noun") and r.game:
             now = game_words(r.game)
