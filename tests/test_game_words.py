@@ -310,3 +310,13 @@ def test_a_folder_written_before_the_noun_was_declared_takes_its_games_noun(runs
     text = answer("cards", str(folder))
     assert "value of one extra god for the seat" in text and not foreign("pantheon").search(text)
     assert json.loads(answer("seats", str(folder), "--json"))["units"]["interventions"] == "gods"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_analysis_module_names_a_game(game):
+    """The words come from the results' declared facts: an analysis that named a game would speak for it alone."""
+    g = simlab.get_game(game)
+    pattern = re.compile(rf"\b({re.escape(g.name)}|{re.escape(g.title)})\b", re.I)
+    analysis = Path(simlab.__file__).parent / "analysis"
+    named = [p.name for p in sorted(analysis.glob("*.py")) if pattern.search(p.read_text())]
+    assert named == []
