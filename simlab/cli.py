@@ -785,6 +785,7 @@ def seats(
     sentence each. --json tables (--csv: the first, every variant): seats, equal_seats, verdicts (and compare).
     """
     from simlab.analysis import compare_variants, seat_advantage
+    from simlab.analysis.frames import roles
     from simlab.analysis.seat_focus import focus, shown_changes, summary_lines
     from simlab.analysis.seats import seat_verdicts
     from simlab.analysis.text import compare_text, seats_text
@@ -800,7 +801,7 @@ def seats(
             _emit_json("seats", folder, tables | {"compare": compared}, [], fmt, base=base)
         else:
             shown = focus(df, base, chosen, top, show_all)
-            _echo(seats_text(shown.full, tolerance / 100))
+            _echo(seats_text(shown.full, tolerance / 100, roles(folder).units))
             _echo(summary_lines(df, shown, tolerance / 100, folder))
             if compared is not None:
                 _echo(compare_text(shown_changes(compared, shown)))
@@ -826,23 +827,26 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
     """
     from simlab.analysis import compensation as fit
     from simlab.analysis.compensation import folder_sweep, swept_kinds
-    from simlab.analysis.compensation_text import compensation_text
+    from simlab.analysis.compensation_text import compensation_text, left_out_line
     from simlab.analysis.frames import roles
+    from simlab.analysis.words import with_unit
 
     with _json_guard("compensation", folder, "compensation", fmt):
         _, left_out = folder_sweep(folder)  # refuses a folder whose variants differ in more than the knob
-        if left_out:
-            click.echo(f"left out (they change more than the money): {', '.join(left_out)}", err=True)
         comp = fit(folder, seat=seat)
         # a points intervention swept in the same folder is fitted too, in the game's points
         more = [fit(folder, seat=seat, kind=k) for k in swept_kinds(folder) if k != "money"]
         units = roles(folder).units
         if fmt:
-            tables = {"fit": comp.fit, "points": comp.points, "curve": comp.curve}
-            tables |= {f"fit_{c.kind}": c.fit for c in more}
-            _emit_json("compensation", folder, tables, [], fmt, level=comp.level, players=comp.players, bots=comp.bots)
+            unit = units.of("money")  # every table's offsets are in the game's money; a fit_points' in its points
+            tables = {"fit": with_unit(comp.fit, unit), "points": with_unit(comp.points, unit), "curve": comp.curve}
+            tables |= {f"fit_{c.kind}": with_unit(c.fit, units.of(c.kind)) for c in more}
+            extra = {"level": comp.level, "players": comp.players, "bots": comp.bots, "left_out": left_out}
+            _emit_json("compensation", folder, tables, [], fmt, **extra)
         else:
             _echo([line for c in (comp, *more) for line in compensation_text(c, units)])
+            if left_out:  # after the answer, and short: a card run leaves fifty variants out
+                click.echo(left_out_line(left_out, units))
         if chart:
             from simlab.report import charts
 
@@ -856,7 +860,8 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
     "--sweep",
     type=click.Path(file_okay=False),
     metavar="FOLDER",
-    help="Price cards in money with this starting-money sweep (when the scenario has no money variants).",
+    help="Price the cards (gods, items: the game's noun) in its money with this sweep (when the run has no money "
+    "variants).",
 )
 @click.option(
     "--adjust",
@@ -868,8 +873,9 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
 @chart_option
 @json_option
 def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None, fmt: str | None) -> None:
-    """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml).
+    """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml), in the game's words.
 
+    What the game's card intervention grants (a card, a god, an item), and granted amounts of money or points.
     Per card: the change in the granted seat's win share and score against the control on the same game
     seeds (paired 95% intervals, adjusted p-values), in the game's money when the run has money<m>_seat<k>
     variants (or --sweep is given), beside the correlational played-vs-not view. --json (and --csv) table: cards.
@@ -881,6 +887,7 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     from simlab.analysis.folder_question import require_card_run
     from simlab.analysis.frames import roles
     from simlab.analysis.text import cards_text
+    from simlab.analysis.words import with_units, words
 
     with _json_guard("cards", folder, "card_value", fmt):
         require_card_run(folder, control)  # a seat run, a sweep: names the scenario that would answer
@@ -890,11 +897,13 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
             money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}", r["games"])
         df = card_value(folder, control=control, money=money, adjust=adjust)
         df = with_ranks(df, ranked=pl.col("kind") == "card")
-        units = roles(folder).units
+        units, said = roles(folder).units, words(folder)
         if fmt:
-            _emit_json("cards", folder, {"cards": df}, [], fmt, control=control, adjust=adjust, sweep=sweep)
+            _emit_json(
+                "cards", folder, {"cards": with_units(df, said)}, [], fmt, control=control, adjust=adjust, sweep=sweep
+            )
         else:
-            _echo(cards_text(df, units))
+            _echo(cards_text(df, said))
         if chart:
             from simlab.report import charts
 
@@ -911,16 +920,29 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     help="Series drawn by --chart (and, with --json, the trajectories table).",
 )
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
+@click.option("--variant", "chosen", multiple=True, metavar="VARIANT", help="Show only this variant (repeatable).")
+@click.option("--all", "show_all", is_flag=True, help="Show every variant, however many the run has.")
 @chart_option
 @json_option
-def markets(folder: str, series: str, base: str | None, chart: str | None, fmt: str | None) -> None:
+def markets(
+    folder: str,
+    series: str,
+    base: str | None,
+    chosen: tuple[str, ...],
+    show_all: bool,
+    chart: str | None,
+    fmt: str | None,
+) -> None:
     """Market shifts in FOLDER: demand collapses and recoveries, money and points per unit sold.
 
     A game that declares no market answers "not available for this game" with the missing roles (exit 0).
-    --json tables (--csv: the first): collapses, sale_yield, trajectories (of --series), compare (with --base).
+    A run of more than six variants shows its base (--base, else control or rulebook); --variant, --all the others.
+    --json tables (--csv: the first, every variant): collapses, sale_yield, trajectories (of --series), compare.
     """
     from simlab.analysis import compare_variants, market_summary, sale_yield
     from simlab.analysis.frames import roles
+    from simlab.analysis.market_focus import hidden_line, only, shown_variants
+    from simlab.analysis.markets import applicable_yields
     from simlab.analysis.text import compare_text, markets_text
 
     with _json_guard("markets", folder, "market_summary", fmt):
@@ -936,13 +958,16 @@ def markets(folder: str, series: str, base: str | None, chart: str | None, fmt: 
         if fmt:
             tables = {
                 "collapses": summary.collapses,
-                "sale_yield": summary.sale_yield,
+                "sale_yield": applicable_yields(summary.sale_yield),  # no points column where no sale earns one
                 "trajectories": summary.trajectories,
                 "compare": compared,
             }
             _emit_json("markets", folder, tables, [("sale_yield", missing)] if missing else [], fmt, series=series)
         else:
-            _echo(markets_text(summary.collapses, summary.sale_yield, units))
+            variants = list(dict.fromkeys(summary.collapses["variant"].to_list()))
+            shown = shown_variants(variants, base, chosen, show_all)
+            _echo(markets_text(only(summary.collapses, shown), only(summary.sale_yield, shown), units))
+            _echo(hidden_line(variants, shown, folder))
             if missing:
                 click.echo(missing)
             if compared is not None:
@@ -973,6 +998,7 @@ def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> No
     --json tables (--csv: the first): summary, lead, variance.
     """
     from simlab.analysis import balance_summary, lead_metrics, leader_curve, variance_decomposition
+    from simlab.analysis.frames import roles
     from simlab.analysis.text import balance_text
 
     missing: list[tuple[str, str]] = []
@@ -987,7 +1013,7 @@ def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> No
             "balance", folder, {"summary": summary, "lead": lead, "variance": variance}, missing, fmt, outcome=outcome
         )
     else:
-        _echo(balance_text(summary, lead, variance))
+        _echo(balance_text(summary, lead, variance, roles(folder).units))
         for _, reason in missing:
             click.echo(reason)
     if chart:
@@ -1331,7 +1357,10 @@ def robust(
     """
     from simlab.analysis.robust import robustness
     from simlab.experiments.panel import run_panel
+    from simlab.run.scenario import load_scenario
 
+    if base:  # a misspelt --base is refused before a single panel game is played, with "did you mean"
+        load_scenario(scenario).variant(base)
     root = run_panel(
         scenario,
         split_bots(panel),
@@ -1345,7 +1374,8 @@ def robust(
     result = robustness(root, base=base)
     if fmt:
         tables = {"verdicts": result.verdicts, "estimates": result.estimates}
-        _emit_json("robust", str(root.parent), tables, [], fmt, bots=result.bots, method=result.method, seating=seating)
+        extra = {"bots": result.bots, "method": result.method, "seating": seating, "game": load_scenario(scenario).game}
+        _emit_json("robust", str(root.parent), tables, [], fmt, **extra)
         return
     seated = "each in every seat" if seating == "every" else "each in one seat, rotated"
     click.echo(f"does it hold for other bots? {len(result.bots)} bots, {seated}: {', '.join(result.bots)}")

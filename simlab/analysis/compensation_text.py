@@ -15,14 +15,14 @@ def _signed(x: float) -> str:
 
 def against_rules_words(r: dict, units: Units = GENERIC_UNITS, places: int = 2, kind: str = "money") -> str:
     """A fit row's fair amount against the published rules' starting money of every seat, never an impossible
-    amount (``compensation.against_rules``): "starting money 0.00 against 3.35 for the other seat (the rules: 0
+    amount (``compensation.against_rules``): "starting coins 0.00 against 3.35 for the other seat (the rules: 0
     against 0): the other seat needs 3.35 more", or the reason there is no published reference."""
     import math
 
     if not math.isfinite(r.get("fair_money", math.nan)):
         if math.isfinite(r.get("rules_money", math.nan)):
             return ""
-        return f"no variant of the sweep plays the published starting {kind}: the offset only"
+        return f"no variant of the sweep plays the published starting {units.of(kind)}: the offset only"
     own, others = r["fair_money"], r["fair_others"]
     rules_own, rules_others = r["rules_money"], r["rules_others"]
     other = "the other seats" if r.get("players", 3) > 2 else "the other seat"
@@ -36,14 +36,14 @@ def against_rules_words(r: dict, units: Units = GENERIC_UNITS, places: int = 2, 
         each = " each" if r.get("players", 3) > 2 else ""
         word = units.of(kind, more)
         return (
-            f"starting {kind} {amount}: {other} need{'' if each else 's'} {more:.{places}f} [{-hi:.{places}f}, "
-            f"{-lo:.{places}f}] {word} more{each} (seat {r['seat']} cannot start below 0)"
+            f"starting {units.of(kind)} {amount}: {other} need{'' if each else 's'} {more:.{places}f} "
+            f"[{-hi:.{places}f}, {-lo:.{places}f}] {word} more{each} (seat {r['seat']} cannot start below 0)"
         )
     change = own - rules_own
     word = units.of(kind, change)
     span = f"[{lo:.{places}f}, {hi:.{places}f}]" if change >= 0 else f"[{-hi:.{places}f}, {-lo:.{places}f}]"
     how = f"{abs(change):.{places}f} {span} {word} {'more' if change >= 0 else 'less'}"
-    return f"starting {kind} {amount}: seat {r['seat']} needs {how}"
+    return f"starting {units.of(kind)} {amount}: seat {r['seat']} needs {how}"
 
 
 def published_fair_words(verdict: dict, variant: str) -> str | None:
@@ -59,11 +59,27 @@ def published_fair_words(verdict: dict, variant: str) -> str | None:
     )
 
 
+#: variants named in the left-out line before the rest are counted
+LEFT_OUT_NAMED = 5
+
+
+def left_out_line(left_out: list[str], units: Units = GENERIC_UNITS) -> str:
+    """The variants a sweep fit leaves out (they change more than the starting money), said after the answer in
+    one short line: the first few named, the rest counted (a card run holds fifty of them)."""
+    named = ", ".join(left_out[:LEFT_OUT_NAMED])
+    rest = len(left_out) - LEFT_OUT_NAMED
+    more = f" and {rest} more" if rest > 0 else ""
+    return (
+        f"left out of the fit: {len(left_out)} variant(s) that change more than the starting {units.money_plural} "
+        f"({named}{more})"
+    )
+
+
 def compensation_text(comp: Any, units: Units = GENERIC_UNITS) -> list[str]:
     """One line per fitted seat of a ``Compensation`` (its kind: starting money or starting points)."""
     kind = getattr(comp, "kind", "money")
     one, many = (units.money, units.money_plural) if kind == "money" else (units.points, units.points_plural)
-    lines = [f"starting {kind} ({many}):"]
+    lines = [f"starting {many}:"]
     for r in comp.fit.iter_rows(named=True):
         rate = (
             f"one {one} is worth {r['rate'] * 100:.2f} [{r['rate_lo'] * 100:.2f}, {r['rate_hi'] * 100:.2f}] "
@@ -156,6 +172,7 @@ def fair_vector_payload(result: Any, game: str, tolerance: float, lineup: list[s
     """``simlab compensate --json``: the outcome and its first line, the answer, both confirmations, the race."""
     from simlab.analysis.export import records
     from simlab.analysis.fair_outcome import headline
+    from simlab.analysis.words import game_words
 
     tables = {"answer": result.answer_table(), "confirmation": result.confirmation.table()}
     if result.published is not None:
@@ -165,6 +182,7 @@ def fair_vector_payload(result: Any, game: str, tolerance: float, lineup: list[s
         "format": 1,
         "command": "compensate",
         "game": game,
+        "units": game_words(game).as_json(),
         "knob": result.knob,
         "level": result.level,
         "outcome": result.outcome,

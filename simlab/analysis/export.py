@@ -3,13 +3,16 @@
 Every answer is one JSON object with the same envelope (documented in docs/analysis.md, "JSON output")::
 
     {"format": 1, "command": "seats", "folder": "...", "game": "<game id>", "level": 0.95,
+     "units": {"money": "feet", "money_singular": "foot", "points": "points", ..., "intervention": "god", ...},
      "tables": {"seats": [{...}, ...], ...},
      "not_available": [{"analysis": "...", "reason": "... is not available for this game: ..."}]}
 
 A table is a list of row objects with the analysis frame's columns (``simlab.analysis``), so the Python API
 and the JSON agree: an estimate ``x`` comes with its interval ``x_lo``, ``x_hi`` (``level``, 95%) and the
 number of games behind it (``games``); NaN and infinities are ``null`` (an interval end that is ``null`` is
-unbounded, as a Fieller interval can be, or could not be estimated). An analysis the game does not
+unbounded, as a Fieller interval can be, or could not be estimated). ``units`` says what the columns are
+counted in, in the game's own words (``simlab.analysis.words``): money, points and the score, and what a card
+intervention grants (card, god, item). An analysis the game does not
 declare is not an error: its table is absent and ``not_available`` says why (the command exits 0).
 """
 
@@ -44,21 +47,26 @@ def answer(
     tables: dict[str, Any],
     not_available: list[tuple[str, str]] = (),
     level: float = 0.95,
+    game: str | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """The JSON envelope of an analysis command: its tables (DataFrames or row lists) and what is missing."""
+    """The JSON envelope of an analysis command: its tables (DataFrames or row lists) and what is missing.
+    ``game``: the game of an answer whose folder is no result folder (a robustness panel's), for its words."""
+    from simlab.analysis.words import game_words, words
     from simlab.run.store import load_manifest
 
     try:
         game = load_manifest(folder).get("game")
+        said = words(folder)
     except Exception:  # a folder without a manifest: the analysis itself says what is wrong
-        game = None
+        said = game_words(game)
     return {
         "format": FORMAT,
         "command": command,
         "folder": str(folder),
         "game": game,
         "level": level,
+        "units": said.as_json(),
         **extra,
         "tables": {name: t if isinstance(t, list) else records(t) for name, t in tables.items() if t is not None},
         "not_available": [{"analysis": a, "reason": r} for a, r in not_available],

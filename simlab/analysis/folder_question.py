@@ -12,8 +12,8 @@ from pathlib import Path
 from simlab.analysis.frames import AnalysisError, roles_from_manifest
 from simlab.core.suggest import did_you_mean
 
-#: the experiment each kind of question needs, as the error says it
-KIND_TEXT = {"card_value": "a card-value run (a control variant and <card>_seat<k> variants)"}
+#: the experiment each kind of question needs, as the error says it (``{noun}``: the game's word, card, god, item)
+KIND_TEXT = {"card_value": "a {noun}-value run (a control variant and <{noun}>_seat<k> variants)"}
 
 
 def scenario_of(manifest: dict) -> str:
@@ -43,12 +43,14 @@ def require_card_run(folder: str | Path, control: str) -> None:
 
     manifest = load_manifest(folder)
     names = [v["name"] for v in manifest["variants"]]
-    if control in names or roles_from_manifest(manifest).intervention("card") is None:
+    found = roles_from_manifest(manifest)
+    if control in names or found.intervention("card") is None:
         return
     hint = did_you_mean(control, names)
     shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    kind = KIND_TEXT["card_value"].format(noun=found.noun())
     raise AnalysisError(
-        f"{folder} holds {scenario_of(manifest)} (variants {shown}), not {KIND_TEXT['card_value']}: it has no "
+        f"{folder} holds {scenario_of(manifest)} (variants {shown}), not {kind}: it has no "
         f"control variant {control!r}"
         + (f" ({hint} give it with --control)" if hint else "")
         + answering_scenario(str(manifest["game"]), "card_value")

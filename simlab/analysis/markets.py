@@ -444,6 +444,25 @@ def sale_yield(results: Results, by: tuple[str, ...] = ("variant",), level: floa
     return _yield_frame(df, by, level)
 
 
+#: the points-per-unit columns of ``sale_yield``: left out where no sale earned a point
+POINTS_YIELD = ("points_per_cube", "points_per_cube_lo", "points_per_cube_hi")
+
+
+def earns_points(yields: pl.DataFrame) -> bool:
+    """Whether any sale in these results earned points: a game whose sales pay only money (its points from
+    sales are zero in every game of every variant) has no points yield to show, and a column of zeros with a
+    zero-width interval would only say "0.000" where the question does not apply."""
+    values = yields.select(pl.col(c) for c in POINTS_YIELD if c in yields.columns).to_numpy()
+    return bool(values.size) and bool(np.any(np.nan_to_num(values.astype(float), nan=0.0) != 0))
+
+
+def applicable_yields(yields: pl.DataFrame | None) -> pl.DataFrame | None:
+    """``sale_yield``'s frame without its points columns when no sale earned a point (``earns_points``)."""
+    if yields is None or earns_points(yields):
+        return yields
+    return yields.drop([c for c in POINTS_YIELD if c in yields.columns])
+
+
 def _yield_frame(df: pl.DataFrame, by: tuple[str, ...], level: float) -> pl.DataFrame:
     """Ratios of totals R = ΣY/ΣX with game-clustered delta-method intervals, from per-group moments (``rows``,
     ``cubes_per_seat``, ``<y>__my``, ``__mx``) and per-game sums (``__games``, ``__gxx``, ``<y>__gyy``,

@@ -15,6 +15,7 @@ from pathlib import Path
 import polars as pl
 
 from simlab.analysis import stats
+from simlab.analysis.words import Words, words
 from simlab.core.errors import SimlabError
 
 
@@ -53,16 +54,18 @@ def _cards(folder: str | Path, f: str) -> tuple[str, str] | None:
     cards = df.filter((pl.col("kind") == "card") & pl.col("win_share_diff").is_not_nan())
     if cards.is_empty():
         return None
-    answer = best_card_text(cards) + (
-        f"; {cards.filter(pl.col('p_adjusted') < 0.05).height} of {cards.height} cards change the win share "
+    said = words(folder)
+    answer = best_card_text(cards, said=said) + (
+        f"; {cards.filter(pl.col('p_adjusted') < 0.05).height} of {cards.height} {said.nouns} change the win share "
         "clearly (Holm-adjusted p < 0.05)"  # Holm over the cards: the family's error rate
     )
     return answer, f"simlab cards {f}"
 
 
-def best_card_text(cards: pl.DataFrame, level: float = 0.95) -> str:
-    """The most valuable card as a selected result: its value with an interval simultaneous over the cards (it
-    was picked as the largest of them) and the cards whose rank interval includes 1 (``selected``)."""
+def best_card_text(cards: pl.DataFrame, level: float = 0.95, said: Words | None = None) -> str:
+    """The most valuable card (god, item: ``said``, the game's words) as a selected result: its value with an
+    interval simultaneous over the cards (it was picked as the largest of them) and the cards whose rank
+    interval includes 1 (``selected``)."""
     from simlab.analysis.selected import leaders, simultaneous
 
     best = cards.sort("win_share_diff", descending=True).row(0, named=True)
@@ -71,15 +74,16 @@ def best_card_text(cards: pl.DataFrame, level: float = 0.95) -> str:
     se = (cards["win_share_diff_hi"] - cards["win_share_diff_lo"]).to_numpy() / (2 * z)
     lo, hi = simultaneous(best["win_share_diff"], (best["win_share_diff_hi"] - best["win_share_diff_lo"]) / (2 * z), k)
     first = leaders(cards["label"].to_list(), cards["win_share_diff"].to_numpy(), se, level)
+    said = said or Words()
     could = (
         f"only {first[0]} can be first"
         if len(first) == 1
-        else f"{len(first)} of {k} cards could be first: {', '.join(first)}"
+        else f"{len(first)} of {k} {said.nouns} could be first: {', '.join(first)}"
     )
     return (
-        f"the most valuable card is {best['label']}: {best['win_share_diff'] * 100:+.1f} points of win share to the "
-        f"seat that gets it [{lo * 100:+.1f}, {hi * 100:+.1f}] against the control ({level:.0%} simultaneous over the "
-        f"{k} cards, as it is the largest of them); {could} (rank intervals {level:.0%} simultaneous)"
+        f"the most valuable {said.noun} is {best['label']}: {best['win_share_diff'] * 100:+.1f} points of win share "
+        f"to the seat that gets it [{lo * 100:+.1f}, {hi * 100:+.1f}] against the control ({level:.0%} simultaneous "
+        f"over the {k} {said.nouns}, as it is the largest of them); {could} (rank intervals {level:.0%} simultaneous)"
     )
 
 
@@ -97,8 +101,8 @@ def _compensation(folder: str | Path, f: str) -> tuple[str, str] | None:
         return "unbounded" if x is None or x != x or abs(x) == float("inf") else f"{x:+.2f}"
 
     answer = (
-        f"seat {r['seat']} wins a fair 1/{comp.players} with a starting-money offset of {num(r['fair_offset'])} "
-        f"{units.money_plural} [{num(r['fair_lo'])}, {num(r['fair_hi'])}]"
+        f"seat {r['seat']} wins a fair 1/{comp.players} with {num(r['fair_offset'])} starting {units.money_plural} "
+        f"[{num(r['fair_lo'])}, {num(r['fair_hi'])}] against the others' mean"
     )
     return answer, f"simlab compensation {f}"
 

@@ -115,6 +115,7 @@ def panel_effects(folder: str | Path, base: str | None = None, level: float = 0.
     """The headline effects of one result folder: kind, effect, estimate, lo, hi, se, games (see the module)."""
     from simlab.analysis.cards import card_value, design_from_manifest
     from simlab.analysis.seats import compare_variants, seat_advantage
+    from simlab.analysis.words import words
     from simlab.run.store import load_manifest
 
     manifest = load_manifest(folder)
@@ -137,7 +138,7 @@ def panel_effects(folder: str | Path, base: str | None = None, level: float = 0.
         cards = card_value(folder, design=design, level=level)
         parts.append(
             cards.filter(pl.col("kind") == "card").select(
-                pl.lit("card value").alias("kind"),
+                pl.lit(f"{words(folder).noun} value").alias("kind"),  # the game's word: god value, item value
                 pl.format("{}", pl.col("label")).alias("effect"),
                 pl.col("win_share_diff").alias("estimate"),
                 ((pl.col("win_share_diff_hi") - pl.col("win_share_diff_lo")) / (2 * z)).alias("se"),

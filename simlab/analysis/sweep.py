@@ -64,9 +64,12 @@ def others_changed(configs: dict[str, dict[str, Any]], base: str, knob: str) -> 
     return out
 
 
-def not_a_sweep(configs: dict[str, dict[str, Any]], base: str, knob: str | None, example: str = "") -> str:
+def not_a_sweep(
+    configs: dict[str, dict[str, Any]], base: str, knob: str | None, example: str = "", game: str | None = None
+) -> str:
     """Why there is no compensation fit (the report's note and the CLI's error alike); ``example`` is ", such as
-    <the game's own sweep scenario>" (``sweep_example``), or "" for a game that ships none."""
+    <the game's own sweep scenario>" (``sweep_example``), or "" for a game that ships none; ``game`` completes
+    the ``simlab compensate`` command to copy."""
     knob = knob or MONEY_KNOB
     text = f"No compensation fit: it needs variants that differ from {base} only in {knob} (a sweep{example})"
     changed = others_changed(configs, base, knob)
@@ -75,7 +78,7 @@ def not_a_sweep(configs: dict[str, dict[str, Any]], base: str, knob: str | None,
         text += f"; here {shown}"
     elif len(configs) >= 2:
         text += f"; here no variant changes {knob}"
-    return text + ". `simlab compensate GAME` finds the fair vector by playing games."
+    return text + f". `simlab compensate {game or 'GAME'}` finds the fair vector by playing games."
 
 
 def sweep_variants(manifest: dict[str, Any], knob: str | None) -> tuple[list[str], list[str]]:
@@ -84,7 +87,8 @@ def sweep_variants(manifest: dict[str, Any], knob: str | None) -> tuple[list[str
     base = base_variant(manifest, configs)
     subset = money_sweep(configs, base, knob)
     if not subset:
-        raise AnalysisError(not_a_sweep(configs, base, knob, sweep_example(manifest.get("game"))))
+        game = manifest.get("game")
+        raise AnalysisError(not_a_sweep(configs, base, knob, sweep_example(game), str(game) if game else None))
     return subset, [v for v in configs if v not in subset]
 
 

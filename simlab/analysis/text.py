@@ -13,6 +13,7 @@ import polars as pl
 
 from simlab.analysis.compensation_text import compensation_text  # noqa: F401  (moved; kept importable here)
 from simlab.analysis.ranks import rank_method, rank_range
+from simlab.analysis.words import Words
 from simlab.core.facts import GENERIC_UNITS, Units
 
 
@@ -85,9 +86,9 @@ def games_needed_text(v: dict[str, Any]) -> str:
     return f"; about {n:,} games per seat would decide it"
 
 
-def seats_text(df: pl.DataFrame, tolerance: float | None = None) -> list[str]:
+def seats_text(df: pl.DataFrame, tolerance: float | None = None, units: Units = GENERIC_UNITS) -> list[str]:
     """The seat table per variant, each variant's verdict against ``tolerance`` (default 1 point) and the
-    bias-corrected gap between the best and the worst seat."""
+    bias-corrected gap between the best and the worst seat; the score in the game's points (``units``)."""
     from simlab.analysis import stats
     from simlab.analysis.seats import seat_verdicts
 
@@ -116,10 +117,11 @@ def seats_text(df: pl.DataFrame, tolerance: float | None = None) -> list[str]:
             ]
             for r in d.iter_rows(named=True)
         ]
-        header = ["", "win %", "95% CI", "simult. CI", "flag", "score", "95% CI", "rank", "95% CI"]
+        score = f"score ({units.points_label})"
+        header = ["", "win %", "95% CI", "simult. CI", "flag", score, "95% CI", "rank", "95% CI"]
         lines += ["  " + s for s in table(header, rows)]
         lines.append(
-            f"  gap best - worst seat: {_pct(r0['gap'])} points {_ci(r0['gap_lo'], r0['gap_hi'])} "
+            f"  gap best - worst seat: {_pct(r0['gap'])} points of win share {_ci(r0['gap_lo'], r0['gap_hi'])} "
             f"(bias-corrected; the plain difference reads {_pct(r0['gap_raw'])})"
         )
         lines.append("  " + verdict_sentence(verdicts[v]))
@@ -154,9 +156,13 @@ def compare_text(df: pl.DataFrame, metric: str = "win share") -> list[str]:
     return lines
 
 
-def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
+def cards_text(df: pl.DataFrame, words: Words | Units = GENERIC_UNITS) -> list[str]:
+    """The value of each granted thing (a card, god, item; an amount of money or points) in the game's words:
+    ``words`` (a :class:`~simlab.analysis.words.Words`; bare ``Units`` keep the generic noun "card")."""
+    words = words if isinstance(words, Words) else Words(words)
+    units, nouns = words.units, words.nouns
     has_money = "money" in df.columns and df["money"].drop_nulls().len() > 0
-    header = ["", "games x seats", "win pts", "95% CI", "p (adj)", "score", "95% CI"]
+    header = ["", "games x seats", "win pts", "95% CI", "p (adj)", f"score ({units.points_label})", "95% CI"]
     if has_money:
         header += [units.money_label, "95% CI"]
     if "played_diff" in df.columns:
@@ -167,7 +173,7 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
     rows = []
     for r in df.sort("kind", "win_share_diff", descending=[False, True]).iter_rows(named=True):
         row = [
-            r["label"],
+            words.grant(r["label"]),
             f"{r['games']:,} x {r['seats']}",
             f"{r['win_share_diff'] * 100:+.2f}",
             _ci(r["win_share_diff_lo"], r["win_share_diff_hi"], lambda x: f"{x * 100:+.2f}"),
@@ -183,20 +189,21 @@ def cards_text(df: pl.DataFrame, units: Units = GENERIC_UNITS) -> list[str]:
             row += ["-" if r["rank"] is None else rank_range(r["rank"], r["rank_lo"], r["rank_hi"], "-")]
         rows.append(row)
     adj = "Holm" if df["adjustment"][0] == "holm" else "Benjamini-Hochberg"
-    lines = [f"value of one extra card for the seat that gets it ({df['interval'][0]}):", *table(header, rows)]
-    lines.append(f"p (adj): {adj}-adjusted over the cards.")
+    lines = [f"value of one extra {words.noun} for the seat that gets it ({df['interval'][0]}):", *table(header, rows)]
+    lines.append(f"p (adj): {adj}-adjusted over the {nouns}.")
     if has_money:
         lines.append(
-            f"{units.money_label}: win-share change / win share per {units.money} ({df['money_source'][0]}), "
+            f"{units.money_label}: win-share change / win share per {units.money} "
+            f"({words.grants_in(str(df['money_source'][0]))}), "
             "Fieller interval."
         )
     if ranked:
         k = int(df["rank"].drop_nulls().len())
-        lines.append(f"rank (plausible): {rank_method(k, 'cards', 0.95)}.")
+        lines.append(f"rank (plausible): {rank_method(k, nouns, 0.95)}.")
     if "played_diff" in df.columns:
         lines.append(
-            "* CORRELATIONAL: win share of seats that played the card at least once minus those that "
-            "never did (control games); not a value."
+            f"* CORRELATIONAL: win share of seats that played (or gained) the {words.noun} at least once minus "
+            "those that never did (control games); not a value."
         )
     return lines
 
@@ -233,19 +240,36 @@ def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame | None, units: Un
     ]
     if yields is None:
         return lines
+    from simlab.analysis.markets import applicable_yields
+
+    shown = applicable_yields(yields)
+    points = "points_per_cube" in shown.columns  # not where no sale earned a point
     rows = [
         [
             r["variant"],
             _num(r["money_per_cube"], ".3f"),
             _ci(r["money_per_cube_lo"], r["money_per_cube_hi"], lambda x: _num(x, ".3f")),
-            _num(r["points_per_cube"], ".3f"),
-            _ci(r["points_per_cube_lo"], r["points_per_cube_hi"], lambda x: _num(x, ".3f")),
+            *(
+                [
+                    _num(r["points_per_cube"], ".3f"),
+                    _ci(r["points_per_cube_lo"], r["points_per_cube_hi"], lambda x: _num(x, ".3f")),
+                ]
+                if points
+                else []
+            ),
             _num(r["cubes_per_seat"], ".1f"),
             _ci(r.get("cubes_per_seat_lo"), r.get("cubes_per_seat_hi"), lambda x: _num(x, ".1f")),
         ]
-        for r in yields.iter_rows(named=True)
+        for r in shown.iter_rows(named=True)
     ]
-    header = ["", units.money_label, "95% CI", units.points_label, "95% CI", "units/seat", "95% CI"]
+    header = [
+        "",
+        units.money_label,
+        "95% CI",
+        *([units.points_label, "95% CI"] if points else []),
+        "units/seat",
+        "95% CI",
+    ]
     lines += [
         "realised per unit sold (ratio of totals, delta-method intervals; units per seat game-clustered):",
         *("  " + s for s in table(header, rows)),
@@ -271,7 +295,10 @@ def shift_text(df: pl.DataFrame) -> list[str]:
     ]
 
 
-def balance_text(summary: pl.DataFrame, lead: pl.DataFrame | None, variance: pl.DataFrame) -> list[str]:
+def balance_text(
+    summary: pl.DataFrame, lead: pl.DataFrame | None, variance: pl.DataFrame, units: Units = GENERIC_UNITS
+) -> list[str]:
+    """Length, margin (in the game's points, ``units``), shared wins, decisiveness and the luck's share."""
     rows = [
         [
             r["variant"],
@@ -287,7 +314,12 @@ def balance_text(summary: pl.DataFrame, lead: pl.DataFrame | None, variance: pl.
     ]
     lines = [
         "game length, margin of victory (winner minus runner-up) and shared wins:",
-        *("  " + s for s in table(["", "games", "turns", "95% CI", "margin", "95% CI", "draw %", "95% CI"], rows)),
+        *(
+            "  " + s
+            for s in table(
+                ["", "games", "turns", "95% CI", f"margin ({units.points_label})", "95% CI", "draw %", "95% CI"], rows
+            )
+        ),
     ]
     if lead is not None:  # None: the game records no per-round scores (the caller says so)
         rounds = sorted(

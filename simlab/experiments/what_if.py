@@ -21,6 +21,7 @@ from typing import Any
 
 import polars as pl
 
+from simlab.core.facts import GENERIC_UNITS, Units
 from simlab.run.errors import ScenarioError
 
 #: a first answer in seconds: games per side unless --games says otherwise
@@ -148,6 +149,7 @@ class WhatIf:
     labels: dict[str, str]
     seats: pl.DataFrame
     changes: pl.DataFrame
+    units: Units = GENERIC_UNITS  # the game's words for its money and points (the score column)
 
 
 def what_if(
@@ -166,6 +168,7 @@ def what_if(
     ``say`` gets one line before the games start (the CLI prints it on stderr: a first run compiles the engine)."""
     import simlab
     from simlab.analysis import compare_variants, seat_advantage
+    from simlab.analysis.frames import roles
 
     a, b = parse_sides(sides)
     scenario = what_if_scenario(game_id, a, b, players, bots, games, seed)
@@ -180,6 +183,7 @@ def what_if(
         simlab.run_scenario(scenario, jobs=jobs, out=folder, resume=resume, progress=False)
         seats = seat_advantage(folder)
         changes = compare_variants(folder, base)
+        units = roles(folder).units
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -189,7 +193,7 @@ def what_if(
     if bots:
         words += ["--bots", ",".join(bots)]
     labels = {changed: _typed(a), base: _typed(b)}
-    return WhatIf(None if scratch else folder, shlex.join(words), changed, base, labels, seats, changes)
+    return WhatIf(None if scratch else folder, shlex.join(words), changed, base, labels, seats, changes, units)
 
 
 def change_sentence(result: WhatIf) -> str:
@@ -206,8 +210,9 @@ def change_sentence(result: WhatIf) -> str:
     detected = p is not None and p < 0.05
     text = (
         f"{result.changed} against {result.base} ({top['games']:,} paired games): the gap between the best and the "
-        f"worst seat goes from {gap(result.base)} to {gap(result.changed)} points; the largest change is seat "
-        f"{top['seat']}'s, {top['diff'] * 100:+.1f} points [{top['diff_slo'] * 100:+.1f}, {top['diff_shi'] * 100:+.1f}]"
+        f"worst seat goes from {gap(result.base)} to {gap(result.changed)} points of win share; the largest change is "
+        f"seat {top['seat']}'s, {top['diff'] * 100:+.1f} points "
+        f"[{top['diff_slo'] * 100:+.1f}, {top['diff_shi'] * 100:+.1f}]"
         f" (simultaneous over the {result.changes.height} changes, Holm-adjusted p = {_p(p)})"
     )
     return text + ("." if detected else ": no seat's change is detectable at this many games.")
@@ -228,7 +233,7 @@ def what_if_lines(result: WhatIf, tolerance: float, games: int) -> list[str]:
     lines = [
         f"{result.base}: {result.labels[result.base]}",
         f"{result.changed}: {result.labels[result.changed]}  (against {result.base}, on the same game seeds)",
-        *seats_text(seats, tolerance),
+        *seats_text(seats, tolerance, result.units),
         *compare_text(result.changes),
         f"answer: {change_sentence(result)}",
     ]

@@ -87,7 +87,7 @@ def test_roma_fair_money_is_stated_against_the_published_zero_and_never_negative
     assert "(the rules: 0 against 0)" in seat0
     # seat 0 moves first and is ahead: the other seat needs more, seat 0 cannot start below 0
     assert "the other seat needs" in seat0 and "cannot start below 0" in seat0
-    amounts = [float(x) for x in re.findall(r"starting money (-?[\d.]+) against (-?[\d.]+)", seat0)[0]]
+    amounts = [float(x) for x in re.findall(r"starting sestertii (-?[\d.]+) against (-?[\d.]+)", seat0)[0]]
     assert min(amounts) >= 0 and amounts[0] == 0.0
     fit = json.loads(CliRunner().invoke(cli, ["compensation", str(roma), "--json"]).stdout)["tables"]["fit"]
     for r in fit:
@@ -103,7 +103,8 @@ def test_pantheon_feet_are_against_the_rule_stock_and_points_are_fitted_too(pant
     assert {r["seat"] for r in answer["tables"]["fit_points"]} == {0, 1}
     assert all(r["rules_money"] == 0 for r in answer["tables"]["fit_points"])
     text = CliRunner().invoke(cli, ["compensation", str(pantheon)]).stdout
-    assert "starting money (feet):" in text and "starting points (points):" in text
+    assert "starting feet:" in text and "starting points:" in text  # in the game's words, not "money"
+    assert "money" not in text
 
 
 def test_granted_points_variants_are_analysed_by_cards_and_the_report(pantheon):

@@ -49,8 +49,9 @@ def test_a_money_sweep_answers_with_the_fair_offset(real_folder, tmp_path):
     manifest["facts"]["interventions"] = [i for i in manifest["facts"]["interventions"] if i["kind"] != "card"]
     (folder / "manifest.json").write_text(json.dumps(manifest))
     step = next_step(folder)
-    assert step.answer.startswith("seat 3 wins a fair 1/4 with a starting-money offset of ")
-    assert "sesterces [" in step.answer and step.command == f"simlab compensation {folder}"
+    assert step.answer.startswith("seat 3 wins a fair 1/4 with ")
+    assert " starting sesterces [" in step.answer and step.answer.endswith("] against the others' mean")
+    assert step.command == f"simlab compensation {folder}"
 
 
 @pytest.fixture(scope="module")

@@ -108,7 +108,7 @@ def test_roma_report_speaks_roma(roma_folder):
 def test_roma_card_value(roma_cards_folder):
     result = CliRunner().invoke(cli, ["cards", str(roma_cards_folder)])
     assert result.exit_code == 0, result.output
-    assert "forum" in result.output and "sestertii" in result.output and "money3" in result.output
+    assert "forum" in result.output and "sestertii" in result.output and "+3 sestertii" in result.output
     assert not MASSILIA_WORDS.search(result.output)
     df = A.card_value(roma_cards_folder)
     assert set(df.filter(pl.col("kind") == "card")["label"]) == set(simlab.games.roma.data.CARD_KEYS)
