@@ -32,6 +32,7 @@ import numpy as np
 
 from simlab.core.checks import checks_for
 from simlab.core.errors import PositionError
+from simlab.core.game import companion_module, companion_name
 from simlab.core.record import force_chance
 from simlab.core.record import forced_pending as record_pending
 
@@ -213,17 +214,11 @@ class Builder:
 
 
 def builder_of(game: Any) -> Builder:
-    """The game's position builder: ``BUILDER`` in the ``position`` module next to its game module."""
-    import importlib
-
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.position")
-    except ModuleNotFoundError:
-        raise PositionError(f"{game.name}: the game has no position builder ({package}.position)") from None
+    """The game's position builder: ``BUILDER`` in its ``position`` companion module (beside ``game.py``)."""
+    module = companion_module(game, "position")
     found = getattr(module, "BUILDER", None)
     if not isinstance(found, Builder):
-        raise PositionError(f"{game.name}: {package}.position declares no BUILDER")
+        raise PositionError(f"{game.name}: {companion_name(game, 'position')} declares no position BUILDER")
     return found
 
 
