@@ -253,8 +253,7 @@ def build(
     state = builder.start(config, seed) if builder.start is not None else game.new_state(config, seed)
     setup = Setup(state, seat, phase, seed, components)
     for step in builder.steps:
-        names = list(inspect.signature(step).parameters)[1:]
-        step(setup, **{k: components[k] for k in names if k in components})
+        step(setup, **{k: v for k, v in components.items() if builder.components[k] is step})
     if builder.check is not None:
         builder.check(setup)
     else:
