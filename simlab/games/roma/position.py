@@ -148,16 +148,16 @@ def _vp_and_money(setup: P.Setup, *, money: Any = None, vp: Any = None) -> None:
 def _dice(setup: P.Setup, *, dice: Sequence[int] | None = None) -> None:
     """dice: the action dice as rolled (up to the config's ``action_dice``; fewer: the others are used up)."""
     s, n_dice = setup.s, setup.config.action_dice
+    rolled = [int(x) for x in np.random.default_rng([setup.seed, 7]).integers(1, 7, n_dice)]
     if dice is None:
-        rng = np.random.default_rng([setup.seed, 7])
-        faces = [int(x) for x in rng.integers(1, 7, n_dice)]
+        faces = rolled
     else:
         faces = [P.check_count("dice", v, most=6, least=1) for v in dice]
         if not 1 <= len(faces) <= n_dice:
             raise PositionError(f"dice: {len(faces)} action dice given, the game has {n_dice}")
     s["used"][:] = 1
     s["dice"][:] = 0
-    s["dice"][: len(faces)] = faces
+    s["dice"][:n_dice] = faces + rolled[len(faces) :]  # a die used up keeps the face it was rolled with
     s["used"][: len(faces)] = 0
     s["rerolls"] = 0
 
