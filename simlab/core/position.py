@@ -11,17 +11,28 @@ It also fixes the next chance outcomes by value: ``force(state, values)`` queues
 pending; at most ``simlab.core.record.MAX_FORCED``) in the record's core fields ``forced`` / ``forced_n`` /
 ``forced_i``; the compiled components ``roll`` and ``draw_counts`` (``simlab.core.components``) return
 them, in order, before they use the chance stream again.
+
+Every game's builder has one shape: ``build(game, seat, *, config=None, preset=None, players=None,
+overrides=None, seed=0, phase=None, **components)`` (the game's ``position(...)`` is this call with its own
+game). The game declares a ``Builder`` (``BUILDER`` in its ``position.py``): the normal set-up it starts
+from, the decisions it can stop at, and its components as one small step function each (cards, board,
+tokens, ...), whose keyword parameters are the components' names. An unknown component is refused before
+anything is built, with the nearest names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import difflib
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from simlab.core.checks import checks_for
 from simlab.core.errors import PositionError
+from simlab.core.game import companion_module, companion_name
 from simlab.core.record import force_chance
 from simlab.core.record import forced_pending as record_pending
 
@@ -145,3 +156,106 @@ def check_position(state: Any) -> None:
         checks_for(state.game).invariants(state.record[0], state.config)
     except AssertionError as exc:
         raise PositionError(f"{state.game.name}: the position breaks an invariant of the game: {exc}") from exc
+
+
+class Setup:
+    """A position under construction, handed to each component step in turn: the state being written, its
+    config, the seat and decision asked for, the seed, and what the steps leave for later ones (a step may
+    set further attributes, e.g. a shared random generator, so the steps keep one order of draws)."""
+
+    def __init__(self, state: Any, seat: int, phase: str, seed: int, given: Mapping[str, Any]) -> None:
+        self.state = state
+        self.config = state.config
+        self.s = state.record[0]
+        self.n = int(getattr(state.config, "players", 2))
+        self.seat = seat
+        self.phase = phase
+        self.seed = seed
+        self.given = dict(given)  # every component the description gives, for a step that must know
+
+
+Step = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class Builder:
+    """How a game builds a position: the set-up it writes over (``start(config, seed)``), the decisions it
+    can stop at (the first is the default), and its component steps, run in order. A step is
+    ``step(setup, *, component=default, ...)``; the last one sets the decision. ``check(setup)`` replaces the
+    game's invariants as the final check (default ``check_position``)."""
+
+    game: Any
+    phases: Sequence[str]
+    steps: Sequence[Step]
+    start: Callable[[Any, int], Any] | None = None
+    check: Callable[[Setup], None] | None = None
+    components: dict[str, Step] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for step in self.steps:
+            for name, param in list(inspect.signature(step).parameters.items())[1:]:
+                if param.kind is not inspect.Parameter.KEYWORD_ONLY:
+                    raise TypeError(f"{step.__name__}: component {name!r} must be keyword-only")
+                if name in self.components:
+                    raise TypeError(f"{step.__name__}: component {name!r} is also {self.components[name].__name__}'s")
+                self.components[name] = step
+
+    def check_components(self, given: Mapping[str, Any]) -> None:
+        """Refuse a component the game does not have, naming the nearest ones and all of them."""
+        for name in given:
+            if name not in self.components:
+                near = difflib.get_close_matches(name, list(self.components), n=3, cutoff=0.6)
+                hint = f"; did you mean {' or '.join(repr(x) for x in near)}?" if near else ""
+                raise PositionError(
+                    f"{name}: {self.game.name} has no such position component{hint} "
+                    f"(components: {', '.join(self.components)}; also seat, config, preset, players, "
+                    "overrides, seed, phase)"
+                )
+
+
+def builder_of(game: Any) -> Builder:
+    """The game's position builder: ``BUILDER`` in its ``position`` companion module (beside ``game.py``)."""
+    module = companion_module(game, "position")
+    found = getattr(module, "BUILDER", None)
+    if not isinstance(found, Builder):
+        raise PositionError(f"{game.name}: {companion_name(game, 'position')} declares no position BUILDER")
+    return found
+
+
+def build(
+    game: Any,
+    seat: int = 0,
+    *,
+    config: Any = None,
+    preset: str | None = None,
+    players: int | None = None,
+    overrides: Mapping[str, object] | None = None,
+    seed: int = 0,
+    phase: str | None = None,
+    **components: Any,
+) -> Any:
+    """A state of ``game`` at ``seat``'s decision ``phase`` (default: the game's first), written over a normal
+    set-up of ``config`` (or of ``preset`` / ``players`` / ``overrides``) and ``seed`` from the components
+    given, then checked against the game's invariants."""
+    builder = game if isinstance(game, Builder) else builder_of(game)
+    game = builder.game
+    builder.check_components(components)
+    if config is None:
+        config = game.make_config(preset=preset, players=players, overrides=dict(overrides or {}))
+    elif not isinstance(config, game.config_class):
+        raise PositionError(f"config: expected a {game.config_class.__name__}, got {type(config).__name__}")
+    elif preset is not None or players is not None or overrides:
+        raise PositionError("config: give either a config or preset / players / overrides, not both")
+    phase = builder.phases[0] if phase is None else phase
+    if not isinstance(phase, str) or phase not in builder.phases:
+        raise PositionError(f"phase: unknown {phase!r}; allowed: {', '.join(builder.phases)}")
+    seat = check_seat("seat", seat, int(getattr(config, "players", 2)))
+    state = builder.start(config, seed) if builder.start is not None else game.new_state(config, seed)
+    setup = Setup(state, seat, phase, seed, components)
+    for step in builder.steps:
+        step(setup, **{k: v for k, v in components.items() if builder.components[k] is step})
+    if builder.check is not None:
+        builder.check(setup)
+    else:
+        check_position(state)
+    return state

@@ -54,8 +54,8 @@ def test_massilia_moves_the_purple_customer_to_its_stall():
 
     def won(spec: str, seed: int) -> bool:
         state = position(
-            2,
-            0,
+            players=2,
+            seat=0,
             round=7,
             seed=seed,
             stalls={5: (0, {"purple": 2}), 12: (1, {"orange": 1})},

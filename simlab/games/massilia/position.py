@@ -67,60 +67,19 @@ def _set_up(config: MassiliaConfig, seed: int) -> MassiliaState:
     return state
 
 
-def position(
-    players: int = 4,
-    seat: int = 0,
+def _market(
+    setup: P.Setup,
     *,
-    config: MassiliaConfig | None = None,
-    preset: str | None = None,
-    overrides: Mapping[str, object] | None = None,
-    seed: int = 0,
-    phase: str = "turn",
-    round: int = 1,
-    order: Sequence[int] | None = None,
     stalls: Mapping[int, tuple[int, Any]] | None = None,
     no_stall: Iterable[int] = (),
     harbour: Any = None,
     bag: Any = None,
-    hands: Mapping[int, Any] | None = None,
-    deck: Sequence[Any] | None = None,
-    discard: Any = None,
-    temple: Dice | None = None,
-    kept: Mapping[int, Dice] | None = None,
-    screens: Mapping[int, Any] | None = None,
-    money: Any = None,
-    fame: Any = None,
-    tokens: Any = None,
-    pawns: Any = None,
-    prices: Any = None,
-    markers: Any = None,
-) -> MassiliaState:
-    """A Massilia state at ``seat``'s decision, built from the description (see the module docstring).
-
-    stalls: ``{space: (owner, cubes)}``, cubes as ``{goods: n}``, a list of goods names or 4 counts;
-    harbour / bag: cubes by goods; hands: ``{seat: [card names]}``; deck: the top of the deck, top card
-    first; discard: cards (``{card: n}`` or names) or ``"rest"``; temple: ``[(die colour, face), …]`` or
-    ``{colour: [faces]}``; kept: ``{seat: dice}`` kept in front of a player; screens: ``{seat: {die colour:
-    n}}`` behind the screens; money / fame / tokens: one number, one per seat, or ``{seat: n}``; pawns:
-    ``{pawn: space}`` or 4 spaces; prices: ``{location: value}`` or 4 values (a permutation of the price
-    tiles); markers: ``{goods: fame}`` for pink, orange, purple; phase: ``"turn"`` (the action phase) or
-    ``"dice to roll"`` (seat's roll in phase 2); order: the turn order (default seat order).
-    """
-    if config is None:
-        config = GAME.make_config(preset=preset, players=players, overrides=dict(overrides or {}))
-    elif not isinstance(config, MassiliaConfig):
-        raise PositionError(f"config: expected a MassiliaConfig, got {type(config).__name__}")
-    n = config.players
-    seat = P.check_seat("seat", seat, n)
-    if not isinstance(phase, str) or phase not in PHASES:
-        raise PositionError(f"phase: unknown {phase!r}; allowed: {', '.join(PHASES)}")
-    state = _set_up(config, seed)
-    s = state.record[0]
-    s["round_no"] = P.check_count("round", round, most=config.rounds, least=1)
-
-    # -- market: stalls and cubes ----------------------------------------------------------------
+) -> None:
+    """stalls: ``{space: (owner, cubes)}``, cubes as ``{goods: n}``, a list of goods names or 4 counts;
+    no_stall: seats with no stall on the market; harbour / bag: cubes by goods."""
+    s, config, n = setup.s, setup.config, setup.n
     spaces = config.market_spaces
-    absent = {P.check_seat("no_stall", p, n) for p in no_stall}
+    setup.absent = absent = {P.check_seat("no_stall", p, n) for p in no_stall}
     if absent and stalls is None:
         raise PositionError("no_stall: give stalls too (the set-up puts a stall of every seat on the market)")
     if stalls is not None:
@@ -178,7 +137,13 @@ def position(
         _enough("harbour", total, on_stalls + s["harbour"])
         s["bag"][:] = total - on_stalls - s["harbour"]
 
-    # -- cards -----------------------------------------------------------------------------------
+
+def _cards(
+    setup: P.Setup, *, hands: Mapping[int, Any] | None = None, deck: Sequence[Any] | None = None, discard: Any = None
+) -> None:
+    """hands: ``{seat: [card names]}``; deck: the top of the deck, top card first; discard: cards
+    (``{card: n}`` or names) or ``"rest"``."""
+    s, config, n = setup.s, setup.config, setup.n
     held = np.zeros((n, R.NCARDS), dtype=np.int64)
     for p, cards in P.seat_map("hands", hands, n).items():
         held[p] = P.count_vector(f"hands[{p}]", cards, data.CARDS, items_only=True)
@@ -218,7 +183,13 @@ def position(
     s["drawn_n"] = 0
     s["drawn_i"] = 0
 
-    # -- dice ------------------------------------------------------------------------------------
+
+def _dice_on_table(
+    setup: P.Setup, *, temple: Dice | None = None, kept: Mapping[int, Dice] | None = None, screens: Any = None
+) -> None:
+    """temple: ``[(die colour, face), …]`` or ``{colour: [faces]}``; kept: ``{seat: dice}`` kept in front of
+    a player; screens: ``{seat: {die colour: n}}`` behind the screens."""
+    s, n = setup.s, setup.n
     if temple is not None:
         s["temple"][:] = _dice("temple", temple)
     s["kept"][:] = 0
@@ -240,7 +211,10 @@ def position(
         for k in range(free):  # one per seat, round robin
             s["screen"][k % n, d] += 1
 
-    # -- players ---------------------------------------------------------------------------------
+
+def _players(setup: P.Setup, *, money: Any = None, fame: Any = None, tokens: Any = None) -> None:
+    """money / fame / tokens: one number, one per seat, or ``{seat: n}``; the supply holds the other tokens."""
+    s, config, n = setup.s, setup.config, setup.n
     s["money"][:n] = P.per_seat("money", money, n, s["money"][:n])
     s["fame"][:n] = P.per_seat("fame", fame, n, s["fame"][:n])
     s["tokens"][:n] = P.per_seat("tokens", tokens, n, s["tokens"][:n])
@@ -252,7 +226,12 @@ def position(
         )
     s["supply"] = supply
 
-    # -- board -----------------------------------------------------------------------------------
+
+def _board(setup: P.Setup, *, pawns: Any = None, prices: Any = None, markers: Any = None) -> None:
+    """pawns: ``{pawn: space}`` or 4 spaces; prices: ``{location: value}`` or 4 values (a permutation of the
+    price tiles); markers: ``{goods: fame}`` for pink, orange, purple."""
+    s, config = setup.s, setup.config
+    spaces = config.market_spaces
     if pawns is not None:
         where = _by_name("pawns", pawns, data.PAWNS, s["pawn"])
         for i, sp in enumerate(where):
@@ -273,7 +252,12 @@ def position(
             P.check_count(f"markers[{data.GOODS[g]}]", v, most=config.marker_max, least=config.marker_min)
         s["marker"][:] = values
 
-    # -- the decision ----------------------------------------------------------------------------
+
+def _decision(setup: P.Setup, *, round: int = 1, order: Sequence[int] | None = None) -> None:
+    """round: the round number; order: the turn order (default seat order); the phase: ``"turn"`` (the action
+    phase) or ``"dice to roll"`` (seat's roll in phase 2)."""
+    s, config, n, seat = setup.s, setup.config, setup.n, setup.seat
+    s["round_no"] = P.check_count("round", round, most=config.rounds, least=1)
     turn_order = list(range(n)) if order is None else [P.check_seat("order", p, n) for p in order]
     if sorted(turn_order) != list(range(n)):
         raise PositionError(f"order: {list(order or [])} is not an order of the seats 0..{n - 1}")
@@ -288,15 +272,33 @@ def position(
     s["rolled_i"] = 0
     s["cur"] = seat
     s["active"] = seat
-    s["phase"] = PHASES[phase]
+    s["phase"] = PHASES[setup.phase]
     if s["phase"] == R.PH_ROLL:
         colours = [d for d in range(4) if s["screen"][seat, d] > 0]
         if not colours:
             raise PositionError(f"phase: seat {seat} has no dice behind its screen to roll")
         s["roll_count"][:] = 0
         s["roll_colour"] = colours[0]
-    _check(state, absent)
-    return state
+
+
+def _check_setup(setup: P.Setup) -> None:
+    _check(setup.state, getattr(setup, "absent", set()))
+
+
+BUILDER = P.Builder(
+    GAME,
+    phases=tuple(PHASES),
+    steps=(_market, _cards, _dice_on_table, _players, _board, _decision),
+    start=lambda config, seed: _set_up(config, seed),
+    check=_check_setup,
+)
+
+
+def position(seat: int = 0, **description: Any) -> MassiliaState:
+    """A Massilia state at ``seat``'s decision, built from the description (``simlab.core.position.build``;
+    components: stalls, no_stall, harbour, bag, hands, deck, discard, temple, kept, screens, money, fame,
+    tokens, pawns, prices, markers, round, order; see the module docstring)."""
+    return P.build(BUILDER, seat, **description)
 
 
 def _check(state: MassiliaState, absent: set[int]) -> None:

@@ -59,69 +59,45 @@ def _space(field: str, name: Any, names: Sequence[str]) -> int:
     return P.resolve(field, name, names)
 
 
-def position(
-    seat: int = 0,
+def _table(setup: P.Setup, *, first: int = 0, round_no: int = 1) -> None:
+    """first: the start player of the round; round_no: the round."""
+    s, config, n = setup.s, setup.config, setup.n
+    s["first"] = P.check_seat("first", first, n)
+    s["round_no"] = P.check_count("round_no", round_no, most=config.rounds, least=1)
+
+
+def _dials(
+    setup: P.Setup,
     *,
-    config: MerchantOfVenusConfig | None = None,
-    preset: str | None = None,
-    overrides: Mapping[str, object] | None = None,
-    seed: int = 0,
-    phase: str = "start",
-    skipped: bool = False,
-    first: int = 0,
-    round_no: int = 1,
-    at: Mapping[int, Any] | None = None,
-    came_from: Mapping[int, Any] | None = None,
-    cultures: Mapping[str, str] | None = None,
-    discovered: Sequence[str] | Mapping[str, int] = (),
-    top: Mapping[str, str] | None = None,
-    stacks: Mapping[str, Sequence[str]] | None = None,
-    iou: Mapping[str, int] | None = None,
-    cargo: Mapping[int, Mapping[str, int]] | None = None,
-    supply: Mapping[str, Mapping[str, int]] | None = None,
-    ports: Mapping[int, Sequence[Any]] | None = None,
-    drills: Mapping[int, Sequence[Any]] | None = None,
-    passengers: Mapping[int, Any] | None = None,
-    mp: int | None = None,
-    nav: int = 0,
-    techs: Mapping[int, Sequence[str]] | None = None,
-    credits: Any = None,
-    holds: Any = None,
     laser: Any = None,
     shield: Any = None,
     pilot: Any = None,
+    holds: Any = None,
     drive: Mapping[int, str] | None = None,
-    fame_tokens: Any = None,
-    infamy: Any = None,
-    rewards: Any = None,
-    missions: Mapping[int, Sequence[int]] | None = None,
-    mission_fame_won: Any = None,
-    missions_done: Any = None,
-    upgrades: Any = None,
-) -> MerchantOfVenusState:
-    """A state at ``seat``'s decision ``phase`` built from the description (see the module docstring)."""
-    if config is None:
-        config = GAME.make_config(preset=preset, overrides=dict(overrides or {}))
-    elif not isinstance(config, MerchantOfVenusConfig):
-        raise PositionError(f"config: expected a MerchantOfVenusConfig, got {type(config).__name__}")
-    n = config.players
-    seat = P.check_seat("seat", seat, n)
-    first = P.check_seat("first", first, n)
-    if phase not in PHASES:
-        raise PositionError(f"phase: unknown {phase!r}; allowed: {', '.join(PHASES)}")
-    state = GAME.new_state(config, seed)
-    s = state.record[0]
-    board = R.board_for(config)
-    names = board["names"]
-    systems = [board["board"].system_names[i] for i in board["board"].market_systems]
-
-    # -- the table: start player, dials, round -------------------------------------------------
-    s["first"] = first
-    s["round_no"] = P.check_count("round_no", round_no, most=config.rounds, least=1)
+) -> None:
+    """Each ship's dials (laser at ``dial_high`` unless given) and holds, per seat; drive: ``{seat: drive}``."""
+    s, config, n = setup.s, setup.config, setup.n
     s["laser"][:n] = P.per_seat("laser", laser, n, [config.dial_high] * n)
     s["shield"][:n] = P.per_seat("shield", shield, n, [config.dial_low] * n)
     s["pilot"][:n] = P.per_seat("pilot", pilot, n, [1] * n)
     s["holds"][:n] = P.per_seat("holds", holds, n, [config.start_holds] * n)
+    for p, d in P.seat_map("drive", drive, n).items():
+        s["drive"][p] = P.resolve(f"drive[{p}]", d, DRIVE_NAMES)
+
+
+def _fame(
+    setup: P.Setup,
+    *,
+    fame_tokens: Any = None,
+    infamy: Any = None,
+    rewards: Any = None,
+    mission_fame_won: Any = None,
+    missions_done: Any = None,
+    upgrades: Any = None,
+    missions: Mapping[int, Sequence[int]] | None = None,
+) -> None:
+    """Fame and Reward cards per seat; missions: ``{seat: [mission]}`` held (out of the deck)."""
+    s, config, n = setup.s, setup.config, setup.n
     for field, value in (
         ("fame_tokens", fame_tokens),
         ("infamy", infamy),
@@ -134,8 +110,6 @@ def position(
     s["rewards_left"] = config.reward_cards - int(s["rewards"][:n].sum())
     if s["rewards_left"] < 0:
         raise PositionError(f"rewards: more than the {config.reward_cards} Reward cards")
-    for p, d in P.seat_map("drive", drive, n).items():
-        s["drive"][p] = P.resolve(f"drive[{p}]", d, DRIVE_NAMES)
     for p, held in P.seat_map("missions", missions, n).items():
         s["mission_bag"][: len(config.mission_target)] = 1
         s["mission"][p] = -1
@@ -146,13 +120,26 @@ def position(
             if m >= 0:
                 s["mission_bag"][m] = 0
 
-    # -- contact cards and discovered systems ----------------------------------------------------
+
+def _contacts(
+    setup: P.Setup,
+    *,
+    cultures: Mapping[str, str] | None = None,
+    discovered: Sequence[str] | Mapping[str, int] = (),
+    top: Mapping[str, str] | None = None,
+    stacks: Mapping[str, Sequence[str]] | None = None,
+    iou: Mapping[str, int] | None = None,
+) -> None:
+    """Contact cards on systems, discovered systems, their market stacks and IOUs (see the module docstring)."""
+    state, s, config, n = setup.state, setup.s, setup.config, setup.n
+    board = R.board_for(config)
+    systems = [board["board"].system_names[i] for i in board["board"].market_systems]
     for sys_name, cu_name in (cultures or {}).items():
         sy = P.resolve("cultures", sys_name, systems)
         cu = P.resolve(f"cultures[{sys_name}]", cu_name, CULTURE_NAMES)
         other = int(np.flatnonzero(s["sys_culture"] == cu)[0])
         s["sys_culture"][other], s["sys_culture"][sy] = s["sys_culture"][sy], cu
-    found = discovered if isinstance(discovered, Mapping) else {name: first for name in discovered}
+    found = discovered if isinstance(discovered, Mapping) else {name: int(s["first"]) for name in discovered}
     for sys_name, who in found.items():
         sy = P.resolve("discovered", sys_name, systems)
         who = P.check_seat(f"discovered[{sys_name}]", who, n)
@@ -171,7 +158,15 @@ def position(
         cu = _discovered_culture("iou", cu_name, s)
         s["iou_left"][cu] = P.check_count(f"iou[{cu_name}]", credits_left, most=config.iou[cu])
 
-    # -- cargo, techs, ports ----------------------------------------------------------------------
+
+def _goods(
+    setup: P.Setup,
+    *,
+    cargo: Mapping[int, Mapping[str, int]] | None = None,
+    supply: Mapping[str, Mapping[str, int]] | None = None,
+) -> None:
+    """cargo: ``{seat: {good: n}}`` aboard; supply: ``{area culture: {good: n}}`` off the board."""
+    s, config, n = setup.s, setup.config, setup.n
     for p, goods in P.seat_map("cargo", cargo, n).items():
         for g_name, k in dict(goods).items():
             g = P.resolve(f"cargo[{p}]", g_name, GOOD_NAMES)
@@ -183,6 +178,20 @@ def position(
             g = P.resolve(f"supply[{area_name}]", g_name, GOOD_NAMES)
             _take_goods(s, config, f"supply[{area_name}][{g_name}]", g, P.check_count(f"supply[{area_name}]", k))
             s["supply"][area, g] += k
+
+
+def _tokens(
+    setup: P.Setup,
+    *,
+    techs: Mapping[int, Sequence[str]] | None = None,
+    ports: Mapping[int, Sequence[Any]] | None = None,
+    drills: Mapping[int, Sequence[Any]] | None = None,
+) -> None:
+    """techs: ``{seat: [tech]}``; ports / drills: ``{seat: [space]}`` within the colour's tokens."""
+    state = setup.state
+    s, config, n = setup.s, setup.config, setup.n
+    board = R.board_for(config)
+    names = board["names"]
     tech_names = [t.name for t in GAME_DATA().race_techs]
     for p, held in P.seat_map("techs", techs, n).items():
         for t_name in held:
@@ -216,33 +225,64 @@ def position(
                 f"ports/drills[{p}]: {int(s['ports'][p])} ports + {int(s['drills'][p])} drills, more than the "
                 f"colour's {config.tokens_per_colour} tokens"
             )
+
+
+def _passengers(setup: P.Setup, *, passengers: Mapping[int, Any] | None = None) -> None:
+    """passengers: ``{passenger: where}`` (``"bag"``, ``"waiting"``, ``"delivered"`` or a seat)."""
+    s, config, n = setup.s, setup.config, setup.n
     for i, where in (passengers or {}).items():
         _place_passenger(s, config, i, where, n)
 
-    # -- money and ships ------------------------------------------------------------------------
+
+def _ships(
+    setup: P.Setup,
+    *,
+    credits: Any = None,
+    at: Mapping[int, Any] | None = None,
+    came_from: Mapping[int, Any] | None = None,
+) -> None:
+    """credits per seat; at / came_from: ``{seat: space}``."""
+    s, config, n = setup.s, setup.config, setup.n
+    names = R.board_for(config)["names"]
     s["credits"][:n] = P.per_seat("credits", credits, n, s["credits"][:n])
     for p, sp_name in P.seat_map("at", at, n).items():
         s["pos"][p] = _space(f"at[{p}]", sp_name, names)
     for p, sp_name in P.seat_map("came_from", came_from, n).items():
         s["came_from"][p] = _space(f"came_from[{p}]", sp_name, names)
 
-    # -- the decision ----------------------------------------------------------------------------
-    k = (seat - first) % n
+
+def _decision(setup: P.Setup, *, skipped: bool = False, mp: int | None = None, nav: int = 0) -> None:
+    """The seat's turn at ``phase``: skipped (trade), mp / nav (move)."""
+    state, s, n, seat = setup.state, setup.s, setup.n, setup.seat
+    board = R.board_for(setup.config)
+    names = board["names"]
+    k = (seat - int(s["first"])) % n
     R.start_turn(s, state.cfg[0], k)
     s["turns"] = 1
-    if phase == "move":
-        _mid_move(state, seat, mp, nav, came_from is not None and seat in dict(came_from))
+    if setup.phase == "move":
+        _mid_move(state, seat, mp, nav, seat in dict(setup.given.get("came_from") or {}))
     elif mp is not None or nav:
-        raise PositionError(f"mp/nav: only for phase 'move' (the phase is {phase!r})")
-    if phase == "trade":
+        raise PositionError(f"mp/nav: only for phase 'move' (the phase is {setup.phase!r})")
+    if setup.phase == "trade":
         sp = int(s["pos"][seat])
         if not (board["kind"][sp] in (R.K_CITY, R.K_STATION) or s["port_owner"][sp] >= 0):
             raise PositionError(f"phase 'trade': {names[sp]} is not a city or a port")
         s["skipped_move"] = 1 if skipped else 0
         s["steps"] = 0 if skipped else 1
         R.begin_trade(s, state.cfg[0])
-    P.check_position(state)
-    return state
+
+
+BUILDER = P.Builder(
+    GAME,
+    phases=PHASES,
+    steps=(_table, _dials, _fame, _contacts, _goods, _tokens, _passengers, _ships, _decision),
+)
+
+
+def position(seat: int = 0, **description: Any) -> MerchantOfVenusState:
+    """A state at ``seat``'s decision ``phase`` built from the description (``simlab.core.position.build``;
+    see the module docstring for the components)."""
+    return P.build(BUILDER, seat, **description)
 
 
 def _bankrupt_builder(s: np.void, board: dict, field: str, sp: int) -> None:

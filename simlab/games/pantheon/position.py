@@ -47,7 +47,6 @@ from simlab.core import position as P
 from simlab.core.errors import PositionError
 from simlab.games.pantheon import data as D
 from simlab.games.pantheon import rules as R
-from simlab.games.pantheon.config import PantheonConfig
 from simlab.games.pantheon.facts import POINT_SOURCES
 from simlab.games.pantheon.game import CARD_NAMES, GAME, PantheonState
 
@@ -172,57 +171,15 @@ def _above_start(p: int, score: int, start: int) -> int:
     return score - start
 
 
-def position(
-    seat: int = 0,
-    *,
-    config: PantheonConfig | None = None,
-    players: int | None = None,
-    overrides: Mapping[str, object] | None = None,
-    seed: int = 0,
-    phase: str = "action",
-    era: int = 1,
-    nation: Any = None,
-    hands: Mapping[int, Any] | None = None,
-    tiles: Mapping[int, Mapping[Any, int]] | None = None,
-    gods: Mapping[int, Sequence[Any]] | None = None,
-    face_up: Sequence[Any] | None = None,
-    god_stack_top: Sequence[Any] = (),
-    demigods: Mapping[int, Sequence[int]] | None = None,
-    demigods_up: Sequence[int] = (),
-    pieces: Mapping[int, Mapping[str, Sequence[int]]] | None = None,
-    stock: Mapping[int, Sequence[int]] | None = None,
-    loot: Mapping[int, Any] | None = None,
-    points: Any = None,
-    steps_tiles: Any = None,
-    special: Sequence[int] | None = None,
-    next_nation: Any = None,
-    start_player: int | None = None,
-    deck: Sequence[Any] | None = None,
-    deck_top: Sequence[Any] = (),
-    discard: Any = None,
-    god_stack: Sequence[Any] | None = None,
-    god_box: Sequence[Any] | None = None,
-    bonus: Mapping[int, Any] | None = None,
-) -> PantheonState:
-    """A Pantheon state built from the description (see the module docstring)."""
-    if config is None:
-        extra = dict(overrides or {})
-        if players is not None:
-            extra["players"] = players
-        config = GAME.make_config(overrides=extra)
-    elif not isinstance(config, PantheonConfig):
-        raise PositionError(f"config: expected a PantheonConfig, got {type(config).__name__}")
-    n = config.players
-    seat = P.check_seat("seat", seat, n)
-    if phase not in PHASES:
-        raise PositionError(f"phase: unknown {phase!r}; allowed: {', '.join(PHASES)}")
+def _era(
+    setup: P.Setup, *, era: int = 1, nation: Any = None, next_nation: Any = None, start_player: int | None = None
+) -> None:
+    """The era, its nation (the temple on its start hex), the top of the nation deck, the start player; starts
+    the generator every later step draws from, in step order."""
+    s, config, n = setup.s, setup.config, setup.n
+    seat, cf = setup.seat, setup.state.cfg[0]
     era = P.check_count("era", era, most=config.eras, least=1)
-    state = GAME.new_state(config, seed)
-    s, cf = state.record[0], state.cfg[0]
-    rng = np.random.default_rng([seed, 77])
-    nh = int(cf["n_hex"])
-
-    # -- era, nation, temple -----------------------------------------------------------------------
+    setup.rng = rng = np.random.default_rng([setup.seed, 77])
     if nation is not None:
         nat = P.resolve("nation", nation, D.NATIONS)
     elif int(s["nation"]) >= 0:
@@ -245,13 +202,27 @@ def position(
         rest_nations.remove(nxt)
         rest_nations.insert(int(s["nation_n"]) - 1, nxt)
     s["nation_deck"][:] = [*rest_nations, nat]
-    s["temple"] = int(cf["start_hex"][nat]) if phase == "action" else -1
+    s["temple"] = int(cf["start_hex"][nat]) if setup.phase == "action" else -1
     s["start_player"] = seat if start_player is None else P.check_seat("start_player", start_player, n)
     s["active"] = seat
     s["era_over"] = 0
     s["era_ender"] = -1
+    setup.nation = nat
 
-    # -- cards -------------------------------------------------------------------------------------
+
+def _cards(
+    setup: P.Setup,
+    *,
+    hands: Mapping[int, Any] | None = None,
+    special: Sequence[int] | None = None,
+    deck: Sequence[Any] | None = None,
+    deck_top: Sequence[Any] = (),
+    discard: Any = None,
+) -> None:
+    """hands: ``{seat: cards}``; special: the special money stack (top last); deck (the whole deck, top
+    first) or deck_top (laid on a shuffled deck); discard: ``{card: n}``."""
+    s, config, n = setup.s, setup.config, setup.n
+    rng = setup.rng
     total = np.array([config.movement_cards, *config.sacrifice_cards, config.money_cards, 0, 0, 0, 0], np.int64)
     s["hand"][:] = 0
     for p, cards in P.seat_map("hands", hands, n).items():
@@ -279,7 +250,10 @@ def position(
     s["special"][: len(specials)] = specials
     s["special_n"] = len(specials)
 
-    # -- sacrifice tiles ---------------------------------------------------------------------------
+
+def _tiles(setup: P.Setup, *, tiles: Mapping[int, Mapping[Any, int]] | None = None) -> None:
+    """tiles: ``{seat: {sacrifice kind: level}}``."""
+    s, n = setup.s, setup.n
     s["level"][:] = 0
     s["pile_used"][:] = 0
     for p, lv in P.seat_map("tiles", tiles, n).items():
@@ -289,7 +263,19 @@ def position(
             if level:
                 s["pile_used"][k, 0 if level <= 2 else 1] += 1
 
-    # -- gods --------------------------------------------------------------------------------------
+
+def _gods(
+    setup: P.Setup,
+    *,
+    gods: Mapping[int, Sequence[Any]] | None = None,
+    face_up: Sequence[Any] | None = None,
+    god_stack_top: Sequence[Any] = (),
+    god_stack: Sequence[Any] | None = None,
+    god_box: Sequence[Any] | None = None,
+) -> None:
+    """gods: ``{seat: [god]}`` owned; face_up; god_stack (whole, top first) or god_stack_top; god_box."""
+    s, config, n = setup.s, setup.config, setup.n
+    cf, rng = setup.state.cfg[0], setup.rng
     free = list(range(R.NGOD))
     s["god_loc"][:] = R.L_STACK
     s["god_owner"][:] = -1
@@ -343,7 +329,13 @@ def position(
     s["god_stack"][: len(stack)] = stack
     s["god_n"] = len(stack)
 
-    # -- demigods ----------------------------------------------------------------------------------
+
+def _demigods(
+    setup: P.Setup, *, demigods: Mapping[int, Sequence[int]] | None = None, demigods_up: Sequence[int] = ()
+) -> None:
+    """demigods: ``{seat: [value]}`` owned; demigods_up: the face-up values; the stack keeps the rest."""
+    s, config, n = setup.s, setup.config, setup.n
+    cf, rng = setup.state.cfg[0], setup.rng
     pool = [int(v) for v in cf["demigod_values"]]
     s["demi_own"][:] = 0
     for p, vals in P.seat_map("demigods", demigods, n).items():
@@ -368,7 +360,12 @@ def position(
     s["demi_down_n"] = len(pool)
     s["demi_box"][:] = 0
 
-    # -- loot and bonus tiles ----------------------------------------------------------------------
+
+def _loot(setup: P.Setup, *, loot: Mapping[int, Any] | None = None) -> None:
+    """loot: ``{hex: type}`` on the board (not given: as the era's set-up places them), the rest in the bag."""
+    s, config, n = setup.s, setup.config, setup.n
+    cf, rng = setup.state.cfg[0], setup.rng
+    nh = int(cf["n_hex"])
     lt = D.loot_types(config.loot_table or None)
     s["loot_hex"][:] = -1
     s["bag"][:] = lt.loot
@@ -377,7 +374,11 @@ def position(
     if loot is None:  # as the era's set-up places them: one per symbol space in use, drawn from the bag
         bag = np.repeat(np.arange(R.NLOOT), lt.loot)
         rng.shuffle(bag)
-        hexes = [int(h) for h, m in zip(cf["symbols"][nat], cf["symbol_min"][nat], strict=True) if h >= 0 and m <= n]
+        hexes = [
+            int(h)
+            for h, m in zip(cf["symbols"][setup.nation], cf["symbol_min"][setup.nation], strict=True)
+            if h >= 0 and m <= n
+        ]
         loot = {h: int(bag[i]) for i, h in enumerate(hexes)}
     for h, t in dict(loot).items():
         h = P.check_count(f"loot[{h}]", h, most=nh - 1)
@@ -386,6 +387,13 @@ def position(
             raise PositionError(f"loot[{h}]: no {D.LOOT_TYPES[k]} tile left in the bag")
         s["bag"][k] -= 1
         s["loot_hex"][h] = k
+
+
+def _bonus(setup: P.Setup, *, bonus: Mapping[int, Any] | None = None, steps_tiles: Any = None) -> None:
+    """bonus: ``{seat: type}`` resolved before era 1; steps_tiles: +1 steps loot tiles kept per seat."""
+    s, config, n = setup.s, setup.config, setup.n
+    cf = setup.state.cfg[0]
+    lt = D.loot_types(config.loot_table or None)
     s["bonus_pile"][:] = -1
     s["bonus_n"] = 0
     s["bonus_face"][:] = -1
@@ -414,7 +422,17 @@ def position(
             s["loot_kept"][p, k] += 1
             s["steps_bonus"][p] += 1
 
-    # -- pieces ------------------------------------------------------------------------------------
+
+def _pieces(
+    setup: P.Setup,
+    *,
+    pieces: Mapping[int, Mapping[str, Sequence[int]]] | None = None,
+    stock: Mapping[int, Sequence[int]] | None = None,
+) -> None:
+    """pieces: ``{seat: {"feet": [hex], "columns": [hex]}}``; stock: ``{seat: (feet, columns)}``."""
+    s, config, n = setup.s, setup.config, setup.n
+    cf = setup.state.cfg[0]
+    nh = int(cf["n_hex"])
     s["occ"][:] = -1
     s["occ_col"][:] = 0
     s["virt"][:] = 0
@@ -448,11 +466,19 @@ def position(
         if s["supply_feet"][p] < 0 or s["supply_cols"][p] < 0:
             raise PositionError(f"pieces/stock[{p}]: more than {config.feet_per_player} feet or columns")
 
-    # -- points and the decision -------------------------------------------------------------------
+
+def _points(setup: P.Setup, *, points: Any = None) -> None:
+    """points: ``{seat: n}`` or ``{seat: {source: n}}``; the facts count from this position on."""
+    s, config = setup.s, setup.config
     for f in s.dtype.names:  # the facts count from this position on (the set-up's are not this game's)
         if f.startswith("f_") and f != "f_bonus_tile":
             s[f] = 0
     _book_points(s, config, points)
+
+
+def _decision(setup: P.Setup) -> None:
+    """The seat's action (with its Traitera traits) or, for phase ``gallia``, its Gallia choice."""
+    s, seat, cf = setup.s, setup.seat, setup.state.cfg[0]
     s["pend_n"] = 0
     s["pend_bonus"] = 0
     s["jumped"] = -1
@@ -465,7 +491,7 @@ def position(
     s["step"] = R.S_WAIT
     s["dp"] = seat
     s["cur"] = seat
-    if phase == "action":
+    if setup.phase == "action":
         s["trait_left"] = sum(
             1
             for t in range(R.NGOD)
@@ -473,12 +499,23 @@ def position(
         )
         s["phase"] = R.PH_ACTION
     else:
-        if nat != D.GALLIA:
+        if setup.nation != D.GALLIA:
             raise PositionError("phase 'gallia' needs nation='Gallia'")
         s["sq"] = 0
         s["phase"] = R.PH_GALLIA
-    P.check_position(state)
-    return state
+
+
+BUILDER = P.Builder(
+    GAME,
+    phases=PHASES,
+    steps=(_era, _cards, _tiles, _gods, _demigods, _loot, _bonus, _pieces, _points, _decision),
+)
+
+
+def position(seat: int = 0, **description: Any) -> PantheonState:
+    """A Pantheon state built from the description (``simlab.core.position.build``; see the module docstring
+    for the components)."""
+    return P.build(BUILDER, seat, **description)
 
 
 def force(state: PantheonState, loot_types: Sequence[Any]) -> PantheonState:

@@ -51,40 +51,17 @@ def _disc(field: str, disc: Any, config: RomaConfig) -> int:
     return int(disc) - 1
 
 
-def position(
-    seat: int = 0,
+def _cards(
+    setup: P.Setup,
     *,
-    config: RomaConfig | None = None,
-    preset: str | None = None,
-    overrides: Mapping[str, object] | None = None,
-    seed: int = 0,
-    phase: str = "action",
     boards: Mapping[int, Mapping[Any, Any]] | None = None,
     hands: Mapping[int, Any] | None = None,
     deck: Sequence[Any] | None = None,
     discard: Any = None,
-    dice: Sequence[int] | None = None,
-    money: Any = None,
-    vp: Any = None,
-) -> RomaState:
-    """A Roma state at ``seat``'s action phase, built from the description (see the module docstring).
-
-    boards: ``{seat: {disc: card}}``; hands: ``{seat: [cards]}`` (or ``{card: n}``); deck: the top of the
-    draw pile, top card first; discard: cards or ``"rest"``; dice: the action dice as rolled (up to the
-    config's ``action_dice``; fewer: the others are used up); money / vp: one number, one per seat or
-    ``{seat: n}``.
-    """
-    if config is None:
-        config = GAME.make_config(preset=preset, overrides=dict(overrides or {}))
-    elif not isinstance(config, RomaConfig):
-        raise PositionError(f"config: expected a RomaConfig, got {type(config).__name__}")
-    seat = P.check_seat("seat", seat, 2)
-    if not isinstance(phase, str) or phase not in PHASES:
-        raise PositionError(f"phase: unknown {phase!r}; allowed: {', '.join(PHASES)}")
-    state = GAME.new_state(config, seed)
-    s = state.record[0]
-
-    # -- cards -----------------------------------------------------------------------------------
+) -> None:
+    """boards: ``{seat: {disc: card}}``; hands: ``{seat: [cards]}`` (or ``{card: n}``); deck: the top of the
+    draw pile, top card first; discard: cards or ``"rest"``."""
+    s, config = setup.s, setup.config
     s["board"][:] = -1
     for p, cards in P.seat_map("boards", boards, 2).items():
         if not isinstance(cards, Mapping):
@@ -144,7 +121,10 @@ def position(
     s["relay"][:] = 0
     s["relay_n"] = 0
 
-    # -- VP and money ----------------------------------------------------------------------------
+
+def _vp_and_money(setup: P.Setup, *, money: Any = None, vp: Any = None) -> None:
+    """money / vp: one number, one per seat or ``{seat: n}``; VP come from the stockpile."""
+    s, config = setup.s, setup.config
     held_vp = P.per_seat("vp", vp, 2, s["vp"])
     for p, v in enumerate(held_vp):
         if v == 0:
@@ -164,22 +144,27 @@ def position(
     for field in ("f_vp", "f_vp_lost_empty", "f_vp_lost_taken"):
         s[field][:] = 0
 
-    # -- dice ------------------------------------------------------------------------------------
-    n_dice = config.action_dice
+
+def _dice(setup: P.Setup, *, dice: Sequence[int] | None = None) -> None:
+    """dice: the action dice as rolled (up to the config's ``action_dice``; fewer: the others are used up)."""
+    s, n_dice = setup.s, setup.config.action_dice
+    rolled = [int(x) for x in np.random.default_rng([setup.seed, 7]).integers(1, 7, n_dice)]
     if dice is None:
-        rng = np.random.default_rng([seed, 7])
-        faces = [int(x) for x in rng.integers(1, 7, n_dice)]
+        faces = rolled
     else:
         faces = [P.check_count("dice", v, most=6, least=1) for v in dice]
         if not 1 <= len(faces) <= n_dice:
             raise PositionError(f"dice: {len(faces)} action dice given, the game has {n_dice}")
     s["used"][:] = 1
     s["dice"][:] = 0
-    s["dice"][: len(faces)] = faces
+    s["dice"][:n_dice] = faces + rolled[len(faces) :]  # a die used up keeps the face it was rolled with
     s["used"][: len(faces)] = 0
     s["rerolls"] = 0
 
-    # -- the decision ----------------------------------------------------------------------------
+
+def _decision(setup: P.Setup) -> None:
+    """The seat's action phase of the first turn, the opening done and every card face up."""
+    s, seat = setup.s, setup.seat
     s["blocked"][:] = 0
     s["essedum"][:] = 0
     s["revealed"] = 1
@@ -187,11 +172,18 @@ def position(
     s["f_turns"][:] = 0
     s["f_turns"][seat] = 1
     s["f_laid"][:] = 0
-    s["phase"] = PHASES[phase]
+    s["phase"] = PHASES[setup.phase]
     s["cur"] = seat
     s["active"] = seat
-    P.check_position(state)
-    return state
+
+
+BUILDER = P.Builder(GAME, phases=tuple(PHASES), steps=(_cards, _vp_and_money, _dice, _decision))
+
+
+def position(seat: int = 0, **description: Any) -> RomaState:
+    """A Roma state at ``seat``'s action phase, built from the description (``simlab.core.position.build``;
+    components: boards, hands, deck, discard, money, vp, dice; see the module docstring)."""
+    return P.build(BUILDER, seat, **description)
 
 
 def force(state: RomaState, *outcomes: int, **kinds: Iterable[int] | int) -> RomaState:

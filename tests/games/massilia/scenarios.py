@@ -172,7 +172,6 @@ def scenario(
         rest[t] -= k
     below = [t for t in range(R.NCARDS) for _ in range(int(rest[t]))]  # drawn from the end: highest on top
     state = position(
-        players,
         seat,
         config=cfg,
         seed=seed,

@@ -25,7 +25,7 @@ def invariants(state) -> None:
 
 def test_a_described_position_is_a_normal_state_that_plays_to_the_end():
     st = position(
-        3,
+        players=3,
         seat=1,
         stalls={0: (0, {"pink": 2}), 4: (1, ["orange", "beige"]), 8: (2, [])},
         hands={1: ["mars", "venus"]},
@@ -61,7 +61,7 @@ def test_a_described_position_is_a_normal_state_that_plays_to_the_end():
 
 def test_what_is_not_given_keeps_the_set_up_and_the_totals():
     normal = GAME.new_state(GAME.make_config(players=4), 5)
-    st = position(4, seed=5)
+    st = position(players=4, seed=5)
     a, s = normal.record[0], st.record[0]
     # the setup stalls (first free corners), their cubes, pawns, prices, markers and money stay
     for field in ("pawn", "price", "marker", "money", "fame", "tokens", "supply"):
@@ -70,25 +70,29 @@ def test_what_is_not_given_keeps_the_set_up_and_the_totals():
     assert (s["screen"][:4] == 1).all()
     assert st.decision_name() == "turn" and st.current_player == 0
     # cubes put on stalls come from the bag; the harbours keep the set-up's cubes
-    st = position(2, stalls={0: (0, {"pink": 4}), 12: (1, {"pink": 4})})
+    st = position(players=2, stalls={0: (0, {"pink": 4}), 12: (1, {"pink": 4})})
     s = st.record[0]
     assert s["harbour"].tolist() == [6, 6, 6, 10] and s["bag"].tolist() == [1, 9, 9, 0]
     # ... and from the harbour when the bag runs out
-    st = position(2, stalls={0: (0, {"pink": 4}), 12: (1, {"pink": 4}), 4: (0, {"pink": 4}), 8: (1, {"pink": 3})})
+    st = position(
+        players=2, stalls={0: (0, {"pink": 4}), 12: (1, {"pink": 4}), 4: (0, {"pink": 4}), 8: (1, {"pink": 3})}
+    )
     s = st.record[0]
     assert s["bag"][0] == 0 and s["harbour"].tolist() == [0, 6, 6, 10]
     # cards put in hands come out of the deck, which keeps its shuffled order otherwise
-    st = position(2, seed=5, hands={0: ["mars", "mars"]})
+    st = position(players=2, seed=5, hands={0: ["mars", "mars"]})
     s = st.record[0]
     assert s["deck_n"] == 53 and np.bincount(s["deck"][:53], minlength=9)[R.MARS] == 3
     # discard="rest": the deck is exactly what is given
-    st = position(2, deck=["venus", "mars"], discard="rest")
+    st = position(players=2, deck=["venus", "mars"], discard="rest")
     s = st.record[0]
     assert s["deck_n"] == 2 and s["deck"][:2].tolist() == [R.MARS, R.VENUS] and s["discard"].sum() == 53
 
 
 def test_the_dice_phase_decision():
-    st = position(3, seat=2, phase="dice to roll", round=2, screens={0: {"grey": 1}, 1: [0, 1, 1, 1], 2: [2, 2, 2, 2]})
+    st = position(
+        players=3, seat=2, phase="dice to roll", round=2, screens={0: {"grey": 1}, 1: [0, 1, 1, 1], 2: [2, 2, 2, 2]}
+    )
     assert st.decision_name() == "dice to roll" and st.current_player == 2
     st.apply(count(2))  # 2 grey dice
     assert st.decision_name() == "dice to roll"
@@ -135,11 +139,11 @@ def test_the_dice_phase_decision():
 )
 def test_each_validation_error_names_its_field(description, field):
     with pytest.raises(PositionError, match=field):
-        position(4, **description)
+        position(players=4, **description)
 
 
 def test_force_validates_its_values_and_queues_them_in_order():
-    st = position(2, stalls={0: (0, []), 12: (1, [])})
+    st = position(players=2, stalls={0: (0, []), 12: (1, [])})
     with pytest.raises(PositionError, match=r"^dice die face: 7 is more than the 6 allowed"):
         force(st, dice=[7])
     with pytest.raises(PositionError, match=r"^cubes cube colour: unknown 'red'"):
@@ -157,7 +161,7 @@ def test_forced_refill_cubes_and_temple_dice_at_the_start_of_a_round():
     """Phase 1 of round 2 draws 8 cubes for the harbours (2 players), then the temple dice are rolled in
     colour order (grey, brown, black, beige): both come out as forced."""
     st = position(
-        2,
+        players=2,
         seat=0,
         stalls={0: (0, []), 12: (1, [])},
         temple=[("grey", 1), ("brown", 1), ("black", 1), ("beige", 1)],
@@ -176,7 +180,7 @@ def test_forced_refill_cubes_and_temple_dice_at_the_start_of_a_round():
 def test_forced_dice_of_a_players_roll():
     """Seat 0 rolls its two grey dice openly: they show the forced 2 and 6."""
     st = position(
-        2,
+        players=2,
         seat=0,
         phase="dice to roll",
         round=2,
@@ -195,7 +199,7 @@ def test_a_seat_with_no_stall():
     """``no_stall``: a seat with every stall tile in reserve (play never gets there: nobody loses their last
     stall), for rule tests that keep a seat out of the market; the tiles and every other total still add up
     (the builder runs the game's invariants with that one rule set aside), and the game plays on."""
-    st = position(2, stalls={0: (0, ["pink"])}, no_stall=[1])
+    st = position(players=2, stalls={0: (0, ["pink"])}, no_stall=[1])
     s = st.record[0]
     assert int((s["stall_owner"] == 1).sum()) == 0 and int(s["reserve"][1]) == st.config.stalls_per_player
     assert int(s["reserve"][0]) == st.config.stalls_per_player - 1 and s["cubes"][:, 0].sum() == 1

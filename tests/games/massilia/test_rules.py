@@ -1078,7 +1078,7 @@ FAR = {12: (1, [])}  # seat 1's stall, out of every example's way
 
 def test_example_1_beige_5_with_neptune_buys_2_purple_and_2_beige():
     st = position(
-        2,
+        players=2,
         stalls={0: (0, []), **FAR},
         temple=[("beige", 5)],
         hands={0: ["neptune"]},
@@ -1095,7 +1095,7 @@ def test_example_1_beige_5_with_neptune_buys_2_purple_and_2_beige():
 
 def test_example_2_brown_4_with_a_token_moves_the_purple_customer_3():
     st = position(
-        2,
+        players=2,
         stalls={3: (0, ["purple"]), **FAR},
         temple=[("brown", 4)],
         pawns={"consul": 2, "pink customer": 6, "orange customer": 10, "purple customer": 0},
@@ -1110,7 +1110,7 @@ def test_example_2_brown_4_with_a_token_moves_the_purple_customer_3():
 
 def test_example_3_brown_3_with_minerve_and_a_token_sells_2_purple():
     st = position(
-        2,
+        players=2,
         stalls={7: (0, {"purple": 2}), **FAR},
         temple=[("brown", 3)],
         hands={0: ["minerve"]},
@@ -1128,7 +1128,7 @@ def test_example_3_brown_3_with_minerve_and_a_token_sells_2_purple():
 
 def test_example_4_consul_at_an_empty_space():
     st = position(
-        2,
+        players=2,
         stalls={0: (0, {"pink": 2}), **FAR},
         temple=[("brown", 1)],
         pawns={"consul": 2, "pink customer": 6, "orange customer": 10, "purple customer": 14},
@@ -1141,7 +1141,7 @@ def test_example_4_consul_at_an_empty_space():
 
 def test_example_5_jupiter_minerve_and_mercure_in_one_turn():
     st = position(
-        2,
+        players=2,
         stalls={9: (0, ["orange"]), **FAR},
         temple=[("grey", 4)],
         hands={0: ["jupiter", "minerve", "mercure"]},
@@ -1159,7 +1159,7 @@ def test_example_5_jupiter_minerve_and_mercure_in_one_turn():
 
 def test_example_6_black_die_for_the_move_action_minerve_yes_phoebus_no():
     st = position(
-        2,
+        players=2,
         stalls={0: (0, []), **FAR},
         temple=[("black", 3)],
         hands={0: ["minerve", "phoebus"]},

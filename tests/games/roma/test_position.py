@@ -128,3 +128,15 @@ def test_a_forced_triple_is_offered_a_reroll():
     st.apply(YES)
     s = st.record[0]
     assert sorted(int(s["dice"][i]) for i in range(3)) == [2, 2, 2]
+
+
+def test_fewer_dice_than_the_game_has_leaves_the_others_used_up():
+    """The docstring's promise: fewer action dice given, the others are used up (they once kept no face and the
+    built position failed the game's own invariant that dice in play show 1..6)."""
+    st = position(dice=[4, 5])
+    s = st.record[0]
+    assert s["used"][:3].tolist() == [0, 0, 1] and s["dice"][:2].tolist() == [4, 5]
+    used_face = int(s["dice"][2])
+    assert 1 <= used_face <= 6 and used_face not in (4, 5)  # the seed's roll for the third die (seed 0: a 2)
+    dice_offered = {st.describe(a).split(" on ")[0] for a in st.legal_actions() if st.describe(a).startswith("die ")}
+    assert dice_offered == {"die 4", "die 5"}
