@@ -464,10 +464,31 @@ def item_axis(entry: Mapping[str, Any]) -> str | None:
     return next((k for k in entry["at"] if k != "round"), None)
 
 
+#: a role's meaning in a reader's words (a role not listed is described by its family and name)
+ROLE_WORDS = {
+    "score.round": "the score after each round",
+    "market.price": "market prices by round",
+    "market.demand": "market demand by round",
+    "money.start": "each seat's starting money",
+}
+
+
+def role_words(role: str) -> str:
+    """What a role records, in plain words ("market.sale" -> "the market sale")."""
+    return ROLE_WORDS.get(role, "the " + role.replace(".", " ").replace("_", " "))
+
+
+def not_recorded(roles: Sequence[str]) -> str:
+    """ "the game does not record the score after each round" for the roles an analysis needs and lacks."""
+    words = [role_words(r) for r in roles]
+    listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return "does not record " + listed
+
+
 def not_available(what: str, kind: str, missing: Sequence[str], game: str | None = None) -> str:
-    """The one wording of "not available for this game" (``kind``: role, or e.g. "money intervention")."""
+    """The one wording of "not available for this game" (``kind``: role, or e.g. "money intervention"); a missing
+    role is said in plain words (what the game does not record), never by its internal name."""
     who = f"game {game!r}" if game else "this game"
     if kind != "role":
         return f"{what} is not available for this game: {who} declares no {kind}"
-    plural = "s" if len(missing) > 1 else ""
-    return f"{what} is not available for this game: {who} declares no {kind}{plural} {', '.join(missing)}"
+    return f"{what} is not available for this game: {who} {not_recorded(missing)}"

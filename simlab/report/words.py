@@ -3,22 +3,12 @@
 
 from __future__ import annotations
 
-#: a role's meaning in a reader's words (a role not listed here is described by its family and name)
-ROLE_WORDS = {
-    "score.round": "the score after each round",
-    "market.price": "market prices by round",
-    "market.demand": "market demand by round",
-    "money.start": "each seat's starting money",
-}
+from simlab.core.facts import ROLE_WORDS, role_words
+from simlab.core.facts import not_recorded as _not_recorded
 
-
-def role_words(role: str) -> str:
-    """What a role records, in plain words ("market.sale" -> "the market sale")."""
-    return ROLE_WORDS.get(role, "the " + role.replace(".", " ").replace("_", " "))
+__all__ = ["ROLE_WORDS", "not_recorded", "role_words"]
 
 
 def not_recorded(roles: list[str]) -> str:
     """ "the game does not record the score after each round" for the roles an analysis needs and lacks."""
-    words = [role_words(r) for r in roles]
-    listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-    return "the game does not record " + listed
+    return "the game " + _not_recorded(roles)

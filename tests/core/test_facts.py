@@ -199,3 +199,15 @@ def test_each_game_names_what_its_card_intervention_grants():
         assert roles.noun(plural=True) == nouns
         assert roles.noun() == nouns[:-1]
     assert Roles(None).noun() == "card"
+
+
+def test_not_available_says_what_the_game_does_not_record_not_its_role_names():
+    from simlab.core.facts import not_available
+
+    text = not_available("market analysis", "role", ["market.price", "market.demand"], "roma")
+    assert text == (
+        "market analysis is not available for this game: game 'roma' does not record market prices by round "
+        "or market demand by round"
+    )
+    assert "market.price" not in text and "role" not in text
+    assert not_available("compensation", "money intervention", [], "roma").endswith("declares no money intervention")
