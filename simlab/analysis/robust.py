@@ -46,6 +46,7 @@ import polars as pl
 
 from simlab.analysis import stats
 from simlab.analysis.frames import AnalysisError
+from simlab.analysis.text import p_phrase
 
 CHANGES = "changes with the bots"
 HOLDS = "holds for every bot tested"
@@ -327,9 +328,9 @@ def _verdict(
     games = group["games"].to_list()
     n = f"{min(games):,}" if min(games) == max(games) else f"{min(games):,}-{max(games):,}"
     n += f" games per {across}"
-    p = _p(row["p_interaction_adjusted"])
+    p = p_phrase(_p(row["p_interaction_adjusted"]))
     head = f"{row['kind']}, {row['effect']}: {WORDS[across][verdict]}"
-    sentence = f"{head} ({why}win share, points: {per_bot}; interaction p = {p} Holm-adjusted; {n})"
+    sentence = f"{head} ({why}win share, points: {per_bot}; interaction {p} Holm-adjusted; {n})"
     return verdict, sentence
 
 

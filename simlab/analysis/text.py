@@ -68,8 +68,13 @@ def verdict_sentence(v: dict[str, Any], prefix: str = "") -> str:
 
 
 def _p_eq(p: Any) -> str:
-    shown = _p(p)
-    return f"p {shown[0]} {shown[1:]}" if shown.startswith("<") else f"p = {shown}"
+    return p_phrase(_p(p))
+
+
+def p_phrase(shown: str) -> str:
+    """A p-value as a sentence writes it: "p = 0.03", or "p < 1e-12" for a table cell's "<1e-12"."""
+    shown = shown.strip()
+    return f"p < {shown[1:].strip()}" if shown.startswith("<") else f"p = {shown}"
 
 
 def games_needed_text(v: dict[str, Any]) -> str:
@@ -101,7 +106,7 @@ def seats_text(df: pl.DataFrame, tolerance: float | None = None, units: Units = 
         r0 = d.row(0, named=True)
         lines.append(
             f"{v}: {r0['games']:,} games per seat; all seats equal? chi2 = {_num(r0['chi2_equal'], '.1f')}, "
-            f"df = {r0['df_equal']}, p = {_p(r0['p_equal'])}"
+            f"df = {r0['df_equal']}, {_p_eq(r0['p_equal'])}"
         )
         rows = [
             [

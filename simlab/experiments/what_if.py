@@ -21,6 +21,7 @@ from typing import Any
 
 import polars as pl
 
+from simlab.analysis.text import p_phrase
 from simlab.core.facts import GENERIC_UNITS, Units
 from simlab.run.errors import ScenarioError
 
@@ -213,7 +214,7 @@ def change_sentence(result: WhatIf) -> str:
         f"worst seat goes from {gap(result.base)} to {gap(result.changed)} points of win share; the largest change is "
         f"seat {top['seat']}'s, {top['diff'] * 100:+.1f} points "
         f"[{top['diff_slo'] * 100:+.1f}, {top['diff_shi'] * 100:+.1f}]"
-        f" (simultaneous over the {result.changes.height} changes, Holm-adjusted p = {_p(p)})"
+        f" (simultaneous over the {result.changes.height} changes, Holm-adjusted {p_phrase(_p(p))})"
     )
     return text + ("." if detected else ": no seat's change is detectable at this many games.")
 

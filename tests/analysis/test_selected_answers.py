@@ -139,3 +139,12 @@ def test_every_listed_figure_has_its_interval(reports, real_folder):
         lines = markets.split(title, 1)[1].splitlines()[2:]  # money, points, units per seat
         table = [row for row in lines[: next((i for i, r in enumerate(lines) if not r.startswith("  ")), None)]]
         assert table and all(row.count("[") == cells for row in table)
+
+
+def test_a_tiny_p_value_reads_as_p_less_than_in_every_sentence():
+    """ "p = <1e-12" never reaches a reader: the CLI's sentences say "p < 1e-12" like the report."""
+    from simlab.analysis.text import _p_eq, p_phrase
+
+    assert _p_eq(1e-20) == "p < 1e-12"
+    assert _p_eq(0.031) == "p = 0.031"
+    assert p_phrase("<1e-4") == "p < 1e-4" and p_phrase("< 1e-12") == "p < 1e-12"
