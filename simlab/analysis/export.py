@@ -47,7 +47,7 @@ def answer(
     **extra: Any,
 ) -> dict[str, Any]:
     """The JSON envelope of an analysis command: its tables (DataFrames or row lists) and what is missing."""
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
 
     try:
         game = load_manifest(folder).get("game")
