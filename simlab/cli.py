@@ -360,7 +360,7 @@ def run(
     (--backend dask|ray --address ...), every worker needs the same simlab installed: docs/scaling.md.
     """
     from simlab import run_scenario
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
     from simlab.run.summary import summary_lines
 
     folder = run_scenario(
@@ -536,8 +536,8 @@ def replay(folder: str, variant: str | None, index: int, as_json: bool) -> None:
     that gives the same transcript goes to stderr.
     """
     from simlab.core.transcript import play_with_transcript
+    from simlab.run.reader import load_manifest
     from simlab.run.replay import replay_spec
-    from simlab.run.store import load_manifest
 
     if variant is None:
         names = [v["name"] for v in load_manifest(folder)["variants"]]
@@ -631,7 +631,7 @@ def verify(folder: str, quarantine: bool) -> None:
     """
     import shlex
 
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
     from simlab.run.verify import verify_folder
 
     result = verify_folder(folder, quarantine=quarantine)

@@ -10,8 +10,16 @@ from pathlib import Path
 import simlab
 
 ROOT = Path(simlab.__file__).parent
+#: the modules of ``simlab.run`` that read a result folder and write nothing (split out of ``store``)
+FOLDER_READING = {"reader", "folder_contents", "part_file", "manifest", "folder_layout"}
 #: what analysis may read from ``simlab.run``: result folders (their rows, manifest, digests, panel.json)
-FOLDER_READERS = {"store", "errors", "rehash", "folder_check", "panel_folder"}
+FOLDER_READERS = FOLDER_READING | {"errors", "folder_check", "panel_folder"}
+#: the modules of ``simlab.run`` that write a result folder (``store`` is the old path: it re-exports them too)
+FOLDER_WRITERS = {"store", "folder_writer", "atomic_file", "lock", "rehash", "runner", "chunk", "compact"}
+#: analysis modules that write into a result folder, and the writer modules each may import: ``add_digests``
+#: (``simlab digest``) rewrites part files in place. It belongs above analysis (issue 33, item 4); until it
+#: moves, it is the one exception, and exactly these imports are allowed to it.
+WRITES_FOLDERS = {"backfill.py": {"atomic_file", "lock", "rehash"}}
 #: names that play games or run scenarios: calling or importing any of them is playing
 PLAYERS = {
     "play_batch",
@@ -44,12 +52,25 @@ def imports_and_names(path: Path) -> tuple[list[str], set[str]]:
     return modules, names
 
 
+def run_modules(path: Path) -> set[str]:
+    """The modules of ``simlab.run`` that ``path`` imports (``simlab.run.reader`` gives ``reader``)."""
+    found = set()
+    for m in imports_and_names(path)[0]:
+        parts = m.split(".")
+        if parts[:2] == ["simlab", "run"] and len(parts) > 2 and (ROOT / "run" / f"{parts[2]}.py").exists():
+            found.add(parts[2])
+    return found
+
+
 def violations(path: Path) -> list[str]:
     modules, names = imports_and_names(path)
     bad = [m for m in modules if m.startswith("simlab.experiments") or m == "simlab.experiments"]
+    allowed = (
+        FOLDER_READERS | WRITES_FOLDERS.get(path.name, set()) if path.parent == ROOT / "analysis" else FOLDER_READERS
+    )
     for m in modules:
         parts = m.split(".")
-        if parts[:2] == ["simlab", "run"] and len(parts) > 2 and parts[2] not in FOLDER_READERS:
+        if parts[:2] == ["simlab", "run"] and len(parts) > 2 and parts[2] not in allowed:
             bad.append(m)
         if m.split(".")[-1] in PLAYERS:
             bad.append(m)
@@ -72,6 +93,44 @@ def test_the_check_sees_a_module_that_plays(tmp_path):
     runner = tmp_path / "runner.py"
     runner.write_text("def f():\n    from simlab.run.runner import resolve_jobs\n")
     assert "simlab.run.runner" in violations(runner)
+    for writer in ("store", "folder_writer", "atomic_file"):  # the writing side of a result folder is refused
+        module = tmp_path / f"uses_{writer}.py"
+        module.write_text(f"from simlab.run.{writer} import load_manifest\n")
+        assert violations(module) == [f"simlab.run.{writer}", f"simlab.run.{writer}.load_manifest"], writer
+
+
+def test_analysis_reads_folders_only_through_the_reading_modules():
+    """``store`` did reading and writing; analysis now imports the reading modules, and the one analysis
+    module that writes (``WRITES_FOLDERS``) is allowed exactly the writer modules it uses."""
+    used = {p.name: run_modules(p) for p in sorted((ROOT / "analysis").glob("*.py"))}
+    writing = {name: mods & FOLDER_WRITERS for name, mods in used.items() if mods & FOLDER_WRITERS}
+    assert writing == WRITES_FOLDERS
+    assert "reader" in set().union(*used.values())  # what analyses read folders through
+
+
+def test_the_reading_modules_import_no_writer():
+    """The modules that read a result folder import nothing that writes one (directly or lazily), so a
+    reader can never take a lock, rename a part or rewrite a manifest."""
+    found = {name: run_modules(ROOT / "run" / f"{name}.py") & FOLDER_WRITERS for name in sorted(FOLDER_READING)}
+    assert {name: mods for name, mods in found.items() if mods} == {}
+    assert {p.stem for p in (ROOT / "run").glob("*.py")} >= FOLDER_READING | FOLDER_WRITERS  # no stale names
+
+
+def test_simlab_imports_the_result_folder_from_its_modules_not_the_old_path():
+    """``simlab.run.store`` is kept for notebooks and scripts only: nothing in simlab imports it, so the
+    reading and writing sides stay apart."""
+    found = [
+        str(p.relative_to(ROOT))
+        for p in ROOT.rglob("*.py")
+        if p != ROOT / "run" / "store.py" and "store" in run_modules(p)
+    ]
+    assert found == []
+
+
+def test_the_result_folder_modules_are_small():
+    """One job per module (issue 33): no module of ``simlab.run`` is longer than about 650 lines."""
+    long = {p.name: n for p in (ROOT / "run").glob("*.py") if (n := len(p.read_text().splitlines())) > 650}
+    assert long == {}
 
 
 def test_experiments_sit_above_run_and_analysis():

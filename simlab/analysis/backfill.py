@@ -14,17 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from simlab.run.atomic_file import atomic_write
 from simlab.run.errors import ResultFolderError
+from simlab.run.folder_layout import DIGEST_KEY
+from simlab.run.lock import folder_lock
+from simlab.run.manifest import read_manifest
+from simlab.run.part_file import PartFile, read_part_file
+from simlab.run.reader import result_files
 from simlab.run.rehash import ManifestHashes
-from simlab.run.store import (
-    DIGEST_KEY,
-    PartFile,
-    atomic_write,
-    folder_lock,
-    read_manifest,
-    read_part_file,
-    result_files,
-)
 
 
 @dataclass

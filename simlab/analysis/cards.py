@@ -78,7 +78,7 @@ def design_from_manifest(folder: str | Path, control: str = "control") -> pl.Dat
     item is analysed, whatever unit it is priced in. NotAvailableError if the game declares no card
     intervention.
     """
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
 
     manifest = load_manifest(folder)
     r = roles(folder)

@@ -191,7 +191,7 @@ def folder_sweep(folder: str | Path, kind: str = "money") -> tuple[list[str], li
     """(sweep variants, variants left out) of a result folder, refusing one with no sweep of the ``kind``
     intervention's knob (the report's check and message: ``sweep.sweep_variants``)."""
     from simlab.analysis.sweep import sweep_variants
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
 
     money_column(folder, kind)  # a game without the column or the intervention: not available, not refused
     found = roles(folder).intervention(kind)
@@ -284,7 +284,7 @@ def compensation(
     lf = as_lazy(results)
     money = money_column(results if isinstance(results, str | Path) else lf, kind)
     if isinstance(results, str | Path):
-        from simlab.run.store import load_manifest
+        from simlab.run.reader import load_manifest
 
         sweep = folder_sweep(results, kind)[0]
         lf = lf.filter(pl.col("variant").is_in(sweep))

@@ -53,7 +53,7 @@ def answer(
     """The JSON envelope of an analysis command: its tables (DataFrames or row lists) and what is missing.
     ``game``: the game of an answer whose folder is no result folder (a robustness panel's), for its words."""
     from simlab.analysis.words import game_words, words
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
 
     try:
         game = load_manifest(folder).get("game")

@@ -39,7 +39,7 @@ def require_card_run(folder: str | Path, control: str) -> None:
     """AnalysisError naming the folder's scenario and the one that answers, when ``folder`` has no ``control``
     variant; nothing when it has one, or when its game declares no card intervention (that analysis then says
     it is not available for the game)."""
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
 
     manifest = load_manifest(folder)
     names = [v["name"] for v in manifest["variants"]]

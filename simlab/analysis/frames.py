@@ -44,7 +44,7 @@ def as_lazy(results: Results) -> pl.LazyFrame:
     if isinstance(results, pl.DataFrame):
         return results.lazy()
     if isinstance(results, str | Path):
-        from simlab.run.store import load_manifest, load_results
+        from simlab.run.reader import load_manifest, load_results
 
         lf = load_results(results)
         try:

@@ -113,7 +113,7 @@ def _seats(folder: str | Path, f: str) -> tuple[str, str]:
     from simlab.analysis import stats
     from simlab.analysis.seats import seat_advantage, seat_verdicts
     from simlab.analysis.text import verdict_sentence
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
 
     df = seat_advantage(folder)
     verdicts = {v["variant"]: v for v in seat_verdicts(df, stats.DEFAULT_TOLERANCE).iter_rows(named=True)}

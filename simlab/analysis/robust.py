@@ -117,7 +117,7 @@ def panel_effects(folder: str | Path, base: str | None = None, level: float = 0.
     from simlab.analysis.cards import card_value, design_from_manifest
     from simlab.analysis.seats import compare_variants, seat_advantage
     from simlab.analysis.words import words
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
 
     manifest = load_manifest(folder)
     variants = [v["name"] for v in manifest["variants"]]

@@ -88,7 +88,7 @@ def sensitivity(
 ) -> Robustness | None:
     """The seat verdicts of a sensitivity run across its data variants, or None when ``folder`` is not one."""
     from simlab.core.registry import get_game
-    from simlab.run.store import load_manifest
+    from simlab.run.reader import load_manifest
 
     manifest = load_manifest(folder)
     configs = {v["name"]: v["config"] for v in manifest["variants"]}

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from simlab.run.errors import ScenarioError
+from simlab.run.folder_layout import PANEL
 from simlab.run.panel_folder import SEATINGS, PanelEntry, check_same_seating, load_panel, write_panel
 from simlab.run.scenario import Scenario, load_scenario
-from simlab.run.store import PANEL
 
 __all__ = ["SEATINGS", "PanelEntry", "entry_scenario", "load_panel", "run_panel"]
 

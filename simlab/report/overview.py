@@ -98,7 +98,7 @@ def run_notes(ctx: Context, no_provenance: bool) -> list[str]:
     done = {v["name"]: int(v["games_done"]) for v in m["variants"]}
     if len(set(done.values())) > 1:
         notes.append("Variants hold different numbers of games, so paired comparisons use only the games both have.")
-    from simlab.run.store import folder_contents
+    from simlab.run.folder_contents import folder_contents
 
     contents = folder_contents(ctx.folder)
     for skipped in contents.skipped:
@@ -145,7 +145,8 @@ def _run_command(manifest: dict[str, Any], folder: Path) -> tuple[list[str], lis
 def _first_games(ctx: Context) -> pl.LazyFrame:
     """Rows of the files that start at game 0 of a shown variant: all a replay of game 0 needs, without
     reading the footers of a large folder's other files (half a second at ten million games)."""
-    from simlab.run.store import PART_RE, result_files
+    from simlab.run.folder_layout import PART_RE
+    from simlab.run.reader import result_files
 
     paths = [
         p

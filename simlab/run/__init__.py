@@ -29,7 +29,7 @@ _LAZY = {
     "run_scenario": "simlab.run.runner",
     "compact_results": "simlab.run.compact",
     "load_results": "simlab.run.reader",
-    "load_manifest": "simlab.run.store",
+    "load_manifest": "simlab.run.reader",
     "load_scenario": "simlab.run.scenario",
 }
 

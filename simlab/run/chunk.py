@@ -26,11 +26,13 @@ import pyarrow as pa
 from simlab.core.config import GameConfig
 from simlab.core.registry import get_game
 from simlab.run import summaries
+from simlab.run.atomic_file import write_temporary
 from simlab.run.content import check_played_data
 from simlab.run.errors import WorkerMismatch
+from simlab.run.folder_layout import DIGEST_KEY, META_KEY, part_name
+from simlab.run.part_file import file_records
 from simlab.run.scenario import rotated_lineup
 from simlab.run.seeds import game_seeds
-from simlab.run.store import DIGEST_KEY, META_KEY, file_records, part_name, write_temporary
 
 #: columns every row starts with, before the game's result and fact columns
 ID_COLUMNS = ("scenario", "variant", "game", "seed", "seat", "bot", "lineup")

@@ -34,23 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from simlab.run.atomic_file import atomic_write
 from simlab.run.errors import ResultFolderError
 from simlab.run.folder_check import FOOTERS, footer_entry, footer_problem, manifest_footers
+from simlab.run.folder_layout import CHUNKS_KEY, COMPACTED_FILE, DIGEST_KEY, FILE_KEY, PARTS, identity_hash, part_name
+from simlab.run.folder_writer import ResultFolder
 from simlab.run.integrity import file_sha256, manifest_hashes, read_problem
-from simlab.run.store import (
-    CHUNKS_KEY,
-    COMPACTED_FILE,
-    DIGEST_KEY,
-    FILE_KEY,
-    PARTS,
-    PartFile,
-    ResultFolder,
-    atomic_write,
-    folder_lock,
-    identity_hash,
-    part_name,
-    read_manifest,
-)
+from simlab.run.lock import folder_lock
+from simlab.run.manifest import read_manifest
+from simlab.run.part_file import PartFile
 from simlab.run.summaries import load as load_summaries
 
 #: games per compacted file: 1M rows at 4 players, ~70 MB for the card-value scenario (see docs/scaling.md)

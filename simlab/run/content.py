@@ -58,8 +58,8 @@ def copy_data_files(folder: Path, data_files: Mapping[str, Mapping[str, Mapping[
     """Copy each data file the run reads into ``folder/data`` (once per content) and return the manifest's record:
     variant -> knob -> {path, sha256, copy}. A file whose bytes changed since the scenario was checked is refused
     (the run would play other bytes than its identity names)."""
+    from simlab.run.atomic_file import atomic_write
     from simlab.run.errors import ResultFolderError
-    from simlab.run.store import atomic_write
 
     out: dict[str, Any] = {}
     for variant, files in data_files.items():
@@ -119,7 +119,9 @@ def run_identity(path: Path, scenario: Any, repair_only: bool) -> dict[str, Any]
     folder of the same scenario whose data files or resolved bots differ, and a run adding games to a format 1
     folder. Read-only: the folder's own checks (``ResultFolder.open_for_run``) follow."""
     from simlab.run.errors import ResultFolderError
-    from simlab.run.store import MANIFEST, ResultFolder, identity_hash, manifest_damage, read_manifest
+    from simlab.run.folder_layout import MANIFEST, identity_hash
+    from simlab.run.folder_writer import ResultFolder
+    from simlab.run.manifest import manifest_damage, read_manifest
 
     ours, legacy = scenario.identity(), scenario.legacy_identity()
     if not (path / MANIFEST).is_file():

@@ -197,7 +197,7 @@ def _failures_log_problem(folder: Path, files: list[Any]) -> list[str]:
 def _identity_problems(manifest: dict[str, Any]) -> list[str]:
     """The manifest's facts that decide the games (bots, seed, players, configs) against its identity, whose
     hash every part names."""
-    from simlab.run.store import identity_hash
+    from simlab.run.folder_layout import identity_hash
 
     identity = manifest.get("identity")
     if not isinstance(identity, dict) or identity_hash(identity) != manifest.get("identity_hash"):
@@ -267,8 +267,10 @@ def digest_parts(folder: str | Path) -> list[Any] | None:
     footer (an older folder, or a part a running run wrote after its last manifest) when its bytes match the
     manifest's content hash (one pass over the file, once per process); a file with neither is not.
     """
+    from simlab.run.folder_contents import folder_contents
     from simlab.run.integrity import file_sha256, manifest_hashes
-    from simlab.run.store import folder_contents, read_manifest, result_parts
+    from simlab.run.manifest import read_manifest
+    from simlab.run.reader import result_parts
 
     files = result_parts(folder)
     contents = folder_contents(folder)

@@ -16,9 +16,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from simlab.run.atomic_file import atomic_write
 from simlab.run.errors import ScenarioError
+from simlab.run.folder_layout import PANEL
 from simlab.run.scenario import Scenario
-from simlab.run.store import PANEL, atomic_write
 
 PANEL_FILE = "panel.json"
 

@@ -1,13 +1,66 @@
-"""``load_results``: a result folder's rows as a polars LazyFrame, read from the files ``folder_contents`` checked."""
+"""Reading a result folder: its manifest, files and rows (``load_manifest``, ``result_parts``, ``load_results``).
+
+This is what analyses, the report and notebooks read a folder through; it writes nothing. The files are those
+``folder_contents`` checked; the manifest is the one ``manifest`` reads, checked for the fields readers need.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
 
 from simlab.run.errors import ResultFolderError
-from simlab.run.store import _SNAPSHOT_TRIES, _SNAPSHOT_WAIT, PartFile, result_parts
+from simlab.run.folder_contents import SNAPSHOT_TRIES, SNAPSHOT_WAIT, folder_contents
+from simlab.run.folder_hint import parent_folder_error
+from simlab.run.folder_layout import MANIFEST, PARTS
+from simlab.run.manifest import manifest_damage, read_manifest, reader_fields_problem, sanitized_manifest
+from simlab.run.part_file import PartFile
+
+
+def load_manifest(folder: str | Path) -> dict[str, Any]:
+    """The manifest of a result folder: scenario, variants and configs, versions, chunks, timings.
+
+    A manifest whose fields the readers rely on are missing or of the wrong type is a ResultFolderError that
+    says how to rebuild it (``simlab repair``), not an AttributeError deep in an analysis.
+    """
+    p = Path(folder)
+    problem = manifest_damage(p)
+    if problem == "is missing" and not (p / PARTS).is_dir():
+        read_manifest(p)  # not a result folder at all: says so
+    manifest = {} if problem else read_manifest(p)
+    problem = problem or reader_fields_problem(manifest)
+    if problem:
+        detail = problem.removeprefix("is ")
+        raise ResultFolderError(
+            f"{p / MANIFEST} is damaged ({detail}); rebuild it from the part files with: "
+            f"simlab repair {p} --scenario SCENARIO"
+        )
+    out = sanitized_manifest(manifest)  # garbage in the fields only reports show (timings, compactions) is dropped
+    if (p / PARTS).is_dir():  # the games done and failed are those the parts hold (folder_check)
+        from simlab.run.folder_check import use_part_counts
+
+        with contextlib.suppress(ResultFolderError):
+            use_part_counts(out, folder_contents(p).files)
+    return out
+
+
+def result_files(folder: str | Path) -> list[Path]:
+    """The part files whose rows make up a result folder's results, in name order (variant, then start)."""
+    return [f.path for f in result_parts(folder)]
+
+
+def result_parts(folder: str | Path) -> list[PartFile]:
+    """The run's own part files of a result folder (footers read), in name order; see ``folder_contents``."""
+    contents = folder_contents(folder)
+    if not contents.files:
+        p = Path(folder)
+        left = f"; left out: {', '.join(s.path.name for s in contents.skipped)}" if contents.skipped else ""
+        raise parent_folder_error(p) or ResultFolderError(
+            f"{p} holds no results yet (no part files of this run in {p / PARTS}{left})"
+        )
+    return contents.files
 
 
 def load_results(folder: str | Path, *, verify: bool = False) -> Any:
@@ -40,7 +93,7 @@ def load_results(folder: str | Path, *, verify: bool = False) -> Any:
     schema = _scan(parts).collect_schema()
 
     def source(with_columns: list[str] | None, predicate: Any, n_rows: int | None, _batch: int | None) -> Any:
-        for attempt in range(_SNAPSHOT_TRIES):
+        for attempt in range(SNAPSHOT_TRIES):
             lf = _scan(result_parts(path))
             if with_columns is not None:
                 lf = lf.select(with_columns)
@@ -51,9 +104,9 @@ def load_results(folder: str | Path, *, verify: bool = False) -> Any:
             try:
                 frame = lf.collect()
             except FileNotFoundError:  # a compaction deleted a part after the listing: list again
-                if attempt + 1 == _SNAPSHOT_TRIES:
+                if attempt + 1 == SNAPSHOT_TRIES:
                     raise
-                time.sleep(_SNAPSHOT_WAIT)
+                time.sleep(SNAPSHOT_WAIT)
                 continue
             yield frame
             return

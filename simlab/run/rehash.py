@@ -14,8 +14,8 @@ from typing import Any
 
 from simlab.run.errors import ResultFolderError
 from simlab.run.folder_check import FOOTERS, footer_entry, footer_problem, manifest_footers
+from simlab.run.folder_writer import ResultFolder
 from simlab.run.integrity import file_sha256, manifest_hashes, read_problem
-from simlab.run.store import ResultFolder
 
 
 class ManifestHashes:

@@ -50,9 +50,9 @@ def replay_spec(folder: str | Path, variant: str, index: int) -> ReplaySpec:
 
     import simlab
     from simlab.run.content import played_copies
+    from simlab.run.reader import load_manifest
     from simlab.run.scenario import rotated_lineup
     from simlab.run.seeds import game_seed
-    from simlab.run.store import load_manifest
 
     m = load_manifest(folder)
     by_name = {v["name"]: v for v in m["variants"]}

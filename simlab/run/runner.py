@@ -27,11 +27,12 @@ from simlab.run.chunk_memory import check_chunk_memory
 from simlab.run.content import copy_data_files, run_identity
 from simlab.run.errors import ResultFolderError, ResultWriteError, RunFailed, RunInterrupted, ScenarioError
 from simlab.run.folder_check import FOOTERS, footer_entry
+from simlab.run.folder_layout import FORMAT, identity_hash
+from simlab.run.folder_writer import REBUILT, ResultFolder
 from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quarantine
 from simlab.run.plan import Plan
 from simlab.run.progress import Progress, format_duration, format_rate
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
-from simlab.run.store import FORMAT, REBUILT, ResultFolder, identity_hash
 
 #: seconds between manifest rewrites during a run (the parts are the truth; the manifest is a summary)
 MANIFEST_EVERY = 2.0
@@ -141,8 +142,9 @@ def repair_folder(folder: str | Path, scenario: str | Path | None = None) -> str
     damaged, from ``scenario`` (the run's scenario file: its parts must name the same experiment). Returns a
     line saying what the folder holds now.
     """
+    from simlab.run.folder_layout import MANIFEST, PARTS
+    from simlab.run.manifest import manifest_damage, read_manifest
     from simlab.run.scenario import parse_scenario
-    from simlab.run.store import MANIFEST, PARTS, manifest_damage, read_manifest
 
     p = Path(folder)
     if not p.is_dir():

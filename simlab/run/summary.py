@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from simlab.run.store import load_manifest, load_results
+from simlab.run.reader import load_manifest, load_results
 
 #: variants shown in the first look; a run of more (a card-value run has dozens) shows these and says how many
 #: more there are (the analysis commands show all of them)

@@ -15,9 +15,11 @@ from pathlib import Path
 
 from simlab.run.errors import ResultFolderError
 from simlab.run.folder_check import footer_problem, manifest_footers
+from simlab.run.folder_contents import folder_contents
 from simlab.run.integrity import DAMAGED, file_sha256, manifest_hashes, read_problem
 from simlab.run.integrity import quarantine as move_to_damaged
-from simlab.run.store import PartFile, folder_contents, read_manifest
+from simlab.run.manifest import read_manifest
+from simlab.run.part_file import PartFile
 
 __all__ = ["DAMAGED", "VerifyResult", "verify_folder"]
 

@@ -21,7 +21,7 @@ from simlab.analysis.digest import TARGET, Digest, load_digest
 from simlab.analysis.market_pass import market_summary_from_partial
 from simlab.analysis.metrics import merge_histogram
 from simlab.run.compact import compact
-from simlab.run.store import DIGEST_KEY, PARTS
+from simlab.run.folder_layout import DIGEST_KEY, PARTS
 
 TOL = {"rel_tol": 1e-9, "abs_tol": 1e-12, "check_column_order": False, "check_dtypes": False}
 
@@ -174,7 +174,8 @@ _MERGED_HASH = """
 import hashlib, io, sys
 from simlab.analysis.digest import combine, load_digest
 import pyarrow.parquet as pq
-from simlab.run.store import DIGEST_KEY, result_files
+from simlab.run.folder_layout import DIGEST_KEY
+from simlab.run.reader import result_files
 folder = sys.argv[1]
 d = load_digest(folder)
 h = hashlib.sha256()

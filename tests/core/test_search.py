@@ -445,8 +445,8 @@ preset = "original"
 
 
 def test_a_run_with_a_search_seat_is_bit_identical_on_one_and_two_workers(tmp_path):
+    from simlab.run.reader import load_results
     from simlab.run.runner import run_scenario
-    from simlab.run.store import load_results
 
     path = tmp_path / "search.toml"
     path.write_text(SCENARIO)

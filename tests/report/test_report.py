@@ -194,7 +194,7 @@ def _tamper(folder: Path, dest: Path) -> Path:
     """
     import pyarrow.parquet as pq
 
-    from simlab.run.store import META_KEY
+    from simlab.run.folder_layout import META_KEY
 
     shutil.copytree(folder, dest)
     evil_variant = EVIL_VARIANT

@@ -39,7 +39,7 @@ def write_scenario(tmp_path: Path) -> Callable[..., Path]:
 
 def rows(folder: Path) -> pl.DataFrame:
     """Every row of a result folder in a canonical order (variant, game, seat)."""
-    from simlab.run.store import load_results
+    from simlab.run.reader import load_results
 
     return load_results(folder).sort("variant", "game", "seat").collect()
 

@@ -202,13 +202,13 @@ def test_cli_float_options_refuse_non_finite_numbers_before_playing(args):
 def test_a_full_disk_at_the_start_leaves_no_empty_folder(write_scenario, tmp_path, monkeypatch):
     import errno
 
-    from simlab.run import store
+    from simlab.run import folder_writer
     from simlab.run.errors import ResultFolderError
 
     def full(self):
         raise ResultFolderError(f"cannot write to output folder {self.path}: {os.strerror(errno.ENOSPC)}")
 
-    monkeypatch.setattr(store.ResultFolder, "_check_writable", full)
+    monkeypatch.setattr(folder_writer.ResultFolder, "_check_writable", full)
     out = tmp_path / "new" / "results"
     with pytest.raises(ResultFolderError, match="No space left on device"):
         runner_module.run_scenario(write_scenario(), jobs=1, out=out, progress=False)

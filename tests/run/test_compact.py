@@ -19,21 +19,15 @@ from click.testing import CliRunner
 from conftest import SMALL, rows
 
 from simlab.cli import cli
-from simlab.run import compact_results, store
+from simlab.run import compact_results
 from simlab.run.compact import compact
 from simlab.run.errors import ResultFolderError
+from simlab.run.folder_layout import CHUNKS_KEY, COMPACTED_FILE, FILE_KEY, META_KEY
+from simlab.run.folder_writer import ResultFolder
 from simlab.run.integrity import file_sha256
+from simlab.run.lock import LOCK, folder_lock
+from simlab.run.reader import load_results
 from simlab.run.runner import run_scenario
-from simlab.run.store import (
-    CHUNKS_KEY,
-    COMPACTED_FILE,
-    FILE_KEY,
-    LOCK,
-    META_KEY,
-    ResultFolder,
-    folder_lock,
-    load_results,
-)
 
 CHUNKED = SMALL.replace("chunk_size = 25", "chunk_size = 10")  # 60 games: 6 parts per variant, 12 in all
 
@@ -209,7 +203,7 @@ def test_compaction_fixes_a_manifest_naming_parts_that_are_gone(original, folder
 
 
 HOLD_THE_LOCK = (
-    "import sys; from simlab.run.store import folder_lock\n"
+    "import sys; from simlab.run.lock import folder_lock\n"
     "with folder_lock(sys.argv[1], 'simlab compact'):\n"
     "    print('locked', flush=True); sys.stdin.read()"
 )
@@ -387,7 +381,10 @@ def test_a_folder_left_with_only_a_lock_file_takes_a_new_run(write_scenario, tmp
 def test_a_run_reads_the_manifest_and_deletes_temporaries_only_while_it_holds_the_lock(original, folder, monkeypatch):
     """A compaction that starts between a run's checks and its lock keeps its temporary file and manifest."""
     held: list[tuple[str, bool]] = []
-    real_remove, real_read = ResultFolder.remove_temporaries, store.read_manifest
+    from simlab.run import folder_contents, folder_writer, reader
+    from simlab.run import manifest as manifest_module
+
+    real_remove, real_read = ResultFolder.remove_temporaries, manifest_module.read_manifest
 
     def lock_is_held() -> bool:
         fd = os.open(folder / LOCK, os.O_RDWR)
@@ -409,7 +406,8 @@ def test_a_run_reads_the_manifest_and_deletes_temporaries_only_while_it_holds_th
         return real_read(path)
 
     monkeypatch.setattr(ResultFolder, "remove_temporaries", remove)
-    monkeypatch.setattr(store, "read_manifest", read)
+    for module in (manifest_module, folder_writer, folder_contents, reader):  # every reader of the manifest a run calls
+        monkeypatch.setattr(module, "read_manifest", read)
     run_scenario(original[0], jobs=1, out=folder, games=70, resume=True, progress=False, compact=False)
     removals = [i for i, (what, _) in enumerate(held) if what == "remove temporaries"]
     assert removals and all(held[i][1] for i in removals), held

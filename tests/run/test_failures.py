@@ -130,9 +130,9 @@ def test_a_failing_write_leaves_no_half_written_file(write_scenario, tmp_path, m
     """The disk fills up while the third part file is written: the error is clear and nothing half-written stays."""
     import pyarrow.parquet as pq
 
-    from simlab.run import store
+    from simlab.run import atomic_file
 
-    real_fsync = store.os.fsync
+    real_fsync = atomic_file.os.fsync
     parts_written = {"n": 0}
 
     def full_disk(fd):
@@ -142,7 +142,7 @@ def test_a_failing_write_leaves_no_half_written_file(write_scenario, tmp_path, m
                 raise OSError(errno.ENOSPC, "No space left on device")
         return real_fsync(fd)
 
-    monkeypatch.setattr(store.os, "fsync", full_disk)
+    monkeypatch.setattr(atomic_file.os, "fsync", full_disk)
     out = tmp_path / "out"
     with pytest.raises(ResultWriteError, match=r"could not write .*\.parquet: No space left on device") as info:
         run_scenario(write_scenario(), jobs=1, out=out, progress=False)
@@ -153,25 +153,25 @@ def test_a_failing_write_leaves_no_half_written_file(write_scenario, tmp_path, m
     for part in (out / "parts").glob("*.parquet"):
         assert pq.read_table(part).num_rows == 100, "what is there is whole"
 
-    monkeypatch.setattr(store.os, "fsync", real_fsync)  # the disk has room again: resume finishes the run
+    monkeypatch.setattr(atomic_file.os, "fsync", real_fsync)  # the disk has room again: resume finishes the run
     run_scenario(write_scenario(), jobs=1, out=out, resume=True, progress=False)
     assert rows(out).height == 2 * 60 * 4
 
 
 def test_a_failing_manifest_write_keeps_the_old_manifest(write_scenario, tmp_path, monkeypatch):
-    from simlab.run import store
+    from simlab.run import atomic_file
 
     out = tmp_path / "out"
     run_scenario(write_scenario(), games=5, jobs=1, out=out, progress=False)
     before = (out / "manifest.json").read_text()
-    real_replace = store.os.replace
+    real_replace = atomic_file.os.replace
 
     def broken_replace(src, dst):
         raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(store.os, "replace", broken_replace)
+    monkeypatch.setattr(atomic_file.os, "replace", broken_replace)
     with pytest.raises(ResultWriteError, match=r"manifest\.json: Input/output error"):
         run_scenario(write_scenario(), games=10, jobs=1, out=out, resume=True, progress=False)
-    monkeypatch.setattr(store.os, "replace", real_replace)
+    monkeypatch.setattr(atomic_file.os, "replace", real_replace)
     assert (out / "manifest.json").read_text() == before
     assert not list(out.rglob("*.tmp"))

@@ -15,8 +15,10 @@ from conftest import SMALL, rows
 
 from simlab.cli import cli
 from simlab.run.errors import ResultFolderError
+from simlab.run.folder_contents import ResultFolderWarning, folder_contents
+from simlab.run.folder_layout import META_KEY
+from simlab.run.reader import load_results
 from simlab.run.runner import run_scenario
-from simlab.run.store import META_KEY, ResultFolderWarning, folder_contents, load_results
 
 SMALL_20 = SMALL.replace("games = 60", "games = 20").replace("chunk_size = 25", "chunk_size = 10")
 

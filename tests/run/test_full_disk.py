@@ -101,7 +101,7 @@ def _strip_digests(folder: Path) -> None:
     """Parts as an older simlab wrote them (no analysis digest), so that ``simlab digest`` has files to rewrite."""
     import pyarrow.parquet as pq
 
-    from simlab.run.store import DIGEST_KEY
+    from simlab.run.folder_layout import DIGEST_KEY
 
     for path in sorted((folder / "parts").glob("*.parquet")):
         table = pq.read_table(path)

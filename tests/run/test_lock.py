@@ -9,7 +9,8 @@ import os
 import pytest
 
 from simlab.run.errors import ResultFolderError
-from simlab.run.store import LOCK, ResultFolder, folder_lock
+from simlab.run.folder_writer import ResultFolder
+from simlab.run.lock import LOCK, folder_lock
 
 IDENTITY = {"scenario": "s", "game": "massilia", "seed": 1}
 

@@ -11,8 +11,8 @@ from conftest import SMALL, rows
 
 from simlab.cli import cli
 from simlab.run.errors import ResultFolderError
+from simlab.run.reader import load_manifest
 from simlab.run.runner import repair_folder, run_scenario
-from simlab.run.store import load_manifest
 
 SMALL_20 = SMALL.replace("games = 60", "games = 20").replace("chunk_size = 25", "chunk_size = 10")
 

@@ -15,11 +15,13 @@ from conftest import rows
 
 from simlab.analysis.digest import load_digest
 from simlab.cli import cli
-from simlab.run import store
+from simlab.run import folder_contents as contents_module
 from simlab.run.compact import compact
 from simlab.run.errors import ResultFolderError
+from simlab.run.folder_contents import ResultFolderWarning, folder_contents
+from simlab.run.folder_layout import DIGEST_KEY
+from simlab.run.reader import load_manifest, load_results
 from simlab.run.runner import run_scenario
-from simlab.run.store import DIGEST_KEY, ResultFolderWarning, folder_contents, load_manifest, load_results
 from simlab.run.verify import verify_folder
 
 
@@ -29,7 +31,7 @@ def _part(folder, k=0):
 
 def _messages(fn) -> list[str]:
     """The ResultFolderWarnings ``fn`` gives, reading the folder afresh (as a new command does)."""
-    store._CONTENTS.clear()
+    contents_module._CONTENTS.clear()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         fn()
@@ -45,7 +47,7 @@ def test_a_removed_part_is_missing_for_verify_and_every_reader(folder):
     assert v.exit_code == 2 and "10 game(s) the manifest lists are missing" in v.output
     said = _messages(lambda: load_results(folder).collect())
     assert any("missing" in m and gone.name in m for m in said)
-    store._CONTENTS.clear()  # a new command reads the folder afresh
+    contents_module._CONTENTS.clear()  # a new command reads the folder afresh
     s = CliRunner().invoke(cli, ["seats", str(folder)])
     assert s.exit_code == 0 and "missing" in s.output  # the warning, on stderr (mixed in by CliRunner)
 
@@ -131,17 +133,17 @@ def test_a_frame_collected_after_a_compaction_reads_the_same_rows(folder, origin
 
 
 def test_a_listing_that_a_compaction_changes_midway_is_read_again(folder, original, monkeypatch):
-    real = store.read_part_file
+    real = contents_module.read_part_file
     state = {"compacted": False}
 
     def compaction_midway(path, name=None):
         if not state["compacted"]:
             state["compacted"] = True
-            monkeypatch.setattr(store, "read_part_file", real)
+            monkeypatch.setattr(contents_module, "read_part_file", real)
             compact(folder, games_per_file=1000)
         return real(path, name)
 
-    monkeypatch.setattr(store, "read_part_file", compaction_midway)
+    monkeypatch.setattr(contents_module, "read_part_file", compaction_midway)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ResultFolderWarning)  # no part left out as unreadable
         assert rows(folder).equals(original[2])

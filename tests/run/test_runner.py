@@ -186,7 +186,8 @@ def test_a_run_imports_no_analysis_unless_handed_its_digests(tmp_path):
     assert out.stdout.strip().splitlines()[-1] == "[]"
     import pyarrow.parquet as pq
 
-    from simlab.run.store import DIGEST_KEY, result_files
+    from simlab.run.folder_layout import DIGEST_KEY
+    from simlab.run.reader import result_files
 
     assert result_files(tmp_path / "alone")
     assert all(DIGEST_KEY not in (pq.read_schema(f).metadata or {}) for f in result_files(tmp_path / "alone"))

@@ -19,8 +19,8 @@ from simlab.games.merchant_of_venus.config import BONUS_ITEMS, MerchantOfVenusCo
 from simlab.games.merchant_of_venus.facts import CULTURE_KEYS, FACTS, SOURCES
 from simlab.games.merchant_of_venus.game import GAME
 from simlab.games.merchant_of_venus.position import position
+from simlab.run.reader import load_manifest
 from simlab.run.scenario import load_scenario
-from simlab.run.store import load_manifest
 
 ROOT = Path(__file__).resolve().parents[3]
 NILLIS, PERFUME, GENES = 0, 0, 11
