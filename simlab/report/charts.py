@@ -302,12 +302,18 @@ def _fair_point(
 
 
 def card_value_forest(
-    data: pl.DataFrame, ax: Axes | None = None, level: float = 0.95, units: Units = GENERIC_UNITS
+    data: pl.DataFrame,
+    ax: Axes | None = None,
+    level: float = 0.95,
+    units: Units = GENERIC_UNITS,
+    noun: str = "card",
+    nouns: str = "cards",
 ) -> Figure:
     """Forest plot of card values: change in the granted seat's win share (bottom axis, points) and the
     same in the game's money (top axis, when a money price is in the data); adjusted significance marked.
 
-    ``data``: ``simlab.analysis.card_value(...)``.
+    ``data``: ``simlab.analysis.card_value(...)``; ``noun``/``nouns``: the game's word for what is granted
+    (card, god, item: ``Roles.noun()``).
     """
     d = data.sort("win_share_diff")
     fig, ax = _axes(ax, (7.5, 0.45 * d.height + 2.0))
@@ -341,7 +347,7 @@ def card_value_forest(
         labels.append(f"{r['label']}{star}{rank}")
     ax.set_yticks(y, labels)
     ax.set_xlabel("change in the granted seat's win share (percentage points)")
-    ax.set_title("Value of one extra card at setup", pad=12)
+    ax.set_title(f"Value of one extra {noun} at setup", pad=12)
     undetermined = ""
     if "money" in d.columns and d["money"].drop_nulls().len():
         # the money axis only where the price is determined: never a scale whose rate's interval is unbounded
@@ -362,11 +368,11 @@ def card_value_forest(
     _legend_outside(ax, fontsize=8)
     adj = _first(d, "adjustment", "holm")
     source = _first(d, "money_source", None)
-    note = f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the cards" + (
+    note = f"* significant after {'Holm' if adj == 'holm' else 'Benjamini–Hochberg'} adjustment over the {nouns}" + (
         f"; {units.money_plural} priced by {source}" if source else ""
     )
     if "rank" in d.columns and d["rank"].drop_nulls().len():
-        note += "; #rank (plausible ranks, simultaneous over the cards)"
+        note += f"; #rank (plausible ranks, simultaneous over the {nouns})"
     _caption(ax, caption(d, "Paired with a control on the same game seeds", level) + " " + note + "." + undetermined)
     return fig
 

@@ -202,3 +202,12 @@ def test_legend_numbers_that_round_to_zero_have_no_sign():
     dist = _distribution().with_columns(mean=pl.lit(-0.01), mean_lo=pl.lit(-0.04), mean_hi=pl.lit(0.02))
     labels = [t.get_text() for t in charts.distribution(dist).axes[0].get_legend().get_texts()]
     assert all("−0.0" not in label and "-0.0" not in label for label in labels), labels
+
+
+def test_the_card_value_chart_says_the_games_noun():
+    """Pantheon's forest of gods is titled and noted in gods, never "card"."""
+    fig = charts.card_value_forest(_cards(), noun="god", nouns="gods")
+    texts = [fig.axes[0].get_title(), *(t.get_text() for t in fig.texts), *(t.get_text() for t in fig.axes[0].texts)]
+    joined = " ".join(texts)
+    assert "Value of one extra god at setup" in joined
+    assert "card" not in joined

@@ -89,7 +89,9 @@ def cards_section(ctx: Context) -> tuple[Section | None, str]:
             "info",
         )
     )
-    fig = charts.card_value_forest(df, level=ctx.level, units=ctx.units)
+    fig = charts.card_value_forest(
+        df, level=ctx.level, units=ctx.units, noun=ctx.roles.noun(), nouns=ctx.roles.noun(plural=True)
+    )
     variants = [control, *design["variant"].to_list()]
     sec.charts.append(
         ctx.chart(
