@@ -56,9 +56,9 @@ def build_report(
         section, reason = kind.build(ctx)
         if section is not None:
             sections.append(section)
-            say(f"  {kind.name}: {time.perf_counter() - started:.1f} s")
+            say(f"  {section.title.lower()}: {time.perf_counter() - started:.1f} s")  # in the game's words
         else:
-            say(f"  {kind.name}: not in these results")
+            say(f"  {kind.name.format(noun=ctx.roles.noun())}: not in these results")  # {noun}: card, god, item
         if reason:
             not_covered.append(reason)
     sections = lead_first(sections, ctx.question)

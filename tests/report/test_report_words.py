@@ -81,9 +81,15 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
         folder = simlab.run_scenario(
             scenario, games=games, jobs=1, out=base / "results", progress=False, chunk_size=games
         )
-        report = build_report(folder)
+        lines: list[str] = []
+        report = build_report(folder, progress=lines.append)
         out[name] = (game, report, render(report))
+        PROGRESS[name] = lines
     return out
+
+
+#: the progress lines each report printed while it was built (scenario name -> lines)
+PROGRESS: dict[str, list[str]] = {}
 
 
 @pytest.mark.parametrize(("game", "name", "lead"), [(g, n, lead) for g, n, _, lead in RUNS])
@@ -109,3 +115,10 @@ def test_no_role_name_double_punctuation_or_method_in_a_finding(reports, name):
     findings = [f.text for s in report.sections for f in s.findings] + report.not_covered
     named = [(m, f) for f in findings for m in METHODS if m in f]
     assert not named, named
+
+
+@pytest.mark.parametrize(("game", "name"), [(g, n) for g, n, _, _ in RUNS])
+def test_the_progress_lines_speak_the_games_words_too(reports, game, name):
+    text = " ".join(PROGRESS[name][1:])  # the first names the folder (a path may hold any word)
+    found = sorted({w for w in foreign_words(game) if re.search(rf"\b{re.escape(w)}\b", text, re.I)})
+    assert not found, (found, PROGRESS[name])

@@ -47,7 +47,8 @@ _REGISTRY: dict[str, SectionKind] = {}
 
 def register(id: str, name: str, order: int, leads: bool = False) -> Callable[[Builder], Builder]:
     """Register the decorated function as the builder of section ``id`` (a second registration of the same
-    id replaces the first, so a module reloaded in a session does not appear twice). ``leads``: whenever the
+    id replaces the first, so a module reloaded in a session does not appear twice). ``name`` may hold
+    ``{noun}``, the game's word for what a card intervention grants (card, god, item). ``leads``: whenever the
     section is built it answers the scenario's question (it exists only for a design that asks it)."""
 
     def add(build: Builder) -> Builder:

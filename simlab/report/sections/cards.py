@@ -17,7 +17,7 @@ from simlab.report.sections import register
 from simlab.report.selection_text import selected_card_interval
 
 
-@register("cards", "card value", order=20, leads=True)
+@register("cards", "{noun} value", order=20, leads=True)
 def cards_section(ctx: Context) -> tuple[Section | None, str]:
     control = "control"
     noun, nouns = ctx.roles.noun(), ctx.roles.noun(plural=True)
