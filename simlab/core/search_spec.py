@@ -77,6 +77,8 @@ PARAM_DOC = {
     "reward; 0: to the end (default 0 unless the game names its own, measured in docs/search.md)",
     "max_nodes": "tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
 }
+for _key in TREE_ONLY:  # `simlab bots` lists every parameter under both names: say which the race refuses
+    PARAM_DOC[_key] = "(the tree only: ismcts:candidates=0; race refuses it) " + PARAM_DOC[_key]
 DOC = (
     "search over the game contract by playouts of a compiled bot: candidates=0 is information-set MCTS (the tree); "
     "without it, the rollout race (the name race's bot, kept for specs that name ismcts); docs/search.md"
