@@ -65,6 +65,9 @@ def heuristic(name: str, doc: str, params: Mapping[str, float], version: str = "
 RANDOM = BotInfo("random", "", "uniformly random legal action", {}, KIND_RANDOM)
 #: core's search bot, offered for every game whose rules define ``determinize`` (simlab.core.search)
 SEARCH = BotInfo(search.SEARCH_NAME, "", search.DOC, dict(search.DEFAULTS), KIND_SEARCH, search.VERSION)
+#: the same search under its honest name for the default, the rollout race (simlab.core.search_spec)
+RACE = BotInfo(search.RACE_NAME, "", search.RACE_DOC, dict(search.RACE_DEFAULTS), KIND_SEARCH, search.VERSION)
+SEARCHES = {RACE.name: RACE, SEARCH.name: SEARCH}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,24 +200,24 @@ class BotRegistry:
         return dict(self._search_defaults)
 
     def search_names(self) -> list[str]:
-        """Core's search bots, offered for every game (``ismcts``; docs/search.md)."""
-        return [SEARCH.name]
+        """Core's search bots, offered for every game (``race``, ``ismcts``; docs/search.md)."""
+        return list(SEARCHES)
 
     def info(self, name: str) -> BotInfo:
-        if name == SEARCH.name:
-            return SEARCH
+        if name in SEARCHES:
+            return SEARCHES[name]
         self._load_plugins()
         if name not in self._infos:
-            names = [*self._infos, SEARCH.name]
+            names = [*self._infos, *SEARCHES]
             raise BotSpecError(unknown_name("bot", name, names, where=f" for game {self.game!r}"))
         return self._infos[name]
 
     def make(self, spec: str | BotSpec) -> Any:
         """Build a bot from a spec string, checking parameter names against the bot's defaults."""
-        if isinstance(spec, str) and spec.strip().partition(":")[0].strip() == SEARCH.name:
+        if isinstance(spec, str) and search.is_search(spec):
             return self._make_search(spec.strip())
         parsed = parse_spec(spec) if isinstance(spec, str) else spec
-        if parsed.name == SEARCH.name:
+        if parsed.name in SEARCHES:
             return self._make_search(str(parsed))
         info = self.info(parsed.name)
         unknown = [k for k in parsed.params if k not in info.params]

@@ -152,18 +152,12 @@ def bind(
     cut_scoring = cut_scorer(rules, bots, hooks)
     namespace.update(
         np=np,
-        math=search.math,
         below=rng.below,
         heuristic_policy=heuristic_policy,
         determinize=rules.determinize if searchable else search.missing_determinize,
         score_now=cut_scoring if cut_scoring is not None else search.missing_score_now,
-        clock=search.clock,
-        fresh_state=search.fresh_state,
         KIND_RANDOM=KIND_RANDOM,
         KIND_SEARCH=KIND_SEARCH,
-        CLOCK_EVERY=search.CLOCK_EVERY,
-        ROLLOUT_OFFSET=search.ROLLOUT_OFFSET,
-        **{name: getattr(search, name) for name in dir(search) if name.startswith("P_")},
         __builtins__=__builtins__,
     )
     derive = getattr(rules, "derive_config", None)
@@ -176,12 +170,10 @@ def bind(
     @functools.cache
     def with_search() -> Kernel:
         """The same loop with the search bot compiled in (its cached copies: ``<module>.<game>.search.*``)."""
-        searching = dict(namespace)
+        searching = dict(namespace) | search.bound_names()
         label = f"{game}.search"
-        _copy(search.play_out, searching, label)
-        _copy(search.playout_reward, searching, label)
-        _copy(search.halving_decide, searching, label)
-        _copy(search.search_decide, searching, label)
+        for template in search.TEMPLATES:  # the search's one declaration of what a game binds
+            _copy(template, searching, label)
         search_policy = _copy(loop.policy, searching, label)
         _copy(loop.play_one, searching, label)
         return dataclasses.replace(

@@ -1,6 +1,6 @@
 """Core's search bot over the game contract, compiled once per game: by default a rollout improvement of the
-game's heuristic (``halving_decide``: its K best actions raced by sequential halving on paired playouts), or,
-with ``candidates=0``, information-set Monte Carlo tree search (``search_decide``'s tree, below).
+game's heuristic (``race_decide``: its K best actions raced by sequential halving on paired playouts), or,
+with ``candidates=0``, information-set Monte Carlo tree search (``tree_decide``, below).
 
 Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): one tree per decision, keyed by the actions
 taken from the decision at hand; every iteration draws a fresh *determinization* of the searching seat's
@@ -15,12 +15,17 @@ most visited action at the root. All randomness comes from the seat's own bot st
 bots replays exactly, and the search never reads what its seat may not see: a state whose hidden part
 differs gives the same determinizations, so the same decision (tests/core/test_search.py).
 
-``search_decide`` is a *template* like those of :mod:`simlab.core.loop`: :func:`simlab.core.engine.bind`
-gives each game its own copy (globals: the game's ``legal``, ``apply``, ``determinize``, …, and the loop's
-``base_policy`` for rollouts, which cannot re-enter the search), compiled into the game's *search* loop only
-when a search bot first plays (``Kernel.for_kinds``); the plain loop holds :func:`search_unbound`. The tree is
-preallocated once per decision (``iterations + 1`` nodes; no allocation per iteration) and the work state is
-one record overwritten per iteration.
+The search is small parts, each tested on its own (tests/core/test_search_parts.py): determinize-and-reseed
+(:func:`determinize_sample`, :func:`reseed`), the playout (:func:`play_out`, :func:`seat_reward`), the race
+(:func:`race_candidates`, :func:`race_round`, :func:`keep_better_half`) and the tree (:func:`descend` with
+:func:`ucb_child` and :func:`add_child`, :func:`backup`, :func:`most_visited`). Those that read the game's
+names are *templates* like those of :mod:`simlab.core.loop`, listed once in :data:`TEMPLATES`:
+:func:`simlab.core.engine.bind` gives each game its own copy of each (globals: the game's ``legal``,
+``apply``, ``determinize``, …, the loop's ``base_policy`` for rollouts, which cannot re-enter the search, and
+:func:`bound_names`), compiled into the game's *search* loop only when a search bot first plays
+(``Kernel.for_kinds``); the plain loop holds :func:`search_unbound`. The others (:data:`SHARED`) are compiled
+once for every game. The tree is two tables preallocated once per decision (``iterations + 1`` nodes; no
+allocation per iteration) and the work state is one record overwritten per iteration.
 
 The bot's parameters travel in its float64 parameter vector (layout: the ``P_*`` indices below; the rollout
 bot's own parameters from :data:`ROLLOUT_OFFSET`). Spec strings (``ismcts:iterations=200,c=0.7,rollout=trader``)
@@ -87,6 +92,23 @@ def fresh_state(rng) -> np.uint64:
     return x
 
 
+def reseed(roll_rng, mine):
+    """A fresh generator state from ``mine`` for each rollout stream in ``roll_rng``, in seat order."""
+    for p in range(roll_rng.shape[0]):
+        roll_rng[p] = fresh_state(mine)
+
+
+def determinize_sample(work, st, cf, seat, mine):
+    """One determinization of what ``seat`` knows in ``st``, written to ``work`` (``st`` is never changed):
+    the game's ``determinize`` resamples what the seat cannot see, the chance generator is reseeded from
+    ``mine`` and the outcomes a test fixed in advance (``forced``) are dropped."""
+    work[0] = st[0]
+    determinize(work, cf, seat, mine)
+    w = work[0]
+    w.rng[0] = fresh_state(mine)
+    w.forced_i = w.forced_n
+
+
 def play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth):
     """Play ``work`` on with the rollout bot in every seat: to its end, or (``depth`` > 0) for ``depth``
     decisions, after which the game's ``score_now`` ends it where it stands (its final scoring applied to
@@ -102,10 +124,8 @@ def play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth):
         steps += 1
 
 
-def playout_reward(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth):
-    """Play ``work`` out (:func:`play_out`); ``seat``'s reward (its win share, mixed with its rank by
-    ``rank_weight``)."""
-    play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth)
+def seat_reward(work, seat, rank_weight, players):
+    """``seat``'s reward in the played-out ``work``: its win share, mixed with its rank by ``rank_weight``."""
     w = work[0]
     reward = w.share[seat]
     if rank_weight > 0.0 and players > 1:
@@ -113,30 +133,22 @@ def playout_reward(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat,
     return reward
 
 
-def halving_decide(params, st, cf, buf, n, bot_rng, seat):
-    """Rollout improvement of the rollout bot (``candidates=K``): its K best actions, ranked by asking it
-    again with its earlier choices taken away, raced by sequential halving (Karnin, Koren & Somekh 2013) on
-    ``iterations`` playouts. The candidates of a round share each sample's determinization and chance
-    (common random numbers), so a difference between two of them is the difference their action makes, not
-    luck; ties go to the rollout bot's order, so with too few playouts to tell them apart it plays the bot's
-    own choice. Draws from ``bot_rng[seat]`` only and never changes ``st``."""
-    iterations = int(params[P_ITERATIONS])
+def playout_reward(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth):
+    """Play ``work`` out (:func:`play_out`); ``seat``'s reward (:func:`seat_reward`)."""
+    play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth)
+    return seat_reward(work, seat, rank_weight, players)
+
+
+# -- the rollout race (candidates=K > 0) -------------------------------------------------------------------
+def race_candidates(params, st, cf, buf, n, roll_rng, seat, cand):
+    """The rollout bot's ranking of ``buf[:n]`` into ``cand``: its choice among what is left, up to
+    ``len(cand)`` times. Returns how many it ranked (fewer when it answers outside the actions offered)."""
     rollout_kind = int(params[P_ROLLOUT_KIND])
     rollout_params = params[ROLLOUT_OFFSET:]
-    rank_weight = params[P_RANK_WEIGHT]
-    depth = int(params[P_DEPTH])
-    players = bot_rng.shape[0]
-    mine = bot_rng[seat : seat + 1]
-    roll_rng = np.empty(max(st[0].share.shape[0], players), np.uint64)
-    # the rollout bot's ranking: its choice among what is left, K times
-    k_max = min(int(params[P_CANDIDATES]), n)
-    cand = np.empty(k_max, np.int32)
     left = buf[:n].copy()
     m = n
     k = 0
-    for p in range(roll_rng.shape[0]):
-        roll_rng[p] = fresh_state(mine)
-    while k < k_max and m > 0:
+    while k < cand.shape[0] and m > 0:
         a = base_policy(rollout_kind, rollout_params, st, cf, left, m, roll_rng, seat)
         j = 0
         while j < m and left[j] != a:
@@ -147,66 +159,242 @@ def halving_decide(params, st, cf, buf, n, bot_rng, seat):
         k += 1
         m -= 1
         left[j] = left[m]
+    return k
+
+
+@compiled
+def keep_better_half(alive, total, n_alive):
+    """Sort the first ``n_alive`` indices of ``alive`` by ``total``, best first — stable, so ties keep their
+    order (the rollout bot's) — and return how many survive the halving."""
+    for i in range(1, n_alive):
+        x = alive[i]
+        j = i - 1
+        while j >= 0 and total[alive[j]] < total[x]:
+            alive[j + 1] = alive[j]
+            j -= 1
+        alive[j + 1] = x
+    return (n_alive + 1) // 2
+
+
+def race_round(params, st, cf, seat, players, mine, cand, alive, n_alive, total, samples, base, work, roll_rng):
+    """One round of the race: ``samples`` determinizations (into ``base``), each played out (in ``work``) after
+    every surviving candidate with the same rollout streams (common random numbers): the rewards add to
+    ``total``."""
+    rollout_kind = int(params[P_ROLLOUT_KIND])
+    rollout_params = params[ROLLOUT_OFFSET:]
+    rank_weight = params[P_RANK_WEIGHT]
+    depth = int(params[P_DEPTH])
+    sbuf = np.empty(MAX_ACTIONS, np.int32)
+    roll_start = np.empty_like(roll_rng)
+    for _ in range(samples):
+        determinize_sample(base, st, cf, seat, mine)
+        reseed(roll_start, mine)
+        for i in range(n_alive):
+            work[0] = base[0]
+            roll_rng[:] = roll_start
+            apply(work, cf, cand[alive[i]])
+            total[alive[i]] += playout_reward(
+                work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth
+            )
+
+
+def race_decide(params, st, cf, buf, n, bot_rng, seat):
+    """Rollout improvement of the rollout bot (``candidates=K``): its K best actions (:func:`race_candidates`)
+    raced by sequential halving (Karnin, Koren & Somekh 2013) on ``iterations`` playouts
+    (:func:`race_round`, :func:`keep_better_half`). The candidates of a round share each sample's
+    determinization and chance, so a difference between two of them is the difference their action makes,
+    not luck; ties go to the rollout bot's order, so with too few playouts to tell them apart it plays the
+    bot's own choice. Draws from ``bot_rng[seat]`` only and never changes ``st``."""
+    iterations = int(params[P_ITERATIONS])
+    players = bot_rng.shape[0]
+    mine = bot_rng[seat : seat + 1]
+    roll_rng = np.empty(max(st[0].share.shape[0], players), np.uint64)
+    cand = np.empty(min(int(params[P_CANDIDATES]), n), np.int32)
+    reseed(roll_rng, mine)
+    k = race_candidates(params, st, cf, buf, n, roll_rng, seat, cand)
     if k <= 1 or iterations < 2:
         return cand[0] if k > 0 else buf[0]
     total = np.zeros(k, np.float64)
-    alive = np.empty(k, np.int64)
-    for i in range(k):
-        alive[i] = i
+    alive = np.arange(k)
     n_alive = k
     rounds = 0
     while (1 << rounds) < k:
         rounds += 1
-    sbuf = np.empty(MAX_ACTIONS, np.int32)
     base = np.empty_like(st)
     work = np.empty_like(st)
-    roll_start = np.empty_like(roll_rng)
     spent = 0
     for r in range(rounds):
         if n_alive <= 1:
             break
-        left_rounds = rounds - r
-        samples = max(1, (iterations - spent) // (n_alive * left_rounds))
-        for _ in range(samples):
-            base[0] = st[0]
-            determinize(base, cf, seat, mine)
-            base[0].rng[0] = fresh_state(mine)
-            base[0].forced_i = base[0].forced_n
-            for p in range(roll_rng.shape[0]):
-                roll_start[p] = fresh_state(mine)
-            for i in range(n_alive):
-                work[0] = base[0]
-                roll_rng[:] = roll_start
-                apply(work, cf, cand[alive[i]])
-                total[alive[i]] += playout_reward(
-                    work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth
-                )
+        samples = max(1, (iterations - spent) // (n_alive * (rounds - r)))
+        race_round(params, st, cf, seat, players, mine, cand, alive, n_alive, total, samples, base, work, roll_rng)
         spent += samples * n_alive
-        # keep the better half (every survivor has had the same samples); ties keep the bot's order
-        keep = (n_alive + 1) // 2
-        for i in range(1, n_alive):  # insertion sort by total, stable: alive stays in rank order on ties
-            x = alive[i]
-            j = i - 1
-            while j >= 0 and total[alive[j]] < total[x]:
-                alive[j + 1] = alive[j]
-                j -= 1
-            alive[j + 1] = x
-        n_alive = keep
+        n_alive = keep_better_half(alive, total, n_alive)
     return cand[alive[0]]
 
 
-def search_decide(params, st, cf, buf, n, bot_rng, seat):
-    """The action the search picks among ``buf[:n]`` for ``seat`` in ``st`` (never changed), drawing from
-    ``bot_rng[seat]`` only."""
-    if params[P_CANDIDATES] > 0.0:
-        return halving_decide(params, st, cf, buf, n, bot_rng, seat)
-    iterations = int(params[P_ITERATIONS])
+# -- the ISMCTS tree (candidates=0) ------------------------------------------------------------------------
+#: rows of a tree's int32 table (``links``) and float64 table (``stats``); one column per node. Children are
+#: linked lists (``first`` child, next ``sibling``): the actions legal at a node vary between determinizations
+(T_PARENT, T_ACTION, T_MOVER, T_FIRST, T_SIBLING) = range(5)
+(T_VISITS, T_WINS, T_AVAIL, T_VIRTUAL) = range(4)
+
+
+@compiled
+def new_tree(cap):
+    """An empty tree of room for ``cap`` nodes: its ``links`` and ``stats`` tables, the root alone in them."""
+    links = np.empty((5, cap), np.int32)
+    stats = np.zeros((4, cap), np.float64)
+    links[T_FIRST, 0] = -1
+    links[T_SIBLING, 0] = -1
+    return links, stats
+
+
+@compiled
+def add_child(links, stats, node, child, chosen, mover, virtual, even):
+    """Make ``child`` (the next free column) a child of ``node`` for action ``chosen`` by ``mover``, with
+    ``virtual`` visits at an ``even`` share (the prior)."""
+    links[T_PARENT, child] = node
+    links[T_ACTION, child] = chosen
+    links[T_MOVER, child] = mover
+    links[T_FIRST, child] = -1
+    links[T_SIBLING, child] = links[T_FIRST, node]
+    links[T_FIRST, node] = child
+    stats[T_AVAIL, child] = 1.0
+    stats[T_VISITS, child] = virtual
+    stats[T_VIRTUAL, child] = virtual
+    stats[T_WINS, child] = virtual * even
+
+
+@compiled
+def ucb_child(links, stats, node, mark, stamp, c):
+    """Among ``node``'s children whose action is legal here (``mark[a] == stamp``), the one of highest UCB1
+    (-1: none), and how many there are. Each such child counts one more availability, and its action is
+    marked ``-stamp`` (tried): the actions still marked ``stamp`` are the untried ones."""
+    tried = 0
+    best = -1
+    best_value = -1.0e300
+    ch = links[T_FIRST, node]
+    while ch >= 0:
+        a = links[T_ACTION, ch]
+        if mark[a] == stamp:
+            mark[a] = -stamp
+            tried += 1
+            stats[T_AVAIL, ch] += 1.0
+            visits = stats[T_VISITS, ch]
+            value = stats[T_WINS, ch] / visits + c * math.sqrt(math.log(stats[T_AVAIL, ch]) / visits)
+            if value > best_value:
+                best_value = value
+                best = ch
+        ch = links[T_SIBLING, ch]
+    return best, tried
+
+
+@compiled
+def untried_action(sbuf, m, mark, stamp, k):
+    """The ``k``-th (from 0) of ``sbuf[:m]`` still marked untried (``stamp``); -1 if there are fewer."""
+    for j in range(m):
+        if mark[sbuf[j]] == stamp:
+            if k == 0:
+                return sbuf[j]
+            k -= 1
+    return -1
+
+
+def descend(params, links, stats, nodes, cap, work, cf, sbuf, mark, stamp, mine, roll_rng, even):
+    """Selection and expansion in the determinization ``work``: down the tree by UCB1 over the children legal
+    here (:func:`ucb_child`), until a node with room for an untried action, which becomes a new child
+    (the rollout bot's own choice first when ``prior`` > 0, else one drawn from ``mine``), or the end of the
+    game, or a full tree. ``work`` is left at that node. Returns the node, the nodes used and the last stamp."""
     c = params[P_C]
-    rollout_kind = int(params[P_ROLLOUT_KIND])
-    seconds = params[P_SECONDS]
-    rollout_params = params[ROLLOUT_OFFSET:]
     prior = params[P_PRIOR]
     widen = params[P_WIDEN]
+    rollout_kind = int(params[P_ROLLOUT_KIND])
+    rollout_params = params[ROLLOUT_OFFSET:]
+    node = 0
+    while not is_terminal(work):
+        p = current_player(work)
+        m = legal(work, cf, sbuf)
+        stamp += 1
+        for j in range(m):
+            mark[sbuf[j]] = stamp
+        best, tried = ucb_child(links, stats, node, mark, stamp, c)
+        room = widen <= 0.0 or best < 0 or tried < widen * math.sqrt(stats[T_VISITS, node] + 1.0)
+        if tried < m and nodes < cap and room:
+            if prior > 0.0 and links[T_FIRST, node] < 0:  # the node's first child: the rollout bot's own choice
+                chosen = base_policy(rollout_kind, rollout_params, work, cf, sbuf, m, roll_rng, p)
+                virtual = prior
+            else:
+                chosen = untried_action(sbuf, m, mark, stamp, below(mine, 0, m - tried))
+                virtual = 0.0
+            add_child(links, stats, node, nodes, chosen, p, virtual, even)
+            apply(work, cf, chosen)
+            return nodes, nodes + 1, stamp
+        if best < 0:
+            break  # the tree is full here: play out from this node
+        apply(work, cf, links[T_ACTION, best])
+        node = best
+    return node, nodes, stamp
+
+
+def backup(links, stats, node, work, rank_weight, players):
+    """From ``node`` up to the root, one more visit each; each node's mover scores its own reward in the
+    played-out ``work`` (:func:`seat_reward`)."""
+    x = node
+    while x > 0:
+        stats[T_VISITS, x] += 1.0
+        stats[T_WINS, x] += seat_reward(work, links[T_MOVER, x], rank_weight, players)
+        x = links[T_PARENT, x]
+    stats[T_VISITS, 0] += 1.0
+
+
+@compiled
+def most_visited(links, stats, buf, n, mark, stamp, even):
+    """The root action legal here (``buf[:n]``, marked with the fresh ``stamp``) with the most real visits
+    (the prior's virtual ones left out); -1 if none. Ties — the rule when the budget is below the branching
+    factor and every child has one visit — go to the higher mean reward, then the rollout bot's own choice,
+    then the smaller action id (an id alone would steer a small budget to whichever actions a game numbers
+    first)."""
+    for j in range(n):
+        mark[buf[j]] = stamp
+    best = -1
+    most = -1.0
+    best_mean = -1.0
+    ch = links[T_FIRST, 0]
+    while ch >= 0:
+        a = links[T_ACTION, ch]
+        if mark[a] == stamp:
+            virtual = stats[T_VIRTUAL, ch]
+            real = stats[T_VISITS, ch] - virtual
+            mean = (stats[T_WINS, ch] - virtual * even) / real if real > 0.0 else -1.0
+            if (
+                best < 0
+                or real > most
+                or (real == most and mean > best_mean)
+                or (real == most and mean == best_mean and virtual > stats[T_VIRTUAL, best])
+                or (
+                    real == most
+                    and mean == best_mean
+                    and virtual == stats[T_VIRTUAL, best]
+                    and a < links[T_ACTION, best]
+                )
+            ):
+                most = real
+                best_mean = mean
+                best = ch
+        ch = links[T_SIBLING, ch]
+    return -1 if best < 0 else links[T_ACTION, best]
+
+
+def tree_decide(params, st, cf, buf, n, bot_rng, seat):
+    """Information-set MCTS (``candidates=0``): per iteration a fresh determinization
+    (:func:`determinize_sample`), a descent that adds one node (:func:`descend`), a playout
+    (:func:`play_out`) and the backup (:func:`backup`), within ``iterations`` or ``seconds``; then the most
+    visited root action (:func:`most_visited`). Draws from ``bot_rng[seat]`` only and never changes ``st``."""
+    iterations = int(params[P_ITERATIONS])
+    seconds = params[P_SECONDS]
+    rollout_kind = int(params[P_ROLLOUT_KIND])
+    rollout_params = params[ROLLOUT_OFFSET:]
     rank_weight = params[P_RANK_WEIGHT]
     depth = int(params[P_DEPTH])
     players = bot_rng.shape[0]  # one bot stream per seat of the game
@@ -216,25 +404,13 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
         cap = min(cap, iterations + 1)
     if cap < 2:
         return buf[0]
-    # the tree: children as linked lists (the actions legal at a node vary between determinizations)
-    parent = np.empty(cap, np.int32)
-    action = np.empty(cap, np.int32)
-    mover = np.empty(cap, np.int32)
-    first = np.empty(cap, np.int32)
-    sibling = np.empty(cap, np.int32)
-    visits = np.zeros(cap, np.float64)
-    wins = np.zeros(cap, np.float64)
-    avail = np.zeros(cap, np.float64)
-    virtual_n = np.zeros(cap, np.float64)
-    first[0] = -1
-    sibling[0] = -1
+    links, stats = new_tree(cap)
     nodes = 1
     sbuf = np.empty(MAX_ACTIONS, np.int32)
     mark = np.zeros(MAX_ACTIONS, np.int64)
     stamp = 0
     work = np.empty_like(st)
-    seats = st[0].share.shape[0]
-    roll_rng = np.empty(max(seats, bot_rng.shape[0]), np.uint64)
+    roll_rng = np.empty(max(st[0].share.shape[0], players), np.uint64)
     mine = bot_rng[seat : seat + 1]
     start = clock() if seconds > 0.0 else 0.0
     it = 0
@@ -244,119 +420,52 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
         if seconds > 0.0 and it % CLOCK_EVERY == 0 and it > 0 and clock() - start >= seconds:
             break
         it += 1
-        # one determinization of what the seat knows
-        work[0] = st[0]
-        determinize(work, cf, seat, mine)
-        w = work[0]
-        w.rng[0] = fresh_state(mine)
-        w.forced_i = w.forced_n
-        for p in range(roll_rng.shape[0]):
-            roll_rng[p] = fresh_state(mine)
-        # selection and expansion
-        node = 0
-        while not is_terminal(work):
-            p = current_player(work)
-            m = legal(work, cf, sbuf)
-            stamp += 1
-            for j in range(m):
-                mark[sbuf[j]] = stamp
-            tried = 0
-            best = -1
-            best_value = -1.0e300
-            ch = first[node]
-            while ch >= 0:
-                a = action[ch]
-                if mark[a] == stamp:
-                    mark[a] = -stamp  # legal and already a child
-                    tried += 1
-                    avail[ch] += 1.0
-                    value = wins[ch] / visits[ch] + c * math.sqrt(math.log(avail[ch]) / visits[ch])
-                    if value > best_value:
-                        best_value = value
-                        best = ch
-                ch = sibling[ch]
-            room = widen <= 0.0 or best < 0 or tried < widen * math.sqrt(visits[node] + 1.0)
-            if tried < m and nodes < cap and room:
-                chosen = -1
-                virtual = 0.0
-                if prior > 0.0 and first[node] < 0:  # the node's first child: the rollout bot's own choice
-                    chosen = base_policy(rollout_kind, rollout_params, work, cf, sbuf, m, roll_rng, p)
-                    virtual = prior
-                else:
-                    k = below(mine, 0, m - tried)
-                    for j in range(m):
-                        if mark[sbuf[j]] == stamp:
-                            if k == 0:
-                                chosen = sbuf[j]
-                                break
-                            k -= 1
-                child = nodes
-                nodes += 1
-                parent[child] = node
-                action[child] = chosen
-                mover[child] = p
-                first[child] = -1
-                sibling[child] = first[node]
-                first[node] = child
-                avail[child] = 1.0
-                visits[child] = virtual
-                virtual_n[child] = virtual
-                wins[child] = virtual * even
-                apply(work, cf, chosen)
-                node = child
-                break
-            if best < 0:
-                break  # the tree is full here: play out from this node
-            apply(work, cf, action[best])
-            node = best
-        # playout by the rollout bot in every seat (to the end, or depth decisions and the score as it stands)
+        determinize_sample(work, st, cf, seat, mine)
+        reseed(roll_rng, mine)
+        node, nodes, stamp = descend(
+            params, links, stats, nodes, cap, work, cf, sbuf, mark, stamp, mine, roll_rng, even
+        )
         play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth)
-        # backup: each node's mover scores its own win share (and rank, by rank_weight)
-        x = node
-        w = work[0]
-        while x > 0:
-            q = mover[x]
-            reward = w.share[q]
-            if rank_weight > 0.0 and players > 1:
-                reward = (1.0 - rank_weight) * reward + rank_weight * (players - w.rank[q]) / (players - 1.0)
-            visits[x] += 1.0
-            wins[x] += reward
-            x = parent[x]
-        visits[0] += 1.0
-    # the root action legal here with the most real visits (the prior's virtual ones left out); ties — the
-    # rule when the budget is below the branching factor and every child has one visit — go to the higher
-    # mean reward, then the rollout bot's own choice, then the smaller action id (an id alone would steer
-    # a small budget to whichever actions a game numbers first)
-    stamp += 1
-    for j in range(n):
-        mark[buf[j]] = stamp
-    best = -1
-    most = -1.0
-    best_mean = -1.0
-    ch = first[0]
-    while ch >= 0:
-        if mark[action[ch]] == stamp:
-            real = visits[ch] - virtual_n[ch]
-            mean = (wins[ch] - virtual_n[ch] * even) / real if real > 0.0 else -1.0
-            if (
-                best < 0
-                or real > most
-                or (real == most and mean > best_mean)
-                or (real == most and mean == best_mean and virtual_n[ch] > virtual_n[best])
-                or (
-                    real == most
-                    and mean == best_mean
-                    and virtual_n[ch] == virtual_n[best]
-                    and action[ch] < action[best]
-                )
-            ):
-                most = real
-                best_mean = mean
-                best = ch
-        ch = sibling[ch]
-    if best < 0:
-        return buf[0]
-    return action[best]
+        backup(links, stats, node, work, rank_weight, players)
+    best = most_visited(links, stats, buf, n, mark, stamp + 1, even)
+    return buf[0] if best < 0 else best
 
 
-__all__ = ["KIND_SEARCH", "ROLLOUT_OFFSET", "below", "halving_decide", "play_out", "playout_reward", "search_decide"]
+def search_decide(params, st, cf, buf, n, bot_rng, seat):
+    """The action the search picks among ``buf[:n]`` for ``seat`` in ``st`` (never changed), drawing from
+    ``bot_rng[seat]`` only: the rollout race (``candidates`` > 0) or the tree."""
+    if params[P_CANDIDATES] > 0.0:
+        return race_decide(params, st, cf, buf, n, bot_rng, seat)
+    return tree_decide(params, st, cf, buf, n, bot_rng, seat)
+
+
+#: the search's templates, each bound per game by :func:`simlab.core.engine.bind` into the game's search loop
+#: (they read the game's ``legal``, ``apply``, ``determinize``, …, and each other)
+TEMPLATES = (
+    reseed,
+    determinize_sample,
+    play_out,
+    seat_reward,
+    playout_reward,
+    race_candidates,
+    race_round,
+    race_decide,
+    descend,
+    backup,
+    tree_decide,
+    search_decide,
+)
+#: compiled functions shared by every game as they are (no game's names in them)
+SHARED = (clock, fresh_state, keep_better_half, new_tree, add_child, ucb_child, untried_action, most_visited)
+
+
+def bound_names() -> dict[str, object]:
+    """What a game's search templates read besides the game's own names: the shared compiled functions and
+    the constants (``P_*`` slots, ``T_*`` rows, ``ROLLOUT_OFFSET``, ``CLOCK_EVERY``)."""
+    names: dict[str, object] = {fn.__name__: fn for fn in SHARED}
+    names.update({k: v for k, v in globals().items() if k.startswith(("P_", "T_")) and isinstance(v, int)})
+    names.update(np=np, math=math, below=below, ROLLOUT_OFFSET=ROLLOUT_OFFSET, CLOCK_EVERY=CLOCK_EVERY)
+    return names
+
+
+__all__ = ["KIND_SEARCH", "ROLLOUT_OFFSET", "SHARED", "TEMPLATES", "bound_names", "search_decide"]

@@ -1,4 +1,10 @@
-"""Spec strings of core's search bot (``ismcts:iterations=200,c=0.7,rollout=trader``) and its defaults.
+"""Spec strings of core's search bot and its defaults: ``race:iterations=64,rollout=trader`` (the rollout race,
+the default search) and ``ismcts:candidates=0,iterations=200,c=0.7`` (information-set MCTS, the tree).
+
+``ismcts`` is also the search's name from before the race had its own: a bare ``ismcts`` (``candidates``
+default 4) is the race, exactly as it always played, so result folders and scenarios that name it read, report
+and resume with the same identity (``bot: ismcts``, the same parameter vector). New specs say ``race`` for the
+race and ``ismcts:candidates=0`` for the tree.
 
 Kept apart from :mod:`simlab.core.search` (a shared source of every game's compiled code, so an edit there
 recompiles every game): the defaults and the parsing here are Python only. The parameters are documented in
@@ -29,8 +35,15 @@ from simlab.core.search import (
     ROLLOUT_OFFSET,
 )
 
-#: the spec name of the search bot, offered for every game by the bot registry
+#: the spec name of the search with every parameter (the tree with ``candidates=0``; a bare one is the race, as
+#: it always was), offered for every game by the bot registry
 SEARCH_NAME = "ismcts"
+#: the spec name of the rollout race (``candidates`` > 0, no tree), the default search
+RACE_NAME = "race"
+#: every spec name of the search, the race first
+NAMES = (RACE_NAME, SEARCH_NAME)
+#: the parameters only the tree reads: a ``race`` spec refuses them
+TREE_ONLY = ("c", "prior", "widen", "seconds", "max_nodes")
 #: bumped when the search plays differently at the same parameters (a run's identity holds it)
 VERSION = "1"
 #: numeric parameters and their defaults (``rollout`` is a bot name, resolved by :func:`search_params`)
@@ -64,10 +77,23 @@ PARAM_DOC = {
     "reward; 0: to the end (default 0 unless the game names its own, measured in docs/search.md)",
     "max_nodes": "tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
 }
+for _key in TREE_ONLY:  # `simlab bots` lists every parameter under both names: say which the race refuses
+    PARAM_DOC[_key] = "(the tree only: ismcts:candidates=0; race refuses it) " + PARAM_DOC[_key]
 DOC = (
-    "search over the game contract by playouts of a compiled bot: by default it races that bot's 4 best actions "
-    "(candidates=0: information-set MCTS); strength and speed: docs/search.md"
+    "search over the game contract by playouts of a compiled bot: candidates=0 is information-set MCTS (the tree); "
+    "without it, the rollout race (the name race's bot, kept for specs that name ismcts); docs/search.md"
 )
+RACE_DOC = (
+    "rollout race: the rollout bot's 4 best actions (candidates) raced by sequential halving on paired playouts "
+    "(the default search; the tree: ismcts:candidates=0); strength and speed: docs/search.md"
+)
+#: the race's parameters and their defaults (the tree's own left out)
+RACE_DEFAULTS = {key: value for key, value in DEFAULTS.items() if key not in TREE_ONLY}
+
+
+def is_search(spec: str) -> bool:
+    """Whether ``spec`` (a name or ``name:key=value,...``) names core's search (:data:`NAMES`)."""
+    return spec.strip().partition(":")[0].strip() in NAMES
 
 
 def game_defaults(game: str, overrides: Mapping[str, float] | None) -> dict[str, float]:
@@ -90,15 +116,16 @@ def search_params(
     default_rollout: str | None,
     defaults: Mapping[str, float] = DEFAULTS,
 ) -> np.ndarray:
-    """The parameter vector of ``ismcts:key=value,...`` for ``game``.
+    """The parameter vector of ``race:key=value,...`` or ``ismcts:key=value,...`` for ``game``.
 
     ``rollout_bots`` maps the names of the game's compiled non-search bots to built bots (``kind`` and
     ``params``); ``rollout=<name>`` picks one (default ``default_rollout``, else ``random``). ``defaults``:
     the values of the parameters the spec does not set (the game's: :func:`game_defaults`).
     """
     name, _, rest = spec.strip().partition(":")
-    if name.strip() != SEARCH_NAME:
-        raise BotSpecError(f"bot spec {spec!r}: not a search spec (expected {SEARCH_NAME}:key=value,...)")
+    name = name.strip()
+    if name not in NAMES:
+        raise BotSpecError(f"bot spec {spec!r}: not a search spec (expected {' or '.join(NAMES)}:key=value,...)")
     values = dict(defaults)
     rollout = default_rollout or "random"
     given: set[str] = set()
@@ -112,9 +139,14 @@ def search_params(
         if key == "rollout":
             rollout = value
             continue
+        if name == RACE_NAME and key in TREE_ONLY:
+            raise BotSpecError(
+                f"bot spec {spec!r}: {key} is a parameter of the tree, which the race does not read; "
+                f"for the tree write {SEARCH_NAME}:candidates=0,{key}=..."
+            )
         if key not in DEFAULTS:
-            allowed = ", ".join([*DEFAULTS, "rollout"])
-            raise BotSpecError(f"bot {SEARCH_NAME!r} of {game!r} has no parameter {key!r}; allowed: {allowed}")
+            allowed = ", ".join([*(RACE_DEFAULTS if name == RACE_NAME else DEFAULTS), "rollout"])
+            raise BotSpecError(f"bot {name!r} of {game!r} has no parameter {key!r}; allowed: {allowed}")
         try:
             number = float(value)
         except ValueError:
@@ -133,6 +165,10 @@ def search_params(
         raise BotSpecError(f"bot spec {spec!r}: candidates must be a whole number, got {values['candidates']:g}")
     if values["depth"] != int(values["depth"]):
         raise BotSpecError(f"bot spec {spec!r}: depth must be a whole number of decisions, got {values['depth']:g}")
+    if name == RACE_NAME and values["candidates"] < 1:
+        raise BotSpecError(
+            f"bot spec {spec!r}: the race needs candidates >= 1; for the tree write {SEARCH_NAME}:candidates=0"
+        )
     if values["candidates"] > 0 and (values["seconds"] > 0 or values["iterations"] == 0):
         raise BotSpecError(
             f"bot spec {spec!r}: candidates (default 4) races a fixed number of playouts; a time budget "
@@ -179,4 +215,18 @@ def vector_names(length: int) -> list[str]:
     return [slots.get(i, f"rollout[{i - ROLLOUT_OFFSET}]" if i >= ROLLOUT_OFFSET else f"[{i}]") for i in range(length)]
 
 
-__all__ = ["DEFAULTS", "DOC", "PARAM_DOC", "SEARCH_NAME", "VERSION", "search_params", "vector_names"]
+__all__ = [
+    "DEFAULTS",
+    "DOC",
+    "NAMES",
+    "PARAM_DOC",
+    "RACE_DEFAULTS",
+    "RACE_DOC",
+    "RACE_NAME",
+    "SEARCH_NAME",
+    "TREE_ONLY",
+    "VERSION",
+    "is_search",
+    "search_params",
+    "vector_names",
+]

@@ -38,7 +38,7 @@ def heuristic_names(game) -> list[str]:
 # spec strings and the registry
 # ==============================================================================================
 def test_every_game_offers_the_search_bot_apart_from_its_playing_bots(game):
-    assert game.bots.search_names() == ["ismcts"]
+    assert game.bots.search_names() == ["race", "ismcts"]
     assert "ismcts" not in game.bots.names()  # default lineups and mixes do not pick it up
     bot = game.bots.make("ismcts")
     assert isinstance(bot, CompiledBot) and bot.kind == KIND_SEARCH and bot.name == "ismcts"
