@@ -466,10 +466,24 @@ def item_axis(entry: Mapping[str, Any]) -> str | None:
 
 #: a role's meaning in a reader's words (a role not listed is described by its family and name)
 ROLE_WORDS = {
+    "money.start": "each seat's starting money",
+    "money.final": "each seat's money at the end",
+    "money.round": "each seat's money after each round",
+    "points.start": "each seat's starting points",
+    "points.final": "each seat's points at the end",
+    "points.round": "each seat's points after each round",
     "score.round": "the score after each round",
+    "card.played": "which cards each seat played",
     "market.price": "market prices by round",
     "market.demand": "market demand by round",
-    "money.start": "each seat's starting money",
+    "market.bought": "units bought from the market by round",
+    "market.sale": "units sold to the market by round",
+    "market.supply": "units on offer by round",
+    "market.seat_bought": "the units each seat bought",
+    "market.seat_sold": "the units each seat sold",
+    "market.income": "each seat's income from sales",
+    "market.income_points": "each seat's points from sales",
+    "market.shifted_by": "who shifted each market",
 }
 
 

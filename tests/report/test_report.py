@@ -277,11 +277,11 @@ def test_cli_report(quick_folder, tmp_path, monkeypatch):
     assert progress[0].startswith(f"report of {quick_folder}: 400 per variant of massilia, 3 variant(s)")
     sections = [re.fullmatch(r"  ([a-z ]+): (?:\d+\.\d s|not in these results)", line) for line in progress[1:]]
     assert all(sections), progress
-    assert [m.group(1) for m in sections] == [
-        "seats and money",
+    assert [m.group(1) for m in sections] == [  # a built section by its title, in the game's words
+        "seats and starting sesterces",
         "card value",
         "markets",
-        "general balance",
+        "general balance metrics",
         "robustness to the data",
         "robustness to the bots",
     ]
