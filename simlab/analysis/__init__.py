@@ -24,18 +24,14 @@ from simlab.analysis.market_pass import MarketSummary, marker_collapses, market_
 from simlab.analysis.markets import has_market, market_trajectories, sale_yield
 from simlab.analysis.metrics import (
     balance_summary,
-    distribution,
-    distribution_from_partial,
     game_metrics,
     game_metrics_from_partial,
     lead_metrics,
     leader_curve,
-    score_summary,
-    variance_decomposition,
-    variance_from_partial,
 )
 from simlab.analysis.paired import compare_variants_from_partial
 from simlab.analysis.ranks import rank_intervals, with_ranks
+from simlab.analysis.score_distribution import distribution, distribution_from_partial, score_summary
 from simlab.analysis.seats import (
     VERDICTS,
     compare_variants,
@@ -45,6 +41,7 @@ from simlab.analysis.seats import (
     seat_verdicts,
 )
 from simlab.analysis.sensitivity import data_variants, sensitivity
+from simlab.analysis.variance import variance_decomposition, variance_from_partial
 
 __all__ = [
     "VERDICTS",

@@ -19,7 +19,7 @@ import simlab
 from simlab import analysis as A
 from simlab.analysis.digest import TARGET, Digest, load_digest
 from simlab.analysis.market_pass import market_summary_from_partial
-from simlab.analysis.metrics import merge_histogram
+from simlab.analysis.score_distribution import merge_histogram
 from simlab.run.compact import compact
 from simlab.run.folder_layout import DIGEST_KEY, PARTS
 
