@@ -40,15 +40,15 @@ class _Collapses:
     """Per variant and colour: games, collapses, recoveries and the sum of first-collapse rounds, from the
     seat-0 rows of each batch."""
 
-    def __init__(self, markers: dict[str, dict[int, str]], floor: int) -> None:
-        self.markers = markers
+    def __init__(self, demand: dict[str, dict[int, str]], floor: int) -> None:
+        self.demand = demand
         self.floor = floor
         self.sums: dict[str, np.ndarray] = {}  # variant -> (colour, [games, collapsed, recovered, sum of first])
 
     def submit(self, pool: Executor, names_: list[str], code: np.ndarray, seat0: pl.DataFrame) -> list[Future]:
         """Count one batch of seat-0 rows on the pool, a task per colour."""
         tasks = []
-        for by_r in self.markers.values():
+        for by_r in self.demand.values():
             rounds = sorted(by_r)
             tasks.append(
                 pool.submit(
@@ -77,7 +77,7 @@ class _Collapses:
         rows = [
             (v, colour, *(int(x) for x in self.sums[v][i]))
             for v in sorted(self.sums)
-            for i, colour in enumerate(self.markers)
+            for i, colour in enumerate(self.demand)
         ]
         return pl.DataFrame(
             rows,
@@ -96,7 +96,7 @@ class _Collapses:
 
 @njit(cache=True, nogil=True)
 def _collapse_counts(code: np.ndarray, rounds_cols: tuple, rounds: np.ndarray, floor: int, groups: int) -> np.ndarray:
-    """Per group: [games, games with the marker at ``floor`` after some round, of those games with it above
+    """Per group: [games, games with the demand at ``floor`` after some round, of those games with it above
     ``floor`` after a later round, sum of the first such rounds, sum of their squares] for one colour (its
     columns by ascending round)."""
     out = np.zeros((groups, 5), dtype=np.int64)
@@ -220,11 +220,11 @@ def _yield_sums(code: np.ndarray, x: np.ndarray, m: np.ndarray, f: np.ndarray, g
 
 class _Shift:
     """Cells per (variant, seat, turbulence): rows, non-null win shares and the sums of w and w². Turbulence
-    is per game but computed on every seat's row (its marker columns are there), so no join of seats to
+    is per game but computed on every seat's row (its demand columns are there), so no join of seats to
     games is needed."""
 
-    def __init__(self, markers: list[str], floor: int) -> None:
-        self.markers = markers
+    def __init__(self, demand: list[str], floor: int) -> None:
+        self.demand = demand
         self.floor = floor
         self.counts: dict[tuple[str, int, int], list[int]] = {}  # rows, non-null shares
         self.sums: dict[tuple[str, int, int], tuple[list[float], list[float]]] = {}  # per batch: Σw, Σw²
@@ -234,7 +234,7 @@ class _Shift:
         """Add one batch's cells (run on a pool thread: the compiled loops release the GIL)."""
         self.seat_dtype = batch["seat"].dtype
         turbulence = np.zeros(len(batch), dtype=np.int64)
-        for c in self.markers:
+        for c in self.demand:
             _add_at_floor(turbulence, _as_array(batch[c]), self.floor)
         w = batch["win_share"].cast(pl.Float64)
         valid = w.is_not_null().to_numpy() if w.null_count() else np.ones(len(w), dtype=np.bool_)
@@ -275,10 +275,10 @@ class _Shift:
 
 
 @njit(cache=True, nogil=True)
-def _add_at_floor(turbulence: np.ndarray, marker: np.ndarray, floor: int) -> None:
-    """Count a round end with the marker at ``floor`` or below into each row's turbulence (NaN: a null)."""
-    for i in range(len(marker)):
-        turbulence[i] += marker[i] <= floor
+def _add_at_floor(turbulence: np.ndarray, level: np.ndarray, floor: int) -> None:
+    """Count a round end with the demand at ``floor`` or below into each row's turbulence (NaN: a null)."""
+    for i in range(len(level)):
+        turbulence[i] += level[i] <= floor
 
 
 @njit(cache=True, nogil=True)

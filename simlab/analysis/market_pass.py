@@ -1,5 +1,5 @@
 """Market analyses counted in one streaming pass over the rows: ``market_summary`` (all four, for the report),
-``marker_collapses`` and ``shift_winners`` (the same pass with only their counts switched on).
+``demand_collapses`` and ``shift_winners`` (the same pass with only their counts switched on).
 
 Market columns are per game but stored on every seat's row, so each analysis in its own scan decodes them
 again. Here each batch is decoded once and every analysis switched on adds mergeable counts and sums from
@@ -29,11 +29,12 @@ from simlab.analysis.frames import Results, as_lazy, bots_label, names, roles
 from simlab.analysis.market_counters import YIELD_GAME_SUMS, YIELD_SUMS, _Collapses, _Shift, _yield_moments, _Yields
 from simlab.analysis.markets import (
     SERIES,
+    SERIES_ALIASES,
     YIELDS,
     _collapse_frame,
     _columns,
+    _demand_rounds,
     _income_in,
-    _marker_rounds,
     _market_columns_in,
     _shift_frame,
     _sold_in,
@@ -43,6 +44,7 @@ from simlab.analysis.markets import (
     _yield_frame,
     require_market,
     sale_yield,
+    series_name,
 )
 from simlab.analysis.moments import group_sums
 from simlab.core.facts import Roles
@@ -51,9 +53,9 @@ from simlab.core.facts import Roles
 #: ``COUNT_BATCH`` keep the decoded batches in flight small
 SUMMARY_BATCH = 200_000
 
-#: the settings a digest's market partial is computed with (the report's): floor 1, series marker and price
+#: the settings a digest's market partial is computed with (the report's): floor 1, series demand and price
 PARTIAL_FLOOR = 1
-PARTIAL_SERIES: tuple[str, ...] = ("marker", "price")
+PARTIAL_SERIES: tuple[str, ...] = ("demand", "price")
 
 #: the keys each frame of a partial adds by; () for the frames that describe the columns (kept once)
 PARTIAL_KEYS: dict[str, tuple[str, ...]] = {
@@ -84,7 +86,7 @@ def market_summary(
     min_games: int = 30,
     series: tuple[str, ...] = tuple(s for s, _p in SERIES),
 ) -> MarketSummary:
-    """``market_trajectories`` (of the given ``series``), ``marker_collapses``, ``sale_yield`` (per variant)
+    """``market_trajectories`` (of the given ``series``), ``demand_collapses``, ``sale_yield`` (per variant)
     and ``shift_winners`` from ONE streaming pass over the rows instead of four scans.
 
     Memory: one batch plus the counts per variant, seat, colour and value. The trajectories and sale yield
@@ -137,6 +139,7 @@ def merge_market_partials(parts: Sequence[dict[str, pl.DataFrame]]) -> dict[str,
     A frame missing from some part is dropped (a sum over only some chunks would be wrong, not partial)."""
     if not parts:
         raise ValueError("no market partials to merge")
+    parts = [with_current_series(p) for p in parts]  # a resumed folder may hold old and new names
     out = {}
     for kind in [k for k in parts[0] if all(k in p for p in parts[1:])]:
         df = pl.concat([p[kind] for p in parts], how="diagonal_relaxed")
@@ -150,6 +153,7 @@ def market_summary_from_partial(
     part: dict[str, pl.DataFrame], level: float = 0.95, min_games: int = 30, bots: str = ""
 ) -> MarketSummary:
     """market_summary's result from a (merged) partial: the one finish of the row scan and the digest."""
+    part = with_current_series(part)
     counts, games = _counts_of(part["counts"], part["games"])
     columns = [
         (s, i, int(r), c) for s, i, r, c in part["columns"].select("series", "item", "round", "column").iter_rows()
@@ -163,39 +167,52 @@ def market_summary_from_partial(
     )
 
 
-def marker_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:
-    """Per variant and colour: how often the demand marker falls to ``floor`` and how often it recovers.
+def with_current_series(part: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """A partial with its series under their current names: a digest written before the series were named
+    after the roles says ``marker``/``harbour`` (``SERIES_ALIASES``); it is read as ``demand``/``supply``."""
+    if "columns" not in part or not set(part["columns"]["series"].unique()) & set(SERIES_ALIASES):
+        return part
+    return {**part, "columns": part["columns"].with_columns(pl.col("series").replace(SERIES_ALIASES))}
 
-    ``collapse_rate``: games in which the marker stood at ``floor`` (or below) after some round;
+
+def demand_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:
+    """Per variant and colour: how often the demand level falls to ``floor`` and how often it recovers.
+
+    ``collapse_rate``: games in which the demand stood at ``floor`` (or below) after some round;
     ``recover_rate``: of those, games in which it stood above ``floor`` after a later round; ``first_round``:
     mean round of the first collapse, with its interval (the games that collapse are independent). A null
-    marker (a round the game did not reach) is neither. Rates have Wilson intervals. Read from the seat-0 rows
+    demand level (a round the game did not reach) is neither. Rates have Wilson intervals. Read from the seat-0 rows
     (one per game), every colour in one pass.
     """
     lf = require_market(results)
-    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf), roles(lf)), [], floor, shift=False))
+    acc = _pass(lf, _MarketPass([], _demand_rounds(names(lf), roles(lf)), [], floor, shift=False))
     return _collapses_of(acc.frames(), level)
+
+
+#: the old name of ``demand_collapses`` (before the market words were made game-neutral), kept for callers
+marker_collapses = demand_collapses
 
 
 def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_games: int = 30) -> pl.DataFrame:
     """CORRELATIONAL: per variant and seat, win share in turbulent vs calm games.
 
-    A game's turbulence is the number of round ends at which a demand marker stood at ``floor`` or below
-    (summed over colours; a null marker counts nothing); games above the variant's median are "turbulent",
+    A game's turbulence is the number of round ends at which a demand level stood at ``floor`` or below
+    (summed over colours; a null demand level counts nothing); games above the variant's median are "turbulent",
     the others "calm". Tells which seat does well when the market shifts hard, not that the shift caused it
     (for that, compare variants that change the market on the same seeds with ``compare_variants``). Groups
     under ``min_games`` games give no difference (null) rather than a falsely precise one.
     """
     lf = require_market(results)
-    acc = _pass(lf, _MarketPass([], _marker_rounds(names(lf), roles(lf)), [], floor, collapses=False))
+    acc = _pass(lf, _MarketPass([], _demand_rounds(names(lf), roles(lf)), [], floor, collapses=False))
     return _shift_of(acc.frames()["shift"], level, min_games)
 
 
 def _summary_pass(cols: list[str], floor: int, series: tuple[str, ...], r: Roles | None = None) -> _MarketPass:
     """The accumulators of ``market_summary``'s pass over rows of these columns (not yet fed)."""
+    series = tuple(series_name(s) for s in series)  # an old name (``marker``) asks for the same series
     sold = _sold_in(cols, r)
     traj = [t for t in _columns(cols, r) if t[0] in series]
-    return _MarketPass(traj, _marker_rounds(cols, r), sold, floor, income=_income_in(cols, r) if sold else None)
+    return _MarketPass(traj, _demand_rounds(cols, r), sold, floor, income=_income_in(cols, r) if sold else None)
 
 
 def _pass(lf: pl.LazyFrame, acc: _MarketPass) -> _MarketPass:
@@ -300,13 +317,13 @@ def _shift_of(cells: pl.DataFrame, level: float, min_games: int) -> pl.DataFrame
 
 class _MarketPass:
     """The accumulators of one pass, fed batch by batch: value counts for the trajectories (of ``traj``),
-    collapses (of ``markers``, unless ``collapses`` is off), sale sums (of ``sold``) and turbulence cells
+    collapses (of ``demand``, unless ``collapses`` is off), sale sums (of ``sold``) and turbulence cells
     (unless ``shift`` is off). An analysis with nothing to count adds nothing and reads no column for it."""
 
     def __init__(
         self,
         traj: list[tuple[str, str, int, str]],
-        markers: dict[str, dict[int, str]],
+        demand: dict[str, dict[int, str]],
         sold: list[str],
         floor: int,
         collapses: bool = True,
@@ -315,20 +332,20 @@ class _MarketPass:
     ) -> None:
         self.traj, self.sold = traj, sold
         self.income = list(income or ())
-        self.markers = markers if collapses else {}
-        marker_cols = [c for by_r in markers.values() for c in by_r.values()]
+        self.demand = demand if collapses else {}
+        demand_cols = [c for by_r in demand.values() for c in by_r.values()]
         self.counter = _ValueCounter([c for *_x, c in traj])
-        self.collapses, self.yields = _Collapses(self.markers, floor), _Yields(sold, self.income)
-        self.shift = _Shift(marker_cols if shift else [], floor)
+        self.collapses, self.yields = _Collapses(self.demand, floor), _Yields(sold, self.income)
+        self.shift = _Shift(demand_cols if shift else [], floor)
         # the game-level columns, read from seat 0
         self.game_columns = list(
-            dict.fromkeys([*self.counter.columns, *(c for by_r in self.markers.values() for c in by_r.values())])
+            dict.fromkeys([*self.counter.columns, *(c for by_r in self.demand.values() for c in by_r.values())])
         )
 
     def wanted(self) -> list[str]:
         """The columns the pass reads."""
         sales = ["game", *self.sold, *self.income] if self.sold else []  # the game: clustered intervals
-        shift = ["win_share", *self.shift.markers] if self.shift.markers else []
+        shift = ["win_share", *self.shift.demand] if self.shift.demand else []
         return list(dict.fromkeys(["variant", "seat", *self.game_columns, *shift, *sales]))
 
     def add(self, batch: pl.DataFrame, pool: Executor) -> None:
@@ -336,7 +353,7 @@ class _MarketPass:
         names_, code = _variant_codes(batch)
         seat = batch["seat"].to_numpy()
         jobs = []
-        if self.shift.markers:
+        if self.shift.demand:
             jobs.append(pool.submit(self.shift.add, batch, names_, code, seat))
         if self.sold:
             jobs.append(pool.submit(self.yields.add, batch, names_, code))
@@ -374,7 +391,7 @@ class _MarketPass:
                 {"variant": sorted(games), "games": [games[v] for v in sorted(games)]},
                 schema={"variant": pl.String, "games": pl.Int64},
             ),
-            "colours": pl.DataFrame({"colour": list(self.markers)}, schema={"colour": pl.String}),
+            "colours": pl.DataFrame({"colour": list(self.demand)}, schema={"colour": pl.String}),
             "collapses": self.collapses.frame(),
             "shift": self.shift.cells(),
         }

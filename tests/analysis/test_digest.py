@@ -62,7 +62,7 @@ def _check_against_rows(folder: Path, digest: Digest) -> None:
         _same(got, A.distribution(rows, column, width=width, per_game=per_game), ["variant", "bin"])
 
     markets = market_summary_from_partial(digest.partial("market", variants), bots=bots)
-    expected = A.market_summary(rows, series=("marker", "price"))  # what a digest keeps (the report's)
+    expected = A.market_summary(rows, series=("demand", "price"))  # what a digest keeps (the report's)
     _same(markets.trajectories, expected.trajectories, ["variant", "series", "item", "round"])
     _same(markets.collapses, expected.collapses, ["variant", "colour"])
     _same(markets.shift_winners, expected.shift_winners, ["variant", "seat"])
