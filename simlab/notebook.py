@@ -266,7 +266,7 @@ def compensation_prose(comp: Any, words: Words) -> str:
 
 
 def collapses_prose(collapses: pl.DataFrame, word: str = "market") -> str:
-    """Per variant, the range of its markets' collapse and recovery rates (``marker_collapses``' frame; the
+    """Per variant, the range of its markets' collapse and recovery rates (``demand_collapses``' frame; the
     intervals are in the table it prints); ``word``: the game's name for what a market is (goods, culture)."""
 
     def span(d: pl.DataFrame, column: str) -> str:

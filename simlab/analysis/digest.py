@@ -36,20 +36,11 @@ import polars as pl
 
 from simlab.analysis.frames import AnalysisError
 from simlab.analysis.market_pass import market_partial, merge_market_partials
-from simlab.analysis.metrics import (
-    cluster_partial,
-    game_metrics_partial,
-    histogram_partial,
-    merge_clusters,
-    merge_game_metrics,
-    merge_histogram,
-    merge_variance,
-    merge_variance_games,
-    variance_games_partial,
-    variance_partial,
-)
+from simlab.analysis.metrics import game_metrics_partial, merge_game_metrics
 from simlab.analysis.paired import win_masks
+from simlab.analysis.score_distribution import cluster_partial, histogram_partial, merge_clusters, merge_histogram
 from simlab.analysis.seats import SEAT_COLUMNS, merge_seat_sums, merge_split_products, seat_partial
+from simlab.analysis.variance import merge_variance, merge_variance_games, variance_games_partial, variance_partial
 
 #: bump when a partial's definition changes: older digests are then ignored (the report scans the rows)
 VERSION = 3  # 2: game-clustered sums (score_clusters; the yields' per-game sums); 3: first_sq of collapses

@@ -1,4 +1,4 @@
-"""Market shifts: how prices, demand markers and goods flows move round by round, and who gains.
+"""Market shifts: how prices, demand levels and goods flows move round by round, and who gains.
 
 Needs a game that declares a market (see ``simlab.core.facts``): the per-game, per-item, per-round roles
 ``market.price`` and ``market.demand`` (and ``market.bought``, ``market.sale``, ``market.supply`` for more
@@ -24,14 +24,18 @@ from simlab.analysis import stats
 from simlab.analysis.frames import NoMarketError, Results, _roles_for_columns, as_lazy, bots_label, names, roles
 from simlab.core.facts import Roles, item_of, not_available
 
-#: series of the trajectories: (name, the fact role whose per-round, per-item columns they read)
+#: series of the trajectories: (name, the fact role whose per-round, per-item columns they read); the names are
+#: the roles' words, so they fit a price-tile market and a token-stack one alike
 SERIES = (
     ("price", "market.price"),
-    ("marker", "market.demand"),
+    ("demand", "market.demand"),
     ("bought", "market.bought"),
     ("sold", "market.sale"),
-    ("harbour", "market.supply"),
+    ("supply", "market.supply"),
 )
+#: the series' names before they were made game-neutral (one game's demand marker and harbour), still read as
+#: the new ones where they come in: a ``series`` argument, a digest written by an older simlab
+SERIES_ALIASES = {"marker": "demand", "harbour": "supply"}
 #: the roles without which there is no market to analyse
 MARKET = ("market.price", "market.demand")
 #: the roles of the yield per unit sold
@@ -39,6 +43,11 @@ SALES = ("market.seat_sold", "market.income", "market.income_points")
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 #: the yields per unit sold: money and points earned from sales (internal moment names)
 YIELDS = ("income", "income_points")
+
+
+def series_name(name: str) -> str:
+    """The current name of a series given by its current or its old name (``SERIES_ALIASES``)."""
+    return SERIES_ALIASES.get(name, name)
 
 
 def has_market(results: Results) -> bool:
@@ -86,7 +95,7 @@ def _columns(cols: list[str] | Roles, r: Roles | None = None) -> list[tuple[str,
 
 
 def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
-    """Per variant, series (price, marker, bought, sold, harbour), item (location/colour) and round:
+    """Per variant, series (price, demand, bought, sold, supply), item (location/colour) and round:
     games, mean with interval, and the 10/25/50/75/90% quantiles across games (the band of charts).
 
     One streaming pass over the seat-0 rows counts every value of every market column per variant
@@ -154,7 +163,7 @@ def value_counts(
     """Per variant and column: the distinct non-null values and their counts, in one streaming pass.
 
     Integer columns without nulls are counted by a compiled loop per batch (their range is small: counts,
-    prices, markers), on as many threads as there are cores (it releases the GIL, so the counting of one
+    prices, demand levels), on as many threads as there are cores (it releases the GIL, so the counting of one
     batch overlaps the decoding of the next); any other column with polars' ``value_counts``. Also returns
     the rows per variant.
     """
@@ -329,13 +338,13 @@ def counted_quantiles(counts: list[dict], column: str, qs: tuple[float, ...]) ->
     return _quantiles(np.array([v for v, _ in pairs]), np.array([c for _, c in pairs], dtype=np.int64), qs)
 
 
-def _marker_rounds(cols: list[str], r: Roles | None = None) -> dict[str, dict[int, str]]:
+def _demand_rounds(cols: list[str], r: Roles | None = None) -> dict[str, dict[int, str]]:
     """Demand columns (role ``market.demand``) by item and round."""
-    markers: dict[str, dict[int, str]] = {}
+    demand: dict[str, dict[int, str]] = {}
     for series, item, rnd, c in _columns(cols, r):
-        if series == "marker":
-            markers.setdefault(item, {})[rnd] = c
-    return markers
+        if series == "demand":
+            demand.setdefault(item, {})[rnd] = c
+    return demand
 
 
 def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.DataFrame:

@@ -294,7 +294,7 @@ def shift_text(df: pl.DataFrame) -> list[str]:
         for r in df.iter_rows(named=True)
     ]
     return [
-        "CORRELATIONAL: win share (%) in turbulent games (more round ends with a demand marker at 1 than the "
+        "CORRELATIONAL: win share (%) in turbulent games (more round ends with a demand at the floor than the "
         "median) vs calm ones:",
         *("  " + s for s in table(["", "turbulent", "calm", "difference", "95% CI"], rows)),
     ]

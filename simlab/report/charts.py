@@ -27,6 +27,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from simlab.analysis.markets import SERIES_ALIASES, series_name
 from simlab.analysis.ranks import rank_range
 from simlab.core.facts import GENERIC_UNITS, Units
 from simlab.report.fmt import ci, num, p_value
@@ -377,9 +378,20 @@ def card_value_forest(
     return fig
 
 
+#: what a market chart says of each series (its title word, its axis label): the words of the roles, which fit
+#: every market (a price-tile market with demand markers, a token-stack one with demand levels)
+MARKET_SERIES_WORDS = {
+    "price": ("Prices", "price ({money})"),
+    "demand": ("Demand", "demand level"),
+    "bought": ("Units bought", "units bought in the round"),
+    "sold": ("Units sold", "units sold in the round"),
+    "supply": ("Units on offer", "units on offer"),
+}
+
+
 def market_trajectories(
     data: pl.DataFrame,
-    series: str = "marker",
+    series: str = "demand",
     ax: Axes | None = None,
     variant: str | None = None,
     stat: str | None = None,
@@ -387,10 +399,11 @@ def market_trajectories(
     units: Units = GENERIC_UNITS,
     palette: VariantPalette | None = None,
 ) -> Figure:
-    """One market series by round (price by location, marker/bought/sold/harbour by colour), per item.
+    """One market series by round (price, demand, bought, sold, supply: ``MARKET_SERIES_WORDS``), per item;
+    an old series name (``marker``, ``harbour``) draws the same series under its current name and title.
 
     ``stat="median"`` draws the median with the 25–75% band across games (for cube counts, the default);
-    ``stat="mean"`` draws the mean with its interval (the default for prices and markers, which take only
+    ``stat="mean"`` draws the mean with its interval (the default for prices and demand levels, which take only
     the values 1–3, so their quantiles are steps that hide the movement). Every variant is drawn, one line
     style each (``palette``), so variants that change the market compare side by side; ``variant`` keeps one.
     Colours are the items' (a good named after a colour is drawn in it).
@@ -405,10 +418,11 @@ def market_trajectories(
     report colour and line style, on a shared round axis and one y scale (``simlab.report.market_panels``).
     ``data``: ``simlab.analysis.market_trajectories(...)``.
     """
-    d = data.filter(pl.col("series") == series)
+    series = series_name(series)
+    d = data.with_columns(pl.col("series").replace(SERIES_ALIASES)).filter(pl.col("series") == series)
     if d.is_empty():
         raise ValueError(f"no {series!r} series in the data; series: {', '.join(data['series'].unique())}")
-    stat = stat or ("mean" if series in ("price", "marker") else "median")
+    stat = stat or ("mean" if series in ("price", "demand") else "median")
     if variant is not None:
         d = d.filter(pl.col("variant") == variant)
     variants, palette = _palette(d, palette)
@@ -416,20 +430,15 @@ def market_trajectories(
     lo, mid, hi = ("q25", "q50", "q75") if stat == "median" else ("mean_lo", "mean", "mean_hi")
     level_of = float(np.nanmean(np.abs(d[mid].to_numpy()))) if d.height else 0.0
     min_span = max(MIN_SPAN_UNITS, MIN_SPAN_RELATIVE * level_of)
-    ylabel = {
-        "price": f"price ({units.money_plural})",
-        "marker": "demand level",
-        "bought": "units bought in the round",
-        "sold": "units sold in the round",
-        "harbour": "units on offer",
-    }.get(series, series)
+    title_word, ylabel = MARKET_SERIES_WORDS.get(series, (series.capitalize(), series))
+    ylabel = ylabel.format(money=units.money_plural)
     what = (
         "Lines: median across games; band: 25–75% of games"
         if stat == "median"
         else f"Lines: mean across games; band: its {level:.0%} interval"
     )
     text = caption(d.with_columns(pl.lit("").alias("interval")), what, level)
-    title = f"Market: {series} by round" + (f" ({variants[0]})" if len(variants) == 1 else "")
+    title = f"{title_word} by round" + (f" ({variants[0]})" if len(variants) == 1 else "")
     if ax is None and len(items) * len(variants) > MAX_SERIES_PER_PANEL:
         from simlab.report.market_panels import market_panels
 

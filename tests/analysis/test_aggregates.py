@@ -228,7 +228,7 @@ def test_market_quantiles_equal_a_sort():
     got = A.market_trajectories(df)
     seat0 = df.filter(pl.col("seat") == 0)
     for r in got.iter_rows(named=True):
-        prefix = "marker_pink" if r["series"] == "marker" else "price_temple"
+        prefix = "marker_pink" if r["series"] == "demand" else "price_temple"
         x = seat0.filter(pl.col("variant") == r["variant"])[f"{prefix}_r{r['round']}"].cast(pl.Float64)
         for q in (0.1, 0.25, 0.5, 0.75, 0.9):
             assert r[f"q{int(q * 100)}"] == pytest.approx(x.quantile(q, interpolation="linear"), abs=1e-12)

@@ -63,9 +63,9 @@ def test_card_value(rows, real_folder):
 
 def test_markets(rows):
     traj = A.market_trajectories(rows)
-    assert set(traj["series"]) == {"price", "marker", "bought", "sold", "harbour"}
+    assert set(traj["series"]) == {"price", "demand", "bought", "sold", "supply"}
     assert (traj.filter(pl.col("series") == "price")["games"] == 160).all()
-    col = A.marker_collapses(rows)
+    col = A.demand_collapses(rows)
     assert set(col["colour"]) == {"pink", "orange", "purple"}
     assert col["collapse_rate"].is_between(0, 1).all()
     assert A.sale_yield(rows)["money_per_cube"].min() > 0
@@ -87,7 +87,7 @@ def test_metrics(rows):
 
 def test_no_market_answers_cleanly(no_market):
     assert not A.has_market(no_market)
-    for f in (A.market_trajectories, A.marker_collapses, A.sale_yield, A.shift_winners):
+    for f in (A.market_trajectories, A.demand_collapses, A.sale_yield, A.shift_winners):
         with pytest.raises(NoMarketError, match="this game has no market"):
             f(no_market)
     # everything that does not need a market still works

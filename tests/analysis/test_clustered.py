@@ -10,7 +10,7 @@ import pytest
 
 from simlab import analysis as A
 from simlab.analysis import stats
-from simlab.analysis.metrics import cluster_partial, merge_clusters
+from simlab.analysis.score_distribution import cluster_partial, merge_clusters
 
 Z = stats.z_value(0.95)
 
@@ -121,6 +121,6 @@ def test_variance_decomposition_takes_the_shared_game_luck_out_of_its_noise_term
     truth = alpha.var() / (alpha.var() + 36 + 9)
     got = A.variance_decomposition(rows).filter(pl.col("component") == "seat")["share"].mean()
     assert got == pytest.approx(truth, rel=0.1)
-    cells = A.metrics.variance_partial(rows)
-    naive = A.metrics.variance_from_partial(cells).filter(pl.col("component") == "seat")["share"].mean()
+    cells = A.variance.variance_partial(rows)
+    naive = A.variance.variance_from_partial(cells).filter(pl.col("component") == "seat")["share"].mean()
     assert naive < 0.8 * truth  # the old noise term: biased down

@@ -19,7 +19,7 @@ import simlab
 from simlab import analysis as A
 from simlab.analysis.digest import TARGET, Digest, load_digest
 from simlab.analysis.market_pass import market_summary_from_partial
-from simlab.analysis.metrics import merge_histogram
+from simlab.analysis.score_distribution import merge_histogram
 from simlab.run.compact import compact
 from simlab.run.folder_layout import DIGEST_KEY, PARTS
 
@@ -62,7 +62,7 @@ def _check_against_rows(folder: Path, digest: Digest) -> None:
         _same(got, A.distribution(rows, column, width=width, per_game=per_game), ["variant", "bin"])
 
     markets = market_summary_from_partial(digest.partial("market", variants), bots=bots)
-    expected = A.market_summary(rows, series=("marker", "price"))  # what a digest keeps (the report's)
+    expected = A.market_summary(rows, series=("demand", "price"))  # what a digest keeps (the report's)
     _same(markets.trajectories, expected.trajectories, ["variant", "series", "item", "round"])
     _same(markets.collapses, expected.collapses, ["variant", "colour"])
     _same(markets.shift_winners, expected.shift_winners, ["variant", "seat"])

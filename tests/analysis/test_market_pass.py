@@ -1,4 +1,4 @@
-"""The one market pass: ``market_summary`` (the report's), ``marker_collapses`` and ``shift_winners``.
+"""The one market pass: ``market_summary`` (the report's), ``demand_collapses`` and ``shift_winners``.
 
 Trajectories and sale yield are compared with their own scans (``market_trajectories``, ``sale_yield``);
 collapses and turbulence with the declarative polars definitions below (the rules as the docs state
@@ -73,7 +73,7 @@ def reference_collapses(rows: pl.LazyFrame | pl.DataFrame, floor: int, level: fl
     """Collapses as polars expressions over the seat-0 rows: the first round with the marker at ``floor`` or
     below; a recovery is a later round with it above ``floor``; a null marker is neither."""
     lf = M.require_market(rows)
-    markers = M._marker_rounds(lf.collect_schema().names())
+    markers = M._demand_rounds(lf.collect_schema().names())
     firsts, recs = [], []
     aggs: list[pl.Expr] = [pl.len().alias("games")]
     for i, by_r in enumerate(markers.values()):
@@ -105,7 +105,7 @@ def reference_shift_winners(
     """Turbulence as a polars expression on every row (round ends with a marker at ``floor`` or below),
     then rows, non-null shares and the sums of w and w² per (variant, seat, turbulence)."""
     lf = M.require_market(rows)
-    markers = [c for s, _i, _r, c in M._columns(lf.collect_schema().names()) if s == "marker"]
+    markers = [c for s, _i, _r, c in M._columns(lf.collect_schema().names()) if s == "demand"]
     count = pl.sum_horizontal([(pl.col(c) <= floor).cast(pl.Int32) for c in markers]).alias("_count")
     w = pl.col("win_share").cast(pl.Float64)
     cells = (
@@ -138,7 +138,7 @@ def assert_same(
     assert got.trajectories.equals(traj)
     want_collapses = reference_collapses(rows, floor, level)
     # the counts and means exactly; the first round's interval (from a sum of squares against polars' std) closely
-    for have in (got.collapses, P.marker_collapses(rows, floor=floor, level=level)):
+    for have in (got.collapses, P.demand_collapses(rows, floor=floor, level=level)):
         exact = [c for c in want_collapses.columns if not c.startswith("first_round_")]
         assert have.select(exact).equals(want_collapses.select(exact))
         assert_frame_equal(have, want_collapses, check_exact=False, rel_tol=1e-9)
@@ -168,7 +168,7 @@ def test_real_folder(real_folder: Path, batch_rows: int) -> None:
     rows = simlab.load_results(real_folder)
     got = assert_same(rows)
     assert got.trajectories.height > 0 and got.collapses["collapsed"].sum() > 0
-    assert_same(rows, series=("marker", "price"))  # as the report asks
+    assert_same(rows, series=("demand", "price"))  # as the report asks
 
 
 def test_real_folder_with_variants_filtered_out(real_folder: Path, batch_rows: int) -> None:
@@ -190,7 +190,7 @@ def test_marker_never_at_the_floor_and_small_groups(batch_rows: int) -> None:
 def test_nulls(batch_rows: int) -> None:
     rows = market_rows(6, {"a": 300, "b": 120}, nulls=True)
     assert_same(rows)
-    assert_same(rows.lazy(), series=("marker",))
+    assert_same(rows.lazy(), series=("demand",))
 
 
 def test_sales_with_nulls_take_their_own_scan(batch_rows: int) -> None:
@@ -204,6 +204,6 @@ def test_no_sales_and_no_market() -> None:
     assert got.sale_yield is None
     assert got.collapses.equals(reference_collapses(rows, 1, 0.95))
     no_market = rows.select("variant", "game", "seat", "bot", "win_share")
-    for analysis in (P.market_summary, P.marker_collapses, P.shift_winners):
+    for analysis in (P.market_summary, P.demand_collapses, P.shift_winners):
         with pytest.raises(NoMarketError, match="this game has no market"):
             analysis(no_market)

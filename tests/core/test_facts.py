@@ -142,7 +142,7 @@ def test_a_token_stack_market_uses_the_same_roles(tmp_path) -> None:
     remember(lf, roles=Roles(facts.manifest(config), "venus-like"))
     assert A.has_market(lf)
     summary = A.market_summary(lf, floor=0)
-    assert set(summary.trajectories["series"]) == {"price", "marker", "sold"}
+    assert set(summary.trajectories["series"]) == {"price", "demand", "sold"}
     assert set(summary.collapses["colour"]) == {"qossuth", "whynom", "eeepeeep"}
     want = (rows.filter(pl.col("seat") == 0).select(pl.min_horizontal(pl.col("^token_qossuth_r.*$")) == 0)).mean()
     got = summary.collapses.filter(pl.col("colour") == "qossuth")["collapse_rate"][0]

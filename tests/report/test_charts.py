@@ -60,11 +60,11 @@ def test_flat_price_axis_spans_at_least_one_unit_and_contains_the_data():
 
 
 def test_axis_minimum_grows_with_the_level_and_wide_data_keep_their_own_span():
-    high = charts.market_trajectories(_trajectories("harbour", 40.0, 0.3), "harbour", stat="mean")
+    high = charts.market_trajectories(_trajectories("supply", 40.0, 0.3), "supply", stat="mean")
     lo, hi = high.axes[0].get_ylim()
     assert hi - lo >= 0.2 * 40.0 - 1e-9 and lo <= 39.7 and hi >= 40.3  # ±10% of the level
-    wide = _trajectories("marker", 2.0, 1.0)
-    lo, hi = charts.market_trajectories(wide, "marker").axes[0].get_ylim()
+    wide = _trajectories("demand", 2.0, 1.0)
+    lo, hi = charts.market_trajectories(wide, "demand").axes[0].get_ylim()
     data_lo, data_hi = float(wide["mean_lo"].min()), float(wide["mean_hi"].max())
     assert lo <= data_lo and data_hi <= hi
     assert hi - lo <= 1.1 * (data_hi - data_lo) + 1e-9  # no widening beyond the 5% margins

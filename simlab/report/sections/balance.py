@@ -10,7 +10,7 @@ import polars as pl
 from simlab import analysis as A
 from simlab.analysis import stats
 from simlab.analysis.digest import BIN_WIDTH
-from simlab.analysis.metrics import cluster_partial, merge_histogram
+from simlab.analysis.score_distribution import cluster_partial, merge_histogram
 from simlab.report import charts
 from simlab.report import fmt as F
 from simlab.report.context import Context, bots_of, games_label, ordered_by

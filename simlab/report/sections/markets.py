@@ -36,12 +36,12 @@ def markets_section(ctx: Context) -> tuple[Section | None, str]:
     markets = (
         market_summary_from_partial(partial, level=ctx.level, bots=ctx.bots())
         if partial is not None
-        else market_summary(rows, level=ctx.level, series=("marker", "price"))
+        else market_summary(rows, level=ctx.level, series=("demand", "price"))
     )
     traj = markets.trajectories.filter(pl.col("variant").is_in(ctx.focus))
     games = games_label(traj["games"].to_list())
     for series, title, what in (
-        ("marker", "Demand by round", f"Mean demand level by {goods}, round by round"),
+        ("demand", "Demand by round", f"Mean demand level by {goods}, round by round"),
         ("price", "Prices by round", f"Mean price by {places}, round by round"),
     ):
         what += ", one line style per variant" if len(ctx.focus) > 1 else ""
