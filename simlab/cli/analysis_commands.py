@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import click
 
+from simlab.cli.answer import answer_or_reason, emit
 from simlab.cli.group import cli
 from simlab.cli.options import (
-    _chart_line,
-    _echo,
-    _emit_json,
-    _json_guard,
     chart_option,
     folder_argument,
     json_option,
     tolerance_option,
 )
-from simlab.core.errors import NotAvailableError
 
 
 @cli.command()
@@ -47,31 +43,18 @@ def seats(
     base (--base, else control or rulebook) in full and the --top variants furthest from the fair share in a
     sentence each. --json tables (--csv: the first, every variant): seats, equal_seats, verdicts (and compare).
     """
-    from simlab.analysis import compare_variants, seat_advantage
-    from simlab.analysis.frames import roles
-    from simlab.analysis.seat_focus import focus, shown_changes, summary_lines
-    from simlab.analysis.seats import seat_verdicts
-    from simlab.analysis.text import compare_text, seats_text
+    from simlab.cli.answers import seats_answer
 
-    with _json_guard("seats", folder, "seat_advantage", fmt):
-        df = seat_advantage(folder)
-        compared = compare_variants(folder, base) if base else None
-        if fmt:
-            equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique(
-                "variant", keep="first", maintain_order=True
-            )  # polars keeps no order otherwise: --json would differ between two invocations
-            tables = {"seats": df, "equal_seats": equal, "verdicts": seat_verdicts(df, tolerance / 100)}
-            _emit_json("seats", folder, tables | {"compare": compared}, [], fmt, base=base)
-        else:
-            shown = focus(df, base, chosen, top, show_all)
-            _echo(seats_text(shown.full, tolerance / 100, roles(folder).units))
-            _echo(summary_lines(df, shown, tolerance / 100, folder))
-            if compared is not None:
-                _echo(compare_text(shown_changes(compared, shown)))
-        if chart:
-            from simlab.report import charts
-
-            _chart_line(charts.save(charts.seat_win_shares(df), chart), fmt)
+    emit(
+        answer_or_reason(
+            "seats",
+            folder,
+            "seat_advantage",
+            lambda: seats_answer(folder, base, chosen, top, show_all, tolerance / 100),
+        ),
+        fmt,
+        chart,
+    )
 
 
 @cli.command()
@@ -88,32 +71,11 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
     starting points in the same folder is fitted too (--json table fit_points). --json tables
     (--csv: the first): fit (one row per seat), points (win share by offset), curve (the fitted curve).
     """
-    from simlab.analysis import compensation as fit
-    from simlab.analysis.compensation import folder_sweep, swept_kinds
-    from simlab.analysis.compensation_text import compensation_text, left_out_line
-    from simlab.analysis.frames import roles
-    from simlab.analysis.words import with_unit
+    from simlab.cli.answers import compensation_answer
 
-    with _json_guard("compensation", folder, "compensation", fmt):
-        _, left_out = folder_sweep(folder)  # refuses a folder whose variants differ in more than the knob
-        comp = fit(folder, seat=seat)
-        # a points intervention swept in the same folder is fitted too, in the game's points
-        more = [fit(folder, seat=seat, kind=k) for k in swept_kinds(folder) if k != "money"]
-        units = roles(folder).units
-        if fmt:
-            unit = units.of("money")  # every table's offsets are in the game's money; a fit_points' in its points
-            tables = {"fit": with_unit(comp.fit, unit), "points": with_unit(comp.points, unit), "curve": comp.curve}
-            tables |= {f"fit_{c.kind}": with_unit(c.fit, units.of(c.kind)) for c in more}
-            extra = {"level": comp.level, "players": comp.players, "bots": comp.bots, "left_out": left_out}
-            _emit_json("compensation", folder, tables, [], fmt, **extra)
-        else:
-            _echo([line for c in (comp, *more) for line in compensation_text(c, units)])
-            if left_out:  # after the answer, and short: a card run leaves fifty variants out
-                click.echo(left_out_line(left_out, units))
-        if chart:
-            from simlab.report import charts
-
-            _chart_line(charts.save(charts.compensation_curve(comp, units=units), chart), fmt)
+    emit(
+        answer_or_reason("compensation", folder, "compensation", lambda: compensation_answer(folder, seat)), fmt, chart
+    )
 
 
 @cli.command()
@@ -143,34 +105,13 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     seeds (paired 95% intervals, adjusted p-values), in the game's money when the run has money<m>_seat<k>
     variants (or --sweep is given), beside the correlational played-vs-not view. --json (and --csv) table: cards.
     """
-    import polars as pl
+    from simlab.cli.answers import cards_answer
 
-    from simlab.analysis import MoneyRate, card_value, with_ranks
-    from simlab.analysis import compensation as fit
-    from simlab.analysis.folder_question import require_card_run
-    from simlab.analysis.frames import roles
-    from simlab.analysis.text import cards_text
-    from simlab.analysis.words import with_units, words
-
-    with _json_guard("cards", folder, "card_value", fmt):
-        require_card_run(folder, control)  # a seat run, a sweep: names the scenario that would answer
-        money = None
-        if sweep:
-            r = fit(sweep).fit.row(0, named=True)
-            money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}", r["games"])
-        df = card_value(folder, control=control, money=money, adjust=adjust)
-        df = with_ranks(df, ranked=pl.col("kind") == "card")
-        units, said = roles(folder).units, words(folder)
-        if fmt:
-            _emit_json(
-                "cards", folder, {"cards": with_units(df, said)}, [], fmt, control=control, adjust=adjust, sweep=sweep
-            )
-        else:
-            _echo(cards_text(df, said))
-        if chart:
-            from simlab.report import charts
-
-            _chart_line(charts.save(charts.card_value_forest(df, units=units), chart), fmt)
+    emit(
+        answer_or_reason("cards", folder, "card_value", lambda: cards_answer(folder, control, sweep, adjust)),
+        fmt,
+        chart,
+    )
 
 
 @cli.command()
@@ -202,44 +143,15 @@ def markets(
     A run of more than six variants shows its base (--base, else control or rulebook); --variant, --all the others.
     --json tables (--csv: the first, every variant): collapses, sale_yield, trajectories (of --series), compare.
     """
-    from simlab.analysis import compare_variants, market_summary, sale_yield
-    from simlab.analysis.frames import roles
-    from simlab.analysis.market_focus import hidden_line, only, shown_variants
-    from simlab.analysis.markets import applicable_yields
-    from simlab.analysis.text import compare_text, markets_text
+    from simlab.cli.answers import markets_answer
 
-    with _json_guard("markets", folder, "market_summary", fmt):
-        summary = market_summary(folder, series=(series,))  # one pass over the market columns
-        missing = None
-        if summary.sale_yield is None:
-            try:
-                sale_yield(folder)  # raises NotAvailableError saying which roles are missing
-            except NotAvailableError as exc:
-                missing = str(exc)
-        units = roles(folder).units
-        compared = compare_variants(folder, base) if base else None
-        if fmt:
-            tables = {
-                "collapses": summary.collapses,
-                "sale_yield": applicable_yields(summary.sale_yield),  # no points column where no sale earns one
-                "trajectories": summary.trajectories,
-                "compare": compared,
-            }
-            _emit_json("markets", folder, tables, [("sale_yield", missing)] if missing else [], fmt, series=series)
-        else:
-            variants = list(dict.fromkeys(summary.collapses["variant"].to_list()))
-            shown = shown_variants(variants, base, chosen, show_all)
-            _echo(markets_text(only(summary.collapses, shown), only(summary.sale_yield, shown), units))
-            _echo(hidden_line(variants, shown, folder))
-            if missing:
-                click.echo(missing)
-            if compared is not None:
-                _echo(compare_text(compared))
-        if chart:
-            from simlab.report import charts
-
-            fig = charts.market_trajectories(summary.trajectories, series, units=units)
-            _chart_line(charts.save(fig, chart), fmt)
+    emit(
+        answer_or_reason(
+            "markets", folder, "market_summary", lambda: markets_answer(folder, series, base, chosen, show_all)
+        ),
+        fmt,
+        chart,
+    )
 
 
 @cli.command()
@@ -260,32 +172,9 @@ def balance(folder: str, outcome: str, chart: str | None, fmt: str | None) -> No
     shown and that part is reported as not available. --chart draws the leader's win chance by round.
     --json tables (--csv: the first): summary, lead, variance.
     """
-    from simlab.analysis import balance_summary, lead_metrics, leader_curve, variance_decomposition
-    from simlab.analysis.frames import roles
-    from simlab.analysis.text import balance_text
+    from simlab.cli.answers import balance_answer
 
-    missing: list[tuple[str, str]] = []
-    try:
-        lead = lead_metrics(folder)
-    except NotAvailableError as exc:
-        lead = None
-        missing.append(("lead_metrics", str(exc)))
-    summary, variance = balance_summary(folder), variance_decomposition(folder, outcome)
-    if fmt:
-        _emit_json(
-            "balance", folder, {"summary": summary, "lead": lead, "variance": variance}, missing, fmt, outcome=outcome
-        )
-    else:
-        _echo(balance_text(summary, lead, variance, roles(folder).units))
-        for _, reason in missing:
-            click.echo(reason)
-    if chart:
-        if lead is None:
-            click.echo(f"no chart: {missing[0][1]}", err=bool(fmt))
-        else:
-            from simlab.report import charts
-
-            _chart_line(charts.save(charts.leader_curve(leader_curve(lead)), chart), fmt)
+    emit(balance_answer(folder, outcome), fmt, chart)
 
 
 @cli.command()

@@ -12,10 +12,8 @@ import click
 import simlab
 from simlab.cli.group import FiniteFloatRange, cli
 from simlab.cli.options import (
-    _chart_line,
     _config,
     _echo,
-    _emit_json,
     bots_option,
     chart_option,
     config_options,
@@ -168,19 +166,10 @@ def compensate(
         jobs=jobs,
         within=fair_within / 100,
     )
-    if as_json:
-        from simlab.analysis.compensation_text import fair_vector_payload
-        from simlab.analysis.export import dumps
+    from simlab.cli.answer import emit
+    from simlab.cli.answers import fair_vector_answer
 
-        click.echo(dumps(fair_vector_payload(result, g.name, tolerance, lineup, seed)))
-    else:
-        from simlab.analysis.compensation_text import fair_vector_text
-
-        _echo(fair_vector_text(result))
-    if chart:
-        from simlab.report import charts
-
-        _chart_line(charts.save(charts.seat_win_shares(result.chart_frame()), chart), "json" if as_json else None)
+    emit(fair_vector_answer(result, g.name, tolerance, lineup, seed), "json" if as_json else None, chart)
 
 
 def _compensate_one_seat(
@@ -317,6 +306,8 @@ def robust(
     same bot under two names is refused. A stopped panel resumes. --json tables: verdicts, estimates.
     """
     from simlab.analysis.robust import robustness
+    from simlab.cli.answer import emit
+    from simlab.cli.answers import robust_answer
     from simlab.experiments.panel import run_panel
     from simlab.run.scenario import load_scenario
 
@@ -332,14 +323,4 @@ def robust(
         force_jobs=force_jobs,
         seating=seating,
     )
-    result = robustness(root, base=base)
-    if fmt:
-        tables = {"verdicts": result.verdicts, "estimates": result.estimates}
-        extra = {"bots": result.bots, "method": result.method, "seating": seating, "game": load_scenario(scenario).game}
-        _emit_json("robust", str(root.parent), tables, [], fmt, **extra)
-        return
-    seated = "each in every seat" if seating == "every" else "each in one seat, rotated"
-    click.echo(f"does it hold for other bots? {len(result.bots)} bots, {seated}: {', '.join(result.bots)}")
-    _echo(result.lines())
-    click.echo(f"method: {result.method}")
-    click.echo(f"next: simlab report {root.parent} (its section 'Does it hold for stronger play?')")
+    emit(robust_answer(robustness(root, base=base), root.parent, seating, load_scenario(scenario).game), fmt)

@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from simlab.cli.group import FiniteFloatRange
-from simlab.core.errors import NotAvailableError
 
 
 # -- shared options ---------------------------------------------------------------------------------
@@ -124,43 +122,3 @@ def json_option(func: Callable) -> Callable:
         help="Print the answer as one JSON object: its tables (each estimate with its interval and games) "
         "and what is not available for this game (docs/analysis.md, JSON output).",
     )(func)
-
-
-def _chart_line(path: Any, fmt: str | None) -> None:
-    click.echo(f"chart: {path}", err=bool(fmt))  # with --json or --csv, stdout holds the answer alone
-
-
-def _emit_json(
-    command: str, folder: str, tables: dict[str, Any], missing: list[tuple[str, str]], fmt: str = "json", **extra: Any
-) -> None:
-    """The answer as JSON, or (``fmt`` "csv") its first table as CSV, what is missing on stderr."""
-    from simlab.analysis.export import answer, dumps
-
-    if fmt != "csv":
-        click.echo(dumps(answer(command, folder, tables, missing, **extra)))
-        return
-    for _, reason in missing:
-        click.echo(reason, err=True)
-    main = next((t for t in tables.values() if t is not None), None)
-    if main is not None:
-        click.echo(_csv(main), nl=False)
-
-
-def _csv(df: Any) -> str:
-    import polars as pl
-
-    nested = [c for c, t in df.schema.items() if isinstance(t, pl.List | pl.Array | pl.Struct | pl.Object)]
-    flat = df.with_columns(pl.col(c).map_elements(str, return_dtype=pl.String) for c in nested) if nested else df
-    return flat.write_csv()
-
-
-@contextlib.contextmanager
-def _json_guard(command: str, folder: str, analysis: str, fmt: str | None) -> Iterator[None]:
-    """With --json (or --csv), an analysis the game does not declare answers saying why (exit 0)."""
-    if not fmt:
-        yield
-        return
-    try:
-        yield
-    except NotAvailableError as exc:
-        _emit_json(command, folder, {}, [(analysis, str(exc))], fmt)
