@@ -112,3 +112,15 @@ def test_a_chart_that_cannot_be_drawn_says_why_where_the_answer_is_not(fmt, tmp_
     out = capsys.readouterr()
     where = out.err if fmt else out.out
     assert "no chart: needs per-round scores\n" in where
+
+
+def test_compensate_seat_with_json_is_refused_before_a_game_is_played():
+    """``compensate --seat --json`` printed text and ignored --json; now it says so and plays nothing."""
+    from click.testing import CliRunner
+
+    from simlab.cli import cli
+
+    result = CliRunner().invoke(cli, ["compensate", "roma", "--seat", "1", "--max-games", "200", "--json"])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: --json: compensate --seat answers in text only")
+    assert "played" not in result.output  # no search step ran

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 import simlab
-from simlab.cli.group import FiniteFloatRange, cli
+from simlab.cli.group import FiniteFloatRange, UserError, cli
 from simlab.cli.options import (
     _config,
     _echo,
@@ -137,6 +137,11 @@ def compensate(
     from simlab.run.bench import seat_specs
     from simlab.run.runner import resolve_jobs
 
+    if seat is not None and as_json:  # refused before a game is played: --json was silently ignored with --seat
+        raise UserError(
+            "--json: compensate --seat answers in text only (one seat's fitted crossing of 1/N, not a rule to "
+            "print); drop --json, or drop --seat for the whole vector, whose answer --json prints"
+        )
     jobs = resolve_jobs(jobs, force_jobs)
     specs = split_bots(bots)
     g = simlab.get_game(game)
