@@ -189,6 +189,36 @@ def fair_vector_answer(result: Any, game: str, tolerance: float, lineup: list[st
     return Answer("compensate", lambda: fair_vector_text(result), tables, fields=fields, chart=chart)
 
 
+def one_seat_answer(result: Any, knob: str, seat: int, max_games: int, lineup: list[str]) -> Answer:
+    """``simlab compensate --seat``: one seat's fractional offset, with what it is and what it is not (text only)."""
+    import math
+
+    lo, hi = result.interval
+    status = "converged" if result.converged else f"stopped at --max-games {max_games:,} before the target width"
+    if math.isfinite(lo) and math.isfinite(hi):
+        found = f"{result.fair:+.2f} (95% interval [{lo:+.2f}, {hi:+.2f}])"
+    else:
+        from simlab.analysis.compensation import games_needed, undetermined
+
+        fit = result.fit
+        more = games_needed(result.games, fit.b, math.sqrt(fit.cov[1, 1])) if fit is not None else math.inf
+        found = undetermined(result.games, more)
+    lines = [f"fair {knob} offset for seat {seat}: {found}; {result.games:,} games spent; {status}"]
+    if isinstance(result.base[seat], int):
+        lines.append(
+            f"note: {knob} takes whole values and this is one seat's curve crossing 1/N, not a rule to print; "
+            "without --seat, compensate finds and verifies the whole vector for all seats"
+        )
+
+    def chart() -> Any:
+        from simlab.analysis.adaptive import as_compensation
+        from simlab.report import charts
+
+        return charts.compensation_curve(as_compensation(result, lineup))
+
+    return Answer("compensate", lines, chart=chart)
+
+
 def robust_answer(result: Any, folder: Path, seating: str, game: str) -> Answer:
     """``simlab robust``: each headline effect per panel bot and its verdict, from the panel in ``folder``."""
     seated = "each in every seat" if seating == "every" else "each in one seat, rotated"

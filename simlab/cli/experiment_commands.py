@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import math
 import sys
 from typing import Any
 
@@ -182,6 +181,8 @@ def _compensate_one_seat(
     seed: int, jobs: int, chart: str | None,
 ) -> None:  # fmt: skip
     """``compensate --seat``: one seat's fractional offset, reported with what it is and what it is not."""
+    from simlab.cli.answer import emit
+    from simlab.cli.answers import one_seat_answer
     from simlab.experiments.adaptive import search
 
     click.echo(
@@ -201,32 +202,7 @@ def _compensate_one_seat(
     result = search(
         g, config, knob, seat, lineup, width=width, max_games=max_games, batch=batch, seed=seed, on_step=show, jobs=jobs
     )
-    lo, hi = result.interval
-    status = "converged" if result.converged else f"stopped at --max-games {max_games:,} before the target width"
-    if math.isfinite(lo) and math.isfinite(hi):
-        click.echo(
-            f"fair {knob} offset for seat {seat}: {result.fair:+.2f} (95% interval [{lo:+.2f}, {hi:+.2f}]); "
-            f"{result.games:,} games spent; {status}"
-        )
-    else:
-        from simlab.analysis.compensation import games_needed, undetermined
-
-        fit = result.fit
-        more = games_needed(result.games, fit.b, math.sqrt(fit.cov[1, 1])) if fit is not None else math.inf
-        click.echo(
-            f"fair {knob} offset for seat {seat}: {undetermined(result.games, more)}; {result.games:,} games spent; "
-            f"{status}"
-        )
-    if isinstance(result.base[seat], int):
-        click.echo(
-            f"note: {knob} takes whole values and this is one seat's curve crossing 1/N, not a rule to print; "
-            "without --seat, compensate finds and verifies the whole vector for all seats"
-        )
-    if chart:
-        from simlab.analysis.adaptive import as_compensation
-        from simlab.report import charts
-
-        click.echo(f"chart: {charts.save(charts.compensation_curve(as_compensation(result, lineup)), chart)}")
+    emit(one_seat_answer(result, knob, seat, max_games, lineup), None, chart)
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})
