@@ -12,7 +12,6 @@ import simlab
 from simlab.cli.group import FiniteFloatRange, UserError, cli
 from simlab.cli.options import (
     _config,
-    _echo,
     bots_option,
     chart_option,
     config_options,
@@ -236,11 +235,12 @@ def compare(
     each side's seat table and verdict and the paired change of every seat against the --vs side (as
     `simlab seats --base`). More games (--games) narrow the intervals; --out keeps the folder for a report.
     """
+    from simlab.cli.answer import Answer, emit
     from simlab.experiments.what_if import what_if, what_if_lines
 
     say = functools.partial(click.echo, err=True)  # one line on stderr before the games start
     result = what_if(game, sides, players, split_bots(bots), games, seed, jobs, out, say)
-    _echo(what_if_lines(result, tolerance / 100, games))
+    emit(Answer("compare", what_if_lines(result, tolerance / 100, games)), None)  # text only: no --json yet
 
 
 @cli.command()
