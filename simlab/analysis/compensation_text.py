@@ -168,19 +168,22 @@ def _confirmation_lines(conf: Any, knob: str, what: str) -> list[str]:
     return lines
 
 
-def fair_vector_payload(result: Any, game: str, tolerance: float, lineup: list[str], seed: int) -> dict[str, Any]:
-    """``simlab compensate --json``: the outcome and its first line, the answer, both confirmations, the race."""
-    from simlab.analysis.export import records
-    from simlab.analysis.fair_outcome import headline
-    from simlab.analysis.words import game_words
-
+def fair_vector_tables(result: Any) -> dict[str, Any]:
+    """``simlab compensate --json`` tables: the answer, both confirmations, the race."""
     tables = {"answer": result.answer_table(), "confirmation": result.confirmation.table()}
     if result.published is not None:
         tables["published"] = result.published.table()
     tables["candidates"] = result.candidates_table()
+    return tables
+
+
+def fair_vector_fields(result: Any, game: str, tolerance: float, lineup: list[str], seed: int) -> dict[str, Any]:
+    """``simlab compensate --json`` fields before its tables: the game and its units, the knob, the outcome and its
+    first line, the value, the budget spent, the tolerances, the lineup and the seed."""
+    from simlab.analysis.fair_outcome import headline
+    from simlab.analysis.words import game_words
+
     return {
-        "format": 1,
-        "command": "compensate",
         "game": game,
         "units": game_words(game).as_json(),
         "knob": result.knob,
@@ -194,6 +197,4 @@ def fair_vector_payload(result: Any, game: str, tolerance: float, lineup: list[s
         "fair_within": result.within * 100,
         "lineup": lineup,
         "seed": seed,
-        "tables": {name: records(t) for name, t in tables.items()},
-        "not_available": [],
     }

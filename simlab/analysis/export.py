@@ -52,6 +52,12 @@ def answer(
 ) -> dict[str, Any]:
     """The JSON envelope of an analysis command: its tables (DataFrames or row lists) and what is missing.
     ``game``: the game of an answer whose folder is no result folder (a robustness panel's), for its words."""
+    return envelope(command, folder_fields(folder, level, game, **extra), tables, not_available)
+
+
+def folder_fields(folder: str | Path, level: float = 0.95, game: str | None = None, **extra: Any) -> dict[str, Any]:
+    """What an answer read from a result folder says before its tables: the folder, its game, the level of the
+    intervals, the game's units, then the command's own fields (its options: base, series, ...)."""
     from simlab.analysis.words import game_words, words
     from simlab.run.reader import load_manifest
 
@@ -60,14 +66,18 @@ def answer(
         said = words(folder)
     except Exception:  # a folder without a manifest: the analysis itself says what is wrong
         said = game_words(game)
+    return {"folder": str(folder), "game": game, "level": level, "units": said.as_json(), **extra}
+
+
+def envelope(
+    command: str, fields: dict[str, Any], tables: dict[str, Any], not_available: list[tuple[str, str]] = ()
+) -> dict[str, Any]:
+    """Every answer's JSON object: format and command, the answer's own ``fields`` in their order, its tables
+    (a table that is None is left out) and what is not available, each with its reason."""
     return {
         "format": FORMAT,
         "command": command,
-        "folder": str(folder),
-        "game": game,
-        "level": level,
-        "units": said.as_json(),
-        **extra,
+        **fields,
         "tables": {name: t if isinstance(t, list) else records(t) for name, t in tables.items() if t is not None},
         "not_available": [{"analysis": a, "reason": r} for a, r in not_available],
     }

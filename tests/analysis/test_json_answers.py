@@ -121,7 +121,9 @@ def test_roma_markets_json_is_not_available_with_the_reason(roma_results):
     assert data["game"] == "roma" and data["tables"] == {}
     (missing,) = data["not_available"]
     assert missing["analysis"] == "market_summary"
-    assert "not available for this game" in missing["reason"] and "market.price" in missing["reason"]
+    assert "not available for this game" in missing["reason"]
+    # the missing role in plain words, never its internal name (31ff1a5)
+    assert "does not record market prices by round" in missing["reason"] and "market.price" not in missing["reason"]
 
 
 def test_roma_balance_answers_what_it_can(roma_results):
@@ -129,12 +131,15 @@ def test_roma_balance_answers_what_it_can(roma_results):
     assert result.exit_code == 0, result.output
     assert "game length, margin of victory" in result.output and "how much of the score is luck" in result.output
     assert "decisiveness: win chance" not in result.output
-    assert "not available for this game" in result.output and "score.round" in result.output
+    assert (
+        "not available for this game" in result.output and "does not record the score after each round" in result.output
+    )
     data = answer("balance", str(roma_results))
     assert set(data["tables"]) == {"summary", "variance"}
     assert_estimates(data["tables"]["summary"], "turns", "margin")
     (missing,) = data["not_available"]
-    assert missing["analysis"] == "lead_metrics" and "score.round" in missing["reason"]
+    assert missing["analysis"] == "lead_metrics" and "the score after each round" in missing["reason"]
+    assert "score.round" not in missing["reason"]  # the role in plain words, never its internal name
 
 
 def test_roma_seats_json(roma_results):

@@ -1,0 +1,124 @@
+"""Options and output helpers shared by the command modules (--players/--preset/--set, --bots, --chart,
+--json/--csv, --tolerance)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from simlab.cli.group import FiniteFloatRange
+
+
+# -- shared options ---------------------------------------------------------------------------------
+def config_options(func: Callable) -> Callable:
+    """--players, --preset and --set key=value: how every command builds a game config."""
+    func = click.option(
+        "--set",
+        "settings",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Override a config field, e.g. --set start_money=5,6,7,8 (repeatable).",
+    )(func)
+    func = click.option("--preset", metavar="NAME", help="Config preset (see `simlab games`); default: the game's.")(
+        func
+    )
+    func = click.option("--players", "-p", type=click.IntRange(1), help="Number of players.")(func)
+    return func
+
+
+def bots_option(func: Callable) -> Callable:
+    return click.option(
+        "--bots",
+        "-b",
+        metavar="A,B,...",
+        help="Bot spec per seat, comma-separated (e.g. trader,random,priest,trader:token_cost=3); "
+        "one name fills every seat; default: the game's heuristic bots in turn (see `simlab bots GAME`).",
+    )(func)
+
+
+def split_bots(text: str | None) -> list[str]:
+    """Split ``a,b:k=1,j=2,c`` into specs: an item with ``=`` but no ``:`` continues the previous spec."""
+    if not text:
+        return []
+    specs: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if "=" in item and ":" not in item and specs:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
+
+
+def _player_range(game: Any) -> str:
+    lo, hi = game.min_players, game.max_players
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def _config(game: Any, players: int | None, preset: str | None, settings: tuple[str, ...], n_bots: int) -> Any:
+    """The config a command asked for; without --players, a list of several bots sets the player count."""
+    from simlab.core.config import parse_overrides
+
+    if players is None and n_bots > 1:
+        players = n_bots
+    return game.make_config(preset=preset, players=players, overrides=parse_overrides(settings))
+
+
+# -- analysis commands ------------------------------------------------------------------------------
+def folder_argument(func: Callable) -> Callable:
+    return click.argument("folder", type=click.Path(file_okay=False))(func)
+
+
+def _check_chart(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse a --chart path that cannot take a chart before any game is read or played."""
+    if value is not None:
+        from simlab.core.output import check_chart_path
+
+        check_chart_path(value)  # an OutputError, shown by SimlabGroup as error: ...
+    return value
+
+
+def chart_option(func: Callable) -> Callable:
+    return click.option(
+        "--chart",
+        callback=_check_chart,
+        type=click.Path(dir_okay=True),
+        metavar="PATH",
+        help="Also draw the chart into PATH (.png, .svg or .pdf; a regular file, or a symlink to one).",
+    )(func)
+
+
+def _echo(lines: list[str]) -> None:
+    for line in lines:
+        click.echo(line)
+
+
+def tolerance_option(func: Callable) -> Callable:
+    """--tolerance: the points of win share from 1/N that matter to the seat verdict (``tolerance``)."""
+    return click.option(
+        "--tolerance",
+        type=FiniteFloatRange(min=0),
+        default=1.0,
+        show_default=True,
+        help="Points of win share from the fair 1/N that matter: the seat verdict says whether the seats are "
+        "unequal by more than this.",
+    )(func)
+
+
+def json_option(func: Callable) -> Callable:
+    """--json (the whole answer as one JSON object) and --csv (its main table as CSV): ``fmt`` is "json",
+    "csv" or None (text)."""
+    func = click.option(
+        "--csv",
+        "fmt",
+        flag_value="csv",
+        help="Print the answer's main table as CSV (the first table of --json; its columns likewise).",
+    )(func)
+    return click.option(
+        "--json",
+        "fmt",
+        flag_value="json",
+        help="Print the answer as one JSON object: its tables (each estimate with its interval and games) "
+        "and what is not available for this game (docs/analysis.md, JSON output).",
+    )(func)
