@@ -99,10 +99,14 @@ class State:
             raise IllegalActionError(f"{self.game.name} (seed {self.seed}): the game is not over yet")
         return self.game.outcome(self.record, self.config)[0]
 
-    def facts(self) -> dict[str, list[Any]]:
-        """Fact columns of this game, one list entry per seat (see ``Game.fact_schema()``)."""
+    def fact_columns(self) -> dict[str, list[Any]]:
+        """The fact columns a run would write for this game, one list entry per seat (``Game.fact_columns``)."""
         cols = self.game.fact_columns(self.record, self.config)
         return {k: v.tolist() for k, v in cols.items()}
+
+    def facts(self) -> dict[str, list[Any]]:
+        """The old name of :meth:`fact_columns` ("facts" alone are the game's declarations, core.facts)."""
+        return self.fact_columns()
 
     # -- game-specific helpers, overridden by each game's State ----------------------------------
     def describe(self, action: int) -> str:
@@ -348,7 +352,7 @@ class Game:
     @property
     def fact_set(self) -> Any:
         """The game's fact declarations (a ``simlab.core.facts.FactSet``: ``FACTS`` of its ``facts`` module, see
-        :func:`companion_module`), or None for a game that declares none. A state's ``facts()`` are their
+        :func:`companion_module`), or None for a game that declares none. A state's ``fact_columns()`` are their
         values for one game."""
         module = companion_module(self, "facts")
         return getattr(module, "FACTS", None) if module is not None else None

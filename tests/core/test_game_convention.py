@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import textwrap
 
@@ -121,3 +122,14 @@ def test_a_package_without_rules_py_is_refused_naming_the_file(package) -> None:
                                           r"in conv_missing"):  # fmt: skip
         _ = game.rules_module
     assert game.policy == "conv_missing.bots:heuristic_policy"
+
+
+def test_a_state_s_fact_columns_read_under_their_old_name_too() -> None:
+    """``State.fact_columns()`` (the per-seat columns a run writes) was ``State.facts()``; the old name still reads."""
+    state = PIG.new_state(PIG.make_config(players=2), seed=3)
+    rng = random.Random(3)
+    for _ in range(100_000):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.facts() == state.fact_columns() and set(state.fact_columns()) == set(PIG.fact_schema())
