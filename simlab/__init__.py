@@ -40,7 +40,8 @@ def run_scenario(scenario: Any, **options: Any) -> Path:
     from simlab.analysis.digest import TARGET
     from simlab.run.runner import run_scenario as run
 
-    options.setdefault("summaries", TARGET)
+    if "summaries" not in options:  # the digest hook's old name, still accepted
+        options.setdefault("digest_hook", TARGET)
     return run(scenario, **options)
 
 

@@ -53,7 +53,7 @@ def main(reps: int = 1000, games: int = 40_000, searches: int = 200) -> None:
         _, play = softmax_game(alpha, 0.15)
         out: dict[str, int] = {}
         for r in range(searches):
-            f = fv.search(None, config(), "start_money", ["a"] * 4, play=play, batch=500, max_games=20_000,
+            f = fv.find_fair_vector(None, config(), "start_money", ["a"] * 4, play=play, batch=500, max_games=20_000,
                           confirm_games=20_000, seed=5000 + r)  # fmt: skip
             out[f.outcome] = out.get(f.outcome, 0) + 1
         print(f"whole searches, {label}:", {k: wilson(v, searches) for k, v in out.items()})

@@ -261,7 +261,7 @@ __all__ = [
 
 
 class Digests:
-    """simlab's per-chunk summaries hook (``simlab.run.summaries``): ``simlab.run_scenario`` and the CLI hand
+    """simlab's digest hook (``simlab.run.digest_hook``): ``simlab.run_scenario`` and the CLI hand
     its name, :data:`TARGET`, to every run, whose workers and compactions load it by that name."""
 
     def of_chunk(self, table: Any, variant: str, start: int, stop: int) -> bytes:

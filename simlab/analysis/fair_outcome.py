@@ -1,6 +1,6 @@
 """What a fair-vector search may honestly conclude, from its confirmation runs on fresh seeds.
 
-A search (``simlab.experiments.fair_vector.search``) races whole vectors and replays the chosen one on fresh
+A search (``simlab.experiments.fair_vector.find_fair_vector``) races whole vectors and replays the chosen one on fresh
 seeds; the race alone certifies nothing. The outcome is read from the confirmations, against the band 1/N ± δ
 (``within``, the tolerance of the report's seat verdict), each claim at level α = 1 − level (``Band``).
 

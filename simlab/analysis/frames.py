@@ -145,11 +145,11 @@ def require_intervention(r: Roles, what: str, kind: str) -> dict[str, Any]:
     return found
 
 
-#: facts about a LazyFrame's rows (players, game range, bots), by its serialized plan: every scan of a
+#: what is known about a LazyFrame's rows (players, game range, bots), by its serialized plan: every scan of a
 #: large result folder reads the footers of all its part files (seconds for thousands of files), so an
 #: analysis asks for them once, and the report registers what the manifest already says
-_FACTS: dict[bytes, dict[str, Any]] = {}
-_MAX_FACTS = 64
+_REMEMBERED: dict[bytes, dict[str, Any]] = {}
+_MAX_REMEMBERED = 64
 
 
 def _plan_key(lf: pl.LazyFrame) -> bytes | None:
@@ -162,24 +162,24 @@ def _plan_key(lf: pl.LazyFrame) -> bytes | None:
         return None
 
 
-def remember(lf: pl.LazyFrame, **facts: Any) -> None:
-    """Record facts about these rows (``players``, ``game_min``, ``game_max``, ``variants``, ``bots``,
+def remember(lf: pl.LazyFrame, **known: Any) -> None:
+    """Record what is known about these rows (``players``, ``game_min``, ``game_max``, ``variants``, ``bots``,
     ``games`` per variant)."""
     key = _plan_key(lf)
     if key is None:
         return
-    if key not in _FACTS and len(_FACTS) >= _MAX_FACTS:
-        _FACTS.pop(next(iter(_FACTS)))
-    _FACTS.setdefault(key, {}).update(facts)
+    if key not in _REMEMBERED and len(_REMEMBERED) >= _MAX_REMEMBERED:
+        _REMEMBERED.pop(next(iter(_REMEMBERED)))
+    _REMEMBERED.setdefault(key, {}).update(known)
 
 
 def _known(lf: pl.LazyFrame) -> dict[str, Any]:
     """What is remembered about these rows ({} for in-memory frames or nothing remembered yet)."""
     key = _plan_key(lf)
-    return _FACTS.get(key, {}) if key is not None else {}
+    return _REMEMBERED.get(key, {}) if key is not None else {}
 
 
-def facts(lf: pl.LazyFrame) -> dict[str, Any]:
+def row_extent(lf: pl.LazyFrame) -> dict[str, Any]:
     """Players, game index range and number of variants of the rows (one scan, remembered per plan)."""
     known = _known(lf)
     if all(k in known for k in ("players", "game_min", "game_max", "variants")):
@@ -204,17 +204,17 @@ def facts(lf: pl.LazyFrame) -> dict[str, Any]:
 
 def players(lf: pl.LazyFrame) -> int:
     """Seats per game (the highest seat number plus one)."""
-    return int(facts(lf)["players"])
+    return int(row_extent(lf)["players"])
 
 
 def game_batches(lf: pl.LazyFrame, games_per_batch: int, of: pl.LazyFrame | None = None) -> list[pl.LazyFrame]:
     """The rows split by game index into batches of about ``games_per_batch`` games (over all variants).
 
     A per-game pipeline holds one state per game in flight; batches bound its memory. Each batch is a
-    scan of its own, so batches are as few as the memory allows. ``of``: the frame whose facts (game
+    scan of its own, so batches are as few as the memory allows. ``of``: the frame whose row extent (game
     range, variants) to use, when ``lf`` is a projection of it.
     """
-    f = facts(of if of is not None else lf)
+    f = row_extent(of if of is not None else lf)
     lo, hi, variants = f["game_min"], f["game_max"], max(f["variants"], 1)
     span = hi - lo + 1
     count = max(1, -(-span * variants // games_per_batch))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import pickle
 import sys
 from collections.abc import Callable, Sequence
@@ -98,10 +99,14 @@ class State:
             raise IllegalActionError(f"{self.game.name} (seed {self.seed}): the game is not over yet")
         return self.game.outcome(self.record, self.config)[0]
 
-    def facts(self) -> dict[str, list[Any]]:
-        """Fact columns of this game, one list entry per seat (see ``Game.fact_schema()``)."""
+    def fact_columns(self) -> dict[str, list[Any]]:
+        """The fact columns a run would write for this game, one list entry per seat (``Game.fact_columns``)."""
         cols = self.game.fact_columns(self.record, self.config)
         return {k: v.tolist() for k, v in cols.items()}
+
+    def facts(self) -> dict[str, list[Any]]:
+        """The old name of :meth:`fact_columns` ("facts" alone are the game's declarations, core.facts)."""
+        return self.fact_columns()
 
     # -- game-specific helpers, overridden by each game's State ----------------------------------
     def describe(self, action: int) -> str:
@@ -136,8 +141,12 @@ class Game:
     ``rules_module`` names the module of the game's compiled rules (``init``, ``legal``, ``apply``,
     ``STATE_DTYPE``, ``CONFIG_DTYPE`` and optionally ``derive_config``, ``MAX_ACTIONS``, ``PHASE_NAMES``) and
     ``policy`` its compiled heuristic bots (``"module:heuristic_policy"``); core binds them into the
-    compiled game loop on first use (``simlab.core.engine``). ``bots`` is the game's ``BotRegistry``, bound to
-    the game object it is read from; ``hooks`` the optional compiled hooks it defines (simlab.core.hooks).
+    compiled game loop on first use (``simlab.core.engine``). Both are found by convention, like the ``facts``
+    and ``checks`` companions: ``rules.py`` and ``bots.py`` beside the game's ``game.py``
+    (:func:`convention_module`); a class laid out otherwise names them (``rules_module = "pkg.engine"``,
+    ``bots_module = "pkg.players"`` or ``policy = "pkg.players:heuristic_policy"``). ``bots`` is the game's
+    ``BotRegistry``, bound to the game object it is read from; ``hooks`` the optional compiled hooks it defines
+    (simlab.core.hooks).
 
     A game object pickles as its name and the address it is importable at (:func:`game_target`): a joblib, Dask
     or Ray worker imports that address and gets the very object the registry would hand out there, so a game no
@@ -151,8 +160,6 @@ class Game:
     state_class: ClassVar[type[State]] = State
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    rules_module: ClassVar[str]
-    policy: ClassVar[str]
     #: the bots ``simlab play``, ``bench`` and ``compensate`` seat when none are given, repeated to fill the
     #: seats: the game's own strategies (a random bot's churn buries a narrated game); empty = the game's
     #: heuristic bots in registry order
@@ -187,6 +194,17 @@ class Game:
         """What the game declares: players, presets, bots, optional hooks, fact roles and interventions
         (``simlab games --json``)."""
         return game_info(self)
+
+    @property
+    def rules_module(self) -> str:
+        """The module of the compiled rules: ``rules`` beside the game's ``game.py`` unless the class names one."""
+        return convention_module(self, "rules")
+
+    @property
+    def policy(self) -> str:
+        """The compiled heuristic bots, ``"module:heuristic_policy"``: in ``bots`` beside the game's ``game.py``
+        unless the class names the module (``bots_module``) or the whole target (``policy``)."""
+        return f"{convention_module(self, 'bots')}:heuristic_policy"
 
     @property
     def phase_names(self) -> tuple[str, ...]:
@@ -334,7 +352,7 @@ class Game:
     @property
     def fact_set(self) -> Any:
         """The game's fact declarations (a ``simlab.core.facts.FactSet``: ``FACTS`` of its ``facts`` module, see
-        :func:`companion_module`), or None for a game that declares none. A state's ``facts()`` are their
+        :func:`companion_module`), or None for a game that declares none. A state's ``fact_columns()`` are their
         values for one game."""
         module = companion_module(self, "facts")
         return getattr(module, "FACTS", None) if module is not None else None
@@ -434,6 +452,29 @@ def companion_name(game: Any, kind: str) -> str:
         return str(explicit)
     package = type(game).__module__.rpartition(".")[0]
     return f"{package}.{kind}" if package else kind
+
+
+def convention_module(game: Any, kind: str) -> str:
+    """The name of a module every game has (``rules``, ``bots``): the one its class names in ``<kind>_module``,
+    else ``<kind>`` in the package of the nearest class (the game's own, then the classes it derives from) that
+    has one, so a subclass defined elsewhere (a test's variant of a game) still finds its parent's rules."""
+    explicit = getattr(type(game), f"{kind}_module", None)
+    if isinstance(explicit, str) and explicit:
+        return explicit
+    derived = [c for c in type(game).__mro__ if issubclass(c, Game) and c is not Game]
+    packages = list(dict.fromkeys(c.__module__.rpartition(".")[0] for c in derived))
+    for package in packages:
+        name = f"{package}.{kind}" if package else kind
+        try:
+            if importlib.util.find_spec(name) is not None:
+                return name
+        except (ImportError, ValueError):
+            continue
+    where = packages[0] if packages and packages[0] else "its module's folder"
+    raise SimlabError(
+        f"game {getattr(game, 'name', type(game).__name__)!r}: no {kind} module found: by convention it is "
+        f'{kind}.py beside game.py in {where}; add it there, or name it on the Game class ({kind}_module = "...")'
+    )
 
 
 def companion_module(game: Any, kind: str) -> ModuleType | None:

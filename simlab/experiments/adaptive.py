@@ -59,7 +59,7 @@ def _offset_arm(
     return play_offset(game, config, knob, seat, offset, lineup, start, seeds)
 
 
-def search(
+def find_fair_offset(
     game: Any,
     config: Any,
     knob: str,
@@ -165,3 +165,7 @@ def _next_offsets(
         if len(pts) == 1:
             pts = [pts[0] - 1, pts[0] + 1]
     return [max(float(p), lowest) for p in dict.fromkeys(pts)]
+
+
+#: the old name of :func:`find_fair_offset` (the compensation search for one seat), kept for callers that import it
+search = find_fair_offset

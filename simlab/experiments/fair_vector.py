@@ -113,7 +113,7 @@ def confirm(
 
 
 # -- the search -------------------------------------------------------------------------------------------------
-def search(
+def find_fair_vector(
     game: Any,
     config: Any,
     knob: str,
@@ -267,3 +267,7 @@ def _playable(config: Any, knob: str, value: tuple[Any, ...]) -> bool:
     except ConfigError:
         return False
     return True
+
+
+#: the old name of :func:`find_fair_vector` (the compensation search for every seat), kept for callers that import it
+search = find_fair_vector

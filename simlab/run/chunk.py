@@ -25,9 +25,9 @@ import pyarrow as pa
 
 from simlab.core.config import GameConfig
 from simlab.core.registry import get_game
-from simlab.run import summaries
 from simlab.run.atomic_file import write_temporary
 from simlab.run.content import check_played_data
+from simlab.run.digest_hook import load as load_digest_hook
 from simlab.run.errors import WorkerMismatch
 from simlab.run.folder_layout import DIGEST_KEY, META_KEY, part_name
 from simlab.run.part_file import file_records
@@ -60,7 +60,7 @@ class ChunkTask:
     root_seed: int = 0
     rules_version: str = ""  # the main process's; a worker with another engine refuses the chunk
     spool: str = ""  # parts/ of the result folder: the worker writes the part there itself (see SpooledChunk)
-    summaries: str = ""  # "module:attr" of the run's per-chunk summaries hook (simlab.run.summaries); "": none
+    digest_hook: str = ""  # "module:attr" of the run's digest hook (simlab.run.digest_hook); "": none
     #: config knob -> SHA-256 of the data file the run's identity names; a worker reading other bytes refuses
     data_sha256: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
@@ -264,16 +264,16 @@ def _check_versions(task: ChunkTask, game: Any) -> None:
 
 
 def chunk_digest(table: pa.Table, task: ChunkTask) -> tuple[bytes | None, str]:
-    """The chunk's summary by the run's hook (``task.summaries``, see ``simlab.run.summaries``), which lets a
+    """The chunk's digest by the run's digest hook (``task.digest_hook``, see ``simlab.run.digest_hook``), which lets a
     report of millions of games merge a few KB per chunk instead of scanning its rows; or none and why.
 
     A digest only speeds reports up, so an error in it (a plug-in game's columns an analysis trips on) must
     not lose the chunk's games: the part is written without one, its record says why, the run warns at its
     end, and reports scan the rows. A run handed no hook writes none, and says nothing."""
-    if not task.summaries:
+    if not task.digest_hook:
         return None, ""
     try:
-        return summaries.load(task.summaries).of_chunk(table, task.variant, task.start, task.stop), ""
+        return load_digest_hook(task.digest_hook).of_chunk(table, task.variant, task.start, task.stop), ""
     except Exception as exc:  # recorded in the chunk record and reported by the runner, not raised
         return None, f"{type(exc).__name__}: {exc}"
 

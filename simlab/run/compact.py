@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from simlab.run.atomic_file import atomic_write
+from simlab.run.digest_hook import load as load_digest_hook
 from simlab.run.errors import ResultFolderError
 from simlab.run.folder_check import FOOTERS, footer_entry, footer_problem, manifest_footers
 from simlab.run.folder_layout import CHUNKS_KEY, COMPACTED_FILE, DIGEST_KEY, FILE_KEY, PARTS, identity_hash, part_name
@@ -43,7 +44,6 @@ from simlab.run.integrity import file_sha256, manifest_hashes, read_problem
 from simlab.run.lock import folder_lock
 from simlab.run.manifest import read_manifest
 from simlab.run.part_file import PartFile
-from simlab.run.summaries import load as load_summaries
 
 #: games per compacted file: 1M rows at 4 players, ~70 MB for the card-value scenario (see docs/scaling.md)
 GAMES_PER_FILE = 250_000
@@ -113,6 +113,7 @@ def compact(
     *,
     log: IO[str] | None = None,
     locked: bool = False,
+    digest_hook: str = "",
     summaries: str = "",
 ) -> CompactSummary:
     """Merge the consecutive part files of each variant in result ``folder`` into files of ~``games_per_file`` games.
@@ -121,10 +122,11 @@ def compact(
     file now holding the chunk, which the manifest's ``chunks`` list names too). Records the compaction in
     the manifest's ``compactions`` list. ``log`` gets one line per file written. Refuses (ResultFolderError)
     a folder whose lock another process holds (a compaction or a run). ``locked``: the caller already holds
-    the lock (a run compacting its own folder at its end). ``summaries`` is the per-chunk summaries hook
-    (``simlab.run.summaries``) that merges the parts' digests into the compacted file's; without one the
-    compacted files carry none (reports then scan their rows).
+    the lock (a run compacting its own folder at its end). ``digest_hook`` is the run's digest hook
+    (``simlab.run.digest_hook``) that merges the parts' digests into the compacted file's; without one the
+    compacted files carry none (reports then scan their rows). ``summaries``: its old name, still accepted.
     """
+    digest_hook = digest_hook or summaries
     path = Path(folder)
     if isinstance(games_per_file, bool) or not isinstance(games_per_file, int) or games_per_file < 1:
         raise ResultFolderError(f"games per file: expected a positive integer, found {games_per_file!r}")
@@ -136,11 +138,11 @@ def compact(
         raise ResultFolderError(f"{path} holds no results yet (no {PARTS} folder)")
     summary = CompactSummary(path, games_per_file)
     with contextlib.nullcontext() if locked else folder_lock(path, "simlab compact"):
-        _compact(store, summary, log, summaries)
+        _compact(store, summary, log, digest_hook)
     return summary
 
 
-def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None, summaries: str) -> None:
+def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None, digest_hook: str) -> None:
     """The compaction itself, under the folder's lock; fills ``summary`` and records it in the manifest."""
     t0 = time.perf_counter()
     # under the lock: as the last holder left it; nobody else writes it until this compaction ends
@@ -158,7 +160,7 @@ def _compact(store: ResultFolder, summary: CompactSummary, log: IO[str] | None, 
     footers = manifest_footers(manifest)
     for group in plan(files, summary.games_per_file):
         _refuse_damaged(store, group, known, footers)
-        name = merge(store, group, summaries)
+        name = merge(store, group, digest_hook)
         for f in group:
             hashes.pop(f.path.name, None)
         hashes[name] = file_sha256(store.parts / name)
@@ -275,15 +277,15 @@ def plan(files: list[PartFile], games_per_file: int) -> list[list[PartFile]]:
     return groups
 
 
-def _combined_digest(digests: list[bytes | None], summaries: str) -> bytes | None:
+def _combined_digest(digests: list[bytes | None], digest_hook: str) -> bytes | None:
     """The merged file's digest: its parts' digests merged by the hook (none if one part has none or no hook
     was handed, in which case the hook, not needed to merge rows, is not even loaded)."""
-    if not summaries or any(d is None for d in digests):
+    if not digest_hook or any(d is None for d in digests):
         return None
-    return load_summaries(summaries).combine(digests)
+    return load_digest_hook(digest_hook).combine(digests)
 
 
-def merge(store: ResultFolder, group: list[PartFile], summaries: str = "") -> str:
+def merge(store: ResultFolder, group: list[PartFile], digest_hook: str = "") -> str:
     """Write the files of ``group`` as one compacted file (atomically), then delete them; return its name."""
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -295,7 +297,7 @@ def merge(store: ResultFolder, group: list[PartFile], summaries: str = "") -> st
         raise ResultFolderError(f"{target} already exists and overlaps the parts it would merge; --resume first")
     records = [r for f in group for r in f.records]
     meta = {FILE_KEY: COMPACTED_FILE, CHUNKS_KEY: json.dumps(records).encode()}
-    partials = _combined_digest([f.digest for f in group], summaries)
+    partials = _combined_digest([f.digest for f in group], digest_hook)
     if partials is not None:
         meta[DIGEST_KEY] = partials
     schema = first.schema.with_metadata(meta)

@@ -130,10 +130,12 @@ def profile(
     chunk_size: int = 1000,
     sample_games: int = 20,
     root_seed: int = 0,
+    digest_hook: str = "",
     summaries: str = "",
 ) -> Profile:
-    """Play ``seeds`` through the runner's chunks (their digests by the ``summaries`` hook, as a run hands it)
-    and replay ``sample_games`` of them decision by decision."""
+    """Play ``seeds`` through the runner's chunks (their digests by the digest hook ``digest_hook``, as a run hands
+    it; ``summaries``: its old name, still accepted) and replay ``sample_games`` of them decision by decision."""
+    digest_hook = digest_hook or summaries
     import simlab
 
     game = get_game(game_name)
@@ -152,7 +154,7 @@ def profile(
             root_seed=root_seed,
             simlab_version=simlab.__version__,
             rules_version=game.rules_version,
-            summaries=summaries,
+            digest_hook=digest_hook,
         )
         for a in range(0, games, chunk_size)
     ]

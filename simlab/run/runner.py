@@ -53,6 +53,7 @@ def run_scenario(
     address: str | None = None,
     compact: bool = True,
     compact_threshold: int | None = None,
+    digest_hook: str = "",
     summaries: str = "",
     force_jobs: bool = False,
     repair_only: bool = False,
@@ -68,11 +69,13 @@ def run_scenario(
     a local one of ``jobs`` workers); the rows are the same on every backend (see ``simlab.run.backends``).
     A complete run whose folder holds more than ``compact_threshold`` part files (default
     ``compact.AUTO_THRESHOLD``) merges them into few large files (see ``simlab.run.compact``) unless ``compact``
-    is false; the rows read back are the same. ``summaries`` ("module:attr", see ``simlab.run.summaries``) is
+    is false; the rows read back are the same. ``digest_hook`` ("module:attr", see ``simlab.run.digest_hook``) is
     the hook whose per-chunk digests each part carries; ``simlab.run_scenario`` hands simlab's own, this
-    function none by default. ``repair_only`` (``simlab repair``): write the manifest from the parts on disk
-    and play nothing (a missing or damaged manifest is rebuilt as with ``resume``).
+    function none by default (``summaries``: its old name, still accepted). ``repair_only`` (``simlab repair``):
+    write the manifest from the parts on disk and play nothing (a missing or damaged manifest is rebuilt as with
+    ``resume``).
     """
+    digest_hook = digest_hook or summaries
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     log = stream if stream is not None else sys.stderr
     folder_path = Path(out) if out is not None else Path("results") / sc.name
@@ -109,7 +112,7 @@ def run_scenario(
         failures = [f for c in chunks for f in c["failures"]]
         # local workers write their parts into the folder themselves (see SpooledChunk); remote ones cannot
         spool = str(folder.parts) if backend == "local" else ""
-        tasks = _plan(sc, chunks, identity_key, spool=spool, summaries=summaries)
+        tasks = _plan(sc, chunks, identity_key, spool=spool, digest_hook=digest_hook)
         run = _Run(sc, folder, identity_key, chunks, failures, previous, n_jobs, folder_path, backend, address)
         run.hashes = hashes
         run.footers = {name: footer_entry(folder.parts / name) for name in hashes}  # parts checked just now
@@ -131,7 +134,7 @@ def run_scenario(
                 run.manifest("running")
                 _play(sc, tasks, chunks, run, executor, fail_fast, log if progress else None)
         if compact:
-            _auto_compact(folder, compact_threshold, log if progress else None, summaries)
+            _auto_compact(folder, compact_threshold, log if progress else None, digest_hook)
     return folder_path
 
 
@@ -209,7 +212,7 @@ def _quarantine(folder: ResultFolder, damaged: list[tuple[Path, str]], log: IO[s
             log.write(f"damaged: {path.name}: {why}; moved to {dest}; its games are played again\n")
 
 
-def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | None, summaries: str) -> None:
+def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | None, digest_hook: str) -> None:
     """Merge the parts of a complete run when there are more than ``threshold`` of them."""
     from simlab.run.compact import AUTO_THRESHOLD
     from simlab.run.compact import compact as compact_folder
@@ -221,7 +224,7 @@ def _auto_compact(folder: ResultFolder, threshold: int | None, log: IO[str] | No
         log.write(f"compacting the part files of {folder.path} (more than {threshold:,}; --no-compact skips this)...\n")
         log.flush()
     try:
-        summary = compact_folder(folder.path, locked=True, summaries=summaries)  # the run holds the folder's lock
+        summary = compact_folder(folder.path, locked=True, digest_hook=digest_hook)  # the run holds the folder's lock
     except (ResultFolderError, ResultWriteError) as exc:  # the run is complete and its parts intact: say so
         (log or sys.stderr).write(
             f"warning: the part files were not compacted ({exc}); the results are complete; "
@@ -482,7 +485,9 @@ def _stage_seconds(chunks: list[dict[str, Any]]) -> dict[str, float]:
     return {k: round(v, 3) for k, v in total.items()}
 
 
-def _plan(sc: Scenario, chunks: list[dict[str, Any]], identity_key: str, spool: str = "", summaries: str = "") -> Plan:
+def _plan(
+    sc: Scenario, chunks: list[dict[str, Any]], identity_key: str, spool: str = "", digest_hook: str = ""
+) -> Plan:
     """Tasks for every game not on disk, interleaved across variants so a partial run stays paired (made as
     they are dispatched: see simlab.run.plan)."""
     game = simlab.get_game(sc.game)
@@ -516,7 +521,7 @@ def _plan(sc: Scenario, chunks: list[dict[str, Any]], identity_key: str, spool: 
             identity=identity_key,
             rules_version=sc.rules_version,
             spool=spool,
-            summaries=summaries,
+            digest_hook=digest_hook,
             data_sha256={knob: f["sha256"] for knob, f in sc.data_files.get(v.name, {}).items()},
         )
 

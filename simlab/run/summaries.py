@@ -1,32 +1,7 @@
-"""Per-chunk summaries: a hook a run is handed to condense each chunk's rows for fast reports.
+"""The old name of :mod:`simlab.run.digest_hook` (the per-chunk digest hook a run is handed), kept importable."""
 
-The runner knows nothing of the analyses. Whoever starts a run may hand it the target ("module:attr") of
-an object with the :class:`ChunkSummaries` protocol; each worker loads it by that name (so it reaches
-Dask and Ray workers as a string), stores ``of_chunk``'s bytes in the chunk's part file
-(``store.DIGEST_KEY``), and a compaction merges the parts' bytes with ``combine``. ``simlab.run_scenario``
-and the CLI hand runs simlab's own digests (``simlab.analysis.digest``); a run handed none writes parts
-without them, and its reports scan the rows.
-"""
+from simlab.run.digest_hook import DigestHook, load
 
-from __future__ import annotations
+ChunkSummaries = DigestHook
 
-import importlib
-from functools import cache
-from typing import Protocol
-
-import pyarrow as pa
-
-
-class ChunkSummaries(Protocol):
-    """What a run's hook offers: a chunk's summary, and the summary of several chunks' summaries."""
-
-    def of_chunk(self, table: pa.Table, variant: str, start: int, stop: int) -> bytes: ...
-
-    def combine(self, blobs: list[bytes]) -> bytes | None: ...
-
-
-@cache
-def load(target: str) -> ChunkSummaries:
-    """The hook named ``"module:attr"`` (loaded once per process)."""
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+__all__ = ["ChunkSummaries", "DigestHook", "load"]

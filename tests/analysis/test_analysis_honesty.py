@@ -16,7 +16,7 @@ from analysis_synth import seat_rows, true_shares
 
 from simlab.analysis import card_value, compensation, seat_advantage, stats
 from simlab.analysis.compensation import cluster_meat, fit_logistic
-from simlab.experiments.adaptive import search
+from simlab.experiments.adaptive import find_fair_offset
 from simlab.games.massilia.config import MassiliaConfig
 
 
@@ -202,7 +202,7 @@ def test_adaptive_search_reaches_the_width_and_finds_the_truth():
         return (rng.random(len(seeds)) < 1 / (1 + math.exp(-(a + b * offset)))).astype(float)
 
     config = MassiliaConfig.from_preset("rulebook")
-    result = search(
+    result = find_fair_offset(
         None, config, "start_money", 3, ["trader"] * 4, width=0.6, max_games=200_000, batch=2000, seed=1, play=play
     )
     lo, hi = result.interval

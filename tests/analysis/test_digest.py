@@ -91,7 +91,7 @@ def test_compaction_keeps_the_digests(real_folder: Path, tmp_path: Path) -> None
     folder = tmp_path / "copy"
     shutil.copytree(real_folder, folder)
     before = load_digest(folder)
-    summary = compact(folder, games_per_file=1_000, summaries=TARGET)
+    summary = compact(folder, games_per_file=1_000, digest_hook=TARGET)
     assert summary.written and summary.files_after < summary.files_before
     after = load_digest(folder)
     assert before is not None and after is not None
@@ -102,11 +102,27 @@ def test_compaction_keeps_the_digests(real_folder: Path, tmp_path: Path) -> None
         assert_frame_equal(after.partial(kind, variants), before.partial(kind, variants))
 
 
+def test_the_digest_hook_reads_under_its_old_name_too(real_folder: Path, tmp_path: Path) -> None:
+    """``summaries=`` (the digest hook's old keyword, as cli.py and older scripts pass it) and
+    ``simlab.run.summaries`` still work: a compaction handed the hook by its old name keeps the digests."""
+    from simlab.run import digest_hook, summaries
+
+    assert summaries.load is digest_hook.load and summaries.ChunkSummaries is digest_hook.DigestHook
+    folder = tmp_path / "copy"
+    shutil.copytree(real_folder, folder)
+    before = load_digest(folder)
+    compact(folder, games_per_file=1_000, summaries=TARGET)
+    after = load_digest(folder)
+    variants = [v["name"] for v in simlab.load_manifest(folder)["variants"]]
+    assert before is not None and after is not None
+    assert_frame_equal(after.partial("seats", variants), before.partial("seats", variants))
+
+
 def test_compacted_files_and_later_parts_merge(real_folder: Path, tmp_path: Path) -> None:
     """A run resumed after a compaction: merged partials in the compacted files, a chunk's in the new parts."""
     folder = tmp_path / "copy"
     shutil.copytree(real_folder, folder)
-    compact(folder, games_per_file=1_000, summaries=TARGET)
+    compact(folder, games_per_file=1_000, digest_hook=TARGET)
     manifest = simlab.load_manifest(folder)
     scenario = tmp_path / "small.toml"
     scenario.write_text(manifest["scenario"]["text"])
@@ -128,7 +144,7 @@ def test_a_chunk_without_a_digest_means_scanning_the_rows(real_folder: Path, tmp
     del manifest["footers"][path.name]  # nor a footer record
     (folder / "manifest.json").write_text(json.dumps(manifest))
     assert load_digest(folder) is None
-    compact(folder, games_per_file=1_000, summaries=TARGET)  # the merged file cannot vouch for the chunk either
+    compact(folder, games_per_file=1_000, digest_hook=TARGET)  # the merged file cannot vouch for the chunk either
     assert load_digest(folder) is None
 
 

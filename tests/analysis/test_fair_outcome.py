@@ -20,7 +20,7 @@ LINEUP = ["a"] * 4
 def _search(alpha, beta, **kw):
     _, play = softmax_game(alpha, beta)
     args = {"batch": 1000, "max_games": 80_000, "confirm_games": 20_000, "seed": 1} | kw
-    return fv.search(None, config(), "start_money", LINEUP, play=play, **args)
+    return fv.find_fair_vector(None, config(), "start_money", LINEUP, play=play, **args)
 
 
 def test_published_rules_already_fair_are_said_so_and_nothing_is_searched():

@@ -79,9 +79,16 @@ def test_simlab_run_prints_the_answer_and_the_next_command(seats_run):
 
 
 def test_a_run_of_many_variants_keeps_its_first_look_short(real_folder):
-    from simlab.run.summary import summary_lines
+    from simlab.run.first_look import first_look_lines
 
-    lines = summary_lines(real_folder, max_variants=2)
+    lines = first_look_lines(real_folder, max_variants=2)
     assert len(lines) == 2 + 2 + 2 + 2 + 1  # two tables of two variants, and the note
     assert "the first 2 of 5 variants" in lines[-1]
-    assert len(summary_lines(real_folder)) == 2 + 5 + 2 + 5  # six or fewer: all of them
+    assert len(first_look_lines(real_folder)) == 2 + 5 + 2 + 5  # six or fewer: all of them
+
+
+def test_the_first_look_reads_under_its_old_name_too() -> None:
+    """``simlab.run.summary.summary_lines`` (the name cli.py and older scripts import) is the first look."""
+    from simlab.run import first_look, summary
+
+    assert summary.summary_lines is first_look.first_look_lines

@@ -123,12 +123,12 @@ def test_joblib_workers_play_an_unregistered_game_handed_to_them_as_an_object() 
 
 def test_the_compensation_search_plays_an_unregistered_game_on_two_workers() -> None:
     """It handed its workers the game's name, which a worker could not look up for a game no registry lists."""
-    from simlab.experiments.adaptive import search
+    from simlab.experiments.adaptive import find_fair_offset
 
     config = PIG.make_config("short")
     kw = {"max_games": 160, "batch": 40, "seed": 5}
-    one = search(PIG, config, "start_points", 1, ["holder", "holder"], jobs=1, **kw)
-    two = search(PIG, config, "start_points", 1, ["holder", "holder"], jobs=2, **kw)
+    one = find_fair_offset(PIG, config, "start_points", 1, ["holder", "holder"], jobs=1, **kw)
+    two = find_fair_offset(PIG, config, "start_points", 1, ["holder", "holder"], jobs=2, **kw)
     assert one.games == two.games == 160
     assert (one.win_share == two.win_share).all() and (one.offset == two.offset).all()
 

@@ -44,7 +44,9 @@ def test_the_race_finds_the_known_whole_vector():
     """Truth fair at offsets (0, 1, 2, 3): exactly equal shares there, every neighbour ≥ 2 points off."""
     beta = 0.15
     truth, play = softmax_game(-beta * np.array([0, 1, 2, 3]), beta)
-    found = fv.search(None, config(), "start_money", ["a"] * 4, play=play, batch=1000, max_games=80_000, seed=1)
+    found = fv.find_fair_vector(
+        None, config(), "start_money", ["a"] * 4, play=play, batch=1000, max_games=80_000, seed=1
+    )
     assert found.value == (6, 7, 8, 9)
     assert found.status in {"decided", "equivalent"}
     assert all(isinstance(v, int) for v in found.value)
@@ -57,7 +59,9 @@ def test_the_race_spends_its_games_where_the_decision_is_close():
     """Dropped candidates stop getting games; the survivors get more."""
     beta = 0.15
     _, play = softmax_game(-beta * np.array([0, 1, 2, 3]), beta)
-    found = fv.search(None, config(), "start_money", ["a"] * 4, play=play, batch=1000, max_games=80_000, seed=2)
+    found = fv.find_fair_vector(
+        None, config(), "start_money", ["a"] * 4, play=play, batch=1000, max_games=80_000, seed=2
+    )
     games = {c.offsets: c.games for c in found.candidates}
     dropped = [c for c in found.candidates if c.dropped is not None]
     assert dropped, "some candidate is dropped"
@@ -104,7 +108,7 @@ def test_search_then_confirmation_covers_the_truth_of_the_chosen_vector():
     truth, play = softmax_game(-beta * np.array([0.0, 0.6, 1.4, 2.2]), beta)
     reps, covered, seats = 40, 0, 0
     for r in range(reps):
-        found = fv.search(
+        found = fv.find_fair_vector(
             None, config(), "start_money", ["a"] * 4, play=play, batch=400, max_games=12_000, confirm_games=1500,
             seed=100 + r,
         )  # fmt: skip
@@ -133,7 +137,9 @@ def test_a_continuous_knob_gets_the_models_fractional_answer():
     fair = np.array([0.0, 0.7, 1.3, 2.5])
     base = (6.0, 6.0, 6.0, 6.0)
     _, play = softmax_game(-beta * fair, beta, base)
-    found = fv.search(None, config(base), "start_money", ["a"] * 4, play=play, batch=5000, max_games=60_000, seed=4)
+    found = fv.find_fair_vector(
+        None, config(base), "start_money", ["a"] * 4, play=play, batch=5000, max_games=60_000, seed=4
+    )
     assert found.status == "continuous"
     assert all(isinstance(v, float) for v in found.value)
     assert np.all(found.offset_lo <= fair) and np.all(fair <= found.offset_hi)
@@ -142,7 +148,7 @@ def test_a_continuous_knob_gets_the_models_fractional_answer():
 def test_budget_spent_says_so():
     beta = 0.15
     _, play = softmax_game(-beta * np.array([0, 1, 2, 3]), beta)
-    found = fv.search(None, config(), "start_money", ["a"] * 4, play=play, batch=200, max_games=2_000, seed=1)
+    found = fv.find_fair_vector(None, config(), "start_money", ["a"] * 4, play=play, batch=200, max_games=2_000, seed=1)
     assert found.status == "budget"
     assert found.games <= 2_000
 
@@ -150,7 +156,7 @@ def test_budget_spent_says_so():
 def test_too_small_a_budget_and_scalar_knobs_are_errors():
     _, play = softmax_game(np.zeros(4), 0.1)
     with pytest.raises(AnalysisError, match="not enough games to explore"):
-        fv.search(None, config(), "start_money", ["a"] * 4, play=play, batch=100, max_games=300)
+        fv.find_fair_vector(None, config(), "start_money", ["a"] * 4, play=play, batch=100, max_games=300)
     with pytest.raises(AnalysisError, match="not a per-seat number"):
         fv.knob_vector(SimpleNamespace(players=4, rounds=7), "rounds")
 
@@ -160,3 +166,10 @@ def test_shortlist_normalises_to_the_strongest_seat():
     short = shortlist(fit, 5)
     assert short[0] == (0, 1, 2, 3)
     assert all(min(c) == 0 for c in short)
+
+
+def test_the_compensation_searches_read_under_their_old_name_too() -> None:
+    """``search`` (the name cli.py and older scripts import) is the compensation search of each driver."""
+    from simlab.experiments import adaptive
+
+    assert fv.search is fv.find_fair_vector and adaptive.search is adaptive.find_fair_offset

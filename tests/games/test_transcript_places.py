@@ -88,7 +88,7 @@ def test_pantheon_decisions_carry_era_and_turn_and_name_hexes(pantheon_game: Pla
 
 def test_pantheon_final_points_by_source_sum_to_the_score(pantheon_game: PlayResult) -> None:
     state = pantheon_game.state
-    facts = state.facts()
+    facts = state.fact_columns()
     for p, line in enumerate(final_lines(pantheon_game)):
         score, parts, rank = breakdown(line, "points")
         assert score == int(state.outcome().scores[p]) and rank == state.outcome().ranks[p]
@@ -139,7 +139,7 @@ def test_mov_transcript_names_no_internal_node_id(mov_game: PlayResult) -> None:
 
 def test_mov_final_credits_by_source_sum_to_the_score(mov_game: PlayResult) -> None:
     state = mov_game.state
-    facts = state.facts()
+    facts = state.fact_columns()
     for p, line in enumerate(final_lines(mov_game)):
         score, parts, rank = breakdown(line, "credits")
         assert score == int(state.outcome().scores[p]) == facts["final_credits"][p]
@@ -167,7 +167,7 @@ def test_every_line_is_placed_and_scores_add_up_at_other_tables(name: str, unit:
 
 
 def test_pantheon_loot_is_taken_by_a_seat_or_boxed_at_the_eras_end(pantheon_game: PlayResult) -> None:
-    facts = pantheon_game.state.facts()
+    facts = pantheon_game.state.fact_columns()
     for p in range(pantheon_game.state.config.players):
         taken = [ln for ln in pantheon_game.lines if ln.startswith(f"    seat {p} takes the ")]
         assert len(taken) == facts["loot_taken"][p]
@@ -206,7 +206,7 @@ def test_pantheon_says_which_god_gallia_flips_and_how_the_rows_refill() -> None:
 
 
 def test_pantheon_names_the_era_end_bonus(pantheon_game: PlayResult) -> None:
-    facts = pantheon_game.state.facts()
+    facts = pantheon_game.state.fact_columns()
     for p in range(pantheon_game.state.config.players):
         said = [
             re.search(r"era-end bonus \+(\d+)", ln) for ln in pantheon_game.lines if ln.startswith(f"    seat {p}: +")
@@ -236,7 +236,7 @@ def test_mov_every_turn_has_its_header_from_the_first(mov_game: PlayResult) -> N
 
 def test_mov_tells_hazards_encounters_and_ious(mov_game: PlayResult) -> None:
     lines, state = mov_game.lines, mov_game.state
-    facts = state.facts()
+    facts = state.fact_columns()
     for p in range(state.config.players):
         failed = [
             ln
@@ -280,7 +280,7 @@ def test_mov_end_of_game_and_passengers_drawn(mov_game: PlayResult) -> None:
 
 def test_mov_tells_missions_completed_and_names_race_techs(mov_game: PlayResult) -> None:
     state = mov_game.state
-    facts = state.facts()
+    facts = state.fact_columns()
     for p in range(state.config.players):
         done = [
             ln

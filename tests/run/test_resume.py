@@ -268,7 +268,7 @@ def test_a_ctrl_c_inside_a_chunk_is_not_lost(write_scenario):
     from simlab.run.chunk import play_chunk
     from simlab.run.scenario import load_scenario
 
-    task = runner._plan(load_scenario(write_scenario()), [], "identity", summaries=digest.TARGET)[0].seeded()
+    task = runner._plan(load_scenario(write_scenario()), [], "identity", digest_hook=digest.TARGET)[0].seeded()
     real = digest.chunk_partials
 
     def swallowing(rows):

@@ -239,8 +239,6 @@ class MassiliaGame(Game):
     config_class = MassiliaConfig
     state_class = MassiliaState
     min_players = 2
-    rules_module = "simlab.games.massilia.rules"
-    policy = "simlab.games.massilia.bots:heuristic_policy"
     hooks = ("determinize", "score_now")
     max_players = 4
     default_bots = ("trader", "priest")

@@ -162,8 +162,6 @@ class MerchantOfVenusGame(Game):
     state_class = MerchantOfVenusState
     min_players = 2
     max_players = MAX_PLAYERS
-    rules_module = "simlab.games.merchant_of_venus.rules"
-    policy = "simlab.games.merchant_of_venus.bots:heuristic_policy"
     hooks = ("determinize", "score_now", "estimate_now")
     default_bots = ("trader", "porter")
     scenarios: ClassVar[dict[str, str]] = {

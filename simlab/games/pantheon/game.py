@@ -105,8 +105,6 @@ class PantheonGame(Game):
     state_class = PantheonState
     min_players = 2
     max_players = MAX_PLAYERS
-    rules_module = "simlab.games.pantheon.rules"
-    policy = "simlab.games.pantheon.bots:heuristic_policy"
     hooks = ("determinize", "score_now")
     scenarios: ClassVar[dict[str, str]] = {"card_value": "scenarios/pantheon_god_value.toml"}
     default_bots = ("builder", "devout")

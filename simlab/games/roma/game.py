@@ -187,8 +187,6 @@ class RomaGame(Game):
     config_class = RomaConfig
     state_class = RomaState
     min_players = 2
-    rules_module = "simlab.games.roma.rules"
-    policy = "simlab.games.roma.bots:heuristic_policy"
     hooks = ("determinize", "score_now")
     max_players = 2
     default_bots = ("builder", "warrior")

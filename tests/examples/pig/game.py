@@ -29,8 +29,6 @@ class PigGame(Game):
     state_class = PigState
     min_players = 2
     max_players = MAX_PLAYERS
-    rules_module = "tests.examples.pig.rules"
-    policy = "tests.examples.pig.bots:heuristic_policy"
     hooks = ("determinize", "score_now")
     bots = BotRegistry("pig", [heuristic("holder", "holds at a turn total of hold_at", HOLDER)])
 

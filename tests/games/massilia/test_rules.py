@@ -1033,7 +1033,7 @@ def test_final_score_formula_and_facts():
     out = st.outcome()
     assert out.scores == (10 + 9 + 4 - 2, 5 + 0 + 2, 7 + 4 + 1 - 6)
     assert out.ranks == (1, 2, 3) and out.win_shares == (1.0, 0.0, 0.0)
-    facts = st.facts()
+    facts = st.fact_columns()
     assert facts["final_stalls"] == [3, 1, 2] and facts["final_tokens"] == [1, 0, 3]
 
 
