@@ -118,10 +118,11 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
 @folder_argument
 @click.option(
     "--series",
-    type=click.Choice(["price", "marker", "bought", "sold", "harbour"]),
-    default="marker",
+    type=click.Choice(["price", "demand", "bought", "sold", "supply", "marker", "harbour"]),
+    default="demand",
     show_default=True,
-    help="Series drawn by --chart (and, with --json, the trajectories table).",
+    help="Series drawn by --chart (and, with --json, the trajectories table); marker and harbour are the old "
+    "names of demand and supply.",
 )
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
 @click.option("--variant", "chosen", multiple=True, metavar="VARIANT", help="Show only this variant (repeatable).")

@@ -111,9 +111,10 @@ def markets_answer(
     from simlab.analysis import compare_variants, market_summary, sale_yield
     from simlab.analysis.frames import roles
     from simlab.analysis.market_focus import hidden_line, only, shown_variants
-    from simlab.analysis.markets import applicable_yields
+    from simlab.analysis.markets import applicable_yields, series_name
     from simlab.analysis.text import compare_text, markets_text
 
+    series = series_name(series)  # an old name (marker, harbour) answers under its current one
     summary = market_summary(folder, series=(series,))  # one pass over the market columns
     missing = None
     if summary.sale_yield is None:

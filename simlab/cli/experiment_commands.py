@@ -155,7 +155,7 @@ def compensate(
         f"lineup {','.join(lineup)} rotated; tolerance {tolerance:g} points",
         err=True,
     )
-    result = fv.search(
+    result = fv.find_fair_vector(
         g,
         config,
         knob,
@@ -182,7 +182,7 @@ def _compensate_one_seat(
     """``compensate --seat``: one seat's fractional offset, reported with what it is and what it is not."""
     from simlab.cli.answer import emit
     from simlab.cli.answers import one_seat_answer
-    from simlab.experiments.adaptive import search
+    from simlab.experiments.adaptive import find_fair_offset
 
     click.echo(
         f"{g.name}: compensating seat {seat} with {knob} (base {getattr(config, knob, '?')}), "
@@ -198,7 +198,7 @@ def _compensate_one_seat(
             err=True,
         )
 
-    result = search(
+    result = find_fair_offset(
         g, config, knob, seat, lineup, width=width, max_games=max_games, batch=batch, seed=seed, on_step=show, jobs=jobs
     )
     emit(one_seat_answer(result, knob, seat, max_games, lineup), None, chart)

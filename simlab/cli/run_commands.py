@@ -73,8 +73,8 @@ def run(
     (--backend dask|ray --address ...), every worker needs the same simlab installed: docs/scaling.md.
     """
     from simlab import run_scenario
+    from simlab.run.first_look import first_look_lines
     from simlab.run.reader import load_manifest
-    from simlab.run.summary import summary_lines
 
     folder = run_scenario(
         scenario,
@@ -95,7 +95,7 @@ def run(
         if manifest.get("games_done"):
             from simlab.analysis.next_step import next_step
 
-            _echo(summary_lines(folder))
+            _echo(first_look_lines(folder))
             with contextlib.suppress(SimlabError):  # the first look must not fail a finished run
                 _echo(next_step(folder).lines())
         click.echo(f"results: {folder}  (python: simlab.load_results({str(folder)!r}))")
@@ -186,7 +186,7 @@ def bench(
             game_seeds(0, 0, games),
             jobs=jobs,
             chunk_size=chunk_size,
-            summaries=TARGET,
+            digest_hook=TARGET,
         )
         _echo(p.lines())
     click.echo(f"{r.game}: {r.players} players, preset {r.preset}, config {r.config_hash}")
@@ -289,7 +289,7 @@ def compact(results_dir: str, games_per_file: int | None) -> None:
     from simlab.run.compact import GAMES_PER_FILE
     from simlab.run.compact import compact as compact_folder
 
-    summary = compact_folder(results_dir, games_per_file or GAMES_PER_FILE, log=sys.stderr, summaries=TARGET)
+    summary = compact_folder(results_dir, games_per_file or GAMES_PER_FILE, log=sys.stderr, digest_hook=TARGET)
     click.echo(summary.line())
 
 

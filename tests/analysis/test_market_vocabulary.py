@@ -109,3 +109,16 @@ def test_a_folder_made_before_the_rename_still_reads(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["markets", str(folder), "--json"])
     assert result.exit_code == 0, result.output
     assert {r["series"] for r in json.loads(result.output)["tables"]["trajectories"]} == {"demand"}
+
+
+def test_the_cli_offers_the_neutral_series_and_still_takes_the_old_names():
+    """`markets --series` defaults to demand; marker (its old name) answers under the new one."""
+    from click.testing import CliRunner
+
+    from simlab.cli import cli
+
+    (option,) = [p for p in cli.commands["markets"].params if p.name == "series"]
+    assert option.default == "demand"
+    assert {"price", "demand", "bought", "sold", "supply", "marker", "harbour"} == set(option.type.choices)
+    help_text = " ".join(CliRunner().invoke(cli, ["markets", "--help"]).output.split())
+    assert "marker and harbour are the old names of demand and supply" in help_text
