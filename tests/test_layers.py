@@ -16,10 +16,6 @@ FOLDER_READING = {"reader", "folder_contents", "part_file", "manifest", "folder_
 FOLDER_READERS = FOLDER_READING | {"errors", "folder_check", "panel_folder"}
 #: the modules of ``simlab.run`` that write a result folder (``store`` is the old path: it re-exports them too)
 FOLDER_WRITERS = {"store", "folder_writer", "atomic_file", "lock", "rehash", "runner", "chunk", "compact"}
-#: analysis modules that write into a result folder, and the writer modules each may import: ``add_digests``
-#: (``simlab digest``) rewrites part files in place. It belongs above analysis (issue 33, item 4); until it
-#: moves, it is the one exception, and exactly these imports are allowed to it.
-WRITES_FOLDERS = {"backfill.py": {"atomic_file", "lock", "rehash"}}
 #: names that play games or run scenarios: calling or importing any of them is playing
 PLAYERS = {
     "play_batch",
@@ -65,12 +61,9 @@ def run_modules(path: Path) -> set[str]:
 def violations(path: Path) -> list[str]:
     modules, names = imports_and_names(path)
     bad = [m for m in modules if m.startswith("simlab.experiments") or m == "simlab.experiments"]
-    allowed = (
-        FOLDER_READERS | WRITES_FOLDERS.get(path.name, set()) if path.parent == ROOT / "analysis" else FOLDER_READERS
-    )
     for m in modules:
         parts = m.split(".")
-        if parts[:2] == ["simlab", "run"] and len(parts) > 2 and parts[2] not in allowed:
+        if parts[:2] == ["simlab", "run"] and len(parts) > 2 and parts[2] not in FOLDER_READERS:
             bad.append(m)
         if m.split(".")[-1] in PLAYERS:
             bad.append(m)
@@ -93,18 +86,23 @@ def test_the_check_sees_a_module_that_plays(tmp_path):
     runner = tmp_path / "runner.py"
     runner.write_text("def f():\n    from simlab.run.runner import resolve_jobs\n")
     assert "simlab.run.runner" in violations(runner)
-    for writer in ("store", "folder_writer", "atomic_file"):  # the writing side of a result folder is refused
+    assert set(violations(ROOT / "experiments" / "backfill.py")) >= {  # the rewrite that left analysis
+        "simlab.run.atomic_file",
+        "simlab.run.lock",
+        "simlab.run.rehash",
+    }
+    for writer in sorted(FOLDER_WRITERS):  # the writing side of a result folder is refused, to every module
         module = tmp_path / f"uses_{writer}.py"
         module.write_text(f"from simlab.run.{writer} import load_manifest\n")
         assert violations(module) == [f"simlab.run.{writer}", f"simlab.run.{writer}.load_manifest"], writer
 
 
 def test_analysis_reads_folders_only_through_the_reading_modules():
-    """``store`` did reading and writing; analysis now imports the reading modules, and the one analysis
-    module that writes (``WRITES_FOLDERS``) is allowed exactly the writer modules it uses."""
+    """``store`` did reading and writing; analysis imports only the reading modules and no module that writes
+    a result folder (``simlab digest``'s rewrite of part files is ``experiments.backfill``, issue 33 item 4)."""
     used = {p.name: run_modules(p) for p in sorted((ROOT / "analysis").glob("*.py"))}
     writing = {name: mods & FOLDER_WRITERS for name, mods in used.items() if mods & FOLDER_WRITERS}
-    assert writing == WRITES_FOLDERS
+    assert writing == {}
     assert "reader" in set().union(*used.values())  # what analyses read folders through
 
 

@@ -303,7 +303,7 @@ def digest(results_dir: str) -> None:
     rewrites those files (same rows). Safe to interrupt: run it again.
     """
 
-    from simlab.analysis.backfill import add_digests
+    from simlab.experiments.backfill import add_digests
 
     click.echo(add_digests(results_dir, log=sys.stderr).line())
 

@@ -17,6 +17,8 @@ play next from the games already played* lives here, as a **driver** on one **en
   ``adaptive`` (``simlab compensate --seat``: stochastic approximation of one seat's fair offset), ``panel``
   (``simlab robust``: the scenario once per bot, each an ordinary result folder), ``what_if``
   (``simlab compare``: two sides as a two-variant run).
+- ``backfill`` (``simlab digest``): not a loop, but the one writer that needs analysis: it rewrites an older
+  folder's files with the digests ``analysis.file_digest`` computes from their rows (analysis writes no folder).
 
 What a driver concludes is computed in ``analysis`` from its games: ``analysis.softmax_fit`` (the model),
 ``analysis.confirmation`` (seat shares on fresh seeds), ``analysis.fair_outcome`` (what the confirmations

@@ -271,3 +271,31 @@ def test_simlab_digest_adds_what_the_workers_would_have_written(real_folder: Pat
     again = CliRunner().invoke(cli, ["digest", str(folder)], catch_exceptions=False)
     assert "already have one" in again.output
     assert CliRunner().invoke(cli, ["verify", str(folder)]).exit_code == 0  # the manifest holds the new hashes
+
+
+def test_a_files_digest_is_computed_from_its_rows_alone(real_folder: Path) -> None:
+    """``analysis.file_digest`` is pure (rows in, bytes out; ``simlab digest``'s rewrite is experiments'): a
+    part's one row group gives the bytes its worker wrote, and a game cut by a row group's end is digested
+    whole, with the next group (the same bits as a cut at that game's start)."""
+    from simlab.analysis import digest
+    from simlab.analysis.file_digest import file_digest
+    from simlab.run.part_file import read_part_file
+
+    path = sorted((real_folder / PARTS).glob("*.parquet"))[0]
+    part = read_part_file(path)
+    rows = pl.read_parquet(path)
+    chunks = [(str(r["variant"]), int(r["start"]), int(r["stop"])) for r in part.records]
+    assert file_digest([rows], chunks) == part.digest
+    games = rows["game"].unique(maintain_order=True)
+    first_of_last = rows["game"].to_list().index(games[-1])  # the last game's rows: first_of_last ..
+    assert rows.height - first_of_last >= 3  # so it can be cut in two places
+    whole = digest.encode_file(  # the first group's whole games, then the last game: merged in order
+        sorted(chunks),
+        digest.merge_partials(
+            [digest.chunk_partials(rows[:first_of_last]), digest.chunk_partials(rows[first_of_last:])]
+        ),
+    )
+    for cut in range(first_of_last + 1, rows.height):
+        assert file_digest([rows[:cut], rows[cut:]], chunks) == whole, cut
+    cut = first_of_last + 1  # an empty row group between changes nothing
+    assert file_digest([rows[:cut], rows[cut:cut], rows[cut:]], chunks) == whole

@@ -75,7 +75,7 @@ def test_edited_footer_statistics_hide_no_rows_and_are_named(folder, original):
 
 
 def test_a_forged_digest_is_not_used_and_digest_keeps_verify_passing(folder, tmp_path):
-    from simlab.analysis.backfill import add_digests
+    from simlab.experiments.backfill import add_digests
 
     add_digests(folder)  # parts of this fixture have no digest: give them one (the manifest follows)
     assert verify_folder(folder).ok, verify_folder(folder).lines()
@@ -160,7 +160,7 @@ def test_load_results_verify_reads_the_page_checksums(folder):
 
 
 def test_repair_moves_a_part_with_a_forged_digest_aside_instead_of_vouching_for_it(folder):
-    from simlab.analysis.backfill import add_digests
+    from simlab.experiments.backfill import add_digests
     from simlab.run.runner import repair_folder
 
     add_digests(folder)
@@ -177,7 +177,7 @@ def test_repair_moves_a_part_with_a_forged_digest_aside_instead_of_vouching_for_
 def test_a_folder_of_the_previous_format_reads_clean_and_resume_adds_the_footer_records(original, folder):
     """A manifest of today's main has content hashes but no footer records: nothing is flagged, its digests are
     vouched for by the hashes, and a resume records the footers."""
-    from simlab.analysis.backfill import add_digests
+    from simlab.experiments.backfill import add_digests
 
     add_digests(folder)
     m = json.loads((folder / "manifest.json").read_text())

@@ -5,6 +5,11 @@ older simlab has none, so its report scans every row. This computes, for every f
 the current version, the partials of each of its chunks from that chunk's rows (exactly what the worker
 would have written), merges them as a compaction does, and rewrites the file with the digest in its footer:
 same rows, same row groups, written to a temporary name and renamed into place, under the folder's lock.
+
+It lives here, above ``run`` and ``analysis``, because it joins them: the digest is analysis's computation
+(``simlab.analysis.file_digest``, rows in, bytes out), the rewrite is the result folder's writers (lock,
+atomic rename, the manifest's hashes); ``run`` knows no analysis and ``analysis`` writes no folder
+(tests/test_layers.py).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from simlab.run.atomic_file import atomic_write
 from simlab.run.errors import ResultFolderError
@@ -22,6 +27,11 @@ from simlab.run.manifest import read_manifest
 from simlab.run.part_file import PartFile, read_part_file
 from simlab.run.reader import result_files
 from simlab.run.rehash import ManifestHashes
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import polars as pl
 
 
 @dataclass
@@ -76,35 +86,28 @@ def add_digests(folder: str | Path, *, log: IO[str] | None = None) -> BackfillSu
 
 
 def _file_digest(part: PartFile) -> bytes:
-    """The digest of a file: the partials of each row group's games, merged in order. A part's one row group
-    is its chunk, so a part gets the bytes its worker would have written; a compacted file gets its chunks'
-    partials summed in other groups, which moves them by rounding only. Rows of a game cut by a row group's
-    end wait for the next group."""
-    import polars as pl
-    import pyarrow.parquet as pq
-
-    from simlab.analysis import digest
+    """The digest of a part file, computed by ``analysis.file_digest`` from its row groups read one at a time."""
+    from simlab.analysis.file_digest import file_digest
 
     if not part.records:
         raise ResultFolderError(f"{part.path} holds no chunk records; it is not a simlab part")
-    partials = []
-    carry: pl.DataFrame | None = None
-    source = pq.ParquetFile(part.path)
+    chunks = [(str(r["variant"]), int(r["start"]), int(r["stop"])) for r in part.records]
+    return file_digest(_row_groups(part.path), chunks)
+
+
+def _row_groups(path: Path) -> Iterator[pl.DataFrame]:
+    """The row groups of the Parquet file at ``path`` as polars frames, in file order."""
+    import polars as pl
+    import pyarrow.parquet as pq
+
+    source = pq.ParquetFile(path)
     try:
         for i in range(source.num_row_groups):
             batch = pl.from_arrow(source.read_row_group(i))
             assert isinstance(batch, pl.DataFrame)
-            if carry is not None:
-                batch = pl.concat([carry, batch])
-            if i + 1 < source.num_row_groups and batch.height:
-                last = batch["game"][-1]
-                carry, batch = batch.filter(pl.col("game") == last), batch.filter(pl.col("game") != last)
-            partials.append(digest.chunk_partials(batch))
+            yield batch
     finally:
         source.close()
-    chunks = sorted((str(r["variant"]), int(r["start"]), int(r["stop"])) for r in part.records)
-    frames = partials[0] if len(partials) == 1 else digest.merge_partials(partials)  # one: as its worker wrote it
-    return digest.encode_file(chunks, frames)
 
 
 def _rewrite(part: PartFile, raw: bytes) -> None:
