@@ -36,6 +36,7 @@ import polars as pl
 
 from simlab.analysis.frames import AnalysisError
 from simlab.analysis.market_pass import market_partial, merge_market_partials
+from simlab.analysis.markets import ITEMS_FRAME_ALIASES
 from simlab.analysis.metrics import game_metrics_partial, merge_game_metrics
 from simlab.analysis.paired import win_masks
 from simlab.analysis.score_distribution import cluster_partial, histogram_partial, merge_clusters, merge_histogram
@@ -121,9 +122,17 @@ def _parse(raw: bytes | None) -> _FileDigest | None:
         d = json.loads(raw)
         if d.get("version") != VERSION:
             return None
-        return _FileDigest([(str(v), int(a), int(b)) for v, a, b in d["chunks"]], dict(d["frames"]))
+        frames = {_current_kind(str(k)): v for k, v in dict(d["frames"]).items()}
+        return _FileDigest([(str(v), int(a), int(b)) for v, a, b in d["chunks"]], frames)
     except (ValueError, KeyError, TypeError):
         return None
+
+
+def _current_kind(kind: str) -> str:
+    """A partial's kind under its current name: an older digest's ``market.colours`` is ``market.items``."""
+    if kind.startswith(MARKET):
+        return MARKET + ITEMS_FRAME_ALIASES.get(kind.removeprefix(MARKET), kind.removeprefix(MARKET))
+    return kind
 
 
 def has_current(raw: bytes | None) -> bool:

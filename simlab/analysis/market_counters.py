@@ -37,16 +37,16 @@ def _same_type(arrays: list[np.ndarray]) -> tuple[np.ndarray, ...]:
 
 
 class _Collapses:
-    """Per variant and colour: games, collapses, recoveries and the sum of first-collapse rounds, from the
+    """Per variant and market item: games, collapses, recoveries and the sum of first-collapse rounds, from the
     seat-0 rows of each batch."""
 
     def __init__(self, demand: dict[str, dict[int, str]], floor: int) -> None:
         self.demand = demand
         self.floor = floor
-        self.sums: dict[str, np.ndarray] = {}  # variant -> (colour, [games, collapsed, recovered, sum of first])
+        self.sums: dict[str, np.ndarray] = {}  # variant -> (item, [games, collapsed, recovered, sum of first])
 
     def submit(self, pool: Executor, names_: list[str], code: np.ndarray, seat0: pl.DataFrame) -> list[Future]:
-        """Count one batch of seat-0 rows on the pool, a task per colour."""
+        """Count one batch of seat-0 rows on the pool, a task per item."""
         tasks = []
         for by_r in self.demand.values():
             rounds = sorted(by_r)
@@ -62,29 +62,29 @@ class _Collapses:
             )
         return tasks
 
-    def merge(self, names_: list[str], per_colour: list[np.ndarray]) -> None:
+    def merge(self, names_: list[str], per_item: list[np.ndarray]) -> None:
         """Add the counts of the tasks ``submit`` started (each ``(variant, 4)``)."""
-        if not per_colour:
+        if not per_item:
             return
-        got = np.stack(per_colour, axis=1)  # (variant, colour, 4)
+        got = np.stack(per_item, axis=1)  # (variant, item, 4)
         for i, v in enumerate(names_):
             if got[i, 0, 0]:
                 self.sums[v] = self.sums.get(v, 0) + got[i]
 
     def frame(self) -> pl.DataFrame:
-        """The counts per (variant, colour), integers as counted (``first_sum``, ``first_sq``: the sum of the
+        """The counts per (variant, item), integers as counted (``first_sum``, ``first_sq``: the sum of the
         first rounds and of their squares)."""
         rows = [
-            (v, colour, *(int(x) for x in self.sums[v][i]))
+            (v, item, *(int(x) for x in self.sums[v][i]))
             for v in sorted(self.sums)
-            for i, colour in enumerate(self.demand)
+            for i, item in enumerate(self.demand)
         ]
         return pl.DataFrame(
             rows,
             orient="row",
             schema={
                 "variant": pl.String,
-                "colour": pl.String,
+                "item": pl.String,
                 "games": pl.Int64,
                 "collapsed": pl.Int64,
                 "recovered": pl.Int64,
@@ -97,7 +97,7 @@ class _Collapses:
 @njit(cache=True, nogil=True)
 def _collapse_counts(code: np.ndarray, rounds_cols: tuple, rounds: np.ndarray, floor: int, groups: int) -> np.ndarray:
     """Per group: [games, games with the demand at ``floor`` after some round, of those games with it above
-    ``floor`` after a later round, sum of the first such rounds, sum of their squares] for one colour (its
+    ``floor`` after a later round, sum of the first such rounds, sum of their squares] for one item (its
     columns by ascending round)."""
     out = np.zeros((groups, 5), dtype=np.int64)
     for i in range(len(code)):

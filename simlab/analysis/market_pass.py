@@ -28,6 +28,8 @@ import polars as pl
 from simlab.analysis.frames import Results, as_lazy, bots_label, names, roles
 from simlab.analysis.market_counters import YIELD_GAME_SUMS, YIELD_SUMS, _Collapses, _Shift, _yield_moments, _Yields
 from simlab.analysis.markets import (
+    ITEM_ALIASES,
+    ITEMS_FRAME_ALIASES,
     SERIES,
     SERIES_ALIASES,
     YIELDS,
@@ -60,10 +62,10 @@ PARTIAL_SERIES: tuple[str, ...] = ("demand", "price")
 #: the keys each frame of a partial adds by; () for the frames that describe the columns (kept once)
 PARTIAL_KEYS: dict[str, tuple[str, ...]] = {
     "columns": (),
-    "colours": (),
+    "items": (),
     "counts": ("variant", "column", "value"),
     "games": ("variant",),
-    "collapses": ("variant", "colour"),
+    "collapses": ("variant", "item"),
     "yields": ("variant",),
     "shift": ("variant", "seat", "_count"),
 }
@@ -89,7 +91,7 @@ def market_summary(
     """``market_trajectories`` (of the given ``series``), ``demand_collapses``, ``sale_yield`` (per variant)
     and ``shift_winners`` from ONE streaming pass over the rows instead of four scans.
 
-    Memory: one batch plus the counts per variant, seat, colour and value. The trajectories and sale yield
+    Memory: one batch plus the counts per variant, seat, item and value. The trajectories and sale yield
     equal their own scans' (counts exactly; sums of floats to rounding, as summation order differs; integer
     moments are exact sums rounded once). A game whose sales columns are not null-free integers gets
     ``sale_yield`` from its own scan. Finished from the pass's partial, as a digest's is.
@@ -111,8 +113,8 @@ def market_partial(
 
     Frames (String, integer and Float64 columns only, so they round-trip through Arrow IPC): ``columns``
     (series, item, round, column: the trajectory columns in order), ``counts`` (variant, column, value,
-    count), ``games`` (variant, games: seat-0 rows), ``colours`` (colour, in order), ``collapses`` (variant,
-    colour, games, collapsed, recovered, first_sum, first_sq), ``yields`` (variant and ``YIELD_SUMS``; absent if
+    count), ``games`` (variant, games: seat-0 rows), ``items`` (item, in order), ``collapses`` (variant,
+    item, games, collapsed, recovered, first_sum, first_sq), ``yields`` (variant and ``YIELD_SUMS``; absent if
     the game records no sales) and ``shift`` (variant, seat, ``_count`` turbulence, count, ``_sw``, ``_sq``,
     ``_nw``). A chunk's frame (one batch) is counted on the calling thread: a pool costs more than its loops.
     """
@@ -169,20 +171,26 @@ def market_summary_from_partial(
 
 def with_current_series(part: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     """A partial with its series under their current names: a digest written before the series were named
-    after the roles says ``marker``/``harbour`` (``SERIES_ALIASES``); it is read as ``demand``/``supply``."""
-    if "columns" not in part or not set(part["columns"]["series"].unique()) & set(SERIES_ALIASES):
-        return part
-    return {**part, "columns": part["columns"].with_columns(pl.col("series").replace(SERIES_ALIASES))}
+    after the roles says ``marker``/``harbour`` (``SERIES_ALIASES``); it is read as ``demand``/``supply``. One
+    written before the items were named for every market has a ``colours`` frame and ``colour`` columns
+    (``ITEMS_FRAME_ALIASES``, ``ITEM_ALIASES``); they are read as ``items`` and ``item``."""
+    out = {ITEMS_FRAME_ALIASES.get(k, k): v for k, v in part.items()}
+    for kind, frame in out.items():
+        if set(frame.columns) & set(ITEM_ALIASES):
+            out[kind] = frame.rename({old: new for old, new in ITEM_ALIASES.items() if old in frame.columns})
+    if "columns" in out and set(out["columns"]["series"].unique()) & set(SERIES_ALIASES):
+        out["columns"] = out["columns"].with_columns(pl.col("series").replace(SERIES_ALIASES))
+    return out
 
 
 def demand_collapses(results: Results, floor: int = 1, level: float = 0.95) -> pl.DataFrame:
-    """Per variant and colour: how often the demand level falls to ``floor`` and how often it recovers.
+    """Per variant and item: how often the demand level falls to ``floor`` and how often it recovers.
 
     ``collapse_rate``: games in which the demand stood at ``floor`` (or below) after some round;
     ``recover_rate``: of those, games in which it stood above ``floor`` after a later round; ``first_round``:
     mean round of the first collapse, with its interval (the games that collapse are independent). A null
     demand level (a round the game did not reach) is neither. Rates have Wilson intervals. Read from the seat-0 rows
-    (one per game), every colour in one pass.
+    (one per game), every item in one pass.
     """
     lf = require_market(results)
     acc = _pass(lf, _MarketPass([], _demand_rounds(names(lf), roles(lf)), [], floor, shift=False))
@@ -197,7 +205,7 @@ def shift_winners(results: Results, floor: int = 1, level: float = 0.95, min_gam
     """CORRELATIONAL: per variant and seat, win share in turbulent vs calm games.
 
     A game's turbulence is the number of round ends at which a demand level stood at ``floor`` or below
-    (summed over colours; a null demand level counts nothing); games above the variant's median are "turbulent",
+    (summed over items; a null demand level counts nothing); games above the variant's median are "turbulent",
     the others "calm". Tells which seat does well when the market shifts hard, not that the shift caused it
     (for that, compare variants that change the market on the same seeds with ``compare_variants``). Groups
     under ``min_games`` games give no difference (null) rather than a falsely precise one.
@@ -261,27 +269,27 @@ def _counts_of(
 
 
 def _collapses_of(part: dict[str, pl.DataFrame], level: float) -> pl.DataFrame:
-    """The collapses frame from a partial's ``collapses`` and ``colours``."""
-    colours = part["colours"]["colour"].to_list()
+    """The collapses frame from a partial's ``collapses`` and ``items``."""
+    items = part["items"]["item"].to_list()
     by = {
         (v, c): k
         for v, c, *k in part["collapses"]
-        .select("variant", "colour", "games", "collapsed", "recovered", "first_sum", "first_sq")
+        .select("variant", "item", "games", "collapsed", "recovered", "first_sum", "first_sq")
         .iter_rows()
     }
     variants = sorted({v for v, _c in by})
     zero = (0, 0, 0, 0, 0)
     data: dict[str, pl.Series] = {
         "variant": pl.Series(variants, dtype=pl.String),
-        "games": pl.Series([max(by.get((v, c), zero)[0] for c in colours) for v in variants], dtype=pl.UInt32),
+        "games": pl.Series([max(by.get((v, c), zero)[0] for c in items) for v in variants], dtype=pl.UInt32),
     }
-    for i, colour in enumerate(colours):
-        got = [by.get((v, colour), zero) for v in variants]
+    for i, item in enumerate(items):
+        got = [by.get((v, item), zero) for v in variants]
         data[f"_collapsed{i}"] = pl.Series([g[1] for g in got], dtype=pl.UInt32)
         data[f"_recovered{i}"] = pl.Series([g[2] for g in got], dtype=pl.UInt32)
         data[f"_mean{i}"] = pl.Series([g[3] / g[1] if g[1] else None for g in got], dtype=pl.Float64)
         data[f"_sd{i}"] = pl.Series([_sd(g[1], g[3], g[4]) for g in got], dtype=pl.Float64)
-    return _collapse_frame(pl.DataFrame(data), colours, level)
+    return _collapse_frame(pl.DataFrame(data), items, level)
 
 
 def _sd(n: int, total: int, squares: int) -> float | None:
@@ -357,16 +365,16 @@ class _MarketPass:
             jobs.append(pool.submit(self.shift.add, batch, names_, code, seat))
         if self.sold:
             jobs.append(pool.submit(self.yields.add, batch, names_, code))
-        per_colour: list[Future] = []
+        per_item: list[Future] = []
         if self.game_columns:
             first = seat == 0  # the game-level analyses read seat 0 (one row per game)
             seat0 = pl.DataFrame([batch[c] for c in ("variant", *self.game_columns)]).filter(pl.Series(first))
             code0 = code[first]
-            per_colour = self.collapses.submit(pool, names_, code0, seat0)
+            per_item = self.collapses.submit(pool, names_, code0, seat0)
             self.counter.add(seat0, pool, (names_, code0))
         for job in jobs:
             job.result()
-        self.collapses.merge(names_, [job.result() for job in per_colour])
+        self.collapses.merge(names_, [job.result() for job in per_item])
 
     def frames(self) -> dict[str, pl.DataFrame]:
         """The pass's state as a partial (see ``market_partial``); ``yields`` only if the sales were exact."""
@@ -391,7 +399,7 @@ class _MarketPass:
                 {"variant": sorted(games), "games": [games[v] for v in sorted(games)]},
                 schema={"variant": pl.String, "games": pl.Int64},
             ),
-            "colours": pl.DataFrame({"colour": list(self.demand)}, schema={"colour": pl.String}),
+            "items": pl.DataFrame({"item": list(self.demand)}, schema={"item": pl.String}),
             "collapses": self.collapses.frame(),
             "shift": self.shift.cells(),
         }

@@ -36,6 +36,10 @@ SERIES = (
 #: the series' names before they were made game-neutral (one game's demand marker and harbour), still read as
 #: the new ones where they come in: a ``series`` argument, a digest written by an older simlab
 SERIES_ALIASES = {"marker": "demand", "harbour": "supply"}
+#: the market item's column and the digest's frame of items before they were named for every market (one game's
+#: goods colours), still read as the new ones in a digest written by an older simlab
+ITEM_ALIASES = {"colour": "item"}
+ITEMS_FRAME_ALIASES = {"colours": "items"}
 #: the roles without which there is no market to analyse
 MARKET = ("market.price", "market.demand")
 #: the roles of the yield per unit sold
@@ -95,7 +99,8 @@ def _columns(cols: list[str] | Roles, r: Roles | None = None) -> list[tuple[str,
 
 
 def market_trajectories(results: Results, level: float = 0.95) -> pl.DataFrame:
-    """Per variant, series (price, demand, bought, sold, supply), item (location/colour) and round:
+    """Per variant, series (price, demand, bought, sold, supply), item (the game's own: price
+    location, goods, culture) and round:
     games, mean with interval, and the 10/25/50/75/90% quantiles across games (the band of charts).
 
     One streaming pass over the seat-0 rows counts every value of every market column per variant
@@ -347,13 +352,13 @@ def _demand_rounds(cols: list[str], r: Roles | None = None) -> dict[str, dict[in
     return demand
 
 
-def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.DataFrame:
+def _collapse_frame(wide: pl.DataFrame, items: list[str], level: float) -> pl.DataFrame:
     """The collapses frame from per-variant counts (``games``, ``_collapsed<i>``, ``_recovered<i>``,
-    ``_mean<i>`` and, when counted, ``_sd<i>`` for colour i), counted by ``market_pass``. The first-collapse
+    ``_mean<i>`` and, when counted, ``_sd<i>`` for item i), counted by ``market_pass``. The first-collapse
     round's interval is the mean's over the games that collapse (each game is independent)."""
     z = stats.z_value(level)
     frames = []
-    for i, colour in enumerate(colours):
+    for i, item in enumerate(items):
         sd = pl.col(f"_sd{i}") if f"_sd{i}" in wide.columns else pl.lit(None, dtype=pl.Float64)
         half = z * sd / pl.col(f"_collapsed{i}").cast(pl.Float64).sqrt()
         frames.append(
@@ -365,15 +370,15 @@ def _collapse_frame(wide: pl.DataFrame, colours: list[str], level: float) -> pl.
                 pl.col(f"_mean{i}").alias("first_round"),
                 (pl.col(f"_mean{i}") - half).alias("first_round_lo"),
                 (pl.col(f"_mean{i}") + half).alias("first_round_hi"),
-                pl.lit(colour).alias("colour"),
+                pl.lit(item).alias("item"),
             )
         )
-    df = pl.concat(frames).sort("variant", "colour")
+    df = pl.concat(frames).sort("variant", "item")
     df = stats.with_wilson(df, "collapsed", "games", "collapse_rate", level)
     df = stats.with_wilson(df, "recovered", "collapsed", "recover_rate", level)
     return df.select(
         "variant",
-        "colour",
+        "item",
         "games",
         "collapsed",
         "collapse_rate",

@@ -226,7 +226,7 @@ def _money_cells(r: dict[str, Any]) -> list[str]:
 def markets_text(collapses: pl.DataFrame, yields: pl.DataFrame | None, units: Units = GENERIC_UNITS) -> list[str]:
     rows = [
         [
-            f"{r['variant']} {r['colour']}",
+            f"{r['variant']} {r['item']}",
             f"{r['games']:,}",
             _pct(r["collapse_rate"]),
             _ci(r["collapse_rate_lo"], r["collapse_rate_hi"]),

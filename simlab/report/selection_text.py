@@ -15,7 +15,7 @@ def collapse_most(d: pl.DataFrame, level: float, what: str) -> str:
     """For one variant's collapse table: whether its highest collapse rate is surely the most of any ``what``
     (the market's word for its items: goods, culture; standard errors read off the Wilson intervals)."""
     se = (d["collapse_rate_hi"] - d["collapse_rate_lo"]).to_numpy() / (2 * stats.z_value(level))
-    return most_phrase(d["colour"].to_list(), d["collapse_rate"].to_numpy(), se, what, level)
+    return most_phrase(d["item"].to_list(), d["collapse_rate"].to_numpy(), se, what, level)
 
 
 def selected_card_interval(r: dict[str, Any], k: int, level: float) -> tuple[float, float]:

@@ -189,7 +189,7 @@ def _play_chunk(task: ChunkTask) -> ChunkResult | SpooledChunk:
     ok = np.ones(count, dtype=bool)
     names = np.empty((n, n), dtype=object)  # names[rotation, seat] -> bot spec in that seat
     failures: list[dict[str, Any]] = []
-    timings = {"play": 0.0, "facts": 0.0, "columns": 0.0}  # where a chunk's time goes (simlab bench --profile)
+    timings = {"play": 0.0, "game_columns": 0.0, "columns": 0.0}  # where a chunk's time goes (simlab bench --profile)
 
     for r in np.unique(rotation).tolist():
         sel = np.flatnonzero(rotation == r)
@@ -219,7 +219,7 @@ def _play_chunk(task: ChunkTask) -> ChunkResult | SpooledChunk:
     t = time.perf_counter()
     table = _table(task, game, good, index[ok], rotation[ok], names, timings)
     decisions = int(game.decisions(good).sum()) if len(good) else 0
-    timings["columns"] = time.perf_counter() - t - timings["facts"]
+    timings["columns"] = time.perf_counter() - t - timings["game_columns"]
     chunk = {
         "variant": task.variant,
         "start": task.start,
@@ -314,7 +314,7 @@ def _table(
 ) -> pa.Table:
     """Long-format rows, one per (game, seat), game-major like the game's own column functions.
 
-    ``timings["facts"]`` gets the time spent in the game's own column functions (engine code, not runner).
+    ``timings["game_columns"]`` gets the time spent in the game's own column functions (engine code, not runner).
     """
     n = task.players
     rows = len(records) * n
@@ -337,7 +337,7 @@ def _table(
     result = game.result_columns(records, task.config)
     facts = game.fact_columns(records, task.config)
     if timings is not None:
-        timings["facts"] += time.perf_counter() - t
+        timings["game_columns"] += time.perf_counter() - t
     for key in RESULT_COLUMNS:
         columns[key] = result[key]
     columns["rules_version"] = const(game.rules_version)

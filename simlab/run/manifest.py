@@ -13,6 +13,7 @@ from typing import Any
 from simlab.run.errors import ResultFolderError
 from simlab.run.folder_hint import parent_folder_error
 from simlab.run.folder_layout import MANIFEST
+from simlab.run.stage_names import current_stage_names
 
 
 def manifest_damage(folder: Path) -> str:
@@ -55,9 +56,18 @@ def sanitized_manifest(manifest: dict[str, Any]) -> dict[str, Any]:
         timings["sessions"] = [s for s in timings["sessions"] if isinstance(s, dict)]
         if not isinstance(timings.get("started_at"), str):
             timings.pop("started_at", None)
+        if isinstance(timings.get("stage_seconds"), dict):
+            timings["stage_seconds"] = current_stage_names(timings["stage_seconds"])
         out["timings"] = timings
     if not isinstance(out.get("compactions"), list):
         out["compactions"] = []
+    if isinstance(out.get("chunks"), list):  # stages named before a rename are read under their current names
+        out["chunks"] = [
+            {**c, "timings": current_stage_names(c["timings"])}
+            if isinstance(c, dict) and isinstance(c.get("timings"), dict)
+            else c
+            for c in out["chunks"]
+        ]
     return out
 
 

@@ -31,10 +31,10 @@ from simlab.core.registry import get_game
 from simlab.run.backends import Executor
 from simlab.run.chunk import ChunkTask
 
-STAGES = ("play", "facts", "columns", "digest", "encode", "other")
+STAGES = ("play", "game_columns", "columns", "digest", "encode", "other")
 STAGE_NAMES = {
     "play": "engine: compiled game loop (game.play_batch)",
-    "facts": "engine: result and fact columns (game code)",
+    "game_columns": "engine: result and fact columns (game code)",
     "columns": "runner: id and provenance columns, table",
     "digest": "runner: analysis partials for reports (digest)",
     "encode": "runner: Parquet encoding (zstd)",
@@ -76,8 +76,8 @@ class Profile:
 
     @property
     def overhead(self) -> float:
-        """Runner time as a fraction of the engine's (play + facts): what a run loses to bookkeeping."""
-        engine = self.stages["play"] + self.stages["facts"]
+        """Runner time as a fraction of the engine's (play + game_columns): what a run loses to bookkeeping."""
+        engine = self.stages["play"] + self.stages["game_columns"]
         return (self.worker_seconds - engine) / engine if engine > 0 else 0.0
 
     def lines(self) -> list[str]:
@@ -168,9 +168,9 @@ def profile(
         t0 = time.perf_counter()
         for result in ex.run(tasks):
             timings = result.chunk["timings"]
-            for key in ("play", "facts", "columns", "digest", "encode"):
+            for key in ("play", "game_columns", "columns", "digest", "encode"):
                 stages[key] += timings.get(key, 0.0)
-            stages["other"] += result.chunk["seconds"] - timings["play"] - timings["facts"] - timings["columns"]
+            stages["other"] += result.chunk["seconds"] - timings["play"] - timings["game_columns"] - timings["columns"]
             decisions += result.chunk["decisions"]
     wall = time.perf_counter() - t0
     sample = [int(s) for s in seeds[: max(0, sample_games)]]

@@ -33,6 +33,7 @@ from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quar
 from simlab.run.plan import Plan
 from simlab.run.progress import Progress, format_duration, format_rate
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
+from simlab.run.stage_names import current_stage_names
 
 #: seconds between manifest rewrites during a run (the parts are the truth; the manifest is a summary)
 MANIFEST_EVERY = 2.0
@@ -477,10 +478,11 @@ class _Run:
 
 
 def _stage_seconds(chunks: list[dict[str, Any]]) -> dict[str, float]:
-    """Sum of the chunks' stage timings (chunks written before timings existed are left out)."""
+    """Sum of the chunks' stage timings (chunks written before timings existed are left out; old stage names
+    are summed under the current ones)."""
     total: dict[str, float] = {}
     for c in chunks:
-        for key, seconds in c.get("timings", {}).items():
+        for key, seconds in current_stage_names(c.get("timings", {})).items():
             total[key] = total.get(key, 0.0) + seconds
     return {k: round(v, 3) for k, v in total.items()}
 

@@ -66,7 +66,7 @@ def test_markets(rows):
     assert set(traj["series"]) == {"price", "demand", "bought", "sold", "supply"}
     assert (traj.filter(pl.col("series") == "price")["games"] == 160).all()
     col = A.demand_collapses(rows)
-    assert set(col["colour"]) == {"pink", "orange", "purple"}
+    assert set(col["item"]) == {"pink", "orange", "purple"}
     assert col["collapse_rate"].is_between(0, 1).all()
     assert A.sale_yield(rows)["money_per_cube"].min() > 0
     assert A.shift_winners(rows).height == 20

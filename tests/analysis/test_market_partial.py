@@ -114,7 +114,7 @@ def test_a_whole_frame_is_its_own_partial(rows: pl.DataFrame) -> None:
 def test_frames_round_trip_through_arrow_ipc(rows: pl.DataFrame) -> None:
     part = P.market_partial(chunks_of(rows)[1])
     assert part is not None
-    assert set(part) == {"columns", "counts", "games", "colours", "collapses", "yields", "shift"}
+    assert set(part) == {"columns", "counts", "games", "items", "collapses", "yields", "shift"}
     plain = (pl.String, pl.Float64, pl.Int64, pl.Int32, pl.UInt32)
     back = {}
     for kind, df in part.items():

@@ -180,7 +180,7 @@ def test_real_folder_with_variants_filtered_out(real_folder: Path, batch_rows: i
 def test_marker_never_at_the_floor_and_small_groups(batch_rows: int) -> None:
     rows = market_rows(5, {"big": 400, "small": 40})
     got = assert_same(rows)
-    purple = got.collapses.filter(pl.col("colour") == "purple")
+    purple = got.collapses.filter(pl.col("item") == "purple")
     assert (purple["collapsed"] == 0).all() and purple["first_round"].is_null().all()
     diff = got.shift_winners["diff"]
     assert diff.is_null().any() and diff.is_not_null().any()  # groups under min_games give no difference

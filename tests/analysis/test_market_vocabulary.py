@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
@@ -24,6 +25,7 @@ from simlab.analysis.markets import SERIES, series_name
 from simlab.analysis.text import markets_text, shift_text
 from simlab.cli import cli
 from simlab.report import charts
+from simlab.run.folder_layout import DIGEST_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD = Path(__file__).parent / "folders" / "massilia_market_v3"
@@ -122,3 +124,31 @@ def test_the_cli_offers_the_neutral_series_and_still_takes_the_old_names():
     assert {"price", "demand", "bought", "sold", "supply", "marker", "harbour"} == set(option.type.choices)
     help_text = " ".join(CliRunner().invoke(cli, ["markets", "--help"]).output.split())
     assert "marker and harbour are the old names of demand and supply" in help_text
+
+
+def test_market_items_are_named_item_and_an_old_digest_reads_its_colours_as_items(tmp_path: Path) -> None:
+    """The market item's column is ``item`` for every market (Massilia's are goods colours, Merchant of Venus's
+    cultures); a digest written before (its ``colours`` frame, ``colour`` columns) reads the same."""
+    folder = tmp_path / "old"
+    shutil.copytree(OLD, folder)
+    digest = load_digest(folder)
+    assert digest is not None
+    assert len(digest.files) == 1
+    raw = json.loads(pq.ParquetFile(next((folder / "parts").glob("*.parquet"))).metadata.metadata[DIGEST_KEY])
+    assert "market.colours" in raw["frames"] and "colour" in _decode(raw["frames"]["market.collapses"]).columns
+    merged = digest.partial("market", ["rulebook"])
+    assert "colours" not in merged and merged["items"]["item"].to_list() == ["pink", "orange", "purple"]
+    from_digest = market_summary_from_partial(merged).collapses
+    from_rows = market_summary(folder).collapses
+    assert "item" in from_digest.columns and "colour" not in from_digest.columns
+    assert_frame_equal(from_digest, from_rows, check_exact=False, rel_tol=1e-12)
+    # a resumed folder holds old and new digests: they merge as one set of items
+    old = {k.removeprefix("market."): _decode(v) for k, v in raw["frames"].items() if k.startswith("market.")}
+    new = {("items" if k == "colours" else k): v.rename({"colour": "item"}, strict=False) for k, v in old.items()}
+    both = merge_market_partials([old, new])
+    assert both["items"]["item"].to_list() == ["pink", "orange", "purple"]
+    assert both["collapses"]["games"].sum() == 2 * merged["collapses"]["games"].sum()
+    result = CliRunner().invoke(cli, ["markets", str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["tables"]["collapses"]
+    assert {r["item"] for r in rows} == {"pink", "orange", "purple"} and not any("colour" in r for r in rows)

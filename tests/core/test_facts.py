@@ -143,9 +143,9 @@ def test_a_token_stack_market_uses_the_same_roles(tmp_path) -> None:
     assert A.has_market(lf)
     summary = A.market_summary(lf, floor=0)
     assert set(summary.trajectories["series"]) == {"price", "demand", "sold"}
-    assert set(summary.collapses["colour"]) == {"qossuth", "whynom", "eeepeeep"}
+    assert set(summary.collapses["item"]) == {"qossuth", "whynom", "eeepeeep"}
     want = (rows.filter(pl.col("seat") == 0).select(pl.min_horizontal(pl.col("^token_qossuth_r.*$")) == 0)).mean()
-    got = summary.collapses.filter(pl.col("colour") == "qossuth")["collapse_rate"][0]
+    got = summary.collapses.filter(pl.col("item") == "qossuth")["collapse_rate"][0]
     assert got == pytest.approx(want.item())
     assert summary.sale_yield is not None and summary.sale_yield["rows"][0] == 2 * games
 

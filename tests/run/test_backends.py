@@ -71,11 +71,11 @@ def test_chunks_time_their_stages(write_scenario, tmp_path):
     folder = run_scenario(write_scenario(), jobs=1, out=tmp_path / "out", progress=False)
     manifest = json.loads((folder / "manifest.json").read_text())
     for chunk in manifest["chunks"]:
-        assert set(chunk["timings"]) == {"play", "facts", "columns", "digest", "encode"}
+        assert set(chunk["timings"]) == {"play", "game_columns", "columns", "digest", "encode"}
         after = chunk["timings"]["digest"] + chunk["timings"]["encode"]  # both after the chunk's own clock
         assert sum(chunk["timings"].values()) <= chunk["seconds"] + after + 1e-3
     stages = manifest["timings"]["stage_seconds"]
-    assert stages["play"] > 0 and set(stages) == {"play", "facts", "columns", "digest", "encode"}
+    assert stages["play"] > 0 and set(stages) == {"play", "game_columns", "columns", "digest", "encode"}
 
 
 def test_bench_profile_says_where_the_time_goes():

@@ -64,7 +64,7 @@ def markets_section(ctx: Context) -> tuple[Section | None, str]:
         )
         sec.findings.append(
             Finding(
-                f"{prefix} demand for {r['colour']} falls to the floor in "
+                f"{prefix} demand for {r['item']} falls to the floor in "
                 f"{F.pct_ci(r['collapse_rate'], r['collapse_rate_lo'], r['collapse_rate_hi'])} of games"
                 f"{recover} (n={F.count(r['games'])}; {collapse_most(d, ctx.level, goods)}).",
                 "info",
@@ -77,7 +77,7 @@ def markets_section(ctx: Context) -> tuple[Section | None, str]:
             [
                 [
                     r["variant"],
-                    r["colour"],
+                    r["item"],
                     F.count(r["games"]),
                     F.est_ci(r["collapse_rate"], r["collapse_rate_lo"], r["collapse_rate_hi"], 100),
                     F.est_ci(r["recover_rate"], r["recover_rate_lo"], r["recover_rate_hi"], 100),
