@@ -119,8 +119,10 @@ def fresh_state(rng) -> np.uint64:
     return x
 
 
+@compiled
 def reseed(roll_rng, mine):
-    """A fresh generator state from ``mine`` for each rollout stream in ``roll_rng``, in seat order."""
+    """A fresh generator state from ``mine`` for each rollout stream in ``roll_rng``, in seat order (no game's
+    names in it: compiled once for every game)."""
     for p in range(roll_rng.shape[0]):
         roll_rng[p] = fresh_state(mine)
 
@@ -151,19 +153,14 @@ def play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth):
         steps += 1
 
 
-def seat_reward(work, seat, rank_weight, players):
-    """``seat``'s reward in the played-out ``work``: its win share, mixed with its rank by ``rank_weight``."""
-    w = work[0]
-    reward = w.share[seat]
+@compiled
+def seat_reward(share, rank, seat, rank_weight, players):
+    """``seat``'s reward in a played-out state (its ``share`` and ``rank`` fields): its win share, mixed with
+    its rank by ``rank_weight`` (no game's names in it: compiled once for every game with these fields' types)."""
+    reward = share[seat]
     if rank_weight > 0.0 and players > 1:
-        reward = (1.0 - rank_weight) * reward + rank_weight * (players - w.rank[seat]) / (players - 1.0)
+        reward = (1.0 - rank_weight) * reward + rank_weight * (players - rank[seat]) / (players - 1.0)
     return reward
-
-
-def playout_reward(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth):
-    """Play ``work`` out (:func:`play_out`); ``seat``'s reward (:func:`seat_reward`)."""
-    play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth)
-    return seat_reward(work, seat, rank_weight, players)
 
 
 # -- the rollout race (candidates=K > 0) -------------------------------------------------------------------
@@ -220,9 +217,8 @@ def race_round(params, st, cf, seat, players, mine, cand, alive, n_alive, total,
             work[0] = base[0]
             roll_rng[:] = roll_start
             apply(work, cf, cand[alive[i]])
-            total[alive[i]] += playout_reward(
-                work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth
-            )
+            play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth)
+            total[alive[i]] += seat_reward(work[0].share, work[0].rank, seat, rank_weight, players)
 
 
 def race_decide(params, st, cf, buf, n, bot_rng, seat):
@@ -367,10 +363,11 @@ def descend(params, links, stats, nodes, cap, work, cf, sbuf, mark, stamp, mine,
 def backup(links, stats, node, work, rank_weight, players):
     """From ``node`` up to the root, one more visit each; each node's mover scores its own reward in the
     played-out ``work`` (:func:`seat_reward`)."""
+    w = work[0]
     x = node
     while x > 0:
         stats[T_VISITS, x] += 1.0
-        stats[T_WINS, x] += seat_reward(work, links[T_MOVER, x], rank_weight, players)
+        stats[T_WINS, x] += seat_reward(w.share, w.rank, links[T_MOVER, x], rank_weight, players)
         x = links[T_PARENT, x]
     stats[T_VISITS, 0] += 1.0
 
@@ -469,11 +466,8 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
 #: the search's templates, each bound per game by :func:`simlab.core.engine.bind` into the game's search loop
 #: (they read the game's ``legal``, ``apply``, ``determinize``, …, and each other)
 TEMPLATES = (
-    reseed,
     determinize_sample,
     play_out,
-    seat_reward,
-    playout_reward,
     race_candidates,
     race_round,
     race_decide,
@@ -483,7 +477,18 @@ TEMPLATES = (
     search_decide,
 )
 #: compiled functions shared by every game as they are (no game's names in them)
-SHARED = (clock, fresh_state, keep_better_half, new_tree, add_child, ucb_child, untried_action, most_visited)
+SHARED = (
+    clock,
+    fresh_state,
+    reseed,
+    seat_reward,
+    keep_better_half,
+    new_tree,
+    add_child,
+    ucb_child,
+    untried_action,
+    most_visited,
+)
 
 
 def bound_names() -> dict[str, object]:
