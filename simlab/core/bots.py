@@ -19,9 +19,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from simlab.core import search_spec as search
+from simlab.core import search_spec
 from simlab.core.errors import BotSpecError
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM, KIND_SEARCH
+from simlab.core.search import P_DEPTH
 from simlab.core.suggest import did_you_mean, unknown_name
 
 
@@ -64,9 +65,13 @@ def heuristic(name: str, doc: str, params: Mapping[str, float], version: str = "
 #: every game's baseline, played by the compiled loop itself (simlab.core.loop)
 RANDOM = BotInfo("random", "", "uniformly random legal action", {}, KIND_RANDOM)
 #: core's search bot, offered for every game whose rules define ``determinize`` (simlab.core.search)
-SEARCH = BotInfo(search.SEARCH_NAME, "", search.DOC, dict(search.DEFAULTS), KIND_SEARCH, search.VERSION)
+SEARCH = BotInfo(
+    search_spec.SEARCH_NAME, "", search_spec.DOC, dict(search_spec.DEFAULTS), KIND_SEARCH, search_spec.VERSION
+)
 #: the same search under its honest name for the default, the rollout race (simlab.core.search_spec)
-RACE = BotInfo(search.RACE_NAME, "", search.RACE_DOC, dict(search.RACE_DEFAULTS), KIND_SEARCH, search.VERSION)
+RACE = BotInfo(
+    search_spec.RACE_NAME, "", search_spec.RACE_DOC, dict(search_spec.RACE_DEFAULTS), KIND_SEARCH, search_spec.VERSION
+)
 SEARCHES = {RACE.name: RACE, SEARCH.name: SEARCH}
 
 
@@ -148,7 +153,7 @@ class BotRegistry:
         if rollout is not None and self._infos.get(rollout, RANDOM).kind != KIND_HEURISTIC:
             raise BotSpecError(f"{game}: the search bot's default rollout {rollout!r} is not one of its heuristics")
         self.rollout = rollout
-        self._search_defaults = search.game_defaults(game, search_defaults)
+        self._search_defaults = search_spec.game_defaults(game, search_defaults)
 
     def __get__(self, instance: Any, owner: type | None = None) -> BotRegistry:
         """Declared in a Game class body: ``game.bots`` is this registry bound to ``game``."""
@@ -214,7 +219,7 @@ class BotRegistry:
 
     def make(self, spec: str | BotSpec) -> Any:
         """Build a bot from a spec string, checking parameter names against the bot's defaults."""
-        if isinstance(spec, str) and search.is_search(spec):
+        if isinstance(spec, str) and search_spec.is_search(spec):
             return self._make_search(spec.strip())
         parsed = parse_spec(spec) if isinstance(spec, str) else spec
         if parsed.name in SEARCHES:
@@ -252,7 +257,7 @@ class BotRegistry:
             out["params"] = {**info.params, **parse_spec(spec).params}
             return out
         vector = [float(v) for v in bot.params]  # a heuristic's is padded with zeros past its own parameters
-        names = search.vector_names(len(vector)) if bot.kind == KIND_SEARCH else list(info.params)
+        names = search_spec.vector_names(len(vector)) if bot.kind == KIND_SEARCH else list(info.params)
         out["kind"] = int(bot.kind)
         out["params"] = dict(zip(names, vector, strict=False))
         return out
@@ -265,8 +270,8 @@ class BotRegistry:
             _require_determinize(self.owner)
         self._load_plugins()
         compiled = {name: self.make(name) for name, info in self._infos.items() if info.kind is not None}
-        params = search.search_params(spec, self.game, compiled, self.default_rollout(), self._search_defaults)
-        if params[search.P_DEPTH] > 0 and self.owner is not None:
+        params = search_spec.search_params(spec, self.game, compiled, self.default_rollout(), self._search_defaults)
+        if params[P_DEPTH] > 0 and self.owner is not None:
             _require_score_now(self.owner, spec)
         return CompiledBot(spec, KIND_SEARCH, params, self.owner)
 

@@ -27,10 +27,11 @@ names are *templates* like those of :mod:`simlab.core.loop`, listed once in :dat
 once for every game. The tree is two tables preallocated once per decision (``iterations + 1`` nodes; no
 allocation per iteration) and the work state is one record overwritten per iteration.
 
-The bot's parameters travel in its float64 parameter vector (layout: the ``P_*`` indices below; the rollout
-bot's own parameters from :data:`ROLLOUT_OFFSET`). Spec strings (``ismcts:iterations=200,c=0.7,rollout=trader``)
-are parsed by :mod:`simlab.core.search_spec`, kept apart so that a change to them recompiles no game (this
-module is a shared source of every game's compiled code); see docs/search.md.
+The bot's parameters travel in its float64 parameter vector (layout: :data:`PARAMS`, declared once, and its
+``P_*`` slots below; the rollout bot's own parameters from :data:`ROLLOUT_OFFSET`). Spec strings
+(``ismcts:iterations=200,c=0.7,rollout=trader``) are parsed by :mod:`simlab.core.search_spec`, kept apart so
+that a change to them recompiles no game (this module is a shared source of every game's compiled code: a word
+changed in a parameter's doc here recompiles every game); see docs/search.md.
 """
 # ruff: noqa: F821  (the game's names are bound per game by simlab.core.engine.bind)
 
@@ -44,13 +45,39 @@ import numpy as np
 
 from simlab.core.compiled import compiled
 from simlab.core.loop import KIND_SEARCH
+from simlab.core.params import ParamLayout
 from simlab.core.rng import below, next_u64
 
-#: parameter vector layout (spec strings: simlab.core.search_spec)
-(P_ITERATIONS, P_C, P_ROLLOUT_KIND, P_SECONDS, P_MAX_NODES, P_PRIOR, P_WIDEN, P_RANK_WEIGHT, P_CANDIDATES, P_DEPTH) = (
-    range(10)
+#: the parameter vector's layout, declared once: each slot's name and meaning (the rollout bot's own parameters
+#: follow from :data:`ROLLOUT_OFFSET`). The spec keys are these names, ``rollout`` naming the bot whose kind
+#: fills ``rollout_kind``; the defaults and the spec parsing are :mod:`simlab.core.search_spec`'s
+PARAMS = ParamLayout(
+    iterations="playouts per decision (the tree: iterations; 0 with seconds > 0: time only, tree only)",
+    c="UCB1 exploration constant (rewards are win shares in [0, 1])",
+    rollout_kind="the bot that plays every seat in the playouts: random or one of the game's heuristics "
+    "(default: the one the game names, its strongest measured heuristic, else its first)",
+    seconds="wall-clock budget per decision (0: none); not reproducible, so never for experiments",
+    max_nodes="tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
+    prior="virtual visits (at an even share, 1 / players) for the rollout bot's own choice, expanded first at "
+    "every node: it steers the exploration; the decision counts real visits only (0: uniform expansion)",
+    widen="progressive widening: a node holds at most widen * sqrt(visits + 1) children (0: every legal action)",
+    rank_weight="reward = (1 - w) * win share + w * (players - rank) / (players - 1): a rank-based value "
+    "that separates second from last (0: the win share alone)",
+    candidates="K > 0 (default 4): no tree; the rollout bot's K best actions raced by sequential halving on "
+    "the iterations' playouts, paired by determinization (rollout improvement; ties keep the bot's choice); "
+    "0: the ISMCTS tree over every legal action",
+    depth="D > 0: a playout stops after D decisions and the game scores the position where it stands (its "
+    "bots' estimate_now, else its rules' score_now: the final scoring applied now); cheaper playouts, a biased "
+    "reward; 0: to the end (default 0 unless the game names its own, measured in docs/search.md)",
 )
-ROLLOUT_OFFSET = 10
+P_ITERATIONS, P_C, P_ROLLOUT_KIND, P_SECONDS, P_MAX_NODES = PARAMS.indices(
+    "iterations", "c", "rollout_kind", "seconds", "max_nodes"
+)
+P_PRIOR, P_WIDEN, P_RANK_WEIGHT, P_CANDIDATES, P_DEPTH = PARAMS.indices(
+    "prior", "widen", "rank_weight", "candidates", "depth"
+)
+#: where the rollout bot's own parameters start in the vector
+ROLLOUT_OFFSET = len(PARAMS)
 #: how often (iterations) the time budget reads the clock
 CLOCK_EVERY = 8
 
@@ -92,8 +119,10 @@ def fresh_state(rng) -> np.uint64:
     return x
 
 
+@compiled
 def reseed(roll_rng, mine):
-    """A fresh generator state from ``mine`` for each rollout stream in ``roll_rng``, in seat order."""
+    """A fresh generator state from ``mine`` for each rollout stream in ``roll_rng``, in seat order (no game's
+    names in it: compiled once for every game)."""
     for p in range(roll_rng.shape[0]):
         roll_rng[p] = fresh_state(mine)
 
@@ -124,19 +153,14 @@ def play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth):
         steps += 1
 
 
-def seat_reward(work, seat, rank_weight, players):
-    """``seat``'s reward in the played-out ``work``: its win share, mixed with its rank by ``rank_weight``."""
-    w = work[0]
-    reward = w.share[seat]
+@compiled
+def seat_reward(share, rank, seat, rank_weight, players):
+    """``seat``'s reward in a played-out state (its ``share`` and ``rank`` fields): its win share, mixed with
+    its rank by ``rank_weight`` (no game's names in it: compiled once for every game with these fields' types)."""
+    reward = share[seat]
     if rank_weight > 0.0 and players > 1:
-        reward = (1.0 - rank_weight) * reward + rank_weight * (players - w.rank[seat]) / (players - 1.0)
+        reward = (1.0 - rank_weight) * reward + rank_weight * (players - rank[seat]) / (players - 1.0)
     return reward
-
-
-def playout_reward(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth):
-    """Play ``work`` out (:func:`play_out`); ``seat``'s reward (:func:`seat_reward`)."""
-    play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth)
-    return seat_reward(work, seat, rank_weight, players)
 
 
 # -- the rollout race (candidates=K > 0) -------------------------------------------------------------------
@@ -193,9 +217,8 @@ def race_round(params, st, cf, seat, players, mine, cand, alive, n_alive, total,
             work[0] = base[0]
             roll_rng[:] = roll_start
             apply(work, cf, cand[alive[i]])
-            total[alive[i]] += playout_reward(
-                work, cf, sbuf, roll_rng, rollout_kind, rollout_params, seat, rank_weight, players, depth
-            )
+            play_out(work, cf, sbuf, roll_rng, rollout_kind, rollout_params, depth)
+            total[alive[i]] += seat_reward(work[0].share, work[0].rank, seat, rank_weight, players)
 
 
 def race_decide(params, st, cf, buf, n, bot_rng, seat):
@@ -340,10 +363,11 @@ def descend(params, links, stats, nodes, cap, work, cf, sbuf, mark, stamp, mine,
 def backup(links, stats, node, work, rank_weight, players):
     """From ``node`` up to the root, one more visit each; each node's mover scores its own reward in the
     played-out ``work`` (:func:`seat_reward`)."""
+    w = work[0]
     x = node
     while x > 0:
         stats[T_VISITS, x] += 1.0
-        stats[T_WINS, x] += seat_reward(work, links[T_MOVER, x], rank_weight, players)
+        stats[T_WINS, x] += seat_reward(w.share, w.rank, links[T_MOVER, x], rank_weight, players)
         x = links[T_PARENT, x]
     stats[T_VISITS, 0] += 1.0
 
@@ -442,11 +466,8 @@ def search_decide(params, st, cf, buf, n, bot_rng, seat):
 #: the search's templates, each bound per game by :func:`simlab.core.engine.bind` into the game's search loop
 #: (they read the game's ``legal``, ``apply``, ``determinize``, …, and each other)
 TEMPLATES = (
-    reseed,
     determinize_sample,
     play_out,
-    seat_reward,
-    playout_reward,
     race_candidates,
     race_round,
     race_decide,
@@ -456,7 +477,18 @@ TEMPLATES = (
     search_decide,
 )
 #: compiled functions shared by every game as they are (no game's names in them)
-SHARED = (clock, fresh_state, keep_better_half, new_tree, add_child, ucb_child, untried_action, most_visited)
+SHARED = (
+    clock,
+    fresh_state,
+    reseed,
+    seat_reward,
+    keep_better_half,
+    new_tree,
+    add_child,
+    ucb_child,
+    untried_action,
+    most_visited,
+)
 
 
 def bound_names() -> dict[str, object]:
@@ -468,4 +500,4 @@ def bound_names() -> dict[str, object]:
     return names
 
 
-__all__ = ["KIND_SEARCH", "ROLLOUT_OFFSET", "SHARED", "TEMPLATES", "bound_names", "search_decide"]
+__all__ = ["KIND_SEARCH", "PARAMS", "ROLLOUT_OFFSET", "SHARED", "TEMPLATES", "bound_names", "search_decide"]

@@ -21,19 +21,7 @@ import numpy as np
 
 from simlab.core.errors import BotSpecError
 from simlab.core.loop import KIND_HEURISTIC, KIND_RANDOM
-from simlab.core.search import (
-    P_C,
-    P_CANDIDATES,
-    P_DEPTH,
-    P_ITERATIONS,
-    P_MAX_NODES,
-    P_PRIOR,
-    P_RANK_WEIGHT,
-    P_ROLLOUT_KIND,
-    P_SECONDS,
-    P_WIDEN,
-    ROLLOUT_OFFSET,
-)
+from simlab.core.search import P_ROLLOUT_KIND, PARAMS, ROLLOUT_OFFSET
 
 #: the spec name of the search with every parameter (the tree with ``candidates=0``; a bare one is the race, as
 #: it always was), offered for every game by the bot registry
@@ -46,37 +34,17 @@ NAMES = (RACE_NAME, SEARCH_NAME)
 TREE_ONLY = ("c", "prior", "widen", "seconds", "max_nodes")
 #: bumped when the search plays differently at the same parameters (a run's identity holds it)
 VERSION = "1"
-#: numeric parameters and their defaults (``rollout`` is a bot name, resolved by :func:`search_params`)
+#: the spec key of a vector slot named otherwise: ``rollout=<bot>`` fills ``rollout_kind`` (and the rollout entries)
+SPEC_KEYS = {"rollout_kind": "rollout"}
+#: numeric parameters and their defaults, in vector order (``rollout`` is a bot name, resolved by
+#: :func:`search_params`); the ones not named are 0: off
 DEFAULTS: dict[str, float] = {
-    "iterations": 64.0,
-    "c": 0.7,
-    "prior": 0.0,
-    "widen": 0.0,
-    "rank_weight": 0.0,
-    "seconds": 0.0,
-    "max_nodes": 200_000.0,
-    "candidates": 4.0,
-    "depth": 0.0,
+    key: value
+    for key, value in PARAMS.values(0.0, iterations=64, c=0.7, max_nodes=200_000, candidates=4).items()
+    if key not in SPEC_KEYS
 }
-PARAM_DOC = {
-    "iterations": "playouts per decision (the tree: iterations; 0 with seconds > 0: time only, tree only)",
-    "c": "UCB1 exploration constant (rewards are win shares in [0, 1])",
-    "rollout": "the bot that plays every seat in the playouts: random or one of the game's heuristics "
-    "(default: the one the game names, its strongest measured heuristic, else its first)",
-    "prior": "virtual visits (at an even share, 1 / players) for the rollout bot's own choice, expanded first at "
-    "every node: it steers the exploration; the decision counts real visits only (0: uniform expansion)",
-    "widen": "progressive widening: a node holds at most widen * sqrt(visits + 1) children (0: every legal action)",
-    "rank_weight": "reward = (1 - w) * win share + w * (players - rank) / (players - 1): a rank-based value "
-    "that separates second from last (0: the win share alone)",
-    "seconds": "wall-clock budget per decision (0: none); not reproducible, so never for experiments",
-    "candidates": "K > 0 (default 4): no tree; the rollout bot's K best actions raced by sequential halving on "
-    "the iterations' playouts, paired by determinization (rollout improvement; ties keep the bot's choice); "
-    "0: the ISMCTS tree over every legal action",
-    "depth": "D > 0: a playout stops after D decisions and the game scores the position where it stands (its "
-    "bots' estimate_now, else its rules' score_now: the final scoring applied now); cheaper playouts, a biased "
-    "reward; 0: to the end (default 0 unless the game names its own, measured in docs/search.md)",
-    "max_nodes": "tree size cap with a time budget (with iterations only, the tree holds iterations + 1 nodes)",
-}
+#: what each spec key means (``simlab bots`` lists them), from the layout's own docs
+PARAM_DOC = {SPEC_KEYS.get(key, key): doc for key, doc in PARAMS.docs.items()}
 for _key in TREE_ONLY:  # `simlab bots` lists every parameter under both names: say which the race refuses
     PARAM_DOC[_key] = "(the tree only: ismcts:candidates=0; race refuses it) " + PARAM_DOC[_key]
 DOC = (
@@ -182,37 +150,19 @@ def search_params(
     if bot.kind not in (KIND_RANDOM, KIND_HEURISTIC):
         raise BotSpecError(f"bot spec {spec!r}: rollout={rollout!r} must be random or a heuristic, not a search")
     out = np.zeros(ROLLOUT_OFFSET + len(bot.params), dtype=np.float64)
-    out[P_ITERATIONS] = values["iterations"]
-    out[P_C] = values["c"]
-    out[P_ROLLOUT_KIND] = bot.kind
-    out[P_SECONDS] = values["seconds"]
-    out[P_MAX_NODES] = values["max_nodes"]
-    out[P_PRIOR] = values["prior"]
-    out[P_WIDEN] = values["widen"]
     if values["rank_weight"] > 1:
         raise BotSpecError(f"bot spec {spec!r}: rank_weight must be between 0 and 1, got {values['rank_weight']:g}")
-    out[P_RANK_WEIGHT] = values["rank_weight"]
-    out[P_CANDIDATES] = values["candidates"]
-    out[P_DEPTH] = values["depth"]
+    for key in DEFAULTS:
+        out[PARAMS.index(key)] = values[key]
+    out[P_ROLLOUT_KIND] = bot.kind
     out[ROLLOUT_OFFSET:] = bot.params
     return out
 
 
 def vector_names(length: int) -> list[str]:
     """The name of each entry of a search bot's parameter vector (the rollout bot's entries as rollout[i])."""
-    slots = {
-        P_ITERATIONS: "iterations",
-        P_C: "c",
-        P_ROLLOUT_KIND: "rollout_kind",
-        P_SECONDS: "seconds",
-        P_MAX_NODES: "max_nodes",
-        P_PRIOR: "prior",
-        P_WIDEN: "widen",
-        P_RANK_WEIGHT: "rank_weight",
-        P_CANDIDATES: "candidates",
-        P_DEPTH: "depth",
-    }
-    return [slots.get(i, f"rollout[{i - ROLLOUT_OFFSET}]" if i >= ROLLOUT_OFFSET else f"[{i}]") for i in range(length)]
+    slots = PARAMS.names
+    return [slots[i] if i < ROLLOUT_OFFSET else f"rollout[{i - ROLLOUT_OFFSET}]" for i in range(length)]
 
 
 __all__ = [
@@ -224,6 +174,7 @@ __all__ = [
     "RACE_DOC",
     "RACE_NAME",
     "SEARCH_NAME",
+    "SPEC_KEYS",
     "TREE_ONLY",
     "VERSION",
     "is_search",

@@ -1,7 +1,8 @@
-"""The compiled parts of core's search (simlab.core.search), each on its own: the tree's tables and UCB1, the
-halving, the final choice (shared compiled functions, called directly), and the game-bound templates —
-determinize-and-reseed, the candidates' ranking, a race round, a descent and its backup — on Pig's copies.
-The whole bot's behaviour (determinism, no peeking, forced wins) is tests/core/test_search.py's."""
+"""The compiled parts of core's search (simlab.core.search), each on its own: the rollout streams' reseeding, a
+seat's reward, the tree's tables and UCB1, the halving, the final choice (shared compiled functions, called
+directly), and the game-bound templates — determinize-and-reseed, the candidates' ranking, a race round, a
+descent and its backup — on Pig's copies. The whole bot's behaviour (determinism, no peeking, forced wins)
+is tests/core/test_search.py's."""
 
 from __future__ import annotations
 
@@ -63,6 +64,25 @@ def test_keep_better_half_sorts_by_total_stably_and_keeps_the_upper_half():
     alive = np.array([3, 0, 2, 1])
     assert search.keep_better_half(alive, total, 2) == 1  # only the first n_alive take part
     assert alive.tolist() == [0, 3, 2, 1]
+
+
+def test_reseed_gives_each_rollout_stream_a_fresh_state_from_mine_in_seat_order():
+    mine = np.array([12345], np.uint64)
+    roll = np.zeros(3, np.uint64)
+    search.reseed(roll, mine)
+    expected, draw = [], np.array([12345], np.uint64)
+    for _ in range(3):
+        expected.append(int(search.fresh_state(draw)))
+    assert roll.tolist() == expected and mine[0] == draw[0] and 0 not in expected
+
+
+def test_seat_reward_is_the_win_share_mixed_with_the_rank_by_rank_weight():
+    share = np.array([0.5, 0.5, 0.0])
+    rank = np.array([1, 1, 3], np.int8)
+    assert search.seat_reward(share, rank, 0, 0.0, 3) == 0.5  # the win share alone
+    assert search.seat_reward(share, rank, 0, 0.5, 3) == 0.5 * 0.5 + 0.5 * (3 - 1) / 2.0
+    assert search.seat_reward(share, rank, 2, 1.0, 3) == 0.0  # last: nothing
+    assert search.seat_reward(np.array([1.0]), np.array([1], np.int8), 0, 0.5, 1) == 1.0  # alone: the share
 
 
 def test_a_new_tree_holds_the_root_alone_and_add_child_links_children_newest_first():
