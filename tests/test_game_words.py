@@ -313,10 +313,12 @@ def test_a_folder_written_before_the_noun_was_declared_takes_its_games_noun(runs
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_no_analysis_module_names_a_game(game):
-    """The words come from the results' declared facts: an analysis that named a game would speak for it alone."""
+def test_no_analysis_or_report_module_names_a_game(game):
+    """The words come from the results' declared facts: an analysis or report module that named a game (even in
+    a docstring) would speak for it alone."""
     g = simlab.get_game(game)
     pattern = re.compile(rf"\b({re.escape(g.name)}|{re.escape(g.title)})\b", re.I)
-    analysis = Path(simlab.__file__).parent / "analysis"
-    named = [p.name for p in sorted(analysis.glob("*.py")) if pattern.search(p.read_text())]
+    root = Path(simlab.__file__).parent
+    modules = sorted([*(root / "analysis").rglob("*.py"), *(root / "report").rglob("*.py")])
+    named = [str(p.relative_to(root)) for p in modules if pattern.search(p.read_text())]
     assert named == []

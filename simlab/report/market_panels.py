@@ -1,6 +1,6 @@
 """Small multiples of a market series: one panel per item when one chart would hold too many lines.
 
-Merchant of Venus's market chart drew 14 places × 2 variants, 28 overlapping bands in one panel; drawn as a
+A market of 14 items in 2 variants drew 28 overlapping bands in one panel; drawn as a
 grid of small panels (one per item, the variants in each) on one round axis and one y scale, every line is
 readable and every gap between variants looks the same size in every panel. ``charts.market_trajectories``
 calls it when the lines exceed ``charts.MAX_SERIES_PER_PANEL``.
