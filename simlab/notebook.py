@@ -23,8 +23,9 @@ from typing import Any
 
 import polars as pl
 
+from simlab.analysis.words import Words as AnswerWords
+from simlab.analysis.words import words
 from simlab.core.errors import SimlabError
-from simlab.core.facts import Units
 
 #: the shipped scenario files (the repository's ``scenarios/``)
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -42,21 +43,15 @@ def setup_notebook(rows: int = 12) -> None:
 
 
 @dataclass(frozen=True)
-class Words:
-    """A game's words for a notebook's sentences: its units (``simlab.core.facts.Units``) and the noun of
-    what its card intervention grants (card, god, item: ``Roles.noun()``)."""
-
-    units: Units
-    noun: str
-    nouns: str
+class Words(AnswerWords):
+    """A game's words for a notebook's sentences: the analyses' :class:`simlab.analysis.words.Words` (its units and
+    the noun of what its card intervention grants: card, god, item), with ``fill`` and ``say`` for prose."""
 
     @classmethod
     def of(cls, results: Any) -> Words:
-        """The words of a result folder (from its manifest) or of rows."""
-        from simlab.analysis.frames import roles
-
-        r = roles(results)
-        return cls(r.units, r.noun(), r.noun(plural=True))
+        """The words of a result folder (from its manifest) or of rows, as the analyses' answers say them."""
+        said = words(results)
+        return cls(said.units, said.noun, said.nouns)
 
     def fill(self, text: str, **numbers: Any) -> str:
         """``text`` with {noun}, {nouns}, {money}, {money_plural}, {points}, {points_plural} and ``numbers``."""

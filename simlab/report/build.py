@@ -58,7 +58,7 @@ def build_report(
             sections.append(section)
             say(f"  {section.title.lower()}: {time.perf_counter() - started:.1f} s")  # in the game's words
         else:
-            say(f"  {kind.name.format(noun=ctx.roles.noun())}: not in these results")  # {noun}: card, god, item
+            say(f"  {kind.name.format(noun=ctx.words.noun)}: not in these results")  # {noun}: card, god, item
         if reason:
             not_covered.append(reason)
     sections = lead_first(sections, ctx.question)

@@ -20,6 +20,7 @@ from simlab.analysis import stats
 from simlab.analysis.digest import Digest, load_digest
 from simlab.analysis.frames import AnalysisError, bots_label, remember, remembered_bots, roles_from_manifest
 from simlab.analysis.sweep import base_variant, money_sweep, not_a_sweep, scenario_example
+from simlab.analysis.words import Words
 from simlab.core.facts import MONEY_KNOB, Roles, Units
 from simlab.report import charts
 from simlab.report.embed import svg_data_uri
@@ -50,6 +51,12 @@ class Context:
     def units(self) -> Units:
         """The game's words for its money and points."""
         return self.roles.units
+
+    @property
+    def words(self) -> Words:
+        """The game's words as the CLI says them: its units and the noun of what a card intervention grants
+        (a folder written before the noun was declared reads in the game's current noun)."""
+        return Words.of(self.roles)
 
     @property
     def question(self) -> str:

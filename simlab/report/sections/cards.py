@@ -20,7 +20,7 @@ from simlab.report.selection_text import selected_card_interval
 @register("cards", "{noun} value", order=20, leads=True)
 def cards_section(ctx: Context) -> tuple[Section | None, str]:
     control = "control"
-    noun, nouns = ctx.roles.noun(), ctx.roles.noun(plural=True)
+    noun, nouns = ctx.words.noun, ctx.words.nouns
     title = f"{noun.capitalize()} value"
     reason = (
         f"{title}: not in these results (it needs an intervention run with a 'control' variant and "
@@ -89,9 +89,7 @@ def cards_section(ctx: Context) -> tuple[Section | None, str]:
             "info",
         )
     )
-    fig = charts.card_value_forest(
-        df, level=ctx.level, units=ctx.units, noun=ctx.roles.noun(), nouns=ctx.roles.noun(plural=True)
-    )
+    fig = charts.card_value_forest(df, level=ctx.level, units=ctx.units, noun=ctx.words.noun, nouns=ctx.words.nouns)
     variants = [control, *design["variant"].to_list()]
     sec.charts.append(
         ctx.chart(
