@@ -4,7 +4,8 @@ Heavy modules (numba engines, joblib, polars) are imported inside the commands, 
 ``simlab games`` start fast. Every error simlab raises on purpose (a SimlabError) prints as
 ``error: <message>`` with exit code 2 and no traceback; an interrupted run exits with 130.
 
-The group and its error handling live in ``group``, the shared options in ``options``; each command module
+The group and its error handling live in ``group``, the shared options in ``options``, every answer's emitter in
+``answer`` (builders: ``answers``, ``tool_answers``); each command module
 registers its commands on the group when imported here: ``setup_commands`` (games, bots, config, new-game,
 new-scenario), ``run_commands`` (run, bench, play, replay, compact, digest, repair, verify),
 ``analysis_commands`` (seats, compensation, cards, markets, balance, report) and ``experiment_commands``

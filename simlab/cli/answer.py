@@ -34,6 +34,8 @@ class Answer:
       for an answer that played its own games (``fields`` then say everything before the tables).
     - ``fields``: the command's own envelope fields, in order.
     - ``chart``: a function that draws the figure, or the reason there is none.
+    - ``document``: a function giving the JSON of a command whose ``--json`` predates the envelope and keeps its
+      shape for the scripts that read it (``simlab games --json``: a list); None = the envelope.
     """
 
     command: str
@@ -43,15 +45,19 @@ class Answer:
     folder: str | Path | None = None
     fields: dict[str, Any] = field(default_factory=dict)
     chart: Callable[[], Any] | str | None = None
+    document: Callable[[], Any] | None = None
 
     @classmethod
     def unavailable(cls, command: str, folder: str | Path, analysis: str, reason: str) -> Answer:
         """The answer of an analysis the game does not declare: the reason, no table (exit 0, not an error)."""
         return cls(command, [reason], not_available=[(analysis, reason)], folder=folder)
 
-    def payload(self) -> dict[str, Any]:
-        """The answer as the JSON envelope's object."""
+    def payload(self) -> Any:
+        """The answer as the JSON envelope's object (or its own ``document``)."""
         from simlab.analysis.export import envelope, folder_fields
+
+        if self.document is not None:
+            return self.document()
 
         head = self.fields if self.folder is None else folder_fields(self.folder, **self.fields)
         return envelope(self.command, head, self.tables, self.not_available)

@@ -21,15 +21,11 @@ def seats_answer(
     from simlab.analysis import compare_variants, seat_advantage
     from simlab.analysis.frames import roles
     from simlab.analysis.seat_focus import focus, shown_changes, summary_lines
-    from simlab.analysis.seats import seat_verdicts
     from simlab.analysis.text import compare_text, seats_text
 
     df = seat_advantage(folder)
     compared = compare_variants(folder, base) if base else None
-    equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique(
-        "variant", keep="first", maintain_order=True
-    )  # polars keeps no order otherwise: --json would differ between two invocations
-    tables = {"seats": df, "equal_seats": equal, "verdicts": seat_verdicts(df, tolerance), "compare": compared}
+    tables = seat_tables(df, tolerance, compared)
 
     def lines() -> list[str]:
         shown = focus(df, base, chosen, top, show_all)
@@ -42,6 +38,41 @@ def seats_answer(
         return charts.seat_win_shares(df)
 
     return Answer("seats", lines, tables, folder=folder, fields={"base": base}, chart=chart)
+
+
+def seat_tables(df: Any, tolerance: float, compared: Any) -> dict[str, Any]:
+    """The seat answer's tables (``seats --json``, ``compare --json``): the seat rows, each variant's equal-seats
+    test and verdict (``tolerance`` as a share), and the paired changes against the base (None: absent)."""
+    from simlab.analysis.seats import seat_verdicts
+
+    equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique(
+        "variant", keep="first", maintain_order=True
+    )  # polars keeps no order otherwise: --json would differ between two invocations
+    return {"seats": df, "equal_seats": equal, "verdicts": seat_verdicts(df, tolerance), "compare": compared}
+
+
+def compare_answer(result: Any, game: str, tolerance: float, games: int, seed: int) -> Answer:
+    """``simlab compare``: both sides' seat tables and verdicts, the paired change of every seat and the answer's
+    sentence (``tolerance`` as a share); the folder is null unless --out kept it."""
+    from simlab.analysis.words import game_words
+    from simlab.experiments.what_if import change_sentence, ordered_seats, what_if_lines
+
+    fields = {
+        "folder": None if result.folder is None else str(result.folder),
+        "game": game,
+        "level": 0.95,
+        "units": game_words(game).as_json(),
+        "base": result.base,
+        "changed": result.changed,
+        "sides": dict(result.labels),
+        "games": games,
+        "seed": seed,
+        "tolerance": tolerance * 100,
+        "answer": change_sentence(result),
+        "rerun": result.command,
+    }
+    tables = seat_tables(ordered_seats(result), tolerance, result.changes)
+    return Answer("compare", lambda: what_if_lines(result, tolerance, games), tables, fields=fields)
 
 
 def compensation_answer(folder: str, seat: int | None) -> Answer:

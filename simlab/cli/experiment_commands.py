@@ -214,6 +214,7 @@ def _compensate_one_seat(
 @click.option("--jobs", "-j", type=click.IntRange(-1), help="Worker processes (default: every core).")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Keep the result folder here (default: none).")
 @tolerance_option
+@json_option
 def compare(
     game: str,
     sides: tuple[str, ...],
@@ -224,6 +225,7 @@ def compare(
     jobs: int | None,
     out: str | None,
     tolerance: float,
+    fmt: str | None,
 ) -> None:
     """A what-if without a scenario file: GAME with one side's preset and knobs against the other's.
 
@@ -234,13 +236,15 @@ def compare(
     Both sides play the game's default lineup, rotated through the seats, on the same game seeds; the answer is
     each side's seat table and verdict and the paired change of every seat against the --vs side (as
     `simlab seats --base`). More games (--games) narrow the intervals; --out keeps the folder for a report.
+    --json tables (--csv: the first, both sides): seats, equal_seats, verdicts, compare.
     """
-    from simlab.cli.answer import Answer, emit
-    from simlab.experiments.what_if import what_if, what_if_lines
+    from simlab.cli.answer import emit
+    from simlab.cli.answers import compare_answer
+    from simlab.experiments.what_if import what_if
 
     say = functools.partial(click.echo, err=True)  # one line on stderr before the games start
     result = what_if(game, sides, players, split_bots(bots), games, seed, jobs, out, say)
-    emit(Answer("compare", what_if_lines(result, tolerance / 100, games)), None)  # text only: no --json yet
+    emit(compare_answer(result, game, tolerance / 100, games, seed), fmt)
 
 
 @cli.command()

@@ -106,6 +106,11 @@ def tolerance_option(func: Callable) -> Callable:
     )(func)
 
 
+def json_flag(text: str) -> Callable[[Callable], Callable]:
+    """--json, saying ``text``: ``fmt`` is "json" or None (text); the answer is printed by ``answer.emit``."""
+    return click.option("--json", "fmt", flag_value="json", help=text)
+
+
 def json_option(func: Callable) -> Callable:
     """--json (the whole answer as one JSON object) and --csv (its main table as CSV): ``fmt`` is "json",
     "csv" or None (text)."""
@@ -115,10 +120,7 @@ def json_option(func: Callable) -> Callable:
         flag_value="csv",
         help="Print the answer's main table as CSV (the first table of --json; its columns likewise).",
     )(func)
-    return click.option(
-        "--json",
-        "fmt",
-        flag_value="json",
-        help="Print the answer as one JSON object: its tables (each estimate with its interval and games) "
-        "and what is not available for this game (docs/analysis.md, JSON output).",
+    return json_flag(
+        "Print the answer as one JSON object: its tables (each estimate with its interval and games) "
+        "and what is not available for this game (docs/analysis.md, JSON output)."
     )(func)

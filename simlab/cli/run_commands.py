@@ -4,21 +4,25 @@ verify."""
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 
 import click
 
 import simlab
+from simlab.cli.answer import emit
 from simlab.cli.group import EXIT_GAMES_FAILED, UserError, cli
 from simlab.cli.options import (
     _config,
     _echo,
     bots_option,
     config_options,
+    json_flag,
     split_bots,
 )
 from simlab.core.errors import SimlabError
+
+#: --json of play and replay: the game's summary
+summary_json = json_flag("Print the result summary as JSON instead of the transcript.")
 
 
 @cli.command()
@@ -137,6 +141,7 @@ def run(
     help="Rotate the bots through the seats (game i by i mod N), as a run with a lineup does: the "
     "figure to compare with such a run's games/s.",
 )
+@json_flag("Print the timing as one JSON object (the profile's stages and decision kinds as tables).")
 def bench(
     game: str,
     players: int | None,
@@ -149,12 +154,14 @@ def bench(
     show_profile: bool,
     chunk_size: int,
     rotate: bool,
+    fmt: str | None,
 ) -> None:
     """Time GAME: games/s and decisions/s of the compiled batch loop (compile time excluded).
 
     The last line is `games/s: <number>`, for scripts. --profile plays the same games a second time
     through the runner (see simlab.run.profile for what each figure measures).
     """
+    from simlab.cli.tool_answers import bench_answer
     from simlab.core.config import parse_overrides
     from simlab.run.bench import bench as run_bench
     from simlab.run.bench import seat_specs
@@ -174,6 +181,7 @@ def bench(
         overrides=parse_overrides(settings),
         rotate=rotate,
     )
+    p = None
     if show_profile:
         from simlab.analysis.digest import TARGET
         from simlab.run.profile import profile
@@ -188,18 +196,7 @@ def bench(
             chunk_size=chunk_size,
             digest_hook=TARGET,
         )
-        _echo(p.lines())
-    click.echo(f"{r.game}: {r.players} players, preset {r.preset}, config {r.config_hash}")
-    click.echo(f"bots: {', '.join(r.bots)}" + (" (rotated through the seats)" if rotate else ""))
-    click.echo(f"warm-up (first game, includes compiling): {r.warmup_seconds:.2f} s")
-    if r.worker_start_seconds:
-        click.echo(
-            f"worker start-up (spawn, imports, engine; before the clock): {r.worker_start_seconds:.2f} s, "
-            f"{r.games_per_second_with_start:.1f} games/s counting it"
-        )
-    click.echo(f"{r.games:,} games in {r.seconds:.2f} s with {r.jobs} job(s)")
-    click.echo(f"decisions/s: {r.decisions_per_second:.0f}")
-    click.echo(f"games/s: {r.games_per_second:.1f}")
+    emit(bench_answer(r, rotate, p), fmt)
 
 
 @cli.command()
@@ -207,7 +204,7 @@ def bench(
 @config_options
 @bots_option
 @click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Game seed.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result summary as JSON instead of the transcript.")
+@summary_json
 def play(
     game: str,
     players: int | None,
@@ -215,39 +212,36 @@ def play(
     settings: tuple[str, ...],
     bots: str | None,
     seed: int,
-    as_json: bool,
+    fmt: str | None,
 ) -> None:
     """Play one game of GAME between bots and print its transcript (every decision and chance outcome).
 
     The same seed, bots and config give the same game as in a run: failures.jsonl lists the command
     that replays each failing game.
     """
+    from simlab.cli.tool_answers import play_answer
     from simlab.core.transcript import play_with_transcript
     from simlab.run.bench import seat_specs
 
     specs = split_bots(bots)
     g = simlab.get_game(game)
     config = _config(g, players, preset, settings, len(specs))
-    result = play_with_transcript(g, config, seed, seat_specs(g, specs, config.players))
-    if as_json:
-        click.echo(json.dumps(result.summary))
-    else:
-        for line in result.lines:
-            click.echo(line)
+    emit(play_answer(play_with_transcript(g, config, seed, seat_specs(g, specs, config.players))), fmt)
 
 
 @cli.command()
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--variant", "-v", metavar="VARIANT", help="Variant of the game (default: the run's only variant).")
 @click.option("--game", "-g", "index", type=click.IntRange(0), required=True, help="Game index (0, 1, ...).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result summary as JSON instead of the transcript.")
-def replay(folder: str, variant: str | None, index: int, as_json: bool) -> None:
+@summary_json
+def replay(folder: str, variant: str | None, index: int, fmt: str | None) -> None:
     """Replay game GAME of VARIANT in a result FOLDER: print its transcript, as `simlab play` does.
 
     The bots of each seat and the seed come from the game's rows (or, for a game without rows, from the
     manifest's root seed and lineup), the preset and settings from the manifest; the `simlab play` command
     that gives the same transcript goes to stderr.
     """
+    from simlab.cli.tool_answers import play_answer
     from simlab.core.transcript import play_with_transcript
     from simlab.run.reader import load_manifest
     from simlab.run.replay import replay_spec
@@ -261,10 +255,7 @@ def replay(folder: str, variant: str | None, index: int, as_json: bool) -> None:
     where = "" if spec.from_rows else " (no rows for this game: rebuilt from the manifest's seed and lineup)"
     click.echo(f"game {index} of {variant}{where}: {spec.command()}", err=True)
     result = play_with_transcript(simlab.get_game(spec.game), spec.config(), spec.seed, list(spec.bots))
-    if as_json:
-        click.echo(json.dumps(result.summary))
-    else:
-        _echo(result.lines)
+    emit(play_answer(result), fmt)
 
 
 @cli.command()
@@ -334,7 +325,8 @@ def repair(folder: str, scenario: str | None) -> None:
     is_flag=True,
     help="Move damaged parts to FOLDER/damaged/, so that `simlab run ... --resume` plays their games again.",
 )
-def verify(folder: str, quarantine: bool) -> None:
+@json_flag("Print what was found as one JSON object: ok, the damaged, left-out and moved parts, the missing games.")
+def verify(folder: str, quarantine: bool, fmt: str | None) -> None:
     """Read every row of the part files of result FOLDER and name the damaged ones (exit 2 if any).
 
     Parts carry Parquet page checksums, checked as each page is read: a flipped bit is found here instead of
@@ -342,11 +334,12 @@ def verify(folder: str, quarantine: bool) -> None:
     """
     import shlex
 
+    from simlab.cli.tool_answers import verify_answer
     from simlab.run.reader import load_manifest
     from simlab.run.verify import verify_folder
 
     result = verify_folder(folder, quarantine=quarantine)
-    _echo(result.lines())
+    emit(verify_answer(result, quarantine), fmt)
     if result.ok:
         return
     if not result.damaged:  # parts the manifest lists are gone: their games are missing from every figure

@@ -2,43 +2,21 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import click
 
 import simlab
+from simlab.cli.answer import emit
 from simlab.cli.group import UserError, cli
-from simlab.cli.options import (
-    _player_range,
-)
+from simlab.cli.options import _player_range, json_flag
 
 
 @cli.command()
-@click.option("--json", "as_json", is_flag=True, help="Print what each game declares (GameInfo: hooks, roles, ...).")
-def games(as_json: bool) -> None:
+@json_flag("Print what each game declares (GameInfo: hooks, roles, ...).")
+def games(fmt: str | None) -> None:
     """List the registered games: id, title, players, rules version and presets."""
-    if as_json:
-        from simlab.core.info import games_json
+    from simlab.cli.tool_answers import games_answer
 
-        click.echo(json.dumps(games_json(simlab.available_games(), simlab.get_game), indent=1))
-        return
-    for name in simlab.available_games():
-        try:
-            game = simlab.get_game(name)
-        except Exception as exc:  # a broken plug-in must not hide the other games
-            click.echo(f"{name:<12} (cannot be loaded: {type(exc).__name__}: {exc})")
-            continue
-        click.echo(
-            f"{name:<12} {game.title} — {_player_range(game)} players, rules {game.rules_version}, "
-            f"presets: {', '.join(game.presets())}{_old_names(game)}"
-        )
-
-
-def _old_names(game: Any) -> str:
-    """`` (old names: original = rulebook)``: preset names that still work, for ``simlab games``."""
-    aliases = game.config_class.PRESET_ALIASES
-    return f" (old names: {', '.join(f'{a} = {b}' for a, b in aliases.items())})" if aliases else ""
+    emit(games_answer(simlab.available_games(), simlab.get_game), fmt)
 
 
 @cli.command()
@@ -69,8 +47,8 @@ def bots(game: str) -> None:
 @click.argument("game")
 @click.option("--preset", metavar="NAME", help="Show this preset's values (see `simlab games`); default: the game's.")
 @click.option("--players", "-p", type=click.IntRange(1), help="Number of players (for knobs that depend on it).")
-@click.option("--json", "as_json", is_flag=True, help="Print the knobs as JSON (keys: see docs/running.md).")
-def config(game: str, preset: str | None, players: int | None, as_json: bool) -> None:
+@json_flag("Print the knobs as one JSON object (keys: see docs/running.md).")
+def config(game: str, preset: str | None, players: int | None, fmt: str | None) -> None:
     """List every config knob of GAME: its value (the preset's), default, type, range, provenance and description.
 
     The range is what every config enforces (each entry of a list knob; a bound set by another knob is
@@ -78,39 +56,12 @@ def config(game: str, preset: str | None, players: int | None, as_json: bool) ->
     point the rules leave open) or placeholder. Change a knob with `--set key=value` (play, bench) or a
     scenario's [set] table.
     """
-    from simlab.core.config import allowed_text, knob_table
-    from simlab.run.scenario import format_value
+    from simlab.cli.tool_answers import config_answer
+    from simlab.core.config import knob_table
 
     g = simlab.get_game(game)
     name = g.config_class.preset_name(preset)  # an old name of a preset: the preset's name today
-    rows = knob_table(g.config_class, name, players)
-    if as_json:
-        payload = {"game": g.name, "rules_version": g.rules_version, "preset": name, "knobs": rows}
-        click.echo(json.dumps(payload, indent=1))
-        return
-    click.echo(
-        f"{g.name} ({g.title}), preset {name} of {', '.join(g.presets())}: {len(rows)} knobs; "
-        "* = differs from the default"
-    )
-    shown = [(r, format_value(r["value"]), format_value(r["default"])) for r in rows]
-    w_name = max(len(r["name"]) for r in rows)
-    w_value = min(24, max(len(v) for _, v, _ in shown))
-    w_type = max(len(r["type"]) for r in rows)
-    w_range = max(5, *(len(r["range"] or "") for r in rows))
-    click.echo(
-        f"  {'knob':<{w_name}}  {'value':<{w_value}}  {'type':<{w_type}}  {'range':<{w_range}}  {'source':<11} "
-        "description"
-    )
-    for r, value, default in shown:
-        mark = "*" if r["changed"] else " "
-        doc = r["doc"]
-        if r["changed"]:
-            doc += f" (default {default})"
-        doc += allowed_text(r)
-        click.echo(
-            f"{mark} {r['name']:<{w_name}}  {value:<{w_value}}  {r['type']:<{w_type}}  {r['range'] or '':<{w_range}}  "
-            f"{r['source']:<11} {doc}"
-        )
+    emit(config_answer(g, name, knob_table(g.config_class, name, players)), fmt)
 
 
 @cli.command("new-game")

@@ -225,16 +225,20 @@ def _p(p: float | None) -> str:
     return "< 1e-12" if p < 1e-12 else f"{p:.2g}"
 
 
+def ordered_seats(result: WhatIf) -> pl.DataFrame:
+    """The seat rows, the --vs side (the base) first."""
+    order = pl.DataFrame({"variant": [result.base, result.changed], "_o": [0, 1]})
+    return result.seats.join(order, on="variant").sort("_o", maintain_order=True).drop("_o")
+
+
 def what_if_lines(result: WhatIf, tolerance: float, games: int) -> list[str]:
     """The answer: the two sides, each side's seat table and verdict, the paired change and what to do next."""
     from simlab.analysis.text import compare_text, seats_text
 
-    order = pl.DataFrame({"variant": [result.base, result.changed], "_o": [0, 1]})
-    seats = result.seats.join(order, on="variant").sort("_o", maintain_order=True).drop("_o")
     lines = [
         f"{result.base}: {result.labels[result.base]}",
         f"{result.changed}: {result.labels[result.changed]}  (against {result.base}, on the same game seeds)",
-        *seats_text(seats, tolerance, result.units),
+        *seats_text(ordered_seats(result), tolerance, result.units),
         *compare_text(result.changes),
         f"answer: {change_sentence(result)}",
     ]
