@@ -16,6 +16,7 @@ import numpy as np
 from simlab.analysis import fair_outcome as fo
 from simlab.analysis.confirmation import confirmation_of
 from simlab.experiments import fair_vector as fv
+from simlab.experiments.knob_search import KnobSearch
 from tests.experiments.test_fair_vector import config, softmax_game
 
 DELTA = 0.01
@@ -53,8 +54,8 @@ def main(reps: int = 1000, games: int = 40_000, searches: int = 200) -> None:
         _, play = softmax_game(alpha, 0.15)
         out: dict[str, int] = {}
         for r in range(searches):
-            f = fv.find_fair_vector(None, config(), "start_money", ["a"] * 4, play=play, batch=500, max_games=20_000,
-                          confirm_games=20_000, seed=5000 + r)  # fmt: skip
+            search = KnobSearch(None, config(), "start_money", ["a"] * 4, batch=500, max_games=20_000, seed=5000 + r)
+            f = fv.find_fair_vector(search, play=play, confirm_games=20_000)
             out[f.outcome] = out.get(f.outcome, 0) + 1
         print(f"whole searches, {label}:", {k: wilson(v, searches) for k, v in out.items()})
 

@@ -15,6 +15,7 @@ from simlab.cli.options import (
     bots_option,
     chart_option,
     config_options,
+    json_flag,
     json_option,
     split_bots,
     tolerance_option,
@@ -96,7 +97,7 @@ from simlab.cli.options import (
 )
 @click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
 @chart_option
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object (docs/analysis.md).")
+@json_flag("Print the answer as one JSON object (docs/analysis.md).")
 def compensate(
     game: str,
     players: int | None,
@@ -116,7 +117,7 @@ def compensate(
     jobs: int,
     force_jobs: bool,
     chart: str | None,
-    as_json: bool,
+    fmt: str | None,
 ) -> None:
     """Find the value of KNOB for every seat, on the knob's own grid, that makes the seats equal, and verify it.
 
@@ -131,11 +132,14 @@ def compensate(
     with --jobs 1: 130,000 search and 40,000 confirmation games, 4 min 12 s on 2 busy cores; Roma: 14 s; Merchant
     of Venus: 46 min (docs/games/).
     """
+    from simlab.cli.answer import emit
+    from simlab.cli.answers import fair_vector_answer
     from simlab.experiments import fair_vector as fv
+    from simlab.experiments.knob_search import KnobSearch
     from simlab.run.bench import seat_specs
     from simlab.run.runner import resolve_jobs
 
-    if seat is not None and as_json:  # refused before a game is played: --json was silently ignored with --seat
+    if seat is not None and fmt:  # refused before a game is played: --json was silently ignored with --seat
         raise UserError(
             "--json: compensate --seat answers in text only (one seat's fitted crossing of 1/N, not a rule to "
             "print); drop --json, or drop --seat for the whole vector, whose answer --json prints"
@@ -147,8 +151,9 @@ def compensate(
         knob = fv.intervention_knob(g, intervention)
     config = _config(g, players, preset, settings, len(specs))
     lineup = seat_specs(g, specs, config.players)
+    search = KnobSearch(g, config, knob, lineup, batch=batch, max_games=max_games, seed=seed, jobs=jobs)
     if seat is not None:
-        _compensate_one_seat(g, config, knob, seat, lineup, width, max_games or 100_000, batch, seed, jobs, chart)
+        _compensate_one_seat(search, seat, width, chart)
         return
     click.echo(
         f"{g.name}: fair {knob} for all {config.players} seats (base {fv._show(fv.knob_vector(config, knob))}), "
@@ -156,36 +161,24 @@ def compensate(
         err=True,
     )
     result = fv.find_fair_vector(
-        g,
-        config,
-        knob,
-        lineup,
-        batch=batch,
-        max_games=max_games or 200_000,
+        search,
         confirm_games=confirm_games,
         tolerance=tolerance / 100,
-        seed=seed,
-        progress=lambda line: click.echo(line, err=True),
-        jobs=jobs,
         within=fair_within / 100,
+        progress=lambda line: click.echo(line, err=True),
     )
-    from simlab.cli.answer import emit
-    from simlab.cli.answers import fair_vector_answer
-
-    emit(fair_vector_answer(result, g.name, tolerance, lineup, seed), "json" if as_json else None, chart)
+    emit(fair_vector_answer(result, g.name, tolerance, lineup, seed), fmt, chart)
 
 
-def _compensate_one_seat(
-    g: Any, config: Any, knob: str, seat: int, lineup: list[str], width: float, max_games: int, batch: int,
-    seed: int, jobs: int, chart: str | None,
-) -> None:  # fmt: skip
+def _compensate_one_seat(search: Any, seat: int, width: float, chart: str | None) -> None:
     """``compensate --seat``: one seat's fractional offset, reported with what it is and what it is not."""
     from simlab.cli.answer import emit
     from simlab.cli.answers import one_seat_answer
-    from simlab.experiments.adaptive import find_fair_offset
+    from simlab.experiments.adaptive import MAX_GAMES, find_fair_offset
 
+    knob, lineup = search.knob, search.lineup
     click.echo(
-        f"{g.name}: compensating seat {seat} with {knob} (base {getattr(config, knob, '?')}), "
+        f"{search.game.name}: compensating seat {seat} with {knob} (base {getattr(search.config, knob, '?')}), "
         f"lineup {','.join(lineup)} rotated; target width {width:g}",
         err=True,
     )
@@ -198,10 +191,8 @@ def _compensate_one_seat(
             err=True,
         )
 
-    result = find_fair_offset(
-        g, config, knob, seat, lineup, width=width, max_games=max_games, batch=batch, seed=seed, on_step=show, jobs=jobs
-    )
-    emit(one_seat_answer(result, knob, seat, max_games, lineup), None, chart)
+    result = find_fair_offset(search, seat, width=width, on_step=show)
+    emit(one_seat_answer(result, knob, seat, search.budget(MAX_GAMES), lineup), None, chart)
 
 
 @cli.command(context_settings={"ignore_unknown_options": True})

@@ -24,7 +24,11 @@ import numpy as np
 from simlab.analysis.adaptive import SearchResult, SearchStep
 from simlab.analysis.compensation import cluster_meat, fit_logistic
 from simlab.analysis.frames import AnalysisError
-from simlab.experiments.engine import Trials, play_vector
+from simlab.experiments.engine import play_vector
+from simlab.experiments.knob_search import KnobSearch
+
+#: most games the one-seat search spends when ``KnobSearch.max_games`` is None
+MAX_GAMES = 100_000
 
 
 def knob_base(config: Any, knob: str, seat: int) -> tuple[Any, ...]:
@@ -60,27 +64,22 @@ def _offset_arm(
 
 
 def find_fair_offset(
-    game: Any,
-    config: Any,
-    knob: str,
+    search: KnobSearch,
     seat: int,
-    lineup: Sequence[str],
     *,
     width: float = 1.0,
-    max_games: int = 100_000,
-    batch: int = 2_000,
-    seed: int = 0,
-    level: float = 0.95,
     start_offsets: Sequence[float] = (-2, 0, 2),
     on_step: Callable[[SearchStep], None] | None = None,
     play: Callable[..., np.ndarray] = play_offset,
-    jobs: int = 1,
 ) -> SearchResult:
-    """Find the offset of ``knob`` for ``seat`` that gives it a 1/N win share, to an interval of ``width``.
+    """Find the offset of the search's knob for ``seat`` that gives it a 1/N win share, to an interval of
+    ``width``, in at most ``search.max_games`` games (default ``MAX_GAMES``).
 
     ``play(game, config, knob, seat, offset, lineup, start, seeds)`` plays a batch (replaceable in tests).
-    With ``jobs`` > 1 the offsets of a step are played in parallel worker processes (same results).
+    With ``search.jobs`` > 1 the offsets of a step are played in parallel worker processes (same results).
     """
+    game, config, knob, lineup = search.game, search.config, search.knob, search.lineup
+    max_games, batch, level = search.budget(MAX_GAMES), search.batch, search.level
     if isinstance(width, bool) or not isinstance(width, int | float) or not (math.isfinite(width) and width > 0):
         raise AnalysisError(f"--width: expected a positive finite number, found {width!r}")
     base = knob_base(config, knob, seat)
@@ -103,7 +102,7 @@ def find_fair_offset(
         return play(game, config, knob, seat, offset, lineup, start, seeds)
 
     worker = functools.partial(_offset_arm, game, config, knob, seat, tuple(lineup)) if play is play_offset else None
-    trials = Trials(one, seed, jobs, worker)  # arms: the seat's offsets
+    trials = search.trials(one, worker)  # arms: the seat's offsets
     fit = None
     converged = False
     spread = max(abs(o) for o in start_offsets) or 2.0

@@ -37,7 +37,7 @@ the model (``analysis.softmax_fit``) play no game.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -52,10 +52,13 @@ from simlab.analysis.frames import AnalysisError, NotAvailableError
 from simlab.analysis.softmax_fit import SHORTLIST, fit_softmax, largest_deviation, shortlist
 from simlab.core.facts import not_available
 from simlab.experiments.engine import CONFIRM_START, PUBLISHED_START, Trials, play_vector, vector_worker
+from simlab.experiments.knob_search import KnobSearch
 from simlab.experiments.race import race
 
 #: the slope must be this many standard errors above 0 before the shortlist is drawn
 SLOPE_Z = 4.0
+#: most games the search spends (confirmations not included) when ``KnobSearch.max_games`` is None
+MAX_GAMES = 200_000
 
 Play = Callable[..., np.ndarray]
 Progress = Callable[[str], None]
@@ -85,62 +88,52 @@ def knob_vector(config: Any, knob: str) -> tuple[Any, ...]:
     return tuple(value[:n])
 
 
-def _trials(
-    game: Any, config: Any, knob: str, lineup: Sequence[str], seed: int, play: Play, jobs: int,
-    base: tuple[Any, ...] | None = None,
-) -> Trials:  # fmt: skip
-    """The engine for this knob: an arm is the knob's value, or with ``base`` its offsets from ``base``.
+def _trials(search: KnobSearch, play: Play, base: tuple[Any, ...] | None = None) -> Trials:
+    """The engine for the search's knob: an arm is the knob's value, or with ``base`` its offsets from ``base``.
     ``play(game, config, knob, value, lineup, start, seeds)`` (replaceable in tests) plays in this process;
     the game contract's ``play_vector`` also in worker processes."""
+    game, config, knob, lineup = search.game, search.config, search.knob, search.lineup
 
     def one(arm: tuple, start: int, seeds: np.ndarray) -> np.ndarray:
         value = arm if base is None else with_offsets(base, arm)
         return play(game, config, knob, value, lineup, start, seeds)
 
-    worker = vector_worker(game, config, knob, lineup, base) if play is play_vector else None
-    return Trials(one, seed, jobs, worker)
+    return search.trials(one, vector_worker(game, config, knob, lineup, base) if play is play_vector else None)
 
 
 def confirm(
-    game: Any, config: Any, knob: str, value: tuple[Any, ...], lineup: Sequence[str], games: int, seed: int,
-    level: float = 0.95, play: Play = play_vector, jobs: int = 1, start: int = CONFIRM_START,
-) -> Confirmation:  # fmt: skip
+    search: KnobSearch, value: tuple[Any, ...], games: int, *, play: Play = play_vector, start: int = CONFIRM_START
+) -> Confirmation:
     """Play ``games`` fresh games (indices from ``start``) at ``value`` and test the seats' equality."""
     if games < 2:
         raise AnalysisError(f"--confirm-games: need at least 2 games, got {games}")
-    w = _trials(game, config, knob, lineup, seed, play, jobs).fresh(value, games, start)
-    return confirmation_of(value, w, level)
+    return confirmation_of(value, _trials(search, play).fresh(value, games, start), search.level)
 
 
 # -- the search -------------------------------------------------------------------------------------------------
 def find_fair_vector(
-    game: Any,
-    config: Any,
-    knob: str,
-    lineup: Sequence[str],
+    search: KnobSearch,
     *,
-    batch: int = 2_000,
-    max_games: int = 200_000,
     confirm_games: int = 20_000,
     tolerance: float = 0.005,
+    within: float = stats.DEFAULT_TOLERANCE,
     step: float = 2,
-    seed: int = 0,
-    level: float = 0.95,
     alpha: float = 0.05,
     size: int = SHORTLIST,
     progress: Progress | None = None,
     play: Play = play_vector,
-    jobs: int = 1,
-    within: float = stats.DEFAULT_TOLERANCE,
 ) -> FairVector:
-    """Find and confirm the vector of ``knob`` values (one per seat) that makes the seats' win shares equal.
+    """Find and confirm the vector of the search's knob values (one per seat) that makes the seats' win shares
+    equal.
 
     ``tolerance`` (a share: 0.005 is half a point) ends the race when the survivors are that close to the best.
-    ``max_games`` bounds the search (not the confirmations); exploring stops at half of it. ``within`` (δ, a
-    share) is the band 1/N ± δ a fair seat lies in; the published vector is confirmed against it first.
-    ``play(game, config, knob, value, lineup, start, seeds)`` returns the games' win shares (replaceable in
-    tests).
+    ``search.max_games`` (default ``MAX_GAMES``) bounds the search (not the confirmations); exploring stops at
+    half of it. ``within`` (δ, a share) is the band 1/N ± δ a fair seat lies in; the published vector is
+    confirmed against it first. ``play(game, config, knob, value, lineup, start, seeds)`` returns the games' win
+    shares (replaceable in tests).
     """
+    config, knob = search.config, search.knob
+    batch, max_games, level, seed = search.batch, search.budget(MAX_GAMES), search.level, search.seed
     say = progress or (lambda _line: None)
     base = knob_vector(config, knob)
     n = len(base)
@@ -158,12 +151,12 @@ def find_fair_vector(
         )
     # 0. the published rules first, on their own fresh seeds: already fair within ±δ means nothing to search
     say(f"  confirming the published {_show(base)} on {confirm_games:,} fresh games")
-    published = confirm(game, config, knob, base, lineup, confirm_games, seed, level, play, jobs, PUBLISHED_START)
+    published = confirm(search, base, confirm_games, play=play, start=PUBLISHED_START)
     if band(published, within).state == "inside":
         zero = tuple(0 if integer else 0.0 for _ in base)
         return FairVector(knob, base, integer, base, zero, "published", 0, [], None, published, level, tolerance,
                           published=published, within=within)  # fmt: skip
-    trials = _trials(game, config, knob, lineup, seed, play, jobs, base)  # arms: offsets from the base
+    trials = _trials(search, play, base)  # arms: offsets from the base
     pool = trials.pool
 
     # 1. explore until the slope is clear
@@ -200,7 +193,7 @@ def find_fair_vector(
         lo, hi = fit.fair_interval(level, seed)
         value = with_offsets(base, fair)
         say(f"  confirming {_show(value)} on {confirm_games:,} fresh games")
-        conf = confirm(game, config, knob, value, lineup, confirm_games, seed, level, play, jobs)
+        conf = confirm(search, value, confirm_games, play=play)
         return FairVector(knob, base, False, value, tuple(float(x) for x in fair), "continuous", trials.spent,
                           list(pool.values()), fit, conf, level, tolerance, lo, hi, list(pool.values()),
                           published, within)  # fmt: skip
@@ -247,7 +240,7 @@ def find_fair_vector(
     fit = fit_softmax(*trials.observations())
     value = with_offsets(base, chosen.offsets)
     say(f"  confirming {_show(value)} on {confirm_games:,} fresh games")
-    conf = confirm(game, config, knob, value, lineup, confirm_games, seed, level, play, jobs)
+    conf = confirm(search, value, confirm_games, play=play)
     return FairVector(
         knob, base, True, value, chosen.offsets, status, trials.spent, racers, fit, conf, level, tolerance,
         _pool=list(pool.values()), published=published, within=within,

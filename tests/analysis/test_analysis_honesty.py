@@ -17,6 +17,7 @@ from analysis_synth import seat_rows, true_shares
 from simlab.analysis import card_value, compensation, seat_advantage, stats
 from simlab.analysis.compensation import cluster_meat, fit_logistic
 from simlab.experiments.adaptive import find_fair_offset
+from simlab.experiments.knob_search import KnobSearch
 from simlab.games.massilia.config import MassiliaConfig
 
 
@@ -202,9 +203,8 @@ def test_adaptive_search_reaches_the_width_and_finds_the_truth():
         return (rng.random(len(seeds)) < 1 / (1 + math.exp(-(a + b * offset)))).astype(float)
 
     config = MassiliaConfig.from_preset("rulebook")
-    result = find_fair_offset(
-        None, config, "start_money", 3, ["trader"] * 4, width=0.6, max_games=200_000, batch=2000, seed=1, play=play
-    )
+    search = KnobSearch(None, config, "start_money", ["trader"] * 4, batch=2000, max_games=200_000, seed=1)
+    result = find_fair_offset(search, 3, width=0.6, play=play)
     lo, hi = result.interval
     assert result.converged and hi - lo < 0.6
     assert lo - 0.1 <= truth <= hi + 0.1

@@ -193,12 +193,13 @@ def test_cli_compensate_refuses_a_scalar_knob():
 def test_compensate_gives_the_same_games_with_two_workers(real_folder, tmp_path):
     from simlab.analysis.adaptive import as_compensation
     from simlab.experiments.adaptive import find_fair_offset
+    from simlab.experiments.knob_search import KnobSearch
 
     game = simlab.get_game("massilia")
     config = game.make_config("rulebook")
     lineup = ["trader", "priest", "trader", "priest"]
-    one = find_fair_offset(game, config, "start_money", 3, lineup, max_games=240, batch=40, seed=5, jobs=1)
-    two = find_fair_offset(game, config, "start_money", 3, lineup, max_games=240, batch=40, seed=5, jobs=2)
+    one = find_fair_offset(KnobSearch(game, config, "start_money", lineup, 40, 240, 5, jobs=1), 3)
+    two = find_fair_offset(KnobSearch(game, config, "start_money", lineup, 40, 240, 5, jobs=2), 3)
     assert one.games == two.games == 240
     assert (one.win_share == two.win_share).all() and (one.offset == two.offset).all()
     fig = charts.compensation_curve(as_compensation(one, lineup))
@@ -228,12 +229,14 @@ def test_cli_compensate_finds_a_whole_vector_and_confirms_it(real_folder):
 
 def test_compensate_vector_gives_the_same_answer_with_two_workers(real_folder):
     from simlab.experiments import fair_vector as fv
+    from simlab.experiments.knob_search import KnobSearch
 
     game = simlab.get_game("massilia")
     config = game.make_config("rulebook")
     lineup = ["trader", "priest", "trader", "priest"]
-    kw = {"batch": 60, "max_games": 900, "confirm_games": 120, "seed": 5}
-    one = fv.find_fair_vector(game, config, "start_money", lineup, jobs=1, **kw)
-    two = fv.find_fair_vector(game, config, "start_money", lineup, jobs=2, **kw)
+    one, two = (
+        fv.find_fair_vector(KnobSearch(game, config, "start_money", lineup, 60, 900, 5, jobs=jobs), confirm_games=120)
+        for jobs in (1, 2)
+    )
     assert one.value == two.value and one.games == two.games
     assert (one.confirmation.shares == two.confirmation.shares).all()

@@ -12,15 +12,21 @@ from simlab.analysis import fair_outcome as fo
 from simlab.analysis.compensation_text import fair_vector_text
 from simlab.analysis.confirmation import confirmation_of
 from simlab.experiments import fair_vector as fv
+from simlab.experiments.knob_search import KnobSearch
 from tests.experiments.test_fair_vector import config, softmax_game
 
 LINEUP = ["a"] * 4
 
 
+#: what _search passes in the KnobSearch (the rest goes to find_fair_vector)
+SEARCH = ("batch", "max_games", "seed")
+
+
 def _search(alpha, beta, **kw):
     _, play = softmax_game(alpha, beta)
-    args = {"batch": 1000, "max_games": 80_000, "confirm_games": 20_000, "seed": 1} | kw
-    return fv.find_fair_vector(None, config(), "start_money", LINEUP, play=play, **args)
+    budget = {"batch": 1000, "max_games": 80_000, "seed": 1} | {k: v for k, v in kw.items() if k in SEARCH}
+    rest = {"confirm_games": 20_000} | {k: v for k, v in kw.items() if k not in SEARCH}
+    return fv.find_fair_vector(KnobSearch(None, config(), "start_money", LINEUP, **budget), play=play, **rest)
 
 
 def test_published_rules_already_fair_are_said_so_and_nothing_is_searched():

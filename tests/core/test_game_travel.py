@@ -124,11 +124,13 @@ def test_joblib_workers_play_an_unregistered_game_handed_to_them_as_an_object() 
 def test_the_compensation_search_plays_an_unregistered_game_on_two_workers() -> None:
     """It handed its workers the game's name, which a worker could not look up for a game no registry lists."""
     from simlab.experiments.adaptive import find_fair_offset
+    from simlab.experiments.knob_search import KnobSearch
 
     config = PIG.make_config("short")
-    kw = {"max_games": 160, "batch": 40, "seed": 5}
-    one = find_fair_offset(PIG, config, "start_points", 1, ["holder", "holder"], jobs=1, **kw)
-    two = find_fair_offset(PIG, config, "start_points", 1, ["holder", "holder"], jobs=2, **kw)
+    one, two = (
+        find_fair_offset(KnobSearch(PIG, config, "start_points", ["holder", "holder"], 40, 160, 5, jobs=jobs), 1)
+        for jobs in (1, 2)
+    )
     assert one.games == two.games == 160
     assert (one.win_share == two.win_share).all() and (one.offset == two.offset).all()
 

@@ -13,6 +13,7 @@ from simlab.analysis.confirmation import confirmation_of
 from simlab.analysis.frames import AnalysisError
 from simlab.analysis.softmax_fit import SoftmaxFit, fit_softmax, shortlist
 from simlab.experiments import fair_vector as fv
+from simlab.experiments.knob_search import KnobSearch
 
 BASE = (6, 6, 6, 6)
 
@@ -44,9 +45,7 @@ def test_the_race_finds_the_known_whole_vector():
     """Truth fair at offsets (0, 1, 2, 3): exactly equal shares there, every neighbour ≥ 2 points off."""
     beta = 0.15
     truth, play = softmax_game(-beta * np.array([0, 1, 2, 3]), beta)
-    found = fv.find_fair_vector(
-        None, config(), "start_money", ["a"] * 4, play=play, batch=1000, max_games=80_000, seed=1
-    )
+    found = fv.find_fair_vector(KnobSearch(None, config(), "start_money", ["a"] * 4, 1000, 80_000, 1), play=play)
     assert found.value == (6, 7, 8, 9)
     assert found.status in {"decided", "equivalent"}
     assert all(isinstance(v, int) for v in found.value)
@@ -59,9 +58,7 @@ def test_the_race_spends_its_games_where_the_decision_is_close():
     """Dropped candidates stop getting games; the survivors get more."""
     beta = 0.15
     _, play = softmax_game(-beta * np.array([0, 1, 2, 3]), beta)
-    found = fv.find_fair_vector(
-        None, config(), "start_money", ["a"] * 4, play=play, batch=1000, max_games=80_000, seed=2
-    )
+    found = fv.find_fair_vector(KnobSearch(None, config(), "start_money", ["a"] * 4, 1000, 80_000, 2), play=play)
     games = {c.offsets: c.games for c in found.candidates}
     dropped = [c for c in found.candidates if c.dropped is not None]
     assert dropped, "some candidate is dropped"
@@ -108,10 +105,8 @@ def test_search_then_confirmation_covers_the_truth_of_the_chosen_vector():
     truth, play = softmax_game(-beta * np.array([0.0, 0.6, 1.4, 2.2]), beta)
     reps, covered, seats = 40, 0, 0
     for r in range(reps):
-        found = fv.find_fair_vector(
-            None, config(), "start_money", ["a"] * 4, play=play, batch=400, max_games=12_000, confirm_games=1500,
-            seed=100 + r,
-        )  # fmt: skip
+        search = KnobSearch(None, config(), "start_money", ["a"] * 4, batch=400, max_games=12_000, seed=100 + r)
+        found = fv.find_fair_vector(search, play=play, confirm_games=1500)
         c = found.confirmation
         p = truth(found.value)
         covered += int(((c.lo <= p) & (p <= c.hi)).sum())
@@ -128,7 +123,7 @@ def test_the_confirmation_plays_fresh_seeds():
         seen.append((start, len(seeds)))
         return np.eye(4)[np.asarray(seeds) % 4]
 
-    fv.confirm(None, config(), "start_money", BASE, ["a"] * 4, 100, seed=0, play=play)
+    fv.confirm(KnobSearch(None, config(), "start_money", ["a"] * 4, seed=0), BASE, 100, play=play)
     assert seen == [(fv.CONFIRM_START, 100)]
 
 
@@ -137,9 +132,7 @@ def test_a_continuous_knob_gets_the_models_fractional_answer():
     fair = np.array([0.0, 0.7, 1.3, 2.5])
     base = (6.0, 6.0, 6.0, 6.0)
     _, play = softmax_game(-beta * fair, beta, base)
-    found = fv.find_fair_vector(
-        None, config(base), "start_money", ["a"] * 4, play=play, batch=5000, max_games=60_000, seed=4
-    )
+    found = fv.find_fair_vector(KnobSearch(None, config(base), "start_money", ["a"] * 4, 5000, 60_000, 4), play=play)
     assert found.status == "continuous"
     assert all(isinstance(v, float) for v in found.value)
     assert np.all(found.offset_lo <= fair) and np.all(fair <= found.offset_hi)
@@ -148,7 +141,7 @@ def test_a_continuous_knob_gets_the_models_fractional_answer():
 def test_budget_spent_says_so():
     beta = 0.15
     _, play = softmax_game(-beta * np.array([0, 1, 2, 3]), beta)
-    found = fv.find_fair_vector(None, config(), "start_money", ["a"] * 4, play=play, batch=200, max_games=2_000, seed=1)
+    found = fv.find_fair_vector(KnobSearch(None, config(), "start_money", ["a"] * 4, 200, 2_000, 1), play=play)
     assert found.status == "budget"
     assert found.games <= 2_000
 
@@ -156,7 +149,7 @@ def test_budget_spent_says_so():
 def test_too_small_a_budget_and_scalar_knobs_are_errors():
     _, play = softmax_game(np.zeros(4), 0.1)
     with pytest.raises(AnalysisError, match="not enough games to explore"):
-        fv.find_fair_vector(None, config(), "start_money", ["a"] * 4, play=play, batch=100, max_games=300)
+        fv.find_fair_vector(KnobSearch(None, config(), "start_money", ["a"] * 4, batch=100, max_games=300), play=play)
     with pytest.raises(AnalysisError, match="not a per-seat number"):
         fv.knob_vector(SimpleNamespace(players=4, rounds=7), "rounds")
 

@@ -160,20 +160,23 @@ def _play(game, config, knob, seat, offset, lineup, start, seeds):
 @pytest.mark.parametrize("width", [math.nan, math.inf, 0.0, -1.0])
 def test_compensate_width_must_be_positive_and_finite(width):
     from simlab.experiments.adaptive import find_fair_offset
+    from simlab.experiments.knob_search import KnobSearch
     from simlab.games.massilia.config import MassiliaConfig
 
     config = MassiliaConfig.from_preset("rulebook")
     with pytest.raises(AnalysisError, match="--width: expected a positive finite number"):
-        find_fair_offset(None, config, "start_money", 3, ["trader"] * 4, width=width, max_games=1000, play=_play)
+        search = KnobSearch(None, config, "start_money", ["trader"] * 4, max_games=1000)
+        find_fair_offset(search, 3, width=width, play=_play)
 
 
 def test_compensate_with_too_few_games_is_an_error():
     from simlab.experiments.adaptive import find_fair_offset
+    from simlab.experiments.knob_search import KnobSearch
     from simlab.games.massilia.config import MassiliaConfig
 
     config = MassiliaConfig.from_preset("rulebook")
     with pytest.raises(AnalysisError, match=r"not enough games to fit \(--max-games 1\); need at least 6"):
-        find_fair_offset(None, config, "start_money", 3, ["trader"] * 4, max_games=1, play=_play)
+        find_fair_offset(KnobSearch(None, config, "start_money", ["trader"] * 4, max_games=1), 3, play=_play)
 
 
 def test_cli_compensate_nan_width_and_one_game_are_errors():
