@@ -8,16 +8,18 @@ from simlab.cli.answer import answer_or_reason, emit
 from simlab.cli.group import cli
 from simlab.cli.options import (
     chart_option,
+    choice_option,
     folder_argument,
     json_option,
     tolerance_option,
+    variant_filter_option,
 )
 
 
 @cli.command()
 @folder_argument
 @click.option("--base", metavar="VARIANT", help="Also show each seat's change against this variant (paired).")
-@click.option("--variant", "chosen", multiple=True, metavar="VARIANT", help="Show only this variant (repeatable).")
+@variant_filter_option
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True, help="Variants summarised in a big run.")
 @click.option("--all", "show_all", is_flag=True, help="Show every variant in full, however many the run has.")
 @tolerance_option
@@ -88,12 +90,11 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
     help="Price the cards (gods, items: the game's noun) in its money with this sweep (when the run has no money "
     "variants).",
 )
-@click.option(
+@choice_option(
     "--adjust",
-    type=click.Choice(["holm", "bh"]),
+    choices=["holm", "bh"],
     default="holm",
-    show_default=True,
-    help="Multiple-testing adjustment: holm (family-wise error) or bh (false discovery rate).",
+    text="Multiple-testing adjustment: holm (family-wise error) or bh (false discovery rate).",
 )
 @chart_option
 @json_option
@@ -116,16 +117,15 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
 
 @cli.command()
 @folder_argument
-@click.option(
+@choice_option(
     "--series",
-    type=click.Choice(["price", "demand", "bought", "sold", "supply", "marker", "harbour"]),
+    choices=["price", "demand", "bought", "sold", "supply", "marker", "harbour"],
     default="demand",
-    show_default=True,
-    help="Series drawn by --chart (and, with --json, the trajectories table); marker and harbour are the old "
+    text="Series drawn by --chart (and, with --json, the trajectories table); marker and harbour are the old "
     "names of demand and supply.",
 )
 @click.option("--base", metavar="VARIANT", help="Also show each seat's win-share change against this variant.")
-@click.option("--variant", "chosen", multiple=True, metavar="VARIANT", help="Show only this variant (repeatable).")
+@variant_filter_option
 @click.option("--all", "show_all", is_flag=True, help="Show every variant, however many the run has.")
 @chart_option
 @json_option
@@ -157,12 +157,11 @@ def markets(
 
 @cli.command()
 @folder_argument
-@click.option(
+@choice_option(
     "--outcome",
-    type=click.Choice(["score", "win_share"]),
+    choices=["score", "win_share"],
     default="score",
-    show_default=True,
-    help="Result whose variance is split into seat, bot and chance.",
+    text="Result whose variance is split into seat, bot and chance.",
 )
 @chart_option
 @json_option

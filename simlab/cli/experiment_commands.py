@@ -9,14 +9,20 @@ from typing import Any
 import click
 
 import simlab
-from simlab.cli.group import FiniteFloatRange, UserError, cli
+from simlab.cli.group import UserError, cli
 from simlab.cli.options import (
     _config,
     bots_option,
     chart_option,
+    choice_option,
     config_options,
+    count_option,
+    force_jobs_option,
     json_flag,
     json_option,
+    players_option,
+    points_option,
+    seed_option,
     split_bots,
     tolerance_option,
 )
@@ -31,12 +37,11 @@ from simlab.cli.options import (
     default=None,
     help="Per-seat config knob to set (default: the knob of the game's --intervention, e.g. start_money).",
 )
-@click.option(
+@choice_option(
     "--intervention",
-    type=click.Choice(["money", "points"]),
+    choices=["money", "points"],
     default="money",
-    show_default=True,
-    help="Which declared per-seat intervention to compensate with (when --knob is not given).",
+    text="Which declared per-seat intervention to compensate with (when --knob is not given).",
 )
 @click.option(
     "--seat",
@@ -45,29 +50,25 @@ from simlab.cli.options import (
     help="Only this seat: the fractional offset where its fitted curve crosses 1/N (the old one-seat search); "
     "without it, the whole vector for all seats.",
 )
-@click.option(
+@points_option(
     "--tolerance",
-    type=FiniteFloatRange(min=0),
     default=0.5,
-    show_default=True,
-    help="Points of win share: the race ends when the vectors left are this close to the best one's largest "
+    text="Points of win share: the race ends when the vectors left are this close to the best one's largest "
     "deviation from 1/N.",
 )
-@click.option(
+@points_option(
     "--fair-within",
-    type=FiniteFloatRange(min=0, min_open=True),
+    positive=True,
     default=1.0,
-    show_default=True,
-    help="Points of win share: a vector is fair when every seat's simultaneous interval lies within 1/N ± this "
+    text="Points of win share: a vector is fair when every seat's simultaneous interval lies within 1/N ± this "
     "(the report's seat tolerance); the published vector is tested first.",
 )
-@click.option(
+@points_option(
     "--width",
     "-w",
-    type=FiniteFloatRange(min=0, min_open=True),
+    positive=True,
     default=1.0,
-    show_default=True,
-    help="With --seat: stop when the 95% interval of the fair offset is narrower than this.",
+    text="With --seat: stop when the 95% interval of the fair offset is narrower than this.",
 )
 @click.option(
     "--max-games",
@@ -76,26 +77,17 @@ from simlab.cli.options import (
     help="Most games the search spends, confirmation not included (default: 200,000 for the vector, 100,000 "
     "with --seat).",
 )
-@click.option(
-    "--batch", type=click.IntRange(1), default=2_000, show_default=True, help="Games per vector in each step."
-)
-@click.option(
-    "--confirm-games",
-    type=click.IntRange(2),
-    default=20_000,
-    show_default=True,
-    help="Games of the confirmation run on fresh seeds.",
-)
-@click.option("--seed", "-s", type=click.IntRange(0), default=0, show_default=True, help="Root seed.")
-@click.option(
+@count_option("--batch", minimum=1, default=2_000, text="Games per vector in each step.")
+@count_option("--confirm-games", minimum=2, default=20_000, text="Games of the confirmation run on fresh seeds.")
+@seed_option(0)
+@count_option(
     "--jobs",
     "-j",
-    type=click.IntRange(1),
+    minimum=1,
     default=1,
-    show_default=True,
-    help="Worker processes (the vectors of a step are played in parallel; same results).",
+    text="Worker processes (the vectors of a step are played in parallel; same results).",
 )
-@click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
+@force_jobs_option
 @chart_option
 @json_flag("Print the answer as one JSON object (docs/analysis.md).")
 def compensate(
@@ -198,10 +190,10 @@ def _compensate_one_seat(search: Any, seat: int, width: float, chart: str | None
 @cli.command(context_settings={"ignore_unknown_options": True})
 @click.argument("game")
 @click.argument("sides", nargs=-1, type=click.UNPROCESSED, metavar="[--preset P] [--set K=V]... --vs ...")
-@click.option("--players", "-p", type=click.IntRange(1), help="Number of players (default: the game's).")
+@players_option("Number of players (default: the game's).")
 @bots_option
-@click.option("--games", "-n", type=click.IntRange(2), default=2_000, show_default=True, help="Games per side.")
-@click.option("--seed", "-s", type=click.IntRange(0), default=1, show_default=True, help="Root seed.")
+@count_option("--games", "-n", minimum=2, default=2_000, text="Games per side.")
+@seed_option(1)
 @click.option("--jobs", "-j", type=click.IntRange(-1), help="Worker processes (default: every core).")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Keep the result folder here (default: none).")
 @tolerance_option
@@ -246,18 +238,17 @@ def compare(
     metavar="BOTS",
     help="Bot specs, comma-separated (e.g. random,trader,priest); each plays the scenario as --seating says.",
 )
-@click.option(
+@choice_option(
     "--seating",
-    type=click.Choice(["every", "one"]),
+    choices=["every", "one"],
     default="every",
-    show_default=True,
-    help="every: each panel bot in every seat; one: in one seat, rotated among the scenario's lineup (a search "
+    text="every: each panel bot in every seat; one: in one seat, rotated among the scenario's lineup (a search "
     "bot then costs about a third as much in a 4-player game: docs/search.md).",
 )
 @click.option("--games", "-n", type=click.IntRange(1), help="Games per variant for each panel bot [scenario's].")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="The scenario's result folder [results/<name>].")
 @click.option("--jobs", "-j", type=int, default=-1, show_default=True, help="Worker processes; -1 = all cores.")
-@click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
+@force_jobs_option
 @click.option("--base", metavar="VARIANT", help="The variant the others are compared with [rulebook, control, …].")
 @json_option
 def robust(

@@ -10,8 +10,15 @@ import click
 
 from simlab.cli.group import FiniteFloatRange
 
-
 # -- shared options ---------------------------------------------------------------------------------
+Decorator = Callable[[Callable], Callable]
+
+
+def players_option(text: str) -> Decorator:
+    """--players/-p, a count of at least 1, saying ``text``."""
+    return click.option("--players", "-p", type=click.IntRange(1), help=text)
+
+
 def config_options(func: Callable) -> Callable:
     """--players, --preset and --set key=value: how every command builds a game config."""
     func = click.option(
@@ -24,8 +31,31 @@ def config_options(func: Callable) -> Callable:
     func = click.option("--preset", metavar="NAME", help="Config preset (see `simlab games`); default: the game's.")(
         func
     )
-    func = click.option("--players", "-p", type=click.IntRange(1), help="Number of players.")(func)
-    return func
+    return players_option("Number of players.")(func)
+
+
+def count_option(*decls: str, minimum: int, default: int, text: str) -> Decorator:
+    """A whole-number option of at least ``minimum`` (games, jobs, a batch) whose default the help shows."""
+    return click.option(*decls, type=click.IntRange(minimum), default=default, show_default=True, help=text)
+
+
+def choice_option(*decls: str, choices: list[str], default: str, text: str) -> Decorator:
+    """An option that takes one of ``choices``, whose default the help shows."""
+    return click.option(*decls, type=click.Choice(choices), default=default, show_default=True, help=text)
+
+
+def seed_option(default: int) -> Decorator:
+    """--seed/-s: the root seed of the games a command plays itself."""
+    return count_option("--seed", "-s", minimum=0, default=default, text="Root seed.")
+
+
+#: --force-jobs: more worker processes than cores, for the commands that take --jobs
+force_jobs_option = click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
+
+#: --variant (repeatable) of the answers that show only some variants of a big run
+variant_filter_option = click.option(
+    "--variant", "chosen", multiple=True, metavar="VARIANT", help="Show only this variant (repeatable)."
+)
 
 
 def bots_option(func: Callable) -> Callable:
@@ -94,16 +124,20 @@ def _echo(lines: list[str]) -> None:
         click.echo(line)
 
 
-def tolerance_option(func: Callable) -> Callable:
-    """--tolerance: the points of win share from 1/N that matter to the seat verdict (``tolerance``)."""
-    return click.option(
-        "--tolerance",
-        type=FiniteFloatRange(min=0),
-        default=1.0,
-        show_default=True,
-        help="Points of win share from the fair 1/N that matter: the seat verdict says whether the seats are "
-        "unequal by more than this.",
-    )(func)
+def points_option(*decls: str, default: float, text: str, positive: bool = False) -> Decorator:
+    """An amount of points of win share (a finite number ≥ 0, or > 0 when ``positive``) whose default the help
+    shows."""
+    kind = FiniteFloatRange(min=0, min_open=positive)
+    return click.option(*decls, type=kind, default=default, show_default=True, help=text)
+
+
+#: --tolerance: the points of win share from 1/N that matter to the seat verdict (``tolerance``)
+tolerance_option = points_option(
+    "--tolerance",
+    default=1.0,
+    text="Points of win share from the fair 1/N that matter: the seat verdict says whether the seats are "
+    "unequal by more than this.",
+)
 
 
 def json_flag(text: str) -> Callable[[Callable], Callable]:

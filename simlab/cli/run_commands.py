@@ -15,7 +15,10 @@ from simlab.cli.options import (
     _config,
     _echo,
     bots_option,
+    choice_option,
     config_options,
+    count_option,
+    force_jobs_option,
     json_flag,
     split_bots,
 )
@@ -31,7 +34,7 @@ summary_json = json_flag("Print the result summary as JSON instead of the transc
 @click.option(
     "--jobs", "-j", type=int, default=-1, show_default=True, help="Worker processes; -1 = all cores (at most)."
 )
-@click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
+@force_jobs_option
 @click.option("--out", "-o", type=click.Path(), help="Result folder (default: results/<scenario name>).")
 @click.option("--resume", is_flag=True, help="Finish (or extend) an interrupted run in the result folder.")
 @click.option("--chunk-size", type=int, help="Games per task and per parquet file (default: the scenario's).")
@@ -43,12 +46,11 @@ summary_json = json_flag("Print the result summary as JSON instead of the transc
     help="Keep one parquet file per chunk (by default a complete run of more than 500 part files "
     "merges them into few large files: see `simlab compact`).",
 )
-@click.option(
+@choice_option(
     "--backend",
-    type=click.Choice(["local", "dask", "ray"]),
+    choices=["local", "dask", "ray"],
     default="local",
-    show_default=True,
-    help="Where chunks run: local processes, or a Dask or Ray cluster (pip install 'simlab[dask]').",
+    text="Where chunks run: local processes, or a Dask or Ray cluster (pip install 'simlab[dask]').",
 )
 @click.option(
     "--address",
@@ -118,9 +120,9 @@ def run(
 @click.argument("game")
 @config_options
 @bots_option
-@click.option("--games", "-n", type=click.IntRange(1), default=5000, show_default=True, help="Games to time.")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
-@click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
+@count_option("--games", "-n", minimum=1, default=5000, text="Games to time.")
+@count_option("--jobs", "-j", minimum=1, default=1, text="Worker processes.")
+@force_jobs_option
 @click.option(
     "--profile",
     "show_profile",
@@ -128,12 +130,11 @@ def run(
     help="Also play the games through the runner's chunks and print where the time goes (engine, "
     "columns, Parquet), and the engine's time by decision kind.",
 )
-@click.option(
+@count_option(
     "--chunk-size",
-    type=click.IntRange(1),
+    minimum=1,
     default=1000,
-    show_default=True,
-    help="Games per chunk for --profile (a run's per-chunk costs shrink with bigger chunks).",
+    text="Games per chunk for --profile (a run's per-chunk costs shrink with bigger chunks).",
 )
 @click.option(
     "--rotate",

@@ -7,7 +7,7 @@ import click
 import simlab
 from simlab.cli.answer import emit
 from simlab.cli.group import UserError, cli
-from simlab.cli.options import _player_range, json_flag
+from simlab.cli.options import _player_range, json_flag, players_option
 
 
 @cli.command()
@@ -46,7 +46,7 @@ def bots(game: str) -> None:
 @cli.command()
 @click.argument("game")
 @click.option("--preset", metavar="NAME", help="Show this preset's values (see `simlab games`); default: the game's.")
-@click.option("--players", "-p", type=click.IntRange(1), help="Number of players (for knobs that depend on it).")
+@players_option("Number of players (for knobs that depend on it).")
 @json_flag("Print the knobs as one JSON object (keys: see docs/running.md).")
 def config(game: str, preset: str | None, players: int | None, fmt: str | None) -> None:
     """List every config knob of GAME: its value (the preset's), default, type, range, provenance and description.
@@ -81,7 +81,7 @@ def new_game(name: str, out: str) -> None:
 
 @cli.command("new-scenario")
 @click.argument("game")
-@click.option("--players", "-p", type=click.IntRange(1), help="Number of players (default: the game's).")
+@players_option("Number of players (default: the game's).")
 @click.option(
     "--out",
     "-o",
