@@ -148,7 +148,7 @@ def compensate(
         _compensate_one_seat(search, seat, width, chart)
         return
     click.echo(
-        f"{g.name}: fair {knob} for all {config.players} seats (base {fv._show(fv.knob_vector(config, knob))}), "
+        f"{g.name}: fair {knob} for all {config.players} seats (base {fv._show(search.base())}), "
         f"lineup {','.join(lineup)} rotated; tolerance {tolerance:g} points",
         err=True,
     )
@@ -170,7 +170,7 @@ def _compensate_one_seat(search: Any, seat: int, width: float, chart: str | None
 
     knob, lineup = search.knob, search.lineup
     click.echo(
-        f"{search.game.name}: compensating seat {seat} with {knob} (base {getattr(search.config, knob, '?')}), "
+        f"{search.game.name}: compensating seat {seat} with {knob} (base {search.base()}), "
         f"lineup {','.join(lineup)} rotated; target width {width:g}",
         err=True,
     )

@@ -31,21 +31,6 @@ from simlab.experiments.knob_search import KnobSearch
 MAX_GAMES = 100_000
 
 
-def knob_base(config: Any, knob: str, seat: int) -> tuple[Any, ...]:
-    """The preset's per-seat tuple for ``knob``; refuse knobs that are not per-seat tuples."""
-    if not hasattr(config, knob):
-        raise AnalysisError(f"{type(config).__name__} has no knob {knob!r}")
-    value = getattr(config, knob)
-    if not isinstance(value, tuple) or len(value) < config.players:
-        raise AnalysisError(
-            f"knob {knob!r} is not a per-seat value (found {value!r}); compensate adds the offset to one "
-            "seat's entry of a per-seat tuple such as the starting money"
-        )
-    if not 0 <= seat < config.players:
-        raise AnalysisError(f"--seat must be 0..{config.players - 1}, got {seat}")
-    return value
-
-
 def play_offset(
     game: Any, config: Any, knob: str, seat: int, offset: float, lineup: Sequence[str], start: int, seeds: np.ndarray
 ) -> np.ndarray:
@@ -82,7 +67,9 @@ def find_fair_offset(
     max_games, batch, level = search.budget(MAX_GAMES), search.batch, search.level
     if isinstance(width, bool) or not isinstance(width, int | float) or not (math.isfinite(width) and width > 0):
         raise AnalysisError(f"--width: expected a positive finite number, found {width!r}")
-    base = knob_base(config, knob, seat)
+    base = search.base()  # the knob for each seat (a config may hold more entries than it has players)
+    if not 0 <= seat < len(base):
+        raise AnalysisError(f"--seat must be 0..{len(base) - 1}, got {seat}")
     n = config.players
     integer = isinstance(base[seat], int)
     lowest = -float(base[seat])  # the knob may not go below zero

@@ -74,20 +74,6 @@ def intervention_knob(game: Any, kind: str = "money") -> str:
     return found.knob
 
 
-def knob_vector(config: Any, knob: str) -> tuple[Any, ...]:
-    """The config's per-seat tuple for ``knob`` (its first ``players`` entries); refuse other knobs."""
-    if not hasattr(config, knob):
-        raise AnalysisError(f"{type(config).__name__} has no knob {knob!r}")
-    value = getattr(config, knob)
-    n = config.players
-    if not isinstance(value, tuple) or len(value) < n or not all(isinstance(v, int | float) for v in value[:n]):
-        raise AnalysisError(
-            f"knob {knob!r} is not a per-seat number (found {value!r}); compensate sets one value per seat of a "
-            "per-seat tuple such as the starting money"
-        )
-    return tuple(value[:n])
-
-
 def _trials(search: KnobSearch, play: Play, base: tuple[Any, ...] | None = None) -> Trials:
     """The engine for the search's knob: an arm is the knob's value, or with ``base`` its offsets from ``base``.
     ``play(game, config, knob, value, lineup, start, seeds)`` (replaceable in tests) plays in this process;
@@ -135,7 +121,7 @@ def find_fair_vector(
     config, knob = search.config, search.knob
     batch, max_games, level, seed = search.batch, search.budget(MAX_GAMES), search.level, search.seed
     say = progress or (lambda _line: None)
-    base = knob_vector(config, knob)
+    base = search.base()
     n = len(base)
     integer = is_integer(base)
     if batch < 10:

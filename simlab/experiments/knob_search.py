@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from simlab.analysis.frames import AnalysisError
 from simlab.experiments.engine import PlayArm, Trials
 
 
@@ -28,6 +29,10 @@ class KnobSearch:
     level: float = 0.95
     jobs: int = 1
 
+    def base(self) -> tuple[Any, ...]:
+        """The config's value of the knob for each seat (``knob_vector``)."""
+        return knob_vector(self.config, self.knob)
+
     def budget(self, default: int) -> int:
         """``max_games``, or the driver's ``default`` when none was given."""
         return default if self.max_games is None else self.max_games
@@ -35,3 +40,18 @@ class KnobSearch:
     def trials(self, play: PlayArm, worker: PlayArm | None) -> Trials:
         """The engine for this search's arms: ``play`` in this process, ``worker`` (picklable) in workers."""
         return Trials(play, self.seed, self.jobs, worker)
+
+
+def knob_vector(config: Any, knob: str) -> tuple[Any, ...]:
+    """The config's per-seat tuple for ``knob``, its first ``players`` entries (a config may hold one per seat of
+    its largest player count); refuse other knobs."""
+    if not hasattr(config, knob):
+        raise AnalysisError(f"{type(config).__name__} has no knob {knob!r}")
+    value = getattr(config, knob)
+    n = config.players
+    if not isinstance(value, tuple) or len(value) < n or not all(isinstance(v, int | float) for v in value[:n]):
+        raise AnalysisError(
+            f"knob {knob!r} is not a per-seat number (found {value!r}); compensate sets one value per seat of a "
+            "per-seat tuple such as the starting money"
+        )
+    return tuple(value[:n])

@@ -187,7 +187,7 @@ def test_cli_compensate_spends_few_games(real_folder):
 def test_cli_compensate_refuses_a_scalar_knob():
     result = CliRunner().invoke(cli, ["compensate", "massilia", "--seat", "0", "--knob", "rounds"])
     assert result.exit_code == 2
-    assert "error: knob 'rounds' is not a per-seat value" in result.output
+    assert "error: knob 'rounds' is not a per-seat number" in result.output  # the same words as without --seat
 
 
 def test_compensate_gives_the_same_games_with_two_workers(real_folder, tmp_path):

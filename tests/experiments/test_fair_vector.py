@@ -13,7 +13,7 @@ from simlab.analysis.confirmation import confirmation_of
 from simlab.analysis.frames import AnalysisError
 from simlab.analysis.softmax_fit import SoftmaxFit, fit_softmax, shortlist
 from simlab.experiments import fair_vector as fv
-from simlab.experiments.knob_search import KnobSearch
+from simlab.experiments.knob_search import KnobSearch, knob_vector
 
 BASE = (6, 6, 6, 6)
 
@@ -151,7 +151,7 @@ def test_too_small_a_budget_and_scalar_knobs_are_errors():
     with pytest.raises(AnalysisError, match="not enough games to explore"):
         fv.find_fair_vector(KnobSearch(None, config(), "start_money", ["a"] * 4, batch=100, max_games=300), play=play)
     with pytest.raises(AnalysisError, match="not a per-seat number"):
-        fv.knob_vector(SimpleNamespace(players=4, rounds=7), "rounds")
+        knob_vector(SimpleNamespace(players=4, rounds=7), "rounds")
 
 
 def test_shortlist_normalises_to_the_strongest_seat():
