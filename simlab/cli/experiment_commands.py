@@ -22,6 +22,7 @@ from simlab.cli.options import (
     json_option,
     players_option,
     points_option,
+    scenario_argument,
     seed_option,
     split_bots,
     tolerance_option,
@@ -231,7 +232,7 @@ def compare(
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@scenario_argument
 @click.option(
     "--panel",
     required=True,

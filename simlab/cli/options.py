@@ -97,7 +97,18 @@ def _config(game: Any, players: int | None, preset: str | None, settings: tuple[
 
 # -- analysis commands ------------------------------------------------------------------------------
 def folder_argument(func: Callable) -> Callable:
+    """FOLDER: a result folder (the analyses, replay, repair, verify)."""
     return click.argument("folder", type=click.Path(file_okay=False))(func)
+
+
+def results_dir_argument(func: Callable) -> Callable:
+    """RESULTS_DIR: the result folder whose files a command rewrites (compact, digest)."""
+    return click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(file_okay=False))(func)
+
+
+def scenario_argument(func: Callable) -> Callable:
+    """SCENARIO: a scenario file (run, robust)."""
+    return click.argument("scenario", type=click.Path(dir_okay=False))(func)
 
 
 def _check_chart(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -18,8 +18,11 @@ from simlab.cli.options import (
     choice_option,
     config_options,
     count_option,
+    folder_argument,
     force_jobs_option,
     json_flag,
+    results_dir_argument,
+    scenario_argument,
     split_bots,
 )
 from simlab.core.errors import SimlabError
@@ -29,7 +32,7 @@ summary_json = json_flag("Print the result summary as JSON instead of the transc
 
 
 @cli.command()
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@scenario_argument
 @click.option("--games", "-n", type=int, help="Games per variant (default: the scenario's; on --resume, the run's).")
 @click.option(
     "--jobs", "-j", type=int, default=-1, show_default=True, help="Worker processes; -1 = all cores (at most)."
@@ -231,7 +234,7 @@ def play(
 
 
 @cli.command()
-@click.argument("folder", type=click.Path(file_okay=False))
+@folder_argument
 @click.option("--variant", "-v", metavar="VARIANT", help="Variant of the game (default: the run's only variant).")
 @click.option("--game", "-g", "index", type=click.IntRange(0), required=True, help="Game index (0, 1, ...).")
 @summary_json
@@ -260,7 +263,7 @@ def replay(folder: str, variant: str | None, index: int, fmt: str | None) -> Non
 
 
 @cli.command()
-@click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(file_okay=False))
+@results_dir_argument
 @click.option(
     "--games-per-file",
     "-n",
@@ -286,7 +289,7 @@ def compact(results_dir: str, games_per_file: int | None) -> None:
 
 
 @cli.command()
-@click.argument("results_dir", metavar="RESULTS_DIR", type=click.Path(file_okay=False))
+@results_dir_argument
 def digest(results_dir: str) -> None:
     """Add analysis digests to RESULTS_DIR, a folder run by a simlab that did not write them.
 
@@ -301,7 +304,7 @@ def digest(results_dir: str) -> None:
 
 
 @cli.command()
-@click.argument("folder", type=click.Path(file_okay=False))
+@folder_argument
 @click.option(
     "--scenario",
     type=click.Path(dir_okay=False),
@@ -320,7 +323,7 @@ def repair(folder: str, scenario: str | None) -> None:
 
 
 @cli.command()
-@click.argument("folder", type=click.Path(file_okay=False))
+@folder_argument
 @click.option(
     "--quarantine",
     is_flag=True,
