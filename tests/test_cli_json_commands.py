@@ -162,3 +162,19 @@ def test_verify_json_says_ok_or_what_is_damaged(folder, tmp_path):
     assert [r["file"] for r in d["tables"]["damaged"]] == [part.name]
     text = invoke("verify", str(broken)).stdout.splitlines()
     assert text[1] == f"damaged: {part.name}: {d['tables']['damaged'][0]['reason']}"
+
+
+def test_bots_json_lists_each_bot_and_the_search_parameters():
+    d = json.loads(invoke("bots", "roma", "--json").stdout)
+    assert list(d)[:3] == [*ENVELOPE, "game"] and d["command"] == "bots" and d["game"] == "roma"
+    bots = {b["name"]: b for b in d["tables"]["bots"]}
+    registry = simlab.get_game("roma").bots
+    assert list(bots) == [*registry.names(), *registry.search_names()]
+    assert bots["builder"]["params"] == dict(registry.info("builder").params) and not bots["builder"]["search"]
+    assert bots["race"]["search"] and bots["race"]["params"] == dict(registry.info("race").params)
+    params = {p["param"]: p for p in d["tables"]["search_params"]}
+    assert params["rollout"]["default"] == registry.default_rollout() and params["iterations"]["default"] == 64
+    text = invoke("bots", "roma").stdout.splitlines()  # the text as it was: a bot's line, its parameters' line
+    assert text[0] == "random     uniformly random legal action"
+    assert text[2].startswith("           parameters: money_value=0.35, ")
+    assert "           rollout=builder: the bot that plays every seat in the playouts" in "\n".join(text)

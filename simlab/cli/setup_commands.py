@@ -21,26 +21,12 @@ def games(fmt: str | None) -> None:
 
 @cli.command()
 @click.argument("game")
-def bots(game: str) -> None:
+@json_flag("Print the bots and the search bots' parameters as one JSON object (docs/analysis.md).")
+def bots(game: str, fmt: str | None) -> None:
     """List the bots of GAME with what they do and their parameters (spec strings: name:key=value,...)."""
-    g = simlab.get_game(game)
-    for name in g.bots.names():
-        info = g.bots.info(name)
-        click.echo(f"{name:<10} {info.doc}")
-        if info.params:
-            params = ", ".join(f"{k}={v:g}" for k, v in info.params.items())
-            click.echo(f"{'':<10} parameters: {params}")
-    from simlab.core.search_spec import PARAM_DOC
+    from simlab.cli.tool_answers import bots_answer
 
-    for name in g.bots.search_names():  # core's search bot: its strength and cost are measured in docs/search.md
-        click.echo(f"{name:<10} {g.bots.info(name).doc}")
-        defaults = g.bots.search_defaults()
-        for key, doc in PARAM_DOC.items():
-            default = defaults.get(key)
-            shown = f"{key}={default:g}" if default is not None else key
-            if key == "rollout":
-                shown = f"rollout={g.bots.default_rollout()}"
-            click.echo(f"{'':<10} {shown}: {doc}")
+    emit(bots_answer(simlab.get_game(game)), fmt)
 
 
 @cli.command()

@@ -46,6 +46,37 @@ def _old_names(game: Any) -> str:
     return f" (old names: {', '.join(f'{a} = {b}' for a, b in aliases.items())})" if aliases else ""
 
 
+def bots_answer(game: Any) -> Answer:
+    """``simlab bots``: each bot with what it does and its parameters, then core's search bots with every
+    parameter (its default for this game and what it does); ``--json``: the same as two tables."""
+    from simlab.core.search_spec import PARAM_DOC
+
+    registry = game.bots
+    defaults = registry.search_defaults()
+    search = []  # (key, default as a spec writes it, what it does)
+    for key, doc in PARAM_DOC.items():
+        default = registry.default_rollout() if key == "rollout" else defaults.get(key)
+        search.append((key, default, doc))
+    bots = [(name, registry.info(name), False) for name in registry.names()]
+    bots += [(name, registry.info(name), True) for name in registry.search_names()]  # docs/search.md
+
+    def lines() -> list[str]:
+        out = []
+        for name, info, searches in bots:
+            out.append(f"{name:<10} {info.doc}")
+            if searches:
+                for key, default, doc in search:
+                    shown = key if default is None else f"{key}={default}" if key == "rollout" else f"{key}={default:g}"
+                    out.append(f"{'':<10} {shown}: {doc}")
+            elif info.params:
+                out.append(f"{'':<10} parameters: {', '.join(f'{k}={v:g}' for k, v in info.params.items())}")
+        return out
+
+    rows = [{"name": n, "doc": i.doc, "search": s, "params": dict(i.params)} for n, i, s in bots]
+    params = [{"param": key, "default": default, "doc": doc} for key, default, doc in search]
+    return Answer("bots", lines, {"bots": rows, "search_params": params}, fields={"game": game.name})
+
+
 def config_answer(game: Any, preset: str, rows: list[dict[str, Any]]) -> Answer:
     """``simlab config``: every knob of ``preset`` as a table; ``--json`` keeps ``knobs`` at the top level, where it
     was before the envelope, beside the envelope's ``tables.knobs``."""
