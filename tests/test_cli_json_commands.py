@@ -178,3 +178,27 @@ def test_bots_json_lists_each_bot_and_the_search_parameters():
     assert text[0] == "random     uniformly random legal action"
     assert text[2].startswith("           parameters: money_value=0.35, ")
     assert "           rollout=builder: the bot that plays every seat in the playouts" in "\n".join(text)
+
+
+def test_a_quarantined_comparison_names_the_compare_command_that_plays_its_games_again(folder, tmp_path):
+    """verify --quarantine said `simlab run 'simlab compare' --out F --resume` for a folder compare made: no such
+    scenario file. It names the comparison now, which plays the moved part's games again into the folder."""
+    import shlex
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(folder, broken)
+    part = sorted((broken / "parts").glob("bribe_disc*.parquet"))[0]
+    data = bytearray(part.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    part.write_bytes(data)
+    moved = invoke("verify", str(broken), "--quarantine")
+    assert moved.exit_code == 2
+    command = moved.stderr.rsplit("play their games again with: ", 1)[1].strip()
+    words = shlex.split(command)
+    assert words[:2] == ["simlab", "compare"] and words[-2:] == ["--out", str(broken)]
+    assert "'simlab compare'" not in moved.stderr
+    again = invoke(*words[1:])
+    assert again.exit_code == 0, again.output
+    d = json.loads(invoke("verify", str(broken), "--json").stdout)
+    assert d["ok"] and d["games"] == 200

@@ -339,7 +339,6 @@ def verify(folder: str, quarantine: bool, fmt: str | None) -> None:
     import shlex
 
     from simlab.cli.tool_answers import verify_answer
-    from simlab.run.reader import load_manifest
     from simlab.run.verify import verify_folder
 
     result = verify_folder(folder, quarantine=quarantine)
@@ -350,13 +349,11 @@ def verify(folder: str, quarantine: bool, fmt: str | None) -> None:
         raise UserError(f"{folder}: {result.missing[0]}")
     names = ", ".join(p.name for p, _ in result.damaged)
     if result.moved:
-        try:
-            source = load_manifest(folder)["scenario"]["source"]
-        except (SimlabError, KeyError, TypeError):
-            source = "SCENARIO"
+        from simlab.experiments.what_if import resume_command
+
         raise UserError(
             f"{len(result.damaged)} damaged part file(s) moved to {result.moved[0].parent}: {names}; play their "
-            f"games again with: simlab run {shlex.quote(str(source))} --out {shlex.quote(folder)} --resume"
+            f"games again with: {resume_command(folder)}"
         )
     raise UserError(
         f"{len(result.damaged)} damaged part file(s) in {folder}: {names}; move them aside with "

@@ -29,6 +29,10 @@ from simlab.run.errors import ScenarioError
 GAMES = 2_000
 SEED = 1
 SEPARATOR = "--vs"
+#: the scenario source of a comparison's result folder (its manifest says so)
+SOURCE = "simlab compare"
+#: how a side that changes nothing is described
+DEFAULT_SIDE = "the default preset"
 #: longest variant name read off a side's changes (else the sides are called a and b)
 MAX_NAME = 48
 USAGE = "each side takes --preset NAME and --set KEY=VALUE (repeatable), the sides separated by --vs"
@@ -131,11 +135,37 @@ def what_if_scenario(
         if side.settings:
             lines.append(f"[{table}.set]")
             lines += [f"{key} = {toml_value(value)}" for key, value in side.settings.items()]
-    return parse_scenario("\n".join(lines) + "\n", source="simlab compare", default_name=f"compare_{game.name}")
+    return parse_scenario("\n".join(lines) + "\n", source=SOURCE, default_name=f"compare_{game.name}")
 
 
 def _typed(side: Side) -> str:
-    return " ".join(side.words()) or "the default preset"
+    return " ".join(side.words()) or DEFAULT_SIDE
+
+
+def resume_command(folder: str | Path) -> str:
+    """The command that plays the missing games of result ``folder``: ``simlab run SCENARIO --out F --resume``,
+    or, for a folder ``simlab compare --out`` made (its scenario is no file), that comparison again with
+    ``--out F``, which extends the folder it finds there (its sides, players, lineup, games and seed read off the
+    manifest's scenario)."""
+    import tomllib
+
+    from simlab.core.errors import SimlabError
+    from simlab.run.reader import load_manifest
+
+    try:
+        scenario = load_manifest(folder)["scenario"]
+        source = scenario["source"]
+        if source != SOURCE:
+            return shlex.join(["simlab", "run", str(source), "--out", str(folder), "--resume"])
+        sc = tomllib.loads(scenario["text"])
+        a, b = (
+            shlex.split(v["description"]) if v["description"] != DEFAULT_SIDE else [] for v in sc["variants"].values()
+        )
+    except (SimlabError, KeyError, TypeError, ValueError):
+        return f"simlab run SCENARIO --out {shlex.quote(str(folder))} --resume"
+    words = ["simlab", "compare", sc["game"], *a, SEPARATOR, *b, "--players", str(sc["players"])]
+    words += ["--bots", ",".join(sc["lineup"]), "--games", str(sc["games"]), "--seed", str(sc["seed"])]
+    return shlex.join([*words, "--out", str(folder)])
 
 
 @dataclass
