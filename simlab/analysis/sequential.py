@@ -26,6 +26,7 @@ folder's digests (one byte per game: its winners), else from the rows.
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 from typing import Any
 
@@ -117,9 +118,7 @@ def verdicts_from(questions: list[_Question], tolerance: float, alpha: float, pl
     m = max(len(questions), 1)
     out: list[Verdict] = []
     by_variant: dict[str, list[tuple[float, float, float, int]]] = {}
-    for q in questions:
-        centre = min(max(q.fair, q.low), q.high)
-        mean, lo, hi = (float(x) for x in mean_sequence(q.n, q.total, q.squares, q.low, q.high, centre, alpha / m))
+    for q, (mean, lo, hi) in zip(questions, _intervals(questions, alpha / m), strict=True):
         state, direction = state_of(lo, hi, q.fair, tolerance) if q.n else ("open", 0)
         out.append(Verdict(q.key, q.label, q.variants, mean, lo, hi, q.n, state, direction))
         if q.key.startswith("seats/"):
@@ -135,6 +134,20 @@ def verdicts_from(questions: list[_Question], tolerance: float, alpha: float, pl
         label = f"{variant}: every seat within ±{tolerance * 100:g} points of the fair share (1/{players})"
         equal.append(Verdict(f"seats/{variant}", label, (variant,), off, near, far, n, state, int(state == "beyond")))
     return equal + out
+
+
+def _intervals(questions: list[_Question], alpha: float) -> list[tuple[float, float, float]]:
+    """Each question's (mean, lo, hi) at ``alpha``: one vectorised boundary per kind of range and centre."""
+    out: list[tuple[float, float, float]] = [(math.nan, math.nan, math.nan)] * len(questions)
+    kinds: dict[tuple[float, float, float], list[int]] = {}
+    for i, q in enumerate(questions):
+        kinds.setdefault((q.low, q.high, min(max(q.fair, q.low), q.high)), []).append(i)
+    for (low, high, centre), idx in kinds.items():
+        sums = np.array([(questions[i].n, questions[i].total, questions[i].squares) for i in idx], dtype=float)
+        mean, lo, hi = mean_sequence(sums[:, 0], sums[:, 1], sums[:, 2], low, high, centre, alpha)
+        for j, i in enumerate(idx):
+            out[i] = (float(mean[j]), float(lo[j]), float(hi[j]))
+    return out
 
 
 def _questions(folder: str | Path, manifest: dict[str, Any], shares: _Shares) -> list[_Question]:
