@@ -153,6 +153,14 @@ def test_the_equal_seats_verdict_reads_the_seat_intervals():
     assert isinstance(vs["seats/v"], Verdict) and vs["seats/v"].as_dict()["variants"] == ["v"]
 
 
+def test_a_variant_without_games_yet_is_open_with_the_whole_range():
+    qs = [_Question(f"seats/v/seat {k}", "", ("v",), 0, 0.0, 0.0, 0, 1, 0.25) for k in range(4)]
+    qs.append(_Question("change/w/seat 0", "", ("w", "v"), 0, 0.0, 0.0, -1, 1, 0))
+    vs = verdicts_from(qs, 0.01, ALPHA, 4)
+    assert all(v.state == "open" and v.n == 0 for v in vs)
+    assert (vs[1].lo, vs[1].hi) == (0.0, 1.0) and (vs[-1].lo, vs[-1].hi) == (-1.0, 1.0)
+
+
 def test_the_boundary_costs_a_bounded_factor_and_the_mixture_beats_stitching_where_verdicts_settle():
     """The price of looking: from 3,000 to 100,000 games the sequence is 1.6-1.7 times a fixed 95% interval
     (one interval, α = 5%), where splitting α over 100 looks would cost about 1.8 times and grow with the looks;
@@ -171,3 +179,11 @@ if __name__ == "__main__":  # the figures in docs/analysis.md: python tests/anal
         seq, fixed = miss_rates(_looks(draw, low, high, centre), truth)
         print(f"{name}: missed at some look {seq:.2%} (fixed 95% interval at the same looks: {fixed:.2%})")
     print(f"false 'beyond' with the truth on the band's edge, stopping when settled: {false_beyond_rate():.2%}")
+    print("half-width / a fixed 95% interval's (seat share, variance 0.1875), by intervals in the family:")
+    for m in (1, 4, 32):
+        n = np.array([1e3, 3e3, 1e4, 3e4, 1e5, 1e6])
+        fixed = 1.96 * np.sqrt(0.1875 / n)
+        mix = mixture_bound(0.1875 * n, ALPHA / m / 2, 1.0) / n / fixed
+        stitch = stitching_bound(0.1875 * n, ALPHA / m / 2, 1.0) / n / fixed
+        cells = ", ".join(f"{k:,.0f}: {a:.2f} ({b:.2f})" for k, a, b in zip(n, mix, stitch, strict=True))
+        print(f"  {m:>2}: games {cells}  [mixture (stitching)]")
