@@ -9,13 +9,14 @@ data-chosen stopping point is as valid as at any fixed one.
 The one here is the **empirical-Bernstein confidence sequence** of Howard, Ramdas, McAuliffe & Sekhon (2021,
 "Time-uniform, nonparametric, nonasymptotic confidence sequences", Annals of Statistics): for per-game values
 X_i in [a, b] with mean μ, any predictable centre X̂ in [a, b] and V_n = Σ (X_i − X̂)², the sum Σ (X_i − μ) is
-a sub-exponential process with variance process V_n and scale c = b − a (their empirical-Bernstein theorem),
-so any sub-exponential uniform boundary u gives ``|Σ X_i − n μ| ≤ u(V_n)`` for every n at once with
-probability ≥ 1 − 2·α_side. The boundary is their **gamma-exponential mixture** (the conjugate mixture for
+a sub-exponential process with variance process V_n and scale c = b − a (their empirical-Bernstein theorem,
+from Fan et al.'s inequality for X − X̂ ≥ −c: so the upper tail needs only c = X̂ − a, the lower c = b − X̂,
+which this uses), and any sub-exponential uniform boundary u gives ``|Σ X_i − n μ| ≤ u(V_n)`` for every n at
+once with probability ≥ 1 − 2·α_side. The boundary is their **gamma-exponential mixture** (the conjugate mixture for
 sub-exponential processes; the formula of the authors' ``confseq`` library), tuned to be tightest at an
 accumulated variance of ``OPT_VARIANCE`` (about 10,000 games of a seat's share) and within 7% of that over
 3,000 to 100,000 games; ``stitching_bound`` (their closed-form polynomial stitching boundary) is kept for
-comparison: 17–23% wider at those counts (1.2–1.5 times the games for the same width).
+comparison: 15–31% wider at those counts (1.3–1.7 times the games for the same width).
 
 It is non-asymptotic (no normal approximation: it holds at 50 games as at 50 million), needs nothing but the
 bounds of the values, adapts to their variance through V_n, and its width grows only as √(log V) with the
@@ -39,6 +40,8 @@ MIN_VARIANCE = 100.0
 #: the mixture boundary is tightest at this accumulated variance (V_n): about 10,000 games of a four-player
 #: seat's share (per-game variance 0.19), 4,000 to 20,000 paired games of a change
 OPT_VARIANCE = 2000.0
+#: the smallest scale a side's boundary takes, as a share of the values' range (a centre at the range's edge)
+MIN_SCALE = 0.01
 #: the interval's method, as tables and the docs name it
 CS_METHOD = (
     "confidence sequence valid at every look: empirical Bernstein "
@@ -125,11 +128,16 @@ def mean_sequence(
     n = np.asarray(n, dtype=float)
     total = np.asarray(total, dtype=float)
     v = np.maximum(np.asarray(squares, dtype=float) - 2 * centre * total + n * centre * centre, 0.0)
-    half = mixture_bound(v, alpha / 2, high - low)
+    # each side's scale (Fan et al.'s X − X̂ ≥ −c): a mean read too high (the lower end) is bounded with
+    # c = X̂ − low, too low (the upper end) with c = high − X̂; a larger c is always valid (more conservative),
+    # so a centre at the edge of the range takes a small floor instead of 0
+    floor = MIN_SCALE * (high - low)
+    below = mixture_bound(v, alpha / 2, max(centre - low, floor))
+    above = mixture_bound(v, alpha / 2, max(high - centre, floor))
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(n > 0, total / np.maximum(n, 1), np.nan)
-        lo = np.where(n > 0, np.maximum(mean - half / np.maximum(n, 1), low), low)
-        hi = np.where(n > 0, np.minimum(mean + half / np.maximum(n, 1), high), high)
+        lo = np.where(n > 0, np.maximum(mean - below / np.maximum(n, 1), low), low)
+        hi = np.where(n > 0, np.minimum(mean + above / np.maximum(n, 1), high), high)
     return mean, lo, hi
 
 

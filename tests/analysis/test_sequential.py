@@ -173,6 +173,13 @@ def test_the_boundary_costs_a_bounded_factor_and_the_mixture_beats_stitching_whe
     assert (mixture_bound(v, ALPHA / 2, 1.0) < stitching_bound(v, ALPHA / 2, 1.0)).all()
 
 
+def _asymptotic_half_width(n: np.ndarray, var: float, alpha: float, t_opt: float) -> np.ndarray:
+    """The asymptotic confidence sequence's half-width (Waudby-Smith et al., two-sided, tuned for ``t_opt``
+    games), with the variance known: for comparison only (it is valid only in the limit)."""
+    r2 = (2 * math.log(1 / alpha) + math.log(1 + 2 * math.log(1 / alpha))) / t_opt
+    return np.sqrt(var * 2 * (n * r2 + 1) / (n * n * r2) * np.log(np.sqrt(n * r2 + 1) / alpha))
+
+
 if __name__ == "__main__":  # the figures in docs/analysis.md: python tests/analysis/test_sequential.py
     print(f"{REPS} streams each, a look every {BATCH} games up to {BATCH * LOOKS:,}, alpha {ALPHA}")
     for name, draw, truth, low, high, centre in STREAMS:
@@ -180,10 +187,16 @@ if __name__ == "__main__":  # the figures in docs/analysis.md: python tests/anal
         print(f"{name}: missed at some look {seq:.2%} (fixed 95% interval at the same looks: {fixed:.2%})")
     print(f"false 'beyond' with the truth on the band's edge, stopping when settled: {false_beyond_rate():.2%}")
     print("half-width / a fixed 95% interval's (seat share, variance 0.1875), by intervals in the family:")
+    print("  [this sequence (the stitched boundary's; the asymptotic sequence's)]")
     for m in (1, 4, 32):
         n = np.array([1e3, 3e3, 1e4, 3e4, 1e5, 1e6])
         fixed = 1.96 * np.sqrt(0.1875 / n)
-        mix = mixture_bound(0.1875 * n, ALPHA / m / 2, 1.0) / n / fixed
+        p = 0.25  # a fair seat won outright or not: Σ w = Σ w² = p·n
+        _, lo, hi = mean_sequence(n, p * n, p * n, 0.0, 1.0, 0.25, ALPHA / m)
+        mix = (hi - lo) / 2 / fixed
         stitch = stitching_bound(0.1875 * n, ALPHA / m / 2, 1.0) / n / fixed
-        cells = ", ".join(f"{k:,.0f}: {a:.2f} ({b:.2f})" for k, a, b in zip(n, mix, stitch, strict=True))
-        print(f"  {m:>2}: games {cells}  [mixture (stitching)]")
+        asym = _asymptotic_half_width(n, 0.1875, ALPHA / m, 1e4) / fixed
+        cells = ", ".join(
+            f"{k:,.0f}: {a:.2f} ({b:.2f}; {c:.2f})" for k, a, b, c in zip(n, mix, stitch, asym, strict=True)
+        )
+        print(f"  {m:>2}: {cells}")
