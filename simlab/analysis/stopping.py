@@ -126,6 +126,13 @@ def outcome_sentence(block: dict[str, Any]) -> str:
     )
 
 
+#: what a reader of a settled run's other tables must know
+FIXED_NOTE = (
+    "The other tables show fixed-size 95% intervals at the games played; where the run stopped because of what "
+    "it saw, the intervals that keep their guarantee are the verdicts' (valid at every look)."
+)
+
+
 def needed_table(block: dict[str, Any]) -> pl.DataFrame:
     """Games needed per verdict: one row per verdict, the settled ones in the order they settled, then the open."""
     rows = [{k: v[k] for k in VERDICT_KEYS} for v in block["verdicts"]]
@@ -157,4 +164,4 @@ def stopping_lines(folder: str | Path) -> list[str]:
     from simlab.run.reader import load_manifest
 
     block = read_stopping(load_manifest(folder))
-    return [] if block is None else [rule_sentence(block, words(folder).noun), outcome_sentence(block)]
+    return [] if block is None else [rule_sentence(block, words(folder).noun), outcome_sentence(block), FIXED_NOTE]

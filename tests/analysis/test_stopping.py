@@ -101,7 +101,7 @@ def test_the_report_shows_games_needed_per_verdict(settled_folder, real_folder):
     table = sec.tables[0]
     assert len(table.rows) == 4 and table.header[-1] == "settled at"
     assert any("Stopping rule" in f.text for f in sec.findings)
-    assert "money2_seat3 at 160" in sec.notes[0]
+    assert "money2_seat3 at 160" in sec.notes[-1] and "valid at every look" in sec.notes[0]
     assert stopping_section(load_context(real_folder, 0.95)) == (None, "")
 
 

@@ -3,7 +3,7 @@ one sentence, and the table "games needed per verdict" (``simlab.analysis.stoppi
 
 from __future__ import annotations
 
-from simlab.analysis.stopping import needed_table, outcome_sentence, read_stopping, rule_sentence
+from simlab.analysis.stopping import FIXED_NOTE, needed_table, outcome_sentence, read_stopping, rule_sentence
 from simlab.report import fmt as F
 from simlab.report.context import Context
 from simlab.report.model import Finding, Section, Table
@@ -57,6 +57,7 @@ def stopping_section(ctx: Context) -> tuple[Section | None, str]:
             note=f"Looks after {', '.join(F.count(n) for n in block['looks'])} games." if block["looks"] else "",
         )
     )
+    sec.notes.append(FIXED_NOTE)
     stopped = {v: s for v, s in block["variants"].items() if s.get("stopped_at") is not None}
     if stopped:
         sec.notes.append(
