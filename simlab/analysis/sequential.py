@@ -74,7 +74,7 @@ class Verdict:
 
 
 @dataclasses.dataclass(frozen=True)
-class _Question:
+class Question:
     """One interval to compute: its sums, its range and the value it is asked against."""
 
     key: str
@@ -113,7 +113,7 @@ def settled_verdicts(
     return verdicts_from(questions, tolerance / 100, alpha, int(manifest["players"]))
 
 
-def verdicts_from(questions: list[_Question], tolerance: float, alpha: float, players: int) -> list[Verdict]:
+def verdicts_from(questions: list[Question], tolerance: float, alpha: float, players: int) -> list[Verdict]:
     """The verdicts of these questions (``tolerance`` as a share), their intervals simultaneous over them."""
     m = max(len(questions), 1)
     out: list[Verdict] = []
@@ -139,7 +139,7 @@ def verdicts_from(questions: list[_Question], tolerance: float, alpha: float, pl
     return equal + out
 
 
-def _intervals(questions: list[_Question], alpha: float) -> list[tuple[float, float, float]]:
+def _intervals(questions: list[Question], alpha: float) -> list[tuple[float, float, float]]:
     """Each question's (mean, lo, hi) at ``alpha``: one vectorised boundary per kind of range and centre."""
     out: list[tuple[float, float, float]] = [(math.nan, math.nan, math.nan)] * len(questions)
     kinds: dict[tuple[float, float, float], list[int]] = {}
@@ -153,7 +153,7 @@ def _intervals(questions: list[_Question], alpha: float) -> list[tuple[float, fl
     return out
 
 
-def _questions(folder: str | Path, manifest: dict[str, Any], shares: _Shares) -> list[_Question]:
+def _questions(folder: str | Path, manifest: dict[str, Any], shares: _Shares) -> list[Question]:
     """The folder's questions: card values for a card-value design, else the seats and the changes."""
     design = _card_design(folder, manifest)
     if design is not None:
@@ -164,7 +164,7 @@ def _questions(folder: str | Path, manifest: dict[str, Any], shares: _Shares) ->
         for variant, label, seat in design.select("variant", "label", "seat").iter_rows():
             n, total, squares = shares.paired(variant, "control", int(seat))
             text = f"{said.grant(label)} to seat {seat}: change in its win share against the control"
-            out.append(_Question(f"card/{variant}", text, (variant, "control"), n, total, squares, -1.0, 1.0, 0.0))
+            out.append(Question(f"card/{variant}", text, (variant, "control"), n, total, squares, -1.0, 1.0, 0.0))
         return out
     players = int(manifest["players"])
     variants = [str(v["name"]) for v in manifest["variants"]]
@@ -174,7 +174,7 @@ def _questions(folder: str | Path, manifest: dict[str, Any], shares: _Shares) ->
             n, total, squares = shares.seat(variant, k)
             text = f"{variant}: seat {k}'s win share against the fair share (1/{players})"
             out.append(
-                _Question(f"seats/{variant}/seat {k}", text, (variant,), n, total, squares, 0.0, 1.0, 1 / players)
+                Question(f"seats/{variant}/seat {k}", text, (variant,), n, total, squares, 0.0, 1.0, 1 / players)
             )
     if len(variants) > 1:
         from simlab.analysis.sweep import base_variant
@@ -185,7 +185,7 @@ def _questions(folder: str | Path, manifest: dict[str, Any], shares: _Shares) ->
                 n, total, squares = shares.paired(variant, base, k)
                 text = f"{variant}: change in seat {k}'s win share against {base}"
                 out.append(
-                    _Question(f"change/{variant}/seat {k}", text, (variant, base), n, total, squares, -1.0, 1.0, 0.0)
+                    Question(f"change/{variant}/seat {k}", text, (variant, base), n, total, squares, -1.0, 1.0, 0.0)
                 )
     return out
 
@@ -303,4 +303,4 @@ def _rows_by_game(folder: str | Path, players: int) -> dict[str, np.ndarray]:
     return out
 
 
-__all__ = ["DEFAULT_ALPHA", "STATES", "Verdict", "settled_verdicts", "verdicts_from"]
+__all__ = ["DEFAULT_ALPHA", "STATES", "Question", "Verdict", "settled_verdicts", "verdicts_from"]

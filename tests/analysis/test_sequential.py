@@ -16,7 +16,7 @@ import pytest
 
 from simlab.analysis import stats
 from simlab.analysis.confseq import mean_sequence, mixture_bound, state_of, stitching_bound
-from simlab.analysis.sequential import Verdict, _Question, verdicts_from
+from simlab.analysis.sequential import Question, Verdict, verdicts_from
 
 REPS = 4000
 BATCH = 200
@@ -117,14 +117,14 @@ def test_a_family_of_verdicts_keeps_its_family_wise_error_at_every_look():
         for t in range(1, looks + 1):
             w = winners[:t].ravel()
             qs = [
-                _Question(
+                Question(
                     f"seats/v/seat {k}", "", ("v",), w.size, float((w == k).sum()), float((w == k).sum()), 0, 1, 0.25
                 )
                 for k in range(4)
             ]
             d = change[:t].ravel()
             qs.append(
-                _Question("change/w/seat 0", "", ("w", "v"), d.size, float(d.sum()), float((d * d).sum()), -1, 1, 0)
+                Question("change/w/seat 0", "", ("w", "v"), d.size, float(d.sum()), float((d * d).sum()), -1, 1, 0)
             )
             vs = verdicts_from(qs, tolerance=0.0, alpha=ALPHA, players=4)  # δ = 0: any exclusion of the truth
             bad |= any(v.state == "beyond" for v in vs)
@@ -142,20 +142,20 @@ def test_verdict_states_against_the_band():
 def test_the_equal_seats_verdict_reads_the_seat_intervals():
     n = 400_000
     shares = [0.28, 0.245, 0.24, 0.235]  # seat 0 three points over 1/4, with a 1-point tolerance
-    qs = [_Question(f"seats/v/seat {k}", "", ("v",), n, p * n, p * n, 0, 1, 0.25) for k, p in enumerate(shares)]
+    qs = [Question(f"seats/v/seat {k}", "", ("v",), n, p * n, p * n, 0, 1, 0.25) for k, p in enumerate(shares)]
     vs = {v.key: v for v in verdicts_from(qs, tolerance=0.01, alpha=ALPHA, players=4)}
     assert vs["seats/v/seat 0"].state == "beyond" and vs["seats/v/seat 0"].direction == 1
     assert vs["seats/v"].state == "beyond" and vs["seats/v"].direction == 1
     assert vs["seats/v"].lo > 0.01 and vs["seats/v"].hi >= vs["seats/v"].estimate >= vs["seats/v"].lo
     assert vs["seats/v/seat 1"].state == "within"
-    fair = [_Question(f"seats/v/seat {k}", "", ("v",), n, 0.25 * n, 0.25 * n, 0, 1, 0.25) for k in range(4)]
+    fair = [Question(f"seats/v/seat {k}", "", ("v",), n, 0.25 * n, 0.25 * n, 0, 1, 0.25) for k in range(4)]
     assert {v.key: v for v in verdicts_from(fair, 0.01, ALPHA, 4)}["seats/v"].state == "within"
     assert isinstance(vs["seats/v"], Verdict) and vs["seats/v"].as_dict()["variants"] == ["v"]
 
 
 def test_a_variant_without_games_yet_is_open_with_the_whole_range():
-    qs = [_Question(f"seats/v/seat {k}", "", ("v",), 0, 0.0, 0.0, 0, 1, 0.25) for k in range(4)]
-    qs.append(_Question("change/w/seat 0", "", ("w", "v"), 0, 0.0, 0.0, -1, 1, 0))
+    qs = [Question(f"seats/v/seat {k}", "", ("v",), 0, 0.0, 0.0, 0, 1, 0.25) for k in range(4)]
+    qs.append(Question("change/w/seat 0", "", ("w", "v"), 0, 0.0, 0.0, -1, 1, 0))
     vs = verdicts_from(qs, 0.01, ALPHA, 4)
     assert all(v.state == "open" and v.n == 0 for v in vs)
     assert (vs[1].lo, vs[1].hi) == (0.0, 1.0) and (vs[-1].lo, vs[-1].hi) == (-1.0, 1.0)
