@@ -75,7 +75,9 @@ class Verdict:
 
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """One interval to compute: its sums, its range and the value it is asked against."""
+    """One interval to compute: its sums, its range and the value it is asked against. ``mirrors``: the key of a
+    question whose values are this one's reflected about ``fair`` game by game (seat 1 of a two-seat game is
+    1 − seat 0): its interval is that one's reflected, exact, and takes no share of α."""
 
     key: str
     label: str
@@ -86,6 +88,7 @@ class Question:
     low: float
     high: float
     fair: float
+    mirrors: str = ""
 
 
 def settled_verdicts(
@@ -115,10 +118,16 @@ def settled_verdicts(
 
 def verdicts_from(questions: list[Question], tolerance: float, alpha: float, players: int) -> list[Verdict]:
     """The verdicts of these questions (``tolerance`` as a share), their intervals simultaneous over them."""
-    m = max(len(questions), 1)
+    own = [q for q in questions if not q.mirrors]
+    found = dict(zip((q.key for q in own), _intervals(own, alpha / max(len(own), 1)), strict=True))
+    for q in questions:  # a mirror: the reflection of its question's interval about the value asked against
+        if q.mirrors:
+            mean, lo, hi = found[q.mirrors]
+            found[q.key] = (2 * q.fair - mean, 2 * q.fair - hi, 2 * q.fair - lo)
     out: list[Verdict] = []
     by_variant: dict[str, list[tuple[float, float, float, int]]] = {}
-    for q, (mean, lo, hi) in zip(questions, _intervals(questions, alpha / m), strict=True):
+    for q in questions:
+        mean, lo, hi = found[q.key]
         state, direction = state_of(lo, hi, q.fair, tolerance) if q.n else ("open", 0)
         out.append(Verdict(q.key, q.label, q.variants, mean, lo, hi, q.n, state, direction))
         if q.key.startswith("seats/"):
@@ -169,12 +178,16 @@ def _questions(folder: str | Path, manifest: dict[str, Any], shares: _Shares) ->
     players = int(manifest["players"])
     variants = [str(v["name"]) for v in manifest["variants"]]
     out = []
+    # a game's shares add up to 1: with two seats, seat 1's share is 1 − seat 0's in every game, and its change
+    # minus seat 0's, so its interval is seat 0's reflected (exact, no share of α: a family half as large)
+    mirror = "seat 0" if players == 2 else ""
     for variant in variants:
         for k in range(players):
             n, total, squares = shares.seat(variant, k)
             text = f"{variant}: seat {k}'s win share against the fair share (1/{players})"
+            twin = f"seats/{variant}/{mirror}" if mirror and k == 1 else ""
             out.append(
-                Question(f"seats/{variant}/seat {k}", text, (variant,), n, total, squares, 0.0, 1.0, 1 / players)
+                Question(f"seats/{variant}/seat {k}", text, (variant,), n, total, squares, 0.0, 1.0, 1 / players, twin)
             )
     if len(variants) > 1:
         from simlab.analysis.sweep import base_variant
@@ -184,8 +197,11 @@ def _questions(folder: str | Path, manifest: dict[str, Any], shares: _Shares) ->
             for k in range(players):
                 n, total, squares = shares.paired(variant, base, k)
                 text = f"{variant}: change in seat {k}'s win share against {base}"
+                twin = f"change/{variant}/{mirror}" if mirror and k == 1 else ""
                 out.append(
-                    Question(f"change/{variant}/seat {k}", text, (variant, base), n, total, squares, -1.0, 1.0, 0.0)
+                    Question(
+                        f"change/{variant}/seat {k}", text, (variant, base), n, total, squares, -1.0, 1.0, 0.0, twin
+                    )
                 )
     return out
 

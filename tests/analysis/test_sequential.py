@@ -153,6 +153,20 @@ def test_the_equal_seats_verdict_reads_the_seat_intervals():
     assert isinstance(vs["seats/v"], Verdict) and vs["seats/v"].as_dict()["variants"] == ["v"]
 
 
+def test_with_two_seats_seat_1_is_seat_0_reflected_and_takes_no_share_of_alpha():
+    n, w = 10_000, 0.56 * 10_000  # seat 0 won 56% outright; seat 1 the rest
+    qs = [
+        Question("seats/v/seat 0", "", ("v",), n, w, w, 0, 1, 0.5),
+        Question("seats/v/seat 1", "", ("v",), n, n - w, n - w, 0, 1, 0.5, mirrors="seats/v/seat 0"),
+    ]
+    vs = {v.key: v for v in verdicts_from(qs, 0.01, ALPHA, 2)}
+    s0, s1 = vs["seats/v/seat 0"], vs["seats/v/seat 1"]
+    assert (s1.estimate, s1.lo, s1.hi) == pytest.approx((1 - s0.estimate, 1 - s0.hi, 1 - s0.lo))
+    assert s0.direction == 1 and s1.direction == -1 and s0.state == s1.state == "beyond"
+    alone = verdicts_from(qs[:1], 0.01, ALPHA, 2)[1]  # the family is one interval, not two
+    assert (alone.lo, alone.hi) == (s0.lo, s0.hi)
+
+
 def test_a_variant_without_games_yet_is_open_with_the_whole_range():
     qs = [Question(f"seats/v/seat {k}", "", ("v",), 0, 0.0, 0.0, 0, 1, 0.25) for k in range(4)]
     qs.append(Question("change/w/seat 0", "", ("w", "v"), 0, 0.0, 0.0, -1, 1, 0))
