@@ -95,8 +95,7 @@ def _count_or_none(x: Any) -> bool:
 def rule_sentence(block: dict[str, Any], noun: str = "card") -> str:
     """The stopping rule and its error guarantee, in one sentence (``noun``: the game's word for what a card
     intervention grants)."""
-    k = sum(1 for v in block["verdicts"] if v["key"].count("/") >= 2 or v["key"].startswith("card/"))
-    family = f"Bonferroni over the {k} verdicts' intervals" if k else "Bonferroni over the verdicts' intervals"
+    family = "Bonferroni over the verdicts' intervals"
     tol = block["tolerance"]
     band = f"±{tol:g} {'point' if tol == 1 else 'points'} of win share"
     return (
