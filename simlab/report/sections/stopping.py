@@ -11,8 +11,11 @@ from simlab.report.sections import register
 
 
 def _state(r: dict, tolerance: float) -> str:
+    band = f"±{tolerance:g} {'point' if tolerance == 1 else 'points'}"
+    if r["key"].count("/") == 1 and r["key"].startswith("seats/"):  # the equal-seats question
+        return {"within": f"every seat within {band}", "beyond": f"unequal by more than {band}"}.get(r["state"], "open")
     if r["state"] == "within":
-        return f"within ±{tolerance:g} {'point' if tolerance == 1 else 'points'}"
+        return f"within {band}"
     if r["state"] == "beyond":
         return "beyond, above" if r["direction"] > 0 else "beyond, below"
     return "open"
