@@ -22,7 +22,6 @@ def seats_answer(
     from simlab.analysis.frames import roles
     from simlab.analysis.seat_focus import focus, shown_changes, summary_lines
     from simlab.analysis.seats import seat_verdicts
-    from simlab.analysis.stopping import stopping_json, stopping_lines
     from simlab.analysis.text import compare_text, seats_text
 
     df = seat_advantage(folder)
@@ -35,17 +34,14 @@ def seats_answer(
     def lines() -> list[str]:
         shown = focus(df, base, chosen, top, show_all)
         text = [*seats_text(shown.full, tolerance, roles(folder).units), *summary_lines(df, shown, tolerance, folder)]
-        text += compare_text(shown_changes(compared, shown)) if compared is not None else []
-        return text + stopping_lines(folder)
+        return text + (compare_text(shown_changes(compared, shown)) if compared is not None else [])
 
     def chart() -> Any:
         from simlab.report import charts
 
         return charts.seat_win_shares(df)
 
-    stopping = stopping_json(folder)  # a run that stopped when settled says its rule (absent for a fixed size)
-    fields = {"base": base, **({"stopping": stopping} if stopping else {})}
-    return Answer("seats", lines, tables, folder=folder, fields=fields, chart=chart)
+    return with_stopping(Answer("seats", lines, tables, folder=folder, fields={"base": base}, chart=chart), folder)
 
 
 def compensation_answer(folder: str, seat: int | None) -> Answer:
@@ -86,7 +82,6 @@ def cards_answer(folder: str, control: str, sweep: str | None, adjust: str) -> A
     from simlab.analysis import compensation as fit
     from simlab.analysis.folder_question import require_card_run
     from simlab.analysis.frames import roles
-    from simlab.analysis.stopping import stopping_json, stopping_lines
     from simlab.analysis.text import cards_text
     from simlab.analysis.words import with_units, words
 
@@ -104,14 +99,11 @@ def cards_answer(folder: str, control: str, sweep: str | None, adjust: str) -> A
 
         return charts.card_value_forest(df, units=units)
 
-    stopping = stopping_json(folder)  # a run that stopped when settled says its rule (absent for a fixed size)
-    fields = {"control": control, "adjust": adjust, "sweep": sweep, **({"stopping": stopping} if stopping else {})}
+    fields = {"control": control, "adjust": adjust, "sweep": sweep}
     tables = {"cards": with_units(df, said)}
-
-    def lines() -> list[str]:
-        return [*cards_text(df, said), *stopping_lines(folder)]
-
-    return Answer("cards", lines, tables, folder=folder, fields=fields, chart=chart)
+    return with_stopping(
+        Answer("cards", lambda: cards_text(df, said), tables, folder=folder, fields=fields, chart=chart), folder
+    )
 
 
 def markets_answer(
@@ -242,3 +234,17 @@ def robust_answer(result: Any, folder: Path, seating: str, game: str) -> Answer:
     tables = {"verdicts": result.verdicts, "estimates": result.estimates}
     fields = {"bots": result.bots, "method": result.method, "seating": seating, "game": game}
     return Answer("robust", lines, tables, folder=str(folder), fields=fields)
+
+
+def with_stopping(answer: Answer, folder: str) -> Answer:
+    """A folder played until its question was settled: its answer gains the ``stopping`` block (``--json``) and
+    ends with the rule, its guarantee and the outcome (text); a fixed-size run's answer is returned as it is."""
+    from simlab.analysis.stopping import stopping_json, stopping_lines
+
+    stopping = stopping_json(folder)
+    if stopping is None:
+        return answer
+    before = answer.text
+    answer.fields = {**answer.fields, "stopping": stopping}
+    answer.lines = lambda: [*before(), *stopping_lines(folder)]
+    return answer
