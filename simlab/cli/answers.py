@@ -244,7 +244,7 @@ def with_stopping(answer: Answer, folder: str) -> Answer:
     stopping = stopping_json(folder)
     if stopping is None:
         return answer
-    before = answer.text
+    said = answer.lines  # the answer's own lines (a list, or the function that gives them)
     answer.fields = {**answer.fields, "stopping": stopping}
-    answer.lines = lambda: [*before(), *stopping_lines(folder)]
+    answer.lines = lambda: [*(said() if callable(said) else said), *stopping_lines(folder)]
     return answer
