@@ -58,9 +58,9 @@ def read_stopping(manifest: dict[str, Any]) -> dict[str, Any] | None:
         raise _bad("", f"is a {type(block).__name__}, not an object")
     if block.get("rule") not in RULES:
         raise _bad(".rule", f"{block.get('rule')!r} is not one of {', '.join(RULES)}")
-    for key in ("tolerance", "alpha"):
-        if not isinstance(block.get(key), int | float) or not 0 < block[key] < 100:
-            raise _bad(f".{key}", f"{block.get(key)!r} is not a positive number")
+    for key, top, what in (("tolerance", 100, "points of win share"), ("alpha", 1, "an error rate")):
+        if not isinstance(block.get(key), int | float) or not 0 < block[key] < top:
+            raise _bad(f".{key}", f"{block.get(key)!r} is not {what} between 0 and {top}")
     if not isinstance(block.get("max_games"), int) or block["max_games"] < 1:
         raise _bad(".max_games", f"{block.get('max_games')!r} is not a positive whole number of games")
     looks = block.get("looks")

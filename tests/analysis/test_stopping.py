@@ -131,6 +131,7 @@ def test_the_games_needed_table_lists_settled_verdicts_first():
         ({"looks": "100"}, "stopping.looks"),
         ({"verdicts": [{"key": "a"}]}, "stopping.verdicts[0]"),
         ({"outcome": "done"}, "stopping.outcome"),
+        ({"alpha": 5}, "stopping.alpha"),
     ],
 )
 def test_a_malformed_block_is_refused_with_where(change, where):
