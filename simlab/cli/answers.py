@@ -37,7 +37,7 @@ def seats_answer(
 
         return charts.seat_win_shares(df)
 
-    return Answer("seats", lines, tables, folder=folder, fields={"base": base}, chart=chart)
+    return with_stopping(Answer("seats", lines, tables, folder=folder, fields={"base": base}, chart=chart), folder)
 
 
 def seat_tables(df: Any, tolerance: float, compared: Any) -> dict[str, Any]:
@@ -132,7 +132,9 @@ def cards_answer(folder: str, control: str, sweep: str | None, adjust: str) -> A
 
     fields = {"control": control, "adjust": adjust, "sweep": sweep}
     tables = {"cards": with_units(df, said)}
-    return Answer("cards", lambda: cards_text(df, said), tables, folder=folder, fields=fields, chart=chart)
+    return with_stopping(
+        Answer("cards", lambda: cards_text(df, said), tables, folder=folder, fields=fields, chart=chart), folder
+    )
 
 
 def markets_answer(
@@ -263,3 +265,17 @@ def robust_answer(result: Any, folder: Path, seating: str, game: str) -> Answer:
     tables = {"verdicts": result.verdicts, "estimates": result.estimates}
     fields = {"bots": result.bots, "method": result.method, "seating": seating, "game": game}
     return Answer("robust", lines, tables, folder=str(folder), fields=fields)
+
+
+def with_stopping(answer: Answer, folder: str) -> Answer:
+    """A folder played until its question was settled: its answer gains the ``stopping`` block (``--json``) and
+    ends with the rule, its guarantee and the outcome (text); a fixed-size run's answer is returned as it is."""
+    from simlab.analysis.stopping import stopping_json, stopping_lines
+
+    stopping = stopping_json(folder)
+    if stopping is None:
+        return answer
+    said = answer.lines  # the answer's own lines (a list, or the function that gives them)
+    answer.fields = {**answer.fields, "stopping": stopping}
+    answer.lines = lambda: [*(said() if callable(said) else said), *stopping_lines(folder)]
+    return answer
