@@ -14,6 +14,7 @@ import pytest
 from simlab.experiments import fair_vector as fv
 from simlab.experiments.fix import find_fix
 from simlab.experiments.fix_question import STATUSES, fix_question
+from simlab.experiments.knob_search import KnobSearch
 from tests.examples.pig.game import GAME as PIG
 
 
@@ -214,9 +215,8 @@ def test_a_money_only_question_agrees_with_compensate():
         return np.eye(4)[k]
 
     cfg = PIG.make_config(players=4)
-    comp = fv.find_fair_vector(
-        PIG, cfg, "start_points", ["holder"] * 4, play=play_vector, batch=1000, max_games=80_000, seed=1
-    )
+    search = KnobSearch(PIG, cfg, "start_points", ["holder"] * 4, batch=1000, max_games=80_000, seed=1)
+    comp = fv.find_fair_vector(search, play=play_vector)
     q = fix_question(
         PIG,
         cfg,
