@@ -1,0 +1,110 @@
+"""Control variates from declared chance facts (``simlab.analysis.chance``, ``seat_advantage(control_variates=True)``).
+
+A chance fact carries its expectation (``Fact.expect``) into the role map; Roma declares its dice and battle luck
+with expectation 0, which holds on the real engine; and the adjusted seat intervals cover the truth on a null
+design of the real engine (each game's seats permuted at random, so every seat's true share is 1/2), while being
+narrower than the plain ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simlab.analysis.frames import AnalysisError
+from simlab.analysis.seats import seat_advantage
+from simlab.core.facts import Fact, FactSet, Units
+from simlab.core.registry import get_game
+from simlab.run.scenario import rotated_lineup
+
+LINEUP = ["builder", "warrior"]
+
+
+def _roma_rows(games: int, seed: int = 0) -> pl.DataFrame:
+    """Rows of ``games`` Roma games (rotated lineup) with their result and fact columns, game-major."""
+    game = get_game("roma")
+    cfg = game.make_config(players=2)
+    frames = []
+    for r in range(2):
+        index = np.arange(r, games, 2)
+        records = game.play_batch(cfg, (index + seed * games).tolist(), game.make_bots(rotated_lineup(LINEUP, r), 2))
+        cols = game.result_columns(records, cfg) | game.fact_columns(records, cfg)
+        frames.append(
+            pl.DataFrame({k: cols[k] for k in ("score", "rank", "win_share", "dice_luck", "battle_luck")}).with_columns(
+                pl.Series("game", np.repeat(index, 2)), pl.Series("seat", np.tile([0, 1], len(index)))
+            )
+        )
+    return pl.concat(frames).sort("game", "seat")
+
+
+@pytest.fixture(scope="module")
+def roma_rows() -> pl.DataFrame:
+    return _roma_rows(20_000)
+
+
+def test_a_chance_fact_carries_its_expectation_into_the_role_map() -> None:
+    facts = FactSet(
+        [
+            Fact("luck", "f_luck", "luck", "chance.luck", dtype="float64", expect=0.0, expect_source="fair dice"),
+            Fact("played", "f_played", "cards played", "card.played"),
+        ],
+        Units("coin", "coins", "coins", "point", "points", "points"),
+    )
+    roles = facts.match(["luck", "played"])
+    assert roles["chance.luck"] == [
+        {"column": "luck", "per": "seat", "unit": "count", "at": {}, "expect": 0.0, "expect_source": "fair dice"}
+    ]
+    assert "expect" not in roles["card.played"][0]  # a fact without a known expectation says nothing
+
+
+def test_roma_luck_has_its_declared_expectation(roma_rows: pl.DataFrame) -> None:
+    declared = get_game("roma").fact_set.role_map(get_game("roma").make_config())["chance.luck"]
+    assert {e["column"]: e["expect"] for e in declared} == {"dice_luck": 0.0, "battle_luck": 0.0}
+    for column in ("dice_luck", "battle_luck"):
+        x = roma_rows[column].to_numpy()
+        assert abs(x.mean()) < 4 * x.std() / np.sqrt(len(x)), column  # 4 sd: a false alarm once in 15,000 runs
+        assert x.std() > 0
+    # pips minus 3.5 a die: whole or half numbers
+    assert np.all(np.mod(roma_rows["dice_luck"].to_numpy() * 2, 1) == 0)
+
+
+def test_adjusted_seat_intervals_cover_on_a_null_design(roma_rows: pl.DataFrame) -> None:
+    """100 blocks of 200 games, each game's two seats swapped at random (their luck with them): every seat's true
+    share is 1/2. The adjusted 95% intervals cover it at the nominal rate up to sampling error, and are narrower."""
+    rng = np.random.default_rng(35)
+    swap = np.repeat(rng.integers(0, 2, roma_rows.height // 2), 2)
+    rows = roma_rows.with_columns(
+        (pl.col("seat") ^ pl.Series(swap)).alias("seat"),
+        (pl.col("game") // 200).cast(pl.String).alias("variant"),
+        pl.lit("builder/warrior").alias("bot"),
+    )
+    plain = seat_advantage(rows).filter(pl.col("seat") == 0).sort("variant")
+    cv = seat_advantage(rows, control_variates=True).filter(pl.col("seat") == 0).sort("variant")
+    assert cv.height == 100
+    covered = ((cv["win_share_lo"] <= 0.5) & (cv["win_share_hi"] >= 0.5)).mean()
+    assert covered >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / 100)  # 0.885: nominal minus 3 sd of a 100-block rate
+    width = (cv["win_share_hi"] - cv["win_share_lo"]).mean() / (plain["win_share_hi"] - plain["win_share_lo"]).mean()
+    assert width < 0.97  # measured 0.95 (variance ratio about 0.9)
+    assert cv["interval"][0].startswith("normal interval of the mean, control variates")
+    assert (cv["win_share_variance_ratio"] < 1).all()
+    # the equal-seats test on the adjusted shares keeps its level on the null
+    assert (cv["p_equal"] < 0.05).mean() <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 100)
+
+
+def test_the_default_is_todays_analysis(roma_rows: pl.DataFrame) -> None:
+    rows = roma_rows.head(2000).with_columns(pl.lit("rulebook").alias("variant"), pl.lit("b").alias("bot"))
+    plain = seat_advantage(rows)
+    assert "win_share_variance_ratio" not in plain.columns
+    assert plain["interval"][0] == "normal interval of the mean (sample sd)"
+    cv = seat_advantage(rows, control_variates=True)
+    assert plain["score"].to_list() == cv["score"].to_list()  # only the win shares are adjusted
+
+
+def test_control_variates_are_refused_without_chance_facts(roma_rows: pl.DataFrame) -> None:
+    rows = roma_rows.head(200).drop("dice_luck", "battle_luck").with_columns(pl.lit("v").alias("variant"))
+    with pytest.raises(AnalysisError, match="no chance facts"):
+        seat_advantage(rows, control_variates=True)
+    old = roma_rows.head(200).with_columns(pl.lit("v").alias("variant"), pl.lit(None, pl.Float64).alias("dice_luck"))
+    with pytest.raises(AnalysisError, match="lack the chance facts"):
+        seat_advantage(old, control_variates=True)
