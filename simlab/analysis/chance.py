@@ -26,8 +26,8 @@ from simlab.analysis.frames import AnalysisError, Results, as_lazy, names, roles
 LUCK_ROLE = "chance.luck"
 #: how the adjusted interval is made (written into the result frame, as the other interval methods are)
 CV_METHOD = (
-    "normal interval of the mean, control variates: win shares regressed on the seats' declared chance facts "
-    "({columns}) centred at their declared expectation; variance inflated for the fitted coefficients"
+    "control variates: each game's value regressed on the seats' declared chance facts ({columns}) centred at "
+    "their declared expectation, variance inflated for the fitted coefficients"
 )
 
 
@@ -105,3 +105,49 @@ def _adjusted(y: np.ndarray, z: np.ndarray) -> tuple[np.ndarray, float]:
 def method(luck: dict[str, float]) -> str:
     """The interval method's words for these chance facts."""
     return CV_METHOD.format(columns=", ".join(luck))
+
+
+def adjusted_card_games(
+    rows: Results, per_game: pl.DataFrame, design: pl.DataFrame, control: str, luck: dict[str, float]
+) -> pl.DataFrame:
+    """``card_value``'s per-game differences (label, game, dw, ds, …) with dw and ds adjusted for the luck of
+    every game behind them: each seat's luck in the control's game and in each granted variant's game, centred at
+    the declared expectation and regressed out per label. The spread around each label's mean is widened by
+    √((G−1)/(G−1−q)), so the intervals computed from the frame carry the fitted coefficients' cost."""
+    if not luck:
+        raise AnalysisError("no chance facts with a declared expectation in these results (role chance.luck)")
+    cols = list(luck)
+    lf = as_lazy(rows).with_columns(pl.col("seat").cast(pl.Int64))
+    centred = [(pl.col(c).cast(pl.Float64) - luck[c]).alias(c) for c in cols]
+    d = design.lazy().select("variant", "label", pl.col("seat").cast(pl.Int64).alias("granted"))
+    treated = (
+        lf.join(d, on="variant", how="inner")
+        .select("label", "game", "granted", "seat", *centred)
+        .collect()
+        .pivot(on=["granted", "seat"], index=["label", "game"], values=cols)
+    )
+    base = (
+        lf.filter(pl.col("variant") == control)
+        .select("game", "seat", *centred)
+        .collect()
+        .pivot(on="seat", index="game", values=cols)
+    )
+    base = base.rename({c: f"_c{c}" for c in base.columns if c != "game"})
+    joined = per_game.join(treated, on=["label", "game"], how="left").join(base, on="game", how="left")
+    zcols = [c for c in joined.columns if c not in per_game.columns]
+    if joined.select(pl.col(zcols).is_null().any()).select(pl.any_horizontal(pl.all())).item():
+        joined = joined.with_columns(pl.col(zcols).fill_null(0.0))  # a label without that seat's variant
+    out = []
+    for (_label,), g in joined.group_by("label", maintain_order=True):
+        z = g.select(zcols).to_numpy().astype(float)
+        z = z[:, z.std(axis=0) > 0] if len(z) else z
+        adjusted = {}
+        for name in ("dw", "ds"):
+            y = g[name].to_numpy().astype(float)[:, None]
+            u, inflate = _adjusted(y, z)
+            m = u.mean()
+            adjusted[name] = m + (u[:, 0] - m) * np.sqrt(inflate)
+        out.append(
+            g.select(per_game.columns).with_columns(pl.Series("dw", adjusted["dw"]), pl.Series("ds", adjusted["ds"]))
+        )
+    return pl.concat(out) if out else per_game

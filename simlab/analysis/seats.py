@@ -62,7 +62,7 @@ def seat_advantage(results: Results, level: float = 0.95, control_variates: bool
     win = ["win_share__n", "win_share", "win_share__sd", "_w1", "_w2"]
     per = per.drop(*win).join(adjusted, on=["variant", "seat"], how="left")
     out = seat_advantage_from_partial(per.drop("_bots", strict=False), splits, level, _bots(per))
-    return out.with_columns(pl.lit(chance.method(luck)).alias("interval"))
+    return out.with_columns(pl.lit(f"{stats.MEAN_METHOD}; {chance.method(luck)}").alias("interval"))
 
 
 def seat_partial(rows: Results) -> tuple[pl.DataFrame, pl.DataFrame]:

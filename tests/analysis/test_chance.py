@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.analysis.cards import card_value
 from simlab.analysis.frames import AnalysisError
 from simlab.analysis.seats import seat_advantage
 from simlab.core.facts import Fact, FactSet, Units
@@ -86,10 +87,31 @@ def test_adjusted_seat_intervals_cover_on_a_null_design(roma_rows: pl.DataFrame)
     assert covered >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / 100)  # 0.885: nominal minus 3 sd of a 100-block rate
     width = (cv["win_share_hi"] - cv["win_share_lo"]).mean() / (plain["win_share_hi"] - plain["win_share_lo"]).mean()
     assert width < 0.97  # measured 0.95 (variance ratio about 0.9)
-    assert cv["interval"][0].startswith("normal interval of the mean, control variates")
+    assert cv["interval"][0].startswith("normal interval of the mean (sample sd); control variates")
     assert (cv["win_share_variance_ratio"] < 1).all()
     # the equal-seats test on the adjusted shares keeps its level on the null
     assert (cv["p_equal"] < 0.05).mean() <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 100)
+
+
+def test_adjusted_card_values_cover_on_a_null_design(roma_rows: pl.DataFrame) -> None:
+    """A null grant: the "treated" games are other games of the control's own config (games 10,000.. renumbered),
+    so every label's true value is 0. 50 labels of 200 games each: the adjusted intervals cover 0 at the nominal
+    rate up to sampling error, and are narrower than the plain paired ones."""
+    half = roma_rows.height // 2
+    control = roma_rows.head(half).with_columns(pl.lit("control").alias("variant"))
+    treated = roma_rows.tail(half).with_columns(
+        pl.col("game") - half // 2,
+        pl.format("b{}_seat0", (pl.col("game") - half // 2) // 200).alias("variant"),
+    )
+    rows = pl.concat([control, treated]).with_columns(pl.lit("builder/warrior").alias("bot"))
+    plain = card_value(rows).sort("label")
+    cv = card_value(rows, control_variates=True).sort("label")
+    assert cv.height == 50 and (cv["games"] == 200).all()
+    covered = ((cv["win_share_diff_lo"] <= 0) & (cv["win_share_diff_hi"] >= 0)).mean()
+    assert covered >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / 50)  # 0.857: nominal minus 3 sd of a 50-label rate
+    width = (cv["win_share_diff_hi"] - cv["win_share_diff_lo"]).mean()
+    assert width < 0.97 * (plain["win_share_diff_hi"] - plain["win_share_diff_lo"]).mean()
+    assert "control variates" in cv["interval"][0]
 
 
 def test_the_default_is_todays_analysis(roma_rows: pl.DataFrame) -> None:
