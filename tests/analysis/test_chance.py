@@ -70,19 +70,6 @@ def test_roma_luck_has_its_declared_expectation(roma_rows: pl.DataFrame) -> None
     assert np.all(np.mod(roma_rows["dice_luck"].to_numpy() * 2, 1) == 0)
 
 
-def test_massilia_dice_luck_has_its_declared_expectation() -> None:
-    game = get_game("massilia")
-    cfg = game.make_config(players=4)
-    lineup = ["trader", "priest", "trader", "priest"]
-    records = np.concatenate(
-        [game.play_batch(cfg, list(range(r, 2000, 2)), game.make_bots(rotated_lineup(lineup, r), 4)) for r in (0, 1)]
-    )
-    luck = game.fact_columns(records, cfg)["dice_luck"]
-    assert game.fact_set.role_map(cfg)["chance.luck"][0]["expect"] == 0.0
-    assert np.array_equal(luck, (records["f_rolled_pips"] - 3.5 * records["f_rolled"])[:, :4].ravel())
-    assert luck.std() > 0 and abs(luck.mean()) < 4 * luck.std() / np.sqrt(len(luck))
-
-
 def test_adjusted_seat_intervals_cover_on_a_null_design(roma_rows: pl.DataFrame) -> None:
     """100 blocks of 200 games, each game's two seats swapped at random (their luck with them): every seat's true
     share is 1/2. The adjusted 95% intervals cover it at the nominal rate up to sampling error, and are narrower."""

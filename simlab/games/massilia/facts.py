@@ -21,18 +21,6 @@ def _final_stalls(records: np.ndarray, config) -> np.ndarray:
     return (records["stall_owner"][:, None, :] == np.arange(n)[None, :, None]).sum(2)
 
 
-def _dice_luck(records: np.ndarray, config) -> np.ndarray:
-    return records["f_rolled_pips"] - 3.5 * records["f_rolled"]
-
-
-#: why the luck fact's expectation is 0 (shown with every estimate that uses it as a control variate)
-DICE_EXPECT = (
-    "rulebook: fair six-sided dice rolled openly from behind the screen; each die rolled adds its pips minus 3.5, "
-    "a mean-zero amount independent of everything decided before the roll (how many dice of which colour), so "
-    "the sum has expectation 0 however many dice a seat rolls and why (Wald's identity)"
-)
-
-
 def _seat(pattern, source, description, role=None, unit="count", axes=()):
     return Fact(pattern, source, description, role, "seat", tuple(axes), "int32", unit)
 
@@ -167,19 +155,6 @@ FACTS = FactSet(
             ),
         ),
         _game("decisions", "decisions", "decisions taken in the game (all seats)", "game.decisions"),
-        # a chance fact (last, so every earlier column keeps its place): luck with a known expectation
-        Fact(
-            "dice_luck",
-            _dice_luck,
-            "pips of the dice the seat rolled from behind its screen above their expectation (3.5 a die)",
-            "chance.luck",
-            "seat",
-            (),
-            "float64",
-            "pips",
-            expect=0.0,
-            expect_source=DICE_EXPECT,
-        ),
     ],
     Units("sesterce", "sesterces", "sesterces", "fame point", "fame points", "fame"),
     [

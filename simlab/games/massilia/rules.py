@@ -197,8 +197,6 @@ STATE_DTYPE = state_dtype(
         ("f_pass_money", np.int32, (P,)),
         ("f_dice_used", np.int32, (P, 4)),
         ("f_actions", np.int32, (P, 4)),
-        ("f_rolled", np.int32, (P,)),  # dice the seat rolled from behind its screen
-        ("f_rolled_pips", np.int32, (P,)),  # their pips: chance, with a known expectation (3.5 a die)
         # facts: per round (market)
         ("f_price_r", np.int32, (R, 4)),
         ("f_marker_r", np.int32, (R, 3)),
@@ -650,8 +648,6 @@ def next_roll_colour(s, c):
         for _ in range(s.roll_count[d]):
             s.rolled_col[s.rolled_n] = d
             s.rolled_val[s.rolled_n] = roll(s, 6)
-            s.f_rolled[p] += 1
-            s.f_rolled_pips[p] += s.rolled_val[s.rolled_n]
             s.rolled_n += 1
         s.screen[p, d] -= s.roll_count[d]
     if s.rolled_n == 0:
