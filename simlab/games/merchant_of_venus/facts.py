@@ -74,27 +74,6 @@ def _mean_sale_price(records: np.ndarray, config) -> np.ndarray:
         return np.where(sales > 0, records["f_sale_sum_r"][:, : config.rounds] / sales, np.nan)
 
 
-def _speed_luck(records: np.ndarray, config) -> np.ndarray:
-    return records["f_speed_pips"] - 3.5 * records["f_speed_rolled"]
-
-
-def _hazard_luck(records: np.ndarray, config) -> np.ndarray:
-    # passes minus expected passes = expected failures (failing faces / 6) minus failures
-    return records["f_hazard_odds"] / 6.0 - records["f_hazards_failed"]
-
-
-#: why the luck facts' expectation is 0 (shown with every estimate that uses them as control variates)
-SPEED_EXPECT = (
-    "rulebook: fair six-sided speed dice; each speed or thrust die rolled adds its pips minus 3.5, a mean-zero "
-    "amount independent of everything decided before the roll, so the sum has expectation 0 however many dice a "
-    "seat rolls and why (Wald's identity)"
-)
-HAZARD_EXPECT = (
-    "rulebook: a hazard test rolls one fair die against the seat's dial; each test adds its failing faces / 6 "
-    "minus 1 if it failed, mean zero given everything before the roll, so the sum has expectation 0 (Wald's identity)"
-)
-
-
 def _seat(pattern, source, description, role=None, unit="count", axes=(), dtype="int32"):
     return Fact(pattern, source, description, role, "seat", tuple(axes), dtype, unit)
 
@@ -235,31 +214,6 @@ FACTS = FactSet(
         ),
         Fact("game_turns", "turns", "turns in the game (all seats)", "game.turns", "game"),
         Fact("decisions", "decisions", "decisions taken in the game (all seats)", "game.decisions", "game"),
-        # chance facts (last, so every earlier column keeps its place): luck with a known expectation
-        Fact(
-            "speed_luck",
-            _speed_luck,
-            "speed and thrust dice pips the seat rolled above their expectation (3.5 a die)",
-            "chance.luck",
-            "seat",
-            (),
-            "float64",
-            "pips",
-            expect=0.0,
-            expect_source=SPEED_EXPECT,
-        ),
-        Fact(
-            "hazard_luck",
-            _hazard_luck,
-            "the seat's hazard tests passed minus their chance of passing",
-            "chance.luck",
-            "seat",
-            (),
-            "float64",
-            "hazard tests",
-            expect=0.0,
-            expect_source=HAZARD_EXPECT,
-        ),
     ],
     Units("credit", "credits", "credits", "fame point", "fame points", "fame"),
     [

@@ -227,9 +227,6 @@ STATE_DTYPE = state_dtype(
         ("f_port_credits", np.int32, (MAX_PLAYERS,)),
         ("f_fame_credits", np.int32, (MAX_PLAYERS,)),
         ("f_hazards_failed", np.int32, (MAX_PLAYERS,)),
-        ("f_speed_rolled", np.int32, (MAX_PLAYERS,)),  # speed and thrust dice rolled
-        ("f_speed_pips", np.int32, (MAX_PLAYERS,)),  # their pips: chance, with a known expectation (3.5 a die)
-        ("f_hazard_odds", np.int32, (MAX_PLAYERS,)),  # Σ over hazard tests of the die faces that fail it
         ("sale_log", np.int32, (MAX_LOG, 6)),
         ("sale_n", np.int32),
         # -- fact series (facts.py reads them): filled by record_round at each round's end, by sales, buys
@@ -1062,8 +1059,6 @@ def apply(st, cf, a):
             s.dice[s.dice_n] = v
             s.dice_n += 1
             s.mp += v
-            s.f_speed_rolled[s.active] += 1
-            s.f_speed_pips[s.active] += v
         else:
             i = a - A_NAV
             s.assigned[i] = 1
@@ -1140,8 +1135,6 @@ def roll_speed(s, c):
     for i in range(c.speed_dice):
         s.dice[i] = roll(s, 6)
         s.mp += s.dice[i]
-        s.f_speed_rolled[s.active] += 1
-        s.f_speed_pips[s.active] += s.dice[i]
     s.phase = PH_ASSIGN
 
 
@@ -1222,9 +1215,6 @@ def step(s, c, k):
         kind = c.hazard_kind[t]
         dial = s.laser[p] if kind == HZ_LASER else (s.shield[p] if kind == HZ_SHIELD else s.pilot[p])
         d = roll(s, 6)
-        for face in range(1, 7):  # the faces that fail the test: its chance, for the seat's hazard luck
-            if face > dial or (face == 6 and c.hazard_six_fails != 0):
-                s.f_hazard_odds[p] += 1
         if d > dial or (d == 6 and c.hazard_six_fails != 0):
             s.f_hazards_failed[p] += 1
             end_turn(s, c)

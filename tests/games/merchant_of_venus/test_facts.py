@@ -299,15 +299,3 @@ def test_each_scenario_loads(path: Path) -> None:
     sc = load_scenario(path)
     assert sc.game == "merchant_of_venus" and len(sc.variants) >= 2
     assert len({v.config_hash for v in sc.variants}) == len(sc.variants), "two variants play the same config"
-
-
-def test_the_luck_facts_are_in_the_manifest_with_their_expectation_and_hold_it(folder, rows) -> None:
-    """speed_luck and hazard_luck (role chance.luck) carry their declared expectation 0 into the run's manifest;
-    on the run's games they are whole or half pips (speed) and sixths (hazard), and average 0 within 4 sd."""
-    entries = load_manifest(folder)["facts"]["roles"]["chance.luck"]
-    assert [(e["column"], e["expect"]) for e in entries] == [("speed_luck", 0.0), ("hazard_luck", 0.0)]
-    assert all("Wald" in e["expect_source"] for e in entries)
-    speed, hazard = rows["speed_luck"].to_numpy(), rows["hazard_luck"].to_numpy()
-    assert np.all(np.mod(speed * 2, 1) == 0) and np.allclose(np.round(hazard * 6), hazard * 6)
-    for x in (speed, hazard):
-        assert x.std() > 0 and abs(x.mean()) < 4 * x.std() / np.sqrt(len(x))
