@@ -130,3 +130,26 @@ def test_control_variates_are_refused_without_chance_facts(roma_rows: pl.DataFra
     old = roma_rows.head(200).with_columns(pl.lit("v").alias("variant"), pl.lit(None, pl.Float64).alias("dice_luck"))
     with pytest.raises(AnalysisError, match="lack the chance facts"):
         seat_advantage(old, control_variates=True)
+
+
+def test_a_result_folder_carries_the_expectation_and_both_options_read_it(tmp_path) -> None:
+    """From a run's folder: the manifest's role map holds the luck facts' expectation, and the seat and card
+    analyses adjust with them (the same estimates up to the luck's sampling noise, narrower on average)."""
+    from simlab.run.reader import load_manifest
+    from simlab.run.runner import run_scenario
+
+    path = tmp_path / "roma_cv.toml"
+    path.write_text(
+        'game = "roma"\nplayers = 2\ngames = 600\nseed = 35\nchunk_size = 300\nlineup = ["builder", "warrior"]\n'
+        '[variants.control]\n[variants.sicarius_seat0]\nset = { bonus_card = "sicarius", bonus_card_seat = 0 }\n'
+        '[variants.sicarius_seat1]\nset = { bonus_card = "sicarius", bonus_card_seat = 1 }\n'
+    )
+    folder = run_scenario(path, jobs=1, out=tmp_path / "results", progress=False)
+    luck = load_manifest(folder)["facts"]["roles"]["chance.luck"]
+    assert [(e["column"], e["expect"]) for e in luck] == [("dice_luck", 0.0), ("battle_luck", 0.0)]
+    plain, cv = seat_advantage(folder), seat_advantage(folder, control_variates=True)
+    assert plain.height == cv.height == 6
+    narrower = (cv["win_share_hi"] - cv["win_share_lo"]) / (plain["win_share_hi"] - plain["win_share_lo"])
+    assert narrower.mean() < 1 and (cv["win_share"] - plain["win_share"]).abs().max() < 0.05
+    cards = card_value(folder, control_variates=True)
+    assert cards["label"].to_list() == ["sicarius"] and "dice_luck, battle_luck" in cards["interval"][0]
