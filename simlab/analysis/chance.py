@@ -151,3 +151,10 @@ def adjusted_card_games(
             g.select(per_game.columns).with_columns(pl.Series("dw", adjusted["dw"]), pl.Series("ds", adjusted["ds"]))
         )
     return pl.concat(out) if out else per_game
+
+
+def adjusted_line(seats: pl.DataFrame) -> str:
+    """One line saying what the adjustment of ``seat_advantage(..., control_variates=True)`` bought."""
+    ratio = seats["win_share_variance_ratio"].drop_nulls()
+    bought = f"variance per game x{ratio.mean():.2f} on average over the seats" if ratio.len() else "nothing measurable"
+    return f"control variates (the seats' luck): {bought}, on the same games"

@@ -153,3 +153,30 @@ def test_a_result_folder_carries_the_expectation_and_both_options_read_it(tmp_pa
     assert narrower.mean() < 1 and (cv["win_share"] - plain["win_share"]).abs().max() < 0.05
     cards = card_value(folder, control_variates=True)
     assert cards["label"].to_list() == ["sicarius"] and "dice_luck, battle_luck" in cards["interval"][0]
+
+
+def test_the_command_line_options_adjust_and_refuse_where_they_cannot(tmp_path) -> None:
+    """``simlab seats|cards --control-variates``: adjusted tables and a line saying so; a game without chance facts
+    is refused with ``error:`` and exit 2 before anything is shown."""
+    from click.testing import CliRunner
+
+    from simlab.cli import cli
+    from simlab.run.runner import run_scenario
+
+    def run(game: str, players: int, lineup: str) -> str:
+        path = tmp_path / f"{game}.toml"
+        card = "sicarius" if game == "roma" else "jupiter"
+        path.write_text(
+            f'game = "{game}"\nplayers = {players}\ngames = 200\nseed = 3\nlineup = [{lineup}]\n'
+            f'[variants.control]\n[variants.x_seat0]\nset = {{ bonus_card = "{card}", bonus_card_seat = 0 }}\n'
+        )
+        return str(run_scenario(path, jobs=1, out=tmp_path / game, progress=False))
+
+    roma = run("roma", 2, '"builder", "warrior"')
+    out = CliRunner().invoke(cli, ["seats", roma, "--control-variates"])
+    assert out.exit_code == 0 and "control variates (the seats' luck): variance per game x0." in out.output
+    out = CliRunner().invoke(cli, ["cards", roma, "--control-variates", "--json"])
+    assert out.exit_code == 0 and "dice_luck, battle_luck" in out.output
+    massilia = run("massilia", 4, '"trader", "priest", "trader", "priest"')
+    out = CliRunner().invoke(cli, ["seats", massilia, "--control-variates"])
+    assert out.exit_code == 2 and "error: no chance facts with a declared expectation" in out.output
