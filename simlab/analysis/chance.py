@@ -158,3 +158,54 @@ def adjusted_line(seats: pl.DataFrame) -> str:
     ratio = seats["win_share_variance_ratio"].drop_nulls()
     bought = f"variance per game x{ratio.mean():.2f} on average over the seats" if ratio.len() else "nothing measurable"
     return f"control variates (the seats' luck): {bought}, on the same games"
+
+
+def adjusted_comparison(results: Results, base: str, luck: dict[str, float]) -> pl.DataFrame:
+    """``compare_variants(rows, base)``'s paired moments per (variant, seat) — games, base, value, diff__n, diff,
+    diff__sd — of the win-share changes adjusted for every seat's luck in both games of each pair (the variant's
+    and the base's), centred at the declared expectation; the sd is widened for the fitted coefficients."""
+    if not luck:
+        raise AnalysisError("no chance facts with a declared expectation in these results (role chance.luck)")
+    cols = list(luck)
+    df = (
+        as_lazy(results)
+        .select("variant", "game", "seat", pl.col("win_share").cast(pl.Float64), *cols)
+        .sort("variant", "game", "seat")
+        .collect()
+    )
+    if df.select(pl.any_horizontal(pl.col(c).is_null() for c in ["win_share", *cols]).any()).item():
+        raise AnalysisError(f"some games lack the chance facts {', '.join(cols)}; analyse without control variates")
+    n = int(df["seat"].max()) + 1
+    wide = {
+        str(v): d for (v,), d in df.group_by("variant", maintain_order=True) if d.height % n == 0
+    }  # a variant with a game short of seats cannot be laid out: it is left to the plain comparison
+    if base not in wide:
+        raise AnalysisError(f"control variates need the base variant {base!r} with one row per seat of every game")
+
+    def layout(d: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        g = d.height // n
+        games = d["game"].to_numpy().reshape(g, n)[:, 0]
+        z = np.column_stack([d[c].to_numpy().reshape(g, n) - luck[c] for c in cols])
+        return games, d["win_share"].to_numpy().reshape(g, n), z
+
+    gb, wb, zb = layout(wide[base])
+    rows = []
+    for variant in sorted(v for v in wide if v != base):
+        gv, wv, zv = layout(wide[variant])
+        common, iv, ib = np.intersect1d(gv, gb, return_indices=True)
+        y = wv[iv] - wb[ib]
+        u, inflate = _adjusted(y, np.column_stack([zv[iv], zb[ib]]))
+        for k in range(n):
+            rows.append(
+                {
+                    "variant": variant,
+                    "seat": k,
+                    "games": len(common),
+                    "base": float(wb[ib, k].mean()),
+                    "value": float(wv[iv, k].mean()),
+                    "diff__n": len(common),
+                    "diff": float(u[:, k].mean()),
+                    "diff__sd": float(np.sqrt(u[:, k].var(ddof=1) * inflate)),
+                }
+            )
+    return pl.DataFrame(rows)

@@ -340,7 +340,12 @@ def _equal_seats(per: pl.DataFrame, splits: pl.DataFrame, n: int, level: float =
 
 
 def compare_variants(
-    results: Results, base: str, metric: str = "win_share", by: str = "seat", level: float = 0.95
+    results: Results,
+    base: str,
+    metric: str = "win_share",
+    by: str = "seat",
+    level: float = 0.95,
+    control_variates: bool = False,
 ) -> pl.DataFrame:
     """Change of ``metric`` in each other variant against ``base``, per ``by`` group, paired by game.
 
@@ -352,9 +357,20 @@ def compare_variants(
     run, ``by="seat"``), the paired moments come from sums per group and one product Σ value·base over the
     games where both are non-zero (a product with a zero adds nothing): no group per game and seat. Otherwise
     the rows are paired game by game.
+
+    ``control_variates=True`` (win share by seat, a game that declares chance facts): each pair's change is adjusted
+    for every seat's luck in both games (``simlab.analysis.chance.adjusted_comparison``).
     """
     lf = as_lazy(results)
     require(lf, ("variant", "game", by, metric), "compare_variants")
+    if control_variates:
+        from simlab.analysis import chance
+
+        if (metric, by) != ("win_share", "seat"):
+            raise AnalysisError("control variates adjust the win share by seat only (metric='win_share', by='seat')")
+        luck = chance.luck_columns(results)
+        out = finish_comparison(chance.adjusted_comparison(lf, base, luck), base, level)
+        return out.with_columns(pl.lit(f"{stats.PAIRED_METHOD}; {chance.method(luck)}").alias("interval"))
     out = _compare_by_sums(lf, base, metric, by)
     if out is None:
         out = _compare_by_pairs(lf, base, metric, by)

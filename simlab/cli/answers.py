@@ -33,7 +33,7 @@ def seats_answer(
     from simlab.analysis.text import compare_text, seats_text
 
     df = seat_advantage(folder, control_variates=control_variates)
-    compared = compare_variants(folder, base) if base else None
+    compared = compare_variants(folder, base, control_variates=control_variates) if base else None
     equal = df.select("variant", "chi2_equal", "df_equal", "p_equal", "games").unique(
         "variant", keep="first", maintain_order=True
     )  # polars keeps no order otherwise: --json would differ between two invocations

@@ -14,7 +14,7 @@ import pytest
 
 from simlab.analysis.cards import card_value
 from simlab.analysis.frames import AnalysisError
-from simlab.analysis.seats import seat_advantage
+from simlab.analysis.seats import compare_variants, seat_advantage
 from simlab.core.facts import Fact, FactSet, Units
 from simlab.core.registry import get_game
 from simlab.run.scenario import rotated_lineup
@@ -111,6 +111,25 @@ def test_adjusted_card_values_cover_on_a_null_design(roma_rows: pl.DataFrame) ->
     assert covered >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / 50)  # 0.857: nominal minus 3 sd of a 50-label rate
     width = (cv["win_share_diff_hi"] - cv["win_share_diff_lo"]).mean()
     assert width < 0.97 * (plain["win_share_diff_hi"] - plain["win_share_diff_lo"]).mean()
+    assert "control variates" in cv["interval"][0]
+
+
+def test_adjusted_seat_changes_cover_on_a_null_design(roma_rows: pl.DataFrame) -> None:
+    """A null variant: its games are other games of the base's own config (games 10,000.. renumbered), so every
+    seat's true change is 0. 50 variants of 200 games: the adjusted 95% intervals of seat 0's change cover 0 at
+    the nominal rate up to sampling error, and are narrower than the plain paired ones."""
+    half = roma_rows.height // 2
+    base = roma_rows.head(half).with_columns(pl.lit("rulebook").alias("variant"))
+    other = roma_rows.tail(half).with_columns(
+        pl.col("game") - half // 2, pl.format("b{}", (pl.col("game") - half // 2) // 200).alias("variant")
+    )
+    rows = pl.concat([base, other])
+    plain = compare_variants(rows, "rulebook").filter(pl.col("seat") == 0).sort("variant")
+    cv = compare_variants(rows, "rulebook", control_variates=True).filter(pl.col("seat") == 0).sort("variant")
+    assert cv.height == 50 and (cv["games"] == 200).all()
+    covered = ((cv["diff_lo"] <= 0) & (cv["diff_hi"] >= 0)).mean()
+    assert covered >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / 50)
+    assert (cv["diff_hi"] - cv["diff_lo"]).mean() < 0.97 * (plain["diff_hi"] - plain["diff_lo"]).mean()
     assert "control variates" in cv["interval"][0]
 
 
