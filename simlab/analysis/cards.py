@@ -120,6 +120,7 @@ def card_value(
     adjust: str = "holm",
     level: float = 0.95,
     paired: bool = True,
+    control_variates: bool = False,
 ) -> pl.DataFrame:
     """Per intervention (card, or ``money<m>``): the granted seat's change in win share and score.
 
@@ -127,7 +128,9 @@ def card_value(
     cards only), score_diff (+ _lo/_hi), money (+ _lo/_hi; null without a money price), and the
     correlational view ``played_win_share``/``not_played_win_share``/``played_diff`` (+ _lo/_hi).
     ``paired=False`` ignores the pairing (each seat's treated and control rows as independent samples, see
-    ``_unpaired_se``), only to show how much the pairing buys.
+    ``_unpaired_se``), only to show how much the pairing buys. ``control_variates=True`` (a game that declares
+    chance facts, role ``chance.luck``) adjusts each game's differences for the luck of the games behind them
+    (``simlab.analysis.chance.adjusted_card_games``): the same games, a narrower interval.
     """
     lf = as_lazy(results)
     if design is None:
@@ -146,7 +149,14 @@ def card_value(
         )
 
     # the one per-game pipeline: collected once (one row per card and game), then summarised twice
-    per_game = _collect_per_game(lf, design, control).lazy()
+    per_game_rows = _collect_per_game(lf, design, control)
+    luck: dict[str, float] = {}
+    if control_variates:
+        from simlab.analysis import chance
+
+        luck = chance.luck_columns(results)
+        per_game_rows = chance.adjusted_card_games(lf, per_game_rows, design, control, luck)
+    per_game = per_game_rows.lazy()
     out = _summarise(per_game, level, True if paired else _unpaired_se(lf, design, control)).sort("label")
     out = out.with_columns(
         pl.when(pl.col("label").str.contains(MONEY_RE.pattern))
@@ -166,6 +176,10 @@ def card_value(
     if obs is not None:
         out = out.join(obs, on="label", how="left")
     method = stats.PAIRED_METHOD if paired else UNPAIRED_METHOD
+    if luck:
+        from simlab.analysis import chance
+
+        method = f"{method}; {chance.method(luck)}"
     return out.with_columns(pl.lit(bots_label(lf)).alias("bots"), pl.lit(method).alias("interval"))
 
 

@@ -35,7 +35,7 @@ SEAT_COLUMNS = ("variant", "game", "seat", "win_share", "score", "rank")
 SEAT_AGGS = (*stats.mean_aggs("win_share"), *stats.mean_aggs("score"), *stats.mean_aggs("rank"))
 
 
-def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
+def seat_advantage(results: Results, level: float = 0.95, control_variates: bool = False) -> pl.DataFrame:
     """Per variant and seat: games, win share, mean score and mean rank with intervals, and p_equal.
 
     ``p_equal`` (the same on every row of a variant) tests "every seat wins 1/N of the time" with a Wald
@@ -43,12 +43,26 @@ def seat_advantage(results: Results, level: float = 0.95) -> pl.DataFrame:
 
     Two scans of the rows: one aggregate per variant and seat (the means, the sums the test needs, the
     bots), and one over the rows of games with a split win (see ``equal_seats_test``).
+
+    ``control_variates=True`` (a game that declares chance facts, role ``chance.luck``): the win shares, their
+    intervals, the flags and the equal-seats test are those of the shares adjusted for the seats' luck
+    (``simlab.analysis.chance``), with ``win_share_variance_ratio`` per seat; the same games, a narrower interval.
     """
     lf = as_lazy(results)
     require(lf, SEAT_COLUMNS, "seat_advantage")
     per = _per_seat(lf, SEAT_AGGS)
     n = int(per["seat"].max()) + 1
-    return seat_advantage_from_partial(per.drop("_bots", strict=False), _split_products(lf, n), level, _bots(per))
+    if not control_variates:
+        return seat_advantage_from_partial(per.drop("_bots", strict=False), _split_products(lf, n), level, _bots(per))
+    from simlab.analysis import chance
+
+    luck = chance.luck_columns(results)
+    adjusted, splits = chance.adjusted_seat_sums(lf, luck)
+    adjusted = adjusted.with_columns(pl.col("seat").cast(per["seat"].dtype))
+    win = ["win_share__n", "win_share", "win_share__sd", "_w1", "_w2"]
+    per = per.drop(*win).join(adjusted, on=["variant", "seat"], how="left")
+    out = seat_advantage_from_partial(per.drop("_bots", strict=False), splits, level, _bots(per))
+    return out.with_columns(pl.lit(f"{stats.MEAN_METHOD}; {chance.method(luck)}").alias("interval"))
 
 
 def seat_partial(rows: Results) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -326,7 +340,12 @@ def _equal_seats(per: pl.DataFrame, splits: pl.DataFrame, n: int, level: float =
 
 
 def compare_variants(
-    results: Results, base: str, metric: str = "win_share", by: str = "seat", level: float = 0.95
+    results: Results,
+    base: str,
+    metric: str = "win_share",
+    by: str = "seat",
+    level: float = 0.95,
+    control_variates: bool = False,
 ) -> pl.DataFrame:
     """Change of ``metric`` in each other variant against ``base``, per ``by`` group, paired by game.
 
@@ -338,9 +357,20 @@ def compare_variants(
     run, ``by="seat"``), the paired moments come from sums per group and one product Σ value·base over the
     games where both are non-zero (a product with a zero adds nothing): no group per game and seat. Otherwise
     the rows are paired game by game.
+
+    ``control_variates=True`` (win share by seat, a game that declares chance facts): each pair's change is adjusted
+    for every seat's luck in both games (``simlab.analysis.chance.adjusted_comparison``).
     """
     lf = as_lazy(results)
     require(lf, ("variant", "game", by, metric), "compare_variants")
+    if control_variates:
+        from simlab.analysis import chance
+
+        if (metric, by) != ("win_share", "seat"):
+            raise AnalysisError("control variates adjust the win share by seat only (metric='win_share', by='seat')")
+        luck = chance.luck_columns(results)
+        out = finish_comparison(chance.adjusted_comparison(lf, base, luck), base, level)
+        return out.with_columns(pl.lit(f"{stats.PAIRED_METHOD}; {chance.method(luck)}").alias("interval"))
     out = _compare_by_sums(lf, base, metric, by)
     if out is None:
         out = _compare_by_pairs(lf, base, metric, by)

@@ -23,6 +23,13 @@ from simlab.cli.options import (
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True, help="Variants summarised in a big run.")
 @click.option("--all", "show_all", is_flag=True, help="Show every variant in full, however many the run has.")
 @tolerance_option
+@click.option(
+    "--control-variates",
+    "control_variates",
+    is_flag=True,
+    help="Adjust for the seats' luck (a game that declares chance facts, docs/analysis.md): same games, narrower "
+    "intervals.",
+)
 @chart_option
 @json_option
 def seats(
@@ -32,6 +39,7 @@ def seats(
     top: int,
     show_all: bool,
     tolerance: float,
+    control_variates: bool,
     chart: str | None,
     fmt: str | None,
 ) -> None:
@@ -52,7 +60,7 @@ def seats(
             "seats",
             folder,
             "seat_advantage",
-            lambda: seats_answer(folder, base, chosen, top, show_all, tolerance / 100),
+            lambda: seats_answer(folder, base, chosen, top, show_all, tolerance / 100, control_variates),
         ),
         fmt,
         chart,
@@ -96,9 +104,24 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
     default="holm",
     text="Multiple-testing adjustment: holm (family-wise error) or bh (false discovery rate).",
 )
+@click.option(
+    "--control-variates",
+    "control_variates",
+    is_flag=True,
+    help="Adjust for the seats' luck (a game that declares chance facts, docs/analysis.md): same games, narrower "
+    "intervals.",
+)
 @chart_option
 @json_option
-def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str | None, fmt: str | None) -> None:
+def cards(
+    folder: str,
+    control: str,
+    sweep: str | None,
+    adjust: str,
+    control_variates: bool,
+    chart: str | None,
+    fmt: str | None,
+) -> None:
     """Card value from an intervention run in FOLDER (e.g. scenarios/card_value.toml), in the game's words.
 
     What the game's card intervention grants (a card, a god, an item), and granted amounts of money or points.
@@ -109,7 +132,9 @@ def cards(folder: str, control: str, sweep: str | None, adjust: str, chart: str 
     from simlab.cli.answers import cards_answer
 
     emit(
-        answer_or_reason("cards", folder, "card_value", lambda: cards_answer(folder, control, sweep, adjust)),
+        answer_or_reason(
+            "cards", folder, "card_value", lambda: cards_answer(folder, control, sweep, adjust, control_variates)
+        ),
         fmt,
         chart,
     )

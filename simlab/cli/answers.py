@@ -15,21 +15,30 @@ from simlab.core.errors import NotAvailableError
 
 
 def seats_answer(
-    folder: str, base: str | None, chosen: tuple[str, ...], top: int, show_all: bool, tolerance: float
+    folder: str,
+    base: str | None,
+    chosen: tuple[str, ...],
+    top: int,
+    show_all: bool,
+    tolerance: float,
+    control_variates: bool = False,
 ) -> Answer:
-    """Seat advantage per variant (``tolerance`` as a share), with each seat's paired change against ``base``."""
+    """Seat advantage per variant (``tolerance`` as a share), with each seat's paired change against ``base``;
+    ``control_variates``: the win shares adjusted for the seats' declared luck (``simlab.analysis.chance``)."""
     from simlab.analysis import compare_variants, seat_advantage
+    from simlab.analysis.chance import adjusted_line
     from simlab.analysis.frames import roles
     from simlab.analysis.seat_focus import focus, shown_changes, summary_lines
     from simlab.analysis.text import compare_text, seats_text
 
-    df = seat_advantage(folder)
-    compared = compare_variants(folder, base) if base else None
+    df = seat_advantage(folder, control_variates=control_variates)
+    compared = compare_variants(folder, base, control_variates=control_variates) if base else None
     tables = seat_tables(df, tolerance, compared)
 
     def lines() -> list[str]:
         shown = focus(df, base, chosen, top, show_all)
         text = [*seats_text(shown.full, tolerance, roles(folder).units), *summary_lines(df, shown, tolerance, folder)]
+        text += [adjusted_line(df)] if control_variates else []
         return text + (compare_text(shown_changes(compared, shown)) if compared is not None else [])
 
     def chart() -> Any:
@@ -105,8 +114,9 @@ def compensation_answer(folder: str, seat: int | None) -> Answer:
     return Answer("compensation", lines, tables, folder=folder, fields=fields, chart=chart)
 
 
-def cards_answer(folder: str, control: str, sweep: str | None, adjust: str) -> Answer:
-    """Card value against ``control``, priced in money by the run's money variants or by ``sweep``."""
+def cards_answer(folder: str, control: str, sweep: str | None, adjust: str, control_variates: bool = False) -> Answer:
+    """Card value against ``control``, priced in money by the run's money variants or by ``sweep``;
+    ``control_variates``: each game's change adjusted for the seats' declared luck (``simlab.analysis.chance``)."""
     import polars as pl
 
     from simlab.analysis import MoneyRate, card_value, with_ranks
@@ -121,7 +131,7 @@ def cards_answer(folder: str, control: str, sweep: str | None, adjust: str) -> A
     if sweep:
         r = fit(sweep).fit.row(0, named=True)
         money = MoneyRate(r["rate"], r["rate_se"], f"the sweep in {sweep}, seat {r['seat']}", r["games"])
-    df = card_value(folder, control=control, money=money, adjust=adjust)
+    df = card_value(folder, control=control, money=money, adjust=adjust, control_variates=control_variates)
     df = with_ranks(df, ranked=pl.col("kind") == "card")
     units, said = roles(folder).units, words(folder)
 
@@ -132,9 +142,11 @@ def cards_answer(folder: str, control: str, sweep: str | None, adjust: str) -> A
 
     fields = {"control": control, "adjust": adjust, "sweep": sweep}
     tables = {"cards": with_units(df, said)}
-    return with_stopping(
-        Answer("cards", lambda: cards_text(df, said), tables, folder=folder, fields=fields, chart=chart), folder
-    )
+
+    def lines() -> list[str]:
+        return cards_text(df, said) + ([f"intervals: {df['interval'][0]}"] if control_variates else [])
+
+    return with_stopping(Answer("cards", lines, tables, folder=folder, fields=fields, chart=chart), folder)
 
 
 def markets_answer(

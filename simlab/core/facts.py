@@ -52,6 +52,11 @@ a goods colour, a culture) observed per round; the same roles describe a price-t
 The market analyses need ``market.price`` and ``market.demand`` (trajectories, collapses, shifts) and
 ``market.seat_sold`` with ``market.income`` (yield per unit sold).
 
+Chance (per seat): ``chance.luck`` a seat's luck from chance events: what the dice (or draws) gave it minus
+what they give on average, so its expectation is known *whatever the players decided* — declared on the fact
+(``Fact.expect``, with ``Fact.expect_source`` saying why it holds). The seat analyses may use these facts as
+control variates (``simlab.analysis.chance``).
+
 Money by source (per seat [source]): ``money.source`` money earned from each source (sales, fares, …),
 ``points.source`` points earned from each source.
 
@@ -128,6 +133,11 @@ class Fact:
     #: a source value that means "no value" (written as null: a market not yet open, a round without
     #: sales); NaN for a float source whose NaNs are nulls; None: every value is a value
     missing: float | None = None
+    #: the fact's expectation over games when it is known from the rules alone (a chance fact: dice pips above
+    #: their mean have expectation 0 whoever rolled them and why); None: not known
+    expect: float | None = None
+    #: why ``expect`` holds (the rule and the argument), shown with any estimate that relies on it
+    expect_source: str = ""
 
     def placeholders(self) -> list[str]:
         return [f for _, f, _, _ in string.Formatter().parse(self.pattern) if f]
@@ -349,7 +359,10 @@ def _role_map(items: Iterator[tuple[str, Fact, dict[str, Any]]] | list) -> dict[
     out: dict[str, list[dict[str, Any]]] = {}
     for name, fact, at in items:
         if fact.role is not None:
-            out.setdefault(fact.role, []).append({"column": name, "per": fact.per, "unit": fact.unit, "at": at})
+            entry = {"column": name, "per": fact.per, "unit": fact.unit, "at": at}
+            if fact.expect is not None:  # only then: every other role map stays as it was
+                entry |= {"expect": fact.expect, "expect_source": fact.expect_source}
+            out.setdefault(fact.role, []).append(entry)
     return out
 
 
@@ -484,6 +497,7 @@ ROLE_WORDS = {
     "market.income": "each seat's income from sales",
     "market.income_points": "each seat's points from sales",
     "market.shifted_by": "who shifted each market",
+    "chance.luck": "each seat's luck from chance events",
 }
 
 

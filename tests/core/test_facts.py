@@ -1,7 +1,8 @@
 """Facts declared once (``simlab.core.facts``) generate exactly the columns, dtypes, values and schema the
 hand-written ``fact_columns``/``fact_schema`` produced (snapshot ``tests/games/golden/facts_columns.json``,
 taken from them on a few games before they were replaced; the Massilia values re-taken once for rules
-massilia-1.2, whose Venus choice changes the random seats' play, with columns, dtypes and schema unchanged),
+massilia-1.2, whose Venus choice changes the random seats' play, with columns, dtypes and schema unchanged; Roma's
+two chance columns dice_luck and battle_luck appended after the others, which kept their values),
 and a role map that finds those columns."""
 
 from __future__ import annotations

@@ -26,6 +26,27 @@ def _cards_on_board(records: np.ndarray, config) -> np.ndarray:
     return (records["board"] >= 0).sum(2)
 
 
+def _dice_luck(records: np.ndarray, config) -> np.ndarray:
+    return records["f_dice_pips"] - 3.5 * records["f_dice_rolled"]
+
+
+def _battle_luck(records: np.ndarray, config) -> np.ndarray:
+    return records["f_battle_hits"] - records["f_battle_odds"] / config.battle_die_sides
+
+
+#: why the luck facts' expectation is 0 (shown with every estimate that uses them as control variates)
+DICE_EXPECT = (
+    "rulebook: fair six-sided action dice; each die rolled adds its pips minus 3.5, a mean-zero amount "
+    "independent of everything decided before the roll, so the sum has expectation 0 however many dice a "
+    "seat rolls and why (Wald's identity; rerolled triples count as rolled)"
+)
+BATTLE_EXPECT = (
+    "rulebook: a fair battle die of battle_die_sides faces; each battle roll adds 1 if it reaches the "
+    "defence minus its chance of doing so (faces at or above the defence over the faces), mean zero given "
+    "everything before the roll, so the sum has expectation 0 (Wald's identity; Centurio's added die not counted)"
+)
+
+
 def _seat(pattern, source, description, role=None, unit="count", axes=()):
     return Fact(pattern, source, description, role, "seat", tuple(axes), "int32", unit)
 
@@ -98,6 +119,31 @@ FACTS = FactSet(
             "vp_minted", "minted", "VP credited beyond what the stockpile held (full credit at the end)", unit="points"
         ),
         _game("decisions", "decisions", "decisions taken in the game (both seats)", "game.decisions"),
+        # chance facts (last, so every earlier column keeps its place): luck with a known expectation
+        Fact(
+            "dice_luck",
+            _dice_luck,
+            "action-dice pips the seat rolled above their expectation (3.5 a die; rerolled triples included)",
+            "chance.luck",
+            "seat",
+            (),
+            "float64",
+            "pips",
+            expect=0.0,
+            expect_source=DICE_EXPECT,
+        ),
+        Fact(
+            "battle_luck",
+            _battle_luck,
+            "battles the seat's battle die won minus their chance of winning (before any Centurio die)",
+            "chance.luck",
+            "seat",
+            (),
+            "float64",
+            "battles",
+            expect=0.0,
+            expect_source=BATTLE_EXPECT,
+        ),
     ],
     Units("sestertius", "sestertii", "sestertii", "VP", "VP", "VP"),
     [

@@ -168,6 +168,10 @@ STATE_DTYPE = state_dtype(
         ("f_draws", np.int32, (2,)),
         ("f_rerolls", np.int32, (2,)),
         ("f_dice_unused", np.int32, (2,)),
+        ("f_dice_rolled", np.int32, (2,)),  # action dice rolled (rerolled triples included)
+        ("f_dice_pips", np.int32, (2,)),  # their pips: chance, with a known expectation (3.5 a die)
+        ("f_battle_hits", np.int32, (2,)),  # battle rolls that reached the defence (before any Centurio die)
+        ("f_battle_odds", np.int32, (2,)),  # Σ over battle rolls of the faces that reach the defence
     ],
 )
 
@@ -532,9 +536,12 @@ def start_turn(s, c, p):
 def roll_action_dice(s, c):
     for i in range(MAX_DICE):
         s.used[i] = 1
+    p = s.active
     for i in range(c.n_dice):
         s.dice[i] = roll(s, 6)
         s.used[i] = 0
+        s.f_dice_rolled[p] += 1
+        s.f_dice_pips[p] += s.dice[i]
     triple = c.n_dice >= 2
     for i in range(1, c.n_dice):
         if s.dice[i] != s.dice[0]:
@@ -1138,7 +1145,9 @@ def battle(s, c, p, e, centurio):
     s.f_battles[p] += 1
     dv = defence(s, c, q, e)
     s.battle_def = dv
+    s.f_battle_odds[p] += min(max(c.battle_sides - dv + 1, 0), c.battle_sides)
     if r >= dv:
+        s.f_battle_hits[p] += 1
         destroy(s, q, e)
         s.f_battles_won[p] += 1
     elif centurio and unused_count(s, c) > 0:
