@@ -1,0 +1,55 @@
+"""A rule fix in the game's own words and units, and never "fair" over a failed certification (issue 34, item 4)."""
+
+from __future__ import annotations
+
+import copy
+
+from simlab.analysis import fix_words as W
+from tests.fix_example import CERTIFIED, failed_for
+
+
+def test_a_money_change_is_said_in_the_games_money_and_a_table_change_by_its_entries():
+    said = W.change_text(CERTIFIED["change"], W.vocabulary("massilia"))
+    assert said.startswith("give seat 3 two more sesterces and make turn_tiles (turn-order tiles")
+    assert "2, 4, 4 instead of 2, 3, 4 (the 3 becomes 4)" in said
+
+
+def test_each_game_says_its_own_money_and_points():
+    roma = W.vocabulary("roma")
+    change = {"settings": [{"knob": "start_vp", "published": [10, 10], "new": [10, 11]}]}
+    assert W.change_text(change, roma) == f"give seat 1 one more {roma.words.units.points}"
+    fewer = {"settings": [{"knob": "start_money", "published": [6, 6, 6, 6], "new": [6, 4, 6, 6]}]}
+    assert W.change_text(fewer, W.vocabulary("massilia")) == "give seat 1 two sesterces fewer"
+
+
+def test_a_scalar_knob_says_its_description_and_both_values():
+    change = {"settings": [{"knob": "rounds", "published": 7, "new": 8}]}
+    assert W.change_text(change, W.vocabulary("massilia")) == "make rounds (rounds in a game) 8 instead of 7"
+
+
+def test_a_certified_change_is_fair_for_every_bot_tested():
+    text, tone = W.headline(CERTIFIED, W.vocabulary("massilia"))
+    assert tone == "ok" and "Certified fair within ±2 points of win share for every bot tested (trader, priest)" in text
+    assert "132,000 games" in text
+
+
+def test_never_fair_over_a_failed_certification():
+    vocab = W.vocabulary("massilia")
+    for result in (failed_for("priest"), {**copy.deepcopy(CERTIFIED), "status": "not_certified"}):
+        text, tone = W.headline(result, vocab)
+        assert tone == "warn" and "NOT certified" in text and "fair" not in text.replace("NOT certified", "")
+        assert not W.is_certified(result)
+    text, _ = W.headline(failed_for("priest"), vocab)
+    assert "priest (worst seat 3.1 [2.4, 3.8] points from an equal share, n=20,000)" in text
+    assert "trader" not in text  # only the bots for which it does not hold
+    assert not W.is_certified({**CERTIFIED, "panel": []})  # no panel played: nothing certified
+
+
+def test_the_answer_has_shares_guards_panel_alternatives_and_games():
+    lines = W.answer_lines(CERTIFIED, W.vocabulary("massilia"))
+    text = "\n".join(lines)
+    assert "seat 3 | 20.7% [19.8%, 21.6%] | 24.9% [24.0%, 25.8%] | 20,000 / 20,000" in text
+    assert "game length | 21.4 | 21.9 | [19.3, 23.5] | kept" in text
+    assert "priest | yes | 0.8 [0.2, 1.3] points | 20,000" in text
+    assert "give seat 2 one more sesterce and give seat 3 three more sesterces | [1, 3] | 0.9 [0.3, 1.5] points" in text
+    assert "games spent: explore 24,000, race 48,000, certify 60,000; total 132,000" in text
