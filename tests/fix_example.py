@@ -10,10 +10,10 @@ CERTIFIED: dict[str, Any] = {
     "status": "certified",
     "change": {
         "settings": [
-            {"knob": "start_money", "published": [6, 6, 6, 6], "new": [6, 6, 6, 8]},
-            {"knob": "turn_tiles", "published": [2, 3, 4], "new": [2, 4, 4]},
+            {"knob": "start_money", "published": [6, 6, 6, 6], "value": [6, 6, 6, 8], "steps": 2},
+            {"knob": "turn_tiles", "published": [2, 3, 4], "value": [2, 4, 4], "steps": 1},
         ],
-        "cost": [2, 3.0],
+        "cost": {"knobs": 2, "steps": 3},
     },
     "before": [
         {"seat": 0, "share": 0.291, "lo": 0.282, "hi": 0.300, "n": 20000},
@@ -34,8 +34,11 @@ CERTIFIED: dict[str, Any] = {
     ],
     "alternatives": [
         {
-            "change": {"settings": [{"knob": "start_money", "published": [6, 6, 6, 6], "new": [6, 6, 7, 9]}]},
-            "cost": [1, 3.0],
+            "change": {
+                "settings": [{"knob": "start_money", "published": [6, 6, 6, 6], "value": [6, 6, 7, 9], "steps": 4}],
+                "cost": {"knobs": 1, "steps": 4},
+            },
+            "cost": {"knobs": 1, "steps": 4},
             "worst_deviation": 0.009,
             "lo": 0.003,
             "hi": 0.015,
@@ -44,7 +47,7 @@ CERTIFIED: dict[str, Any] = {
         }
     ],
     "games": {"explore": 24000, "race": 48000, "certify": 60000, "total": 132000},
-    "tolerance": 0.02,
+    "tolerance": 2.0,
     "alpha": 0.05,
     "method": "paired race on shared seeds; certification on fresh seeds, one-sided at the tolerance",
 }

@@ -55,24 +55,21 @@ def vocabulary(game_id: str | None) -> Vocabulary:
 
 # -- the change ------------------------------------------------------------------------------------------
 def settings_of(change: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-    """The settings a change makes: each ``{knob, published, new}`` (the published rules' value and the new)."""
-    if not change:
-        return []
-    raw = change.get("settings", change.get("knobs", []))
-    if isinstance(raw, Mapping):  # {knob: {published, new}}
-        raw = [{"knob": k, **v} for k, v in raw.items()]
-    out = []
-    for s in raw:
-        knob = s.get("knob", s.get("name"))
-        out.append(
-            {"knob": knob, "published": s.get("published", s.get("before")), "new": s.get("new", s.get("value"))}
-        )
-    return out
+    """The settings a change makes (``Change.as_dict()``'s): each ``{knob, published, value, steps}``."""
+    return [dict(s) for s in (change or {}).get("settings") or []]
+
+
+def cost_text(cost: Any) -> str:
+    """A change's cost as the question counts it: "2 knobs, 3 steps"."""
+    if not isinstance(cost, Mapping):
+        return _cell(cost)
+    knobs, steps = int(cost.get("knobs", 0)), int(cost.get("steps", 0))
+    return f"{knobs} knob{'s' * (knobs != 1)}, {steps} step{'s' * (steps != 1)}"
 
 
 def change_text(change: Mapping[str, Any] | None, vocab: Vocabulary) -> str:
     """The change as a designer would write it in the rules, every setting joined with "and"."""
-    parts = [p for s in settings_of(change) for p in setting_text(s["knob"], s["published"], s["new"], vocab)]
+    parts = [p for s in settings_of(change) for p in setting_text(s["knob"], s["published"], s["value"], vocab)]
     if not parts:
         return "keep the published rules"
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
@@ -165,7 +162,7 @@ def is_certified(result: Mapping[str, Any]) -> bool:
 
 def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
     """The answer's first sentence and its tone (ok, warn, info)."""
-    tol = f"±{100 * float(result.get('tolerance', 0)):g} points of win share"
+    tol = f"±{float(result.get('tolerance', 0)):g} points of win share"  # the question's points
     change = change_text(result.get("change"), vocab)
     games = (result.get("games") or {}).get("total")
     spent = f" ({games:,} games in all)" if isinstance(games, int) else ""
@@ -240,7 +237,7 @@ def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[
     return [
         [
             change_text(a.get("change"), vocab),
-            _cell(a.get("cost")),
+            cost_text(a.get("cost")),
             points_ci(a.get("worst_deviation"), a.get("lo"), a.get("hi")),
             _cell(a.get("mean_length")),
             f"{a.get('n', 0):,}",

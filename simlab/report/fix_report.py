@@ -74,7 +74,7 @@ def _options(ident: dict[str, Any]) -> list[str]:
     out = []
     for key, flag in (("tolerance", "--tolerance"), ("budget", "--budget"), ("alpha", "--alpha"), ("seed", "--seed")):
         if ident.get(key) is not None:
-            value = ident[key] * 100 if key == "tolerance" else ident[key]
+            value = ident[key]
             out += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
     if ident.get("panel"):
         out += ["--panel", ",".join(ident["panel"])]

@@ -22,7 +22,7 @@ def fix_section(folder: str | Path) -> tuple[Section | None, str]:
     vocab = W.vocabulary(meta.get("game"))
     result = meta.get("result")
     tol = (meta.get("identity") or {}).get("tolerance")
-    shown = f"±{100 * float(tol):g} points of win share" if tol is not None else "the tolerance"
+    shown = f"±{float(tol):g} points of win share" if tol is not None else "the tolerance"
     sec = Section(
         "fix",
         TITLE,

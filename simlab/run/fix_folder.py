@@ -20,6 +20,7 @@ after it: a search killed at any moment leaves whole plays and a ``fix.json`` th
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterator, Mapping
@@ -214,6 +215,8 @@ def _same_question(meta: Mapping[str, Any], identity: Mapping[str, Any], root: P
 
 
 def _jsonable(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):  # an arm such as a rule change
+        return {"type": type(value).__name__, **dataclasses.asdict(value)}
     if isinstance(value, tuple | set | frozenset):
         return list(value)
     if isinstance(value, np.generic):

@@ -16,14 +16,14 @@ def test_a_money_change_is_said_in_the_games_money_and_a_table_change_by_its_ent
 
 def test_each_game_says_its_own_money_and_points():
     roma = W.vocabulary("roma")
-    change = {"settings": [{"knob": "start_vp", "published": [10, 10], "new": [10, 11]}]}
+    change = {"settings": [{"knob": "start_vp", "published": [10, 10], "value": [10, 11]}]}
     assert W.change_text(change, roma) == f"give seat 1 one more {roma.words.units.points}"
-    fewer = {"settings": [{"knob": "start_money", "published": [6, 6, 6, 6], "new": [6, 4, 6, 6]}]}
+    fewer = {"settings": [{"knob": "start_money", "published": [6, 6, 6, 6], "value": [6, 4, 6, 6]}]}
     assert W.change_text(fewer, W.vocabulary("massilia")) == "give seat 1 two sesterces fewer"
 
 
 def test_a_scalar_knob_says_its_description_and_both_values():
-    change = {"settings": [{"knob": "rounds", "published": 7, "new": 8}]}
+    change = {"settings": [{"knob": "rounds", "published": 7, "value": 8}]}
     assert W.change_text(change, W.vocabulary("massilia")) == "make rounds (rounds in a game) 8 instead of 7"
 
 
@@ -51,5 +51,8 @@ def test_the_answer_has_shares_guards_panel_alternatives_and_games():
     assert "seat 3 | 20.7% [19.8%, 21.6%] | 24.9% [24.0%, 25.8%] | 20,000 / 20,000" in text
     assert "game length | 21.4 | 21.9 | [19.3, 23.5] | kept" in text
     assert "priest | yes | 0.8 [0.2, 1.3] points | 20,000" in text
-    assert "give seat 2 one more sesterce and give seat 3 three more sesterces | [1, 3] | 0.9 [0.3, 1.5] points" in text
+    assert (
+        "give seat 2 one more sesterce and give seat 3 three more sesterces | 1 knob, 4 steps | 0.9 [0.3, 1.5] points"
+        in text
+    )
     assert "games spent: explore 24,000, race 48,000, certify 60,000; total 132,000" in text

@@ -16,7 +16,7 @@ from tests.fix_example import CERTIFIED, failed_for
 
 IDENTITY = {
     "scenario_sha256": "cd" * 32,
-    "tolerance": 0.02,
+    "tolerance": 2.0,
     "budget": 200000,
     "panel": ["trader", "priest"],
     "alpha": 0.05,
