@@ -33,9 +33,13 @@ class StoredTrials(Trials):
         keys = [play_key(self.scope, arm, start, len(seeds)) for arm, start, seeds in tasks]
         found = [self.store.get(k) for k in keys]
         missing = [i for i, r in enumerate(found) if r is None]
-        if missing:
-            played = super()._map([tasks[i] for i in missing])
-            for i, result in zip(missing, played, strict=True):
+        together = self.worker is not None and self.jobs > 1
+        groups = [missing] if together else [[i] for i in missing]  # in this process: each kept as it is played
+        for group in groups:
+            if not group:
+                continue
+            played = super()._map([tasks[i] for i in group])
+            for i, result in zip(group, played, strict=True):
                 self.store.put(keys[i], tasks[i][1], result)
                 found[i] = np.asarray(result, dtype=float)
         return [np.asarray(r) for r in found]  # type: ignore[arg-type]
