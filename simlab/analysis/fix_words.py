@@ -302,3 +302,30 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
     if result.get("method"):
         lines.append(f"method: {result['method']}")
     return lines
+
+
+def progress_line(info: Mapping[str, Any] | str) -> str:
+    """One progress line of the search from the driver's round report (phase, round, games, candidates left, the
+    current best with its worst seat deviation and interval): "race round 3: 4 candidates left, 12,000 games
+    spent; best start_money 6,6,6,6 -> 6,6,7,8 (worst seat 1.2 [0.4, 2.0] points)"."""
+    if isinstance(info, str):
+        return info
+    phase = str(info.get("phase", "search"))
+    head = f"{phase} round {info['round']}" if info.get("round") is not None else phase
+    parts = []
+    if info.get("candidates_left") is not None:
+        left = int(info["candidates_left"])
+        parts.append(f"{left} candidate{'s' * (left != 1)} left")
+    if info.get("games") is not None:
+        parts.append(f"{int(info['games']):,} games spent")
+    if info.get("certify_games") is not None:
+        parts.append(f"{int(info['certify_games']):,} certification games")
+    if info.get("slope_z") is not None:
+        parts.append(f"model slope {float(info['slope_z']):.1f} standard errors from 0")
+    line = f"{head}: {', '.join(parts)}" if parts else head
+    if info.get("best"):
+        dev = info.get("worst_deviation")
+        shown = f" (worst seat {points_ci(dev, info.get('lo'), info.get('hi'))})" if dev is not None else ""
+        fair = {True: "; certified fair for every lineup", False: "; NOT certified"}.get(info.get("fair"), "")
+        line += f"; best {info['best']}{shown}{fair}"
+    return line

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from simlab.analysis.fix_words import progress_line
 from simlab.experiments.fix_question import FixQuestion, FixQuestionError, fix_question_from_table
 from simlab.experiments.fix_trials import stored_trials
 from simlab.run.fix_folder import FORMAT, FixStore
@@ -91,7 +92,8 @@ def run_fix(
 
     with FixStore.open(folder, identity, about, resume) as store:
 
-        def say(line: str) -> None:
+        def say(info: Mapping[str, Any] | str) -> None:
+            line = progress_line(info)
             store.note(line)
             if progress is not None:
                 progress(line)

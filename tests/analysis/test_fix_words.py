@@ -56,3 +56,16 @@ def test_the_answer_has_shares_guards_panel_alternatives_and_games():
         in text
     )
     assert "games spent: explore 24,000, race 48,000, certify 60,000; total 132,000" in text
+
+
+def test_progress_says_candidates_left_games_spent_and_the_best_with_its_interval():
+    line = W.progress_line(
+        {"phase": "race", "round": 3, "games": 12000, "candidates_left": 4, "best": "start_money 6,6,6,6 -> 6,6,7,8",
+         "worst_deviation": 0.012, "lo": 0.004, "hi": 0.02}
+    )  # fmt: skip
+    assert line == (
+        "race round 3: 4 candidates left, 12,000 games spent; best start_money 6,6,6,6 -> 6,6,7,8 "
+        "(worst seat 1.2 [0.4, 2.0] points)"
+    )
+    certify = {"phase": "certify", "games": 12000, "certify_games": 40000, "best": "x", "fair": False}
+    assert W.progress_line(certify) == "certify: 12,000 games spent, 40,000 certification games; best x; NOT certified"
