@@ -6,8 +6,10 @@ Layout::
 
     <folder>/fix/fix.json               the question (its identity and hash), every stored play, the progress
                                         lines (the decisions as they were taken) and, once done, the answer
-    <folder>/fix/plays/<sha256>.parquet one play: one arm's per-game win shares on games start..start+n, named
-                                        by the SHA-256 of its bytes (content-identified, as the runner's parts)
+    <folder>/fix/plays/<sha256>.parquet one play: one arm's per-game results on games start..start+n (column
+                                        ``game``, then ``r0, r1, ...`` as the play returned them: the seats' win
+                                        shares, then the measures the search reads), named by the SHA-256 of its
+                                        bytes (content-identified, as the runner's parts)
     <folder>/fix/damaged/               a play whose bytes no longer match its hash (moved, then played again)
 
 A play is keyed by what determines its games: the lineup it is played with (``scope``), the arm, the first game
@@ -160,14 +162,14 @@ class FixStore:
         return np.column_stack([table.column(c).to_numpy() for c in table.column_names[1:]])
 
     def put(self, key: str, start: int, results: np.ndarray) -> None:
-        """Save one play (games × seats) as a content-named Parquet file, then list it in ``fix.json``."""
+        """Save one play (games × columns) as a content-named Parquet file, then list it in ``fix.json``."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         results = np.asarray(results, dtype=float)
         games = results.shape[0]
         columns = {"game": np.arange(start, start + games, dtype=np.int64)}
-        columns |= {f"seat{k}": results[:, k] for k in range(results.shape[1])}
+        columns |= {f"r{k}": results[:, k] for k in range(results.shape[1])}
         table = pa.table(columns)
         folder = self.root / PLAYS
         folder.mkdir(exist_ok=True)
