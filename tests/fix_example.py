@@ -27,7 +27,7 @@ CERTIFIED: dict[str, Any] = {
         {"seat": 2, "share": 0.248, "lo": 0.239, "hi": 0.257, "n": 20000},
         {"seat": 3, "share": 0.249, "lo": 0.240, "hi": 0.258, "n": 20000},
     ],
-    "guards": [{"name": "game length", "before": 21.4, "after": 21.9, "band": [19.26, 23.54], "ok": True}],
+    "guards": [{"name": "length", "before": 21.4, "after": 21.9, "band": [19.26, 23.54], "ok": True}],
     "panel": [
         {"bot": "trader", "fair": True, "worst_deviation": 0.006, "lo": 0.001, "hi": 0.011, "n": 20000, "seats": []},
         {"bot": "priest", "fair": True, "worst_deviation": 0.008, "lo": 0.002, "hi": 0.013, "n": 20000, "seats": []},

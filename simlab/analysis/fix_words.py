@@ -31,6 +31,7 @@ class Vocabulary:
     docs: Mapping[str, str] = dataclasses.field(default_factory=dict)
     unit_of: Mapping[str, str] = dataclasses.field(default_factory=dict)  # knob -> "money" | "points"
     per_seat: frozenset[str] = frozenset()
+    facts: Mapping[str, str] = dataclasses.field(default_factory=dict)  # fact column -> its description
 
 
 def vocabulary(game_id: str | None) -> Vocabulary:
@@ -50,7 +51,13 @@ def vocabulary(game_id: str | None) -> Vocabulary:
     per_seat = frozenset(unit_of) | {
         k for k, d in docs.items() if "by seat" in d or "each seat" in d or "per seat" in d
     }
-    return Vocabulary(said, docs, unit_of, per_seat)
+    facts_said: dict[str, str] = {}
+    if facts is not None:
+        try:
+            facts_said = facts.schema(game.make_config())
+        except Exception:  # a fact set that needs another player count: the columns' own names
+            facts_said = {}
+    return Vocabulary(said, docs, unit_of, per_seat, facts_said)
 
 
 # -- the change ------------------------------------------------------------------------------------------
@@ -218,18 +225,35 @@ def shares_rows(result: Mapping[str, Any]) -> list[list[str]]:
     return rows
 
 
-def guard_rows(result: Mapping[str, Any]) -> list[list[str]]:
-    """Per guard: before, after, the band it must stay in, and whether it does."""
-    return [
-        [
-            str(g.get("name")),
-            _cell(g.get("before")),
-            _cell(g.get("after")),
-            _cell(g.get("band")),
-            "kept" if g.get("ok") else "BROKEN",
-        ]
-        for g in result.get("guards") or []
-    ]
+#: the guards' measures in words (``fact.<column>``: the fact's own description)
+GUARD_WORDS = {
+    "length": "mean game length (turns)",
+    "draws": "shared wins (share of games)",
+    "luck": "luck (chance's share of the score's variance)",
+}
+
+
+def guard_label(name: str, vocab: Vocabulary) -> str:
+    """A guard as a reader sees it: "mean game length (turns)", a fact by its description."""
+    if name in GUARD_WORDS:
+        return GUARD_WORDS[name]
+    column = name.removeprefix("fact.")
+    return f"mean {vocab.facts[column]} ({column})" if column in vocab.facts else name
+
+
+def guard_rows(result: Mapping[str, Any], vocab: Vocabulary | None = None) -> list[list[str]]:
+    """Per guard: before, after, the band it must stay in, and whether it does (rates as percentages)."""
+    vocab = vocab or Vocabulary()
+    rows = []
+    for g in result.get("guards") or []:
+        name = str(g.get("name"))
+        rate = name in ("draws", "luck")
+        show = (lambda x: f"{100 * x:.1f}%" if isinstance(x, int | float) else _cell(x)) if rate else _cell
+        band = g.get("band") or []
+        shown_band = f"[{show(band[0])}, {show(band[1])}]" if len(band) == 2 else "–"
+        kept = "kept" if g.get("ok") else "BROKEN"
+        rows.append([guard_label(name, vocab), show(g.get("before")), show(g.get("after")), shown_band, kept])
+    return rows
 
 
 def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[str]]:
@@ -292,7 +316,7 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
             SHARES_HEADER,
             shares_rows(result),
         ),
-        ("guards", GUARDS_HEADER, guard_rows(result)),
+        ("guards", GUARDS_HEADER, guard_rows(result, vocab)),
         ("certification panel", PANEL_HEADER, panel_rows(result)),
         ("cheapest alternatives that also pass", ALTERNATIVES_HEADER, alternative_rows(result, vocab)),
     ):

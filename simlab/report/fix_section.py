@@ -43,7 +43,8 @@ def fix_section(folder: str | Path) -> tuple[Section | None, str]:
     sec.findings.append(Finding(text, tone))
     for g in result.get("guards") or []:
         if not g.get("ok"):
-            sec.findings.append(Finding(f"Guard broken by the change: {g.get('name')} ({_guard(g)}).", "warn"))
+            label = W.guard_label(str(g.get("name")), vocab)
+            sec.findings.append(Finding(f"Guard broken by the change: {label} ({_guard(g)}).", "warn"))
     _tables(sec, result, vocab)
     sec.notes.append(
         f"Method: {result.get('method', '–')}. The error of certifying a change that is not fair within the "
@@ -63,7 +64,7 @@ def _tables(sec: Section, result: dict[str, Any], vocab: W.Vocabulary) -> None:
             W.shares_rows(result),
             "Each on fresh games the search never saw; intervals as the method says.",
         ),
-        ("Guards: what the change must not break", W.GUARDS_HEADER, W.guard_rows(result), ""),
+        ("Guards: what the change must not break", W.GUARDS_HEADER, W.guard_rows(result, vocab), ""),
         ("Certification panel: does the change hold for each bot?", W.PANEL_HEADER, W.panel_rows(result), ""),
         (
             "The cheapest alternatives that also pass",

@@ -49,7 +49,7 @@ def test_the_answer_has_shares_guards_panel_alternatives_and_games():
     lines = W.answer_lines(CERTIFIED, W.vocabulary("massilia"))
     text = "\n".join(lines)
     assert "seat 3 | 20.7% [19.8%, 21.6%] | 24.9% [24.0%, 25.8%] | 20,000 / 20,000" in text
-    assert "game length | 21.4 | 21.9 | [19.3, 23.5] | kept" in text
+    assert "mean game length (turns) | 21.4 | 21.9 | [19.3, 23.5] | kept" in text
     assert "priest | yes | 0.8 [0.2, 1.3] points | 20,000" in text
     assert (
         "give seat 2 one more sesterce and give seat 3 three more sesterces | 1 knob, 4 steps | 0.9 [0.3, 1.5] points"
@@ -69,3 +69,17 @@ def test_progress_says_candidates_left_games_spent_and_the_best_with_its_interva
     )
     certify = {"phase": "certify", "games": 12000, "certify_games": 40000, "best": "x", "fair": False}
     assert W.progress_line(certify) == "certify: 12,000 games spent, 40,000 certification games; best x; NOT certified"
+
+
+def test_guards_are_said_in_words_rates_as_percentages_and_facts_by_their_description():
+    vocab = W.vocabulary("massilia")
+    fact = next(iter(vocab.facts))
+    guards = {
+        "guards": [
+            {"name": "draws", "before": 0.012, "after": 0.03, "band": [0.0, 0.022], "ok": False},
+            {"name": f"fact.{fact}", "before": 3.0, "after": 3.1, "band": [2.7, 3.3], "ok": True},
+        ]
+    }
+    draws, facts = W.guard_rows(guards, vocab)
+    assert draws == ["shared wins (share of games)", "1.2%", "3.0%", "[0.0%, 2.2%]", "BROKEN"]
+    assert facts[0] == f"mean {vocab.facts[fact]} ({fact})" and facts[-1] == "kept"
