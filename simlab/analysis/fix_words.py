@@ -163,44 +163,47 @@ def failed_bots(result: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def is_certified(result: Mapping[str, Any]) -> bool:
-    """A change may be called fair only when the search says certified *and* every bot of the panel passed."""
-    return result.get("status") == CERTIFIED and bool(result.get("panel")) and not failed_bots(result)
+    """A change may be called fair only when the search says certified, every lineup of the panel passed and no
+    guard broke."""
+    guards_ok = all(g.get("ok") for g in result.get("guards") or [])
+    return result.get("status") == CERTIFIED and bool(result.get("panel")) and not failed_bots(result) and guards_ok
 
 
 def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
     """The answer's first sentence and its tone (ok, warn, info)."""
     tol = f"±{float(result.get('tolerance', 0)):g} points of win share"  # the question's points
-    change = change_text(result.get("change"), vocab)
+    change = change_text(result.get("change"), vocab) if result.get("change") else ""
     games = (result.get("games") or {}).get("total")
     spent = f" ({games:,} games in all)" if isinstance(games, int) else ""
     status = result.get("status")
-    if status == "already_fair":
+    panel = list(result.get("panel") or [])
+    if status == "already_fair" and panel and not failed_bots(result):
         return (
             f"The published rules are already fair within {tol} for every bot tested: nothing to change{spent}.",
             "ok",
         )
     if is_certified(result):
-        bots = ", ".join(str(p["bot"]) for p in result["panel"])
+        bots = ", ".join(str(p["bot"]) for p in panel)
         return (
             f"Recommended change: {change}. Certified fair within {tol} for every bot tested ({bots}), on fresh "
             f"games the search never saw{spent}.",
             "ok",
         )
-    if status == CERTIFIED or status == "not_certified":
-        failed = failed_bots(result) or list(result.get("panel") or [])
-        why = "; ".join(_bot_text(p) for p in failed) or "no certification games"
-        return f"Best change found: {change}. NOT certified within {tol}: it does not hold for {why}{spent}.", "warn"
-    if status == "none_on_grid":
-        return (
-            f"No change on the declared grid makes every seat's win share fall within {tol}; "
-            f"the closest: {change}{spent}.",
-            "warn",
+    if status in (CERTIFIED, "not_certified", "already_fair"):
+        what = f"Best change found: {change}" if status != "already_fair" else "The published rules"
+        broken = [guard_label(str(g.get("name")), vocab) for g in result.get("guards") or [] if not g.get("ok")]
+        why = (
+            [f"it does not hold for {'; '.join(_bot_text(p) for p in failed_bots(result))}"]
+            if failed_bots(result)
+            else []
         )
-    return (
-        f"Not settled: the budget ran out before a change was certified within {tol}; "
-        f"the current best: {change}{spent}.",
-        "info",
-    )
+        why += [f"it breaks the guard{'s' * (len(broken) > 1)} {', '.join(broken)}"] if broken else []
+        return f"{what}. NOT certified within {tol}: {'; '.join(why) or 'no certification games'}{spent}.", "warn"
+    closest = f"; the closest: {change}" if change else ""
+    if status == "none_on_grid":
+        return f"No change on the declared grid makes every seat's win share fall within {tol}{closest}{spent}.", "warn"
+    best = f"; the current best: {change}" if change else ""
+    return f"Not settled: the budget ran out before a change was certified within {tol}{best}{spent}.", "info"
 
 
 def _bot_text(p: Mapping[str, Any]) -> str:

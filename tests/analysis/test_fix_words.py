@@ -83,3 +83,20 @@ def test_guards_are_said_in_words_rates_as_percentages_and_facts_by_their_descri
     draws, facts = W.guard_rows(guards, vocab)
     assert draws == ["shared wins (share of games)", "1.2%", "3.0%", "[0.0%, 2.2%]", "BROKEN"]
     assert facts[0] == f"mean {vocab.facts[fact]} ({fact})" and facts[-1] == "kept"
+
+
+def test_a_broken_guard_or_an_unsettled_search_is_never_fair():
+    vocab = W.vocabulary("massilia")
+    broken = copy.deepcopy(CERTIFIED)
+    broken["status"] = "not_certified"
+    broken["guards"][0]["ok"] = False
+    text, tone = W.headline(broken, vocab)
+    assert tone == "warn" and "NOT certified" in text and "breaks the guard mean game length (turns)" in text
+    assert "does not hold for" not in text  # every bot passed: the guard is why
+    assert not W.is_certified({**copy.deepcopy(CERTIFIED), "guards": broken["guards"]})
+    budget = {**copy.deepcopy(CERTIFIED), "status": "budget", "change": None}
+    text, tone = W.headline(budget, vocab)
+    assert tone == "info" and text.startswith("Not settled: the budget ran out") and "fair" not in text
+    none = {**copy.deepcopy(CERTIFIED), "status": "none_on_grid"}
+    text, _ = W.headline(none, vocab)
+    assert "No change on the declared grid" in text and "the closest: give seat 3 two more sesterces" in text
