@@ -38,10 +38,10 @@ def pig(monkeypatch):
     registry.get_game.cache_clear()
 
 
-def _fix(tmp_path, text: str, *args: str):
+def _fix(tmp_path, text: str, *args: str, out: str = "out"):
     path = tmp_path / "pig_fix.toml"
     path.write_text(PIG + text)
-    return CliRunner().invoke(cli, ["fix", str(path), "--out", str(tmp_path / "out"), *args])
+    return CliRunner().invoke(cli, ["fix", str(path), "--out", str(tmp_path / out), *args])
 
 
 def _refused(result, pattern: str) -> None:
@@ -78,3 +78,96 @@ def test_a_tolerance_of_zero_or_less_is_refused(pig, tmp_path):
 def test_a_scenario_without_a_fix_table_and_an_unknown_panel_bot_are_refused(pig, tmp_path):
     _refused(_fix(tmp_path, ""), r"no \[fix\] table")
     _refused(_fix(tmp_path, FIX, "--panel", "no_such_bot"), r"key 'fix\.panel\[0\]'")
+
+
+def _answer(result) -> dict:
+    import json
+
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    answer.pop("folder")
+    return answer
+
+
+def test_a_search_answers_in_words_with_progress_json_and_a_report(pig, tmp_path):
+    from simlab.run.fix_folder import load_fix
+
+    result = _fix(tmp_path, FIX, "--json")
+    answer = _answer(result)
+    assert answer["command"] == "fix" and answer["game"] == "pig" and answer["status"] in (
+        "certified", "not_certified", "already_fair", "none_on_grid", "budget"
+    )  # fmt: skip
+    assert answer["certified"] == (answer["status"] == "certified" and all(p["fair"] for p in answer["panel"]))
+    assert re.search(r"round \d+: .*games spent", result.stderr), result.stderr  # progress on stderr, each round
+    kept = load_fix(tmp_path / "out")
+    assert kept["result"]["status"] == answer["status"] and kept["log"], "the answer and the decisions are kept"
+    text = CliRunner().invoke(cli, ["fix", str(tmp_path / "pig_fix.toml"), "--out", str(tmp_path / "out"), "--resume"])
+    assert text.exit_code == 0 and text.stdout.splitlines()[0] == answer["headline"]
+    assert "games spent: " in text.stdout and f"next: simlab report {tmp_path / 'out'}" in text.stdout
+    again = _fix(tmp_path, FIX)
+    _refused(again, r"already holds a rule-fix search; add --resume")
+    page = tmp_path / "fix.html"
+    report = CliRunner().invoke(cli, ["report", str(tmp_path / "out"), "--out", str(page)])
+    assert report.exit_code == 0, report.output
+    assert "What would fix it?" in page.read_text() and answer["headline"].split(":")[0] in page.read_text()
+
+
+def test_a_stopped_search_resumes_to_the_answer_of_an_uninterrupted_one(pig, tmp_path, monkeypatch):
+    from simlab.run.fix_folder import FixStore, load_fix
+
+    clean = _answer(_fix(tmp_path, FIX, "--json", out="clean"))
+    put, calls = FixStore.put, []
+
+    def stopped(self, *args):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt  # a Ctrl-C after three plays were kept
+        put(self, *args)
+
+    monkeypatch.setattr(FixStore, "put", stopped)
+    stopped_run = _fix(tmp_path, FIX, "--json", out="stopped")
+    assert stopped_run.exit_code == 130 and "interrupted" in stopped_run.stderr
+    kept = load_fix(tmp_path / "stopped")
+    assert kept["status"] == "running" and len(kept["plays"]) == 3 and kept["result"] is None
+    monkeypatch.setattr(FixStore, "put", put)
+    resumed = _answer(_fix(tmp_path, FIX, "--json", "--resume", out="stopped"))
+    assert resumed == clean
+
+
+#: ``simlab`` in a child process with Pig registered (as the fixture does in this one)
+WITH_PIG = (
+    "import sys; from simlab.core import registry; "
+    "registry.BUILTIN_GAMES['pig'] = 'tests.examples.pig.game:GAME'; "
+    "from simlab.cli import main; sys.argv[0] = 'simlab'; main()"
+)
+
+
+def test_a_killed_search_resumes_to_the_answer_of_an_uninterrupted_one(pig, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from simlab.run.fix_folder import load_fix
+
+    clean = _answer(_fix(tmp_path, FIX, "--json", out="clean"))
+    out = tmp_path / "killed"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), os.environ.get("PYTHONPATH", "")]),
+    }
+    args = [sys.executable, "-c", WITH_PIG, "fix", str(tmp_path / "pig_fix.toml"), "--out", str(out), "--json"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 600
+    plays = out / "fix" / "plays"
+    while not plays.is_dir() or len(list(plays.glob("*.parquet"))) < 3:
+        assert proc.poll() is None, f"the search ended before it could be killed: {proc.communicate()}"
+        assert time.monotonic() < deadline, "the search kept no play in time"
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL and load_fix(out)["status"] == "running", "killed part-way"
+    resumed = _answer(_fix(tmp_path, FIX, "--json", "--resume", out="killed"))
+    assert resumed == clean

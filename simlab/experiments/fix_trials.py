@@ -45,13 +45,21 @@ class StoredTrials(Trials):
         return [np.asarray(r) for r in found]  # type: ignore[arg-type]
 
 
-def stored_trials(store: FixStore | None) -> Callable[..., Trials]:
-    """The ``Trials`` factory a fix driver builds its trials with: ``make(play, seed, jobs, worker, scope)``;
-    without a store, plain ``Trials`` (nothing kept)."""
+#: how a fix driver builds the ``Trials`` of one lineup: (play, seed, jobs, worker, scope: the lineup)
+MakeTrials = Callable[[PlayArm, int, int, "PlayArm | None", str], Trials]
+
+
+def make_trials(play: PlayArm, seed: int, jobs: int = 1, worker: PlayArm | None = None, scope: str = "") -> Trials:
+    """Plain ``Trials``: nothing kept (a search from Python, or a test)."""
+    return Trials(play, seed, jobs, worker)
+
+
+def stored_trials(store: FixStore | None) -> MakeTrials:
+    """The ``Trials`` factory of a fix folder: every play kept in ``store`` (without one, ``make_trials``)."""
 
     def make(play: PlayArm, seed: int, jobs: int = 1, worker: PlayArm | None = None, scope: str = "") -> Trials:
         if store is None:
-            return Trials(play, seed, jobs, worker)
+            return make_trials(play, seed, jobs, worker, scope)
         return StoredTrials(play, seed, jobs, worker, store=store, scope=scope)
 
     return make
