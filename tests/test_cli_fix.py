@@ -171,3 +171,20 @@ def test_a_killed_search_resumes_to_the_answer_of_an_uninterrupted_one(pig, tmp_
     assert proc.returncode == -signal.SIGKILL and load_fix(out)["status"] == "running", "killed part-way"
     resumed = _answer(_fix(tmp_path, FIX, "--json", "--resume", out="killed"))
     assert resumed == clean
+
+
+def test_compensate_fix_answers_with_the_fix_search_in_the_games_words(pig):
+    import json
+
+    args = ["compensate", "pig", "--fix", "--intervention", "points", "--max-games", "20000", "--batch", "1000"]
+    result = CliRunner().invoke(cli, [*args, "--confirm-games", "2000", "--fair-within", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["command"] == "compensate" and answer["preset"] == "compensate" and answer["knob"] == "start_points"
+    assert answer["certified"] == (answer["status"] == "certified" and all(p["fair"] for p in answer["panel"]))
+    assert all(s["knob"] == "start_points" for s in (answer["change"] or {}).get("settings", []))
+    if answer["change"]:
+        assert re.match(r"give seat \d \w+ more points?", answer["change_words"]), answer["change_words"]
+    assert result.stderr.startswith("pig: start_points for all 2 seats as a fix, lineup holder,holder")
+    seat = ["compensate", "pig", "--fix", "--intervention", "points", "--seat", "1"]
+    _refused(CliRunner().invoke(cli, seat), r"--fix: .*drop --seat")

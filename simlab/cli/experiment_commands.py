@@ -96,6 +96,13 @@ from simlab.cli.options import (
 )
 @click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
 @chart_option
+@click.option(
+    "--fix",
+    "as_fix",
+    is_flag=True,
+    help="Answer with simlab fix's search, compensate's preset of it: KNOB on the published value .. +4 for every "
+    "seat, the cheapest vector certified fair within --fair-within on fresh seeds (--tolerance, --width: unused).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object (docs/analysis.md).")
 def compensate(
     game: str,
@@ -116,6 +123,7 @@ def compensate(
     jobs: int,
     force_jobs: bool,
     chart: str | None,
+    as_fix: bool,
     as_json: bool,
 ) -> None:
     """Find the value of KNOB for every seat, on the knob's own grid, that makes the seats equal, and verify it.
@@ -147,6 +155,14 @@ def compensate(
         knob = fv.intervention_knob(g, intervention)
     config = _config(g, players, preset, settings, len(specs))
     lineup = seat_specs(g, specs, config.players)
+    if as_fix:
+        from simlab.cli.fix_commands import compensate_as_fix
+
+        if seat is not None:
+            raise UserError("--fix: the fix search answers for the whole vector; drop --seat (or --fix)")
+        budget = max_games or 200_000
+        compensate_as_fix(g, config, knob, lineup, fair_within, budget, batch, confirm_games, seed, jobs, as_json)
+        return
     if seat is not None:
         _compensate_one_seat(g, config, knob, seat, lineup, width, max_games or 100_000, batch, seed, jobs, chart)
         return

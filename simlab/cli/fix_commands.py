@@ -70,26 +70,46 @@ def fix(
     run = run_fix(
         scenario, overrides, out=out, resume=resume, jobs=jobs, progress=lambda line: click.echo(line, err=True)
     )
-    emit(fix_answer(run), "json" if as_json else None)
+    head = {"scenario": run.scenario.source, "folder": str(run.folder), "question": run.identity_hash}
+    answer = fix_answer("fix", run.result, run.scenario.game, head, [f"next: simlab report {run.folder}"])
+    emit(answer, "json" if as_json else None)
 
 
-def fix_answer(run: Any) -> Any:
-    """The answer of ``simlab fix``: the words and tables of ``analysis.fix_words``, the JSON its result."""
+def fix_answer(command: str, result: dict[str, Any], game: str, head: dict[str, Any], more: list[str]) -> Any:
+    """The answer of a fix search (``simlab fix``, ``simlab compensate --fix``): the words and tables of
+    ``analysis.fix_words``; its JSON the game, its units, ``head``, the headline and the result's keys."""
     from simlab.analysis import fix_words as W
     from simlab.cli.answer import Answer
 
-    vocab = W.vocabulary(run.scenario.game)
-    result = run.result
+    vocab = W.vocabulary(game)
     fields = {
-        "game": run.scenario.game,
+        "game": game,
         "units": vocab.words.as_json(),
-        "scenario": run.scenario.source,
-        "folder": str(run.folder),
-        "question": run.identity_hash,
+        **head,
         "headline": W.headline(result, vocab)[0],
         "change_words": W.change_text(result.get("change"), vocab) if result.get("change") else None,
         "certified": W.is_certified(result),
         **result,
     }
-    lines = [*W.answer_lines(result, vocab), f"next: simlab report {run.folder}"]
-    return Answer("fix", lines, fields=fields)
+    return Answer(command, [*W.answer_lines(result, vocab), *more], fields=fields)
+
+
+def compensate_as_fix(
+    game: Any, config: Any, knob: str, lineup: list[str], within: float, budget: int, batch: int,
+    certify_games: int, seed: int, jobs: int, as_json: bool,
+) -> None:  # fmt: skip
+    """``simlab compensate --fix``: compensate's question (``fix_presets.compensate_question``) answered by the fix
+    search, in its words; no folder is kept (``simlab fix`` with a scenario keeps one and resumes)."""
+    from simlab.analysis.fix_words import progress_line
+    from simlab.cli.answer import emit
+    from simlab.experiments.fix import find_fix
+    from simlab.experiments.fix_presets import compensate_question
+
+    q = compensate_question(
+        game, config, knob, lineup, fair_within=within, budget=budget, batch=batch, certify_games=certify_games,
+        seed=seed,
+    )  # fmt: skip
+    click.echo(f"{game.name}: {knob} for all {config.players} seats as a fix, lineup {','.join(lineup)}", err=True)
+    result = find_fix(q, jobs=jobs, progress=lambda info: click.echo(progress_line(info), err=True)).to_dict()
+    head = {"knob": knob, "lineup": list(lineup), "seed": seed, "preset": "compensate"}
+    emit(fix_answer("compensate", result, game.name, head, []), "json" if as_json else None)
