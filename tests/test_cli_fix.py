@@ -188,3 +188,22 @@ def test_compensate_fix_answers_with_the_fix_search_in_the_games_words(pig):
     assert result.stderr.startswith("pig: start_points for all 2 seats as a fix, lineup holder,holder")
     seat = ["compensate", "pig", "--fix", "--intervention", "points", "--seat", "1"]
     _refused(CliRunner().invoke(cli, seat), r"--fix: .*drop --seat")
+
+
+def test_two_workers_give_the_same_answer_and_resume_a_one_worker_folder(pig, tmp_path, monkeypatch):
+    from simlab.run.fix_folder import FixStore
+
+    one = _answer(_fix(tmp_path, FIX, "--json", out="one"))
+    assert _answer(_fix(tmp_path, FIX, "--json", "--jobs", "2", "--force-jobs", out="two")) == one
+    put, calls = FixStore.put, []
+
+    def stopped(self, *args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        put(self, *args)
+
+    monkeypatch.setattr(FixStore, "put", stopped)
+    assert _fix(tmp_path, FIX, "--json", out="mixed").exit_code == 130
+    monkeypatch.setattr(FixStore, "put", put)
+    assert _answer(_fix(tmp_path, FIX, "--json", "--jobs", "2", "--force-jobs", "--resume", out="mixed")) == one
