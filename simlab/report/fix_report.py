@@ -34,7 +34,7 @@ def build_fix_report(folder: str | Path, out: str | Path | None = None) -> Repor
     source = str(meta.get("source", "SCENARIO"))
     again = ["simlab", "fix", source, "--out", str(Path(folder)), "--resume", *_options(ident)]
     report = ["simlab", "report", str(folder)] + (["--out", str(out)] if out is not None else [])
-    rows = [[k, _show(v)] for k, v in ident.items() if k != "scenario_sha256"]
+    rows = [[k, _show(v)] for k, v in ident.items() if k not in ("scenario_sha256", "format")]
     result = Report(
         title=f"Rule fix: {meta.get('scenario', '?')}",
         description=str(meta.get("description", "")),
