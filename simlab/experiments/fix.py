@@ -256,12 +256,13 @@ class _Search:
         """Rounds until settled, exhausted or the budget; returns which."""
         q, t = self.q, self.trials
         while True:
+            self.refill()
             if self.settled():
                 return "settled"
-            self.refill()
-            todo = self.open()
+            best = self.chosen()
+            todo = [c for c in self.open() if best is None or c.cost < best.cost]  # only cheaper ones matter now
             if not todo:
-                return "settled" if self.chosen() is not None else "exhausted"
+                return "exhausted"
             if t.spent + q.batch * len(todo) > q.budget:
                 return "budget"
             t.batch(todo, q.batch)
@@ -325,5 +326,6 @@ def _result(
         games=games,
         tolerance=q.tolerance,
         alpha=q.alpha,
-        method=method_text(q, ended),
+        method=method_text(q, ended, status),
+        search=ended,
     )

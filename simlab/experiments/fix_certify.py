@@ -118,9 +118,16 @@ def alternatives(changes: list[Change], trials: Trials, q: FixQuestion, layout: 
     return tuple(out)
 
 
-def method_text(q: FixQuestion, ended: str) -> str:
+def method_text(q: FixQuestion, ended: str, status: str = "") -> str:
     """How the selection error is controlled, in one sentence."""
     search = f"; the search ended {ended}" if ended else ""
+    if status == "already_fair":
+        return (
+            f"the published rules were played on {q.certify_games:,} fresh games per lineup; every seat, with the "
+            f"lineup and with each panel bot in every seat, passed two one-sided tests at ±{q.tolerance:g} points "
+            f"of the fair share at level {q.alpha:g} (an intersection-union test), so they are fair within "
+            f"±{q.tolerance:g} points unless an event of probability at most {q.alpha:g} occurred"
+        )
     return (
         f"the change is certified on {q.certify_games:,} fresh games per lineup (seeds no search game used) only "
         f"if every seat, with the lineup and with each panel bot in every seat, passes two one-sided tests at "

@@ -1,5 +1,6 @@
-"""``simlab fix``'s question and answer: the question's types (declared in ``simlab.run.fix_question``, where a
-scenario's ``[fix]`` table is checked on load, and re-exported here) and :class:`FixResult`, what the driver
+"""``simlab fix``'s question and answer: the question's types and parser (``simlab.run.fix_question`` and
+``simlab.run.fix_table``, in the run layer because a scenario's ``[fix]`` table is checked on load; re-exported
+here) and :class:`FixResult`, what the driver
 (``simlab.experiments.fix.find_fix``) returns and ``to_dict()`` writes as JSON for the CLI and the report.
 
 Units in ``to_dict()``: shares, deviations and their bounds are fractions (0.25 is a quarter of the wins);
@@ -12,18 +13,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from simlab.run.fix_question import (
-    DEFAULT_ALPHA,
-    DEFAULT_TOLERANCE,
-    Change,
-    FixQuestion,
-    FixQuestionError,
-    Guard,
-    Knob,
-    fix_question,
-    fix_question_from_scenario,
-    fix_question_from_table,
-)
+from simlab.run.fix_question import DEFAULT_ALPHA, DEFAULT_TOLERANCE, Change, FixQuestion, FixQuestionError, Guard, Knob
+from simlab.run.fix_table import fix_question, fix_question_from_scenario, fix_question_from_table
 
 __all__ = [
     "DEFAULT_ALPHA",
@@ -137,6 +128,8 @@ class FixResult:
     tolerance: float
     alpha: float
     method: str
+    #: how the search ended: settled, exhausted or budget ("" when nothing was searched: already fair)
+    search: str = ""
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -153,6 +146,7 @@ class FixResult:
             "panel": [b.as_dict() for b in self.panel],
             "alternatives": [a.as_dict() for a in self.alternatives],
             "games": dict(self.games),
+            "search": self.search,
             "tolerance": self.tolerance,
             "alpha": self.alpha,
             "method": self.method,

@@ -1,9 +1,9 @@
 """A rule-fix question, declared: which knobs may change and on which grid, the target, the guards, the budget.
 
-A scenario's ``[fix]`` table (or the same keys from Python, :func:`fix_question`) says what ``simlab fix`` may
-change and what counts as fair; :func:`fix_question_from_table` checks it against the game and the published
-config before anything plays, each problem a :class:`FixQuestionError` naming the scenario key, what is allowed
-and what to do. The types are pure data (the driver that plays games is ``simlab.experiments.fix``)::
+A scenario's ``[fix]`` table (or the same keys from Python, ``fix_table.fix_question``) says what ``simlab fix``
+may change and what counts as fair; ``simlab.run.fix_table`` checks it against the game and the published config
+before anything plays, each problem a :class:`FixQuestionError` naming the scenario key, what is allowed and
+what to do. The types here are pure data (the driver that plays games is ``simlab.experiments.fix``)::
 
     [fix]
     tolerance = 1.0        # points of win share (as `simlab seats --tolerance`): every seat within 1/N ± 1 point
@@ -35,8 +35,6 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from simlab.core.config import knob_range, range_text
-from simlab.core.errors import SimlabError
 from simlab.run.errors import ScenarioError
 
 #: the target's default: every seat within 1/N ± 1 point of win share (``simlab seats --tolerance``'s default)
@@ -45,12 +43,6 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_BUDGET = 200_000
 DEFAULT_BATCH = 1_000
 DEFAULT_CERTIFY_GAMES = 20_000
-#: most values on one grid axis (a range with a tiny step is a mistake, not a question)
-MAX_AXIS = 1_000
-FIX_KEYS = ("tolerance", "alpha", "budget", "batch", "certify_games", "seed", "panel", "knobs", "guards")
-KNOB_KEYS = ("range", "step", "values", "seats")
-#: guards on the game's own measures; ``fact.<column>`` guards a declared fact's mean
-GUARD_MEASURES = ("length", "draws", "luck")
 #: the kind of each measure: a mean (relative band in percent) or a rate (relative band in points)
 RATES = ("draws", "luck")
 
@@ -169,7 +161,7 @@ class Change:
         if not self.settings:
             return "no change"
         old = dict(self.published)
-        return "; ".join(f"{k} {_show(old[k])} -> {_show(v)}" for k, v in self.settings)
+        return "; ".join(f"{k} {show_value(old[k])} -> {show_value(v)}" for k, v in self.settings)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -253,252 +245,6 @@ class FixQuestion:
         return Change(tuple(settings), tuple(published), tuple(steps), tuple(flat))
 
 
-def fix_question(
-    game: Any,
-    config: Any,
-    lineup: Sequence[str],
-    *,
-    knobs: Mapping[str, Any],
-    source: str = "<fix>",
-    **options: Any,
-) -> FixQuestion:
-    """The Python twin of a ``[fix]`` table: ``fix_question(game, config, lineup, knobs={"start_points": {"seats":
-    [0, 30], "step": 5}}, tolerance=1.0, guards={"length": 10})``; the same checks, the same errors."""
-    return fix_question_from_table({"knobs": dict(knobs), **options}, game, config, lineup, source)
-
-
-def fix_question_from_table(
-    table: Mapping[str, Any], game: Any, config: Any, lineup: Sequence[str], source: str = "<scenario>", seed: int = 0
-) -> FixQuestion:
-    """Check a ``[fix]`` table against the game and its published ``config``; ``seed`` is the default seed (the
-    scenario's). Raises :class:`FixQuestionError` naming the key, what is allowed and what to do."""
-    if not isinstance(table, Mapping):
-        _fail(source, "fix", "a table ([fix] with knobs and options)", table, "write it as a [fix] table")
-    for key in table:
-        if key not in FIX_KEYS:
-            raise FixQuestionError(f"{source}: unknown key 'fix.{key}'; expected one of: {', '.join(FIX_KEYS)}")
-    tolerance = table.get("tolerance", DEFAULT_TOLERANCE)
-    if not (_number(tolerance) and 0 < tolerance < 100 / config.players):
-        _fail(
-            source,
-            "fix.tolerance",
-            f"points of win share, more than 0 and less than {100 / config.players:g} (the fair share)",
-            tolerance,
-            f"e.g. tolerance = {DEFAULT_TOLERANCE:g}",
-        )
-    alpha = table.get("alpha", DEFAULT_ALPHA)
-    if not (_number(alpha) and 0 < alpha < 0.5):
-        _fail(source, "fix.alpha", "a probability above 0 and below 0.5", alpha, f"e.g. alpha = {DEFAULT_ALPHA}")
-    ints = {}
-    for key, default, least in (
-        ("budget", DEFAULT_BUDGET, 1),
-        ("batch", DEFAULT_BATCH, 10),
-        ("certify_games", DEFAULT_CERTIFY_GAMES, 100),
-        ("seed", seed, 0),
-    ):
-        value = table.get(key, default)
-        if not (isinstance(value, int) and not isinstance(value, bool) and value >= least):
-            _fail(source, f"fix.{key}", f"an integer of at least {least}", value, f"e.g. {key} = {default}")
-        ints[key] = value
-    panel = _panel(table.get("panel", list(dict.fromkeys(lineup))), game, source)
-    raw_knobs = table.get("knobs")
-    if not isinstance(raw_knobs, Mapping) or not raw_knobs:
-        _fail(
-            source,
-            "fix.knobs",
-            "a table of at least one knob with its grid, e.g. start_money = { seats = [0, 4], step = 1 }",
-            raw_knobs,
-            f"list the knobs the fix may change (`simlab config {game.name}`)",
-        )
-    knobs = tuple(parse_knob(name, spec, game, config, source) for name, spec in raw_knobs.items())
-    guards = tuple(parse_guards(table.get("guards", {}), game, config, source))
-    return FixQuestion(
-        game,
-        config,
-        tuple(lineup),
-        knobs,
-        float(tolerance),
-        float(alpha),
-        guards,
-        ints["budget"],
-        ints["batch"],
-        ints["certify_games"],
-        ints["seed"],
-        panel,
-        source,
-    )
-
-
-def parse_knob(name: str, spec: Any, game: Any, config: Any, source: str) -> Knob:
-    """One ``[fix.knobs]`` entry: the knob must be a field of the config, its grid non-empty and in its range."""
-    key = f"fix.knobs.{name}"
-    fields = {f.name: f for f in dataclasses.fields(config)}
-    if name not in fields or name == "players":
-        allowed = ", ".join(n for n in fields if n != "players")
-        what = "the player count is the scenario's" if name == "players" else f"{game.name} has no knob {name!r}"
-        raise FixQuestionError(
-            f"{source}: key '{key}': {what}; knobs of the config: {allowed} "
-            f"(`simlab config {game.name}` lists them with their ranges)"
-        )
-    if not isinstance(spec, Mapping):
-        _fail(
-            source,
-            key,
-            "a table: { range = [lo, hi], step = s }, { values = [...] } or { seats = [[lo, hi], ...], step = s }",
-            spec,
-            "write the grid as an inline table",
-        )
-    for k in spec:
-        if k not in KNOB_KEYS:
-            raise FixQuestionError(f"{source}: unknown key '{key}.{k}'; expected one of: {', '.join(KNOB_KEYS)}")
-    published = getattr(config, name)
-    per_seat = isinstance(published, tuple)
-    grid_keys = [k for k in ("range", "values", "seats") if k in spec]
-    if len(grid_keys) != 1:
-        _fail(source, key, "exactly one of 'range', 'values' or 'seats'", dict(spec), "give the knob one grid")
-    kind = grid_keys[0]
-    if per_seat and kind == "range":
-        _fail(
-            source,
-            f"{key}.range",
-            "for a list knob: 'seats' (one range per seat) or 'values' (whole alternatives)",
-            spec["range"],
-            "use seats = [[lo, hi], ...] or values = [[...], [...]]",
-        )
-    if not per_seat and kind == "seats":
-        _fail(
-            source,
-            f"{key}.seats",
-            f"a per-seat list knob; {name} is one value ({_show(published)})",
-            spec["seats"],
-            "use range = [lo, hi] with step, or values = [...]",
-        )
-    step = spec.get("step", 1)
-    if "step" in spec and kind == "values":
-        _fail(source, f"{key}.step", "no step with an explicit list of values", step, "drop 'step'")
-    if not (_number(step) and step > 0):
-        _fail(source, f"{key}.step", "a number above 0", step, "e.g. step = 1")
-    if kind == "seats":
-        axes = _seat_axes(spec["seats"], step, published, config.players, f"{key}.seats", source)
-        knob = Knob(name, "seats", published, axes, tuple(a.index(p) for a, p in zip(axes, published, strict=False)))
-    else:
-        if kind == "range":
-            lo, hi = _pair(spec["range"], f"{key}.range", source)
-            values = _steps(lo, hi, step, f"{key}.range", source)
-        else:
-            values = spec["values"]
-            if not isinstance(values, list) or not values:
-                _fail(source, f"{key}.values", "a non-empty list of values", values, "list at least one value")
-            values = [tuple(v) if isinstance(v, list) else v for v in values]
-        if not per_seat and all(_number(v) for v in values):
-            axis = tuple(sorted(set(values) | {published}))
-        else:
-            axis = (published, *dict.fromkeys(v for v in values if v != published))
-        knob = Knob(name, "tables" if per_seat else kind, published, (axis,), (axis.index(published),))
-    if knob.most_steps == 0:
-        _fail(
-            source, key, "a grid with a value other than the published one", _show(published), "add values to the grid"
-        )
-    _check_grid(knob, fields[name], config, key, source)
-    return knob
-
-
-def parse_guards(table: Any, game: Any, config: Any, source: str) -> Iterator[Guard]:
-    """``[fix.guards]``: ``length``, ``draws``, ``luck`` and ``fact.<column>`` (a fact the game declares)."""
-    if not isinstance(table, Mapping):
-        _fail(source, "fix.guards", "a table of guards", table, "write [fix.guards] with e.g. length = 10")
-    for name, value in table.items():
-        if name == "fact":
-            if not isinstance(value, Mapping) or not value:
-                _fail(
-                    source,
-                    "fix.guards.fact",
-                    "a table of fact columns, e.g. fact.final_points = 10",
-                    value,
-                    "name a fact the game declares",
-                )
-            declared = game.fact_set.schema(config) if game.fact_set is not None else {}
-            for fact, spec in value.items():
-                if fact not in declared:
-                    shown = ", ".join(list(declared)[:12]) + (", …" if len(declared) > 12 else "") or "none"
-                    raise FixQuestionError(
-                        f"{source}: key 'fix.guards.fact.{fact}': {game.name} declares no fact "
-                        f"{fact!r}; its facts: {shown} (`simlab facts {game.name}`)"
-                    )
-                yield _guard(f"fact.{fact}", spec, source)
-        elif name in GUARD_MEASURES:
-            yield _guard(name, value, source)
-        else:
-            raise FixQuestionError(
-                f"{source}: unknown key 'fix.guards.{name}'; expected one of: "
-                f"{', '.join(GUARD_MEASURES)}, fact.<column>"
-            )
-
-
-def _guard(name: str, spec: Any, source: str) -> Guard:
-    key = f"fix.guards.{name}"
-    rate = name in RATES
-    scale = 100  # relative: percent of a mean, points of a rate; a rate's band is in percent
-    if _number(spec):
-        if not spec > 0:
-            _fail(
-                source, key, "a number above 0 (± percent of the published value; points for a rate)", spec, "e.g. 10"
-            )
-        return Guard(name, within=float(spec) / scale)
-    lo, hi = _pair(spec, key, source)
-    return Guard(name, band=(lo / scale, hi / scale) if rate else (float(lo), float(hi)))
-
-
-def _seat_axes(spec: Any, step: float, published: tuple, players: int, key: str, source: str) -> tuple[tuple, ...]:
-    """A per-seat grid: one [lo, hi] for every seat, or one per seat; each axis holds the published entry."""
-    if isinstance(spec, list) and len(spec) == 2 and all(_number(v) for v in spec):
-        pairs = [spec] * players
-    elif isinstance(spec, list) and len(spec) == players:
-        pairs = spec
-    else:
-        _fail(
-            source,
-            key,
-            f"[lo, hi] for every seat, or {players} such pairs (one per seat)",
-            spec,
-            f"give {players} ranges",
-        )
-    axes = []
-    for seat, pair in enumerate(pairs):
-        lo, hi = _pair(pair, f"{key}[{seat}]", source)
-        values = _steps(lo, hi, step, f"{key}[{seat}]", source)
-        axes.append(tuple(sorted(set(values) | {published[seat]})))
-    return tuple(axes)
-
-
-def _check_grid(knob: Knob, field: dataclasses.Field, config: Any, key: str, source: str) -> None:
-    """Every grid value must lie in the knob's range and be a value the config accepts (its type, its rules)."""
-    bounds = knob_range(field, config)
-    also = field.metadata.get("also", ())
-    for axis in knob.axes:
-        for item in axis:
-            for v in item if isinstance(item, tuple) else (item,):
-                if bounds is not None and v not in also and not _inside(v, bounds):
-                    raise FixQuestionError(
-                        f"{source}: key '{key}': {_show(item)} is outside the range of {knob.name} "
-                        f"({range_text(field, config)}); keep the grid within it"
-                    )
-    probes: list[tuple[int, ...]] = []
-    for a in range(len(knob.axes)):  # each axis's ends, the others published
-        for end in (0, len(knob.axes[a]) - 1):
-            probes.append(tuple(end if j == a else h for j, h in enumerate(knob.home)))
-    if knob.kind != "seats":
-        probes = [(i,) for i in range(len(knob.axes[0]))]
-    for index in probes:
-        try:
-            config.replace(**{knob.name: knob.value(index)})
-        except SimlabError as exc:
-            raise FixQuestionError(
-                f"{source}: key '{key}': the config refuses {knob.name} = "
-                f"{_show(knob.value(index))}: {exc}; keep the grid to values it accepts"
-            ) from None
-
-
 def _index_of(knob: Knob, value: Any, source: str) -> tuple[int, ...]:
     """The grid index of a whole knob value (a per-seat vector: each entry on its axis)."""
     value = tuple(value) if isinstance(value, list) else value
@@ -507,44 +253,10 @@ def _index_of(knob: Knob, value: Any, source: str) -> tuple[int, ...]:
             return tuple(axis.index(v) for axis, v in zip(knob.axes, value, strict=False))
         return (knob.axes[0].index(value),)
     except ValueError:
-        raise FixQuestionError(f"{source}: {knob.name} = {_show(value)} is not on the question's grid") from None
+        raise FixQuestionError(f"{source}: {knob.name} = {show_value(value)} is not on the question's grid") from None
 
 
-def _panel(value: Any, game: Any, source: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        _fail(source, "fix.panel", 'a list of bot specs, e.g. ["holder"]', value, "name the game's bots")
-    for i, spec in enumerate(value):
-        try:
-            game.bots.make(spec)
-        except SimlabError as exc:
-            raise FixQuestionError(f"{source}: key 'fix.panel[{i}]': {exc}") from None
-    return tuple(value)
-
-
-def _steps(lo: float, hi: float, step: float, key: str, source: str) -> list[float]:
-    if hi < lo:
-        _fail(source, key, "[lo, hi] with lo ≤ hi", [lo, hi], "swap the ends")
-    count = math.floor((hi - lo) / step + 1e-9) + 1
-    if count > MAX_AXIS:
-        _fail(source, key, f"at most {MAX_AXIS} values per grid", f"{count} values", "use a larger step")
-    whole = all(isinstance(v, int) for v in (lo, hi, step))
-    return [lo + i * step if whole else round(lo + i * step, 12) for i in range(count)]
-
-
-def _pair(value: Any, key: str, source: str) -> tuple[Any, Any]:
-    if not (isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value)):
-        _fail(source, key, "[lo, hi]: two numbers", value, "e.g. [0, 4]")
-    if value[1] < value[0]:
-        _fail(source, key, "[lo, hi] with lo ≤ hi", value, "swap the ends")
-    return value[0], value[1]
-
-
-def _inside(v: Any, bounds: tuple[Any, Any]) -> bool:
-    lo, hi = bounds
-    return (lo is None or v >= lo) and (hi is None or v <= hi)
-
-
-def _number(v: Any) -> bool:
+def is_number(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
@@ -558,29 +270,12 @@ def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
             yield (first, *rest)
 
 
-def _fail(source: str, key: str, expected: str, found: Any, todo: str) -> None:
-    raise FixQuestionError(f"{source}: key '{key}': expected {expected}, found {_show(found)}; {todo}")
-
-
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
     if isinstance(value, tuple | list):
-        return ",".join(_show(v) for v in value)
+        return ",".join(show_value(v) for v in value)
     text = f"{value:g}" if isinstance(value, float) else str(value)
     return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _jsonable(value: Any) -> Any:
     return [_jsonable(v) for v in value] if isinstance(value, tuple | list) else value
-
-
-def fix_question_from_scenario(scenario: Any) -> FixQuestion:
-    """The question of a scenario's ``[fix]`` table: the published rules are its one variant, the lineup its bots
-    (rotated through the seats), the default seed its seed."""
-    from simlab.core.registry import get_game
-
-    if not scenario.fix:
-        raise FixQuestionError(f"{scenario.source}: no [fix] table; add one (docs/experiments.md, `simlab fix`)")
-    game = get_game(scenario.game)
-    return fix_question_from_table(
-        scenario.fix, game, scenario.variants[0].config, scenario.seats, scenario.source, scenario.seed
-    )

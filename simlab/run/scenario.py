@@ -99,7 +99,7 @@ class Scenario:
     data_files: Mapping[str, Mapping[str, Mapping[str, str]]] = dataclasses.field(default_factory=dict)
     #: the question the scenario asks (``QUESTIONS``; "" = not said): its report leads with that section
     question: str = ""
-    #: the ``[fix]`` table as written (checked on load by ``simlab.run.fix_question``; ``{}``: none); it
+    #: the ``[fix]`` table as written (checked on load by ``simlab.run.fix_table``; ``{}``: none); it
     #: decides no game's result, so it is not part of the identity
     fix: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
@@ -353,7 +353,7 @@ def _fix_table(data: Mapping[str, Any], game: Any, variants: list[Variant], seat
             f"({', '.join(v.name for v in variants)}); name the published rules with 'preset' and 'set' and drop "
             "the variants"
         )
-    from simlab.run.fix_question import fix_question_from_table
+    from simlab.run.fix_table import fix_question_from_table
 
     table = _table(data["fix"], source, "fix")
     fix_question_from_table(table, game, variants[0].config, seats, source, seed)

@@ -68,7 +68,7 @@ def test_find_fix_finds_the_planted_vector_of_a_synthetic_surface():
     assert [s["n"] for s in d["after"]] == [50_000] * 4 and d["before"][0]["share"] > 0.3
     assert all(a["change"]["cost"]["steps"] >= 12 for a in d["alternatives"])
     assert d["panel"][0]["bot"] == "lineup: holder,holder,holder,holder" and d["panel"][0]["fair"]
-    assert "intersection-union" in d["method"] and "at most 0.05" in d["method"]
+    assert "intersection-union" in d["method"] and "at most 0.05" in d["method"] and d["search"] == "settled"
     phases = [s["phase"] for s in seen]
     assert phases[0] == "explore" and phases[-1] == "certify" and "race" in phases
     race = [s for s in seen if s["phase"] == "race" and "best" in s]
@@ -141,7 +141,8 @@ def test_the_rate_of_certifying_a_change_that_is_not_fair_is_at_most_alpha():
 def test_the_published_rules_already_fair_are_not_searched():
     q = four_seats()
     result = find_fix(q, play=surface(lambda cfg: np.full(4, 0.25)))
-    assert result.status == "already_fair" and result.change is None
+    assert result.status == "already_fair" and result.change is None and result.search == ""
+    assert "published rules were played on 50,000 fresh games" in result.method
     assert result.games["explore"] == result.games["race"] == 0 and result.games["certify"] == 50_000
     assert result.panel[0].fair
 
@@ -160,6 +161,7 @@ def test_a_grid_without_a_fair_setting_ends_none_on_grid():
     )
     result = find_fix(q, play=surface(truth))
     assert result.status == "none_on_grid" and result.change is None and result.after == ()
+    assert result.search == "exhausted"
     assert result.games["explore"] + result.games["race"] < 50_000
 
 
@@ -168,7 +170,7 @@ def test_a_small_budget_ends_budget():
     result = find_fix(q, play=surface(PLANTED))
     assert result.status == "budget" and result.change is None
     assert result.games["explore"] + result.games["race"] <= 12_000
-    assert "ended budget" in result.method
+    assert "ended budget" in result.method and result.search == "budget"
 
 
 def test_a_budget_too_small_to_explore_is_refused_before_any_game():

@@ -221,6 +221,7 @@ def test_the_result_dict_has_the_documented_keys(pig):
         "panel",
         "alternatives",
         "games",
+        "search",
         "tolerance",
         "alpha",
         "method",
