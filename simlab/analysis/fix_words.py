@@ -1,4 +1,4 @@
-"""A rule fix in the game's own words and units: "give seat 3 two more sesterces and make the turn-order tiles
+"""A rule fix in the game's own words and units: "give seat 3 two more <money> and make the <table knob>
 2, 4, 4 instead of 2, 3, 4", with the seat shares, guards, alternatives, games and certification panel that back it.
 
 Reads the answer of a fix search as its JSON (``FixResult.to_dict()``, as ``fix.json`` keeps it) and the game's
@@ -18,7 +18,7 @@ from typing import Any
 from simlab.analysis.words import Words, game_words
 
 CERTIFIED = "certified"
-#: small amounts as words ("two more sesterces"), as a rulebook writes them
+#: small amounts as words ("two more <money>"), as a rulebook writes them
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
@@ -83,7 +83,7 @@ def change_text(change: Mapping[str, Any] | None, vocab: Vocabulary) -> str:
 
 
 def setting_text(knob: str, published: Any, new: Any, vocab: Vocabulary) -> list[str]:
-    """One knob's change: per seat ("give seat 3 two more sesterces"), an entry of a table ("the 3 becomes 4"), or
+    """One knob's change: per seat ("give seat 3 two more <money>"), an entry of a table ("the 3 becomes 4"), or
     a value ("8 instead of 7"), always with the knob's description so the designer finds it in the rules."""
     what = _what(knob, vocab)
     if _is_list(published) and _is_list(new) and len(published) == len(new):
@@ -334,7 +334,7 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
 def progress_line(info: Mapping[str, Any] | str) -> str:
     """One progress line of the search from the driver's round report (phase, round, games, candidates left, the
     current best with its worst seat deviation and interval): "race round 3: 4 candidates left, 12,000 games
-    spent; best start_money 6,6,6,6 -> 6,6,7,8 (worst seat 1.2 [0.4, 2.0] points)"."""
+    spent; best <knob> 6,6,6,6 -> 6,6,7,8 (worst seat 1.2 [0.4, 2.0] points)"."""
     if isinstance(info, str):
         return info
     phase = str(info.get("phase", "search"))
