@@ -207,3 +207,14 @@ def test_two_workers_give_the_same_answer_and_resume_a_one_worker_folder(pig, tm
     assert _fix(tmp_path, FIX, "--json", out="mixed").exit_code == 130
     monkeypatch.setattr(FixStore, "put", put)
     assert _answer(_fix(tmp_path, FIX, "--json", "--jobs", "2", "--force-jobs", "--resume", out="mixed")) == one
+
+
+def test_the_scenarios_own_run_joins_its_fix_and_the_report_leads_with_the_fix(pig, tmp_path):
+    assert _fix(tmp_path, FIX).exit_code == 0
+    run = CliRunner().invoke(cli, ["run", str(tmp_path / "pig_fix.toml"), "--out", str(tmp_path / "out"), "-q"])
+    assert run.exit_code == 0, run.output  # the folder holding a fix search takes the scenario's run
+    page = tmp_path / "both.html"
+    report = CliRunner().invoke(cli, ["report", str(tmp_path / "out"), "--out", str(page)])
+    assert report.exit_code == 0, report.output
+    text = page.read_text()
+    assert 'id="fix"' in text and 'id="seats"' in text and text.index('id="fix"') < text.index('id="seats"')

@@ -33,10 +33,10 @@ import numpy as np
 
 from simlab.run.atomic_file import atomic_write, move_into_place, write_temporary
 from simlab.run.errors import ResultFolderError
+from simlab.run.folder_layout import FIX
 from simlab.run.integrity import file_sha256, quarantine, read_problem
 from simlab.run.lock import folder_lock
 
-FIX = "fix"  # beside parts/ and panel/ in a scenario's result folder
 FIX_FILE = "fix.json"
 PLAYS = "plays"
 FORMAT = "simlab-fix/1"
