@@ -218,3 +218,11 @@ def test_the_scenarios_own_run_joins_its_fix_and_the_report_leads_with_the_fix(p
     assert report.exit_code == 0, report.output
     text = page.read_text()
     assert 'id="fix"' in text and 'id="seats"' in text and text.index('id="fix"') < text.index('id="seats"')
+
+
+def test_resume_refuses_another_question_naming_what_differs(pig, tmp_path):
+    assert _fix(tmp_path, FIX).exit_code == 0
+    other = _fix(tmp_path, FIX, "--resume", "--tolerance", "3")
+    _refused(other, r"another question \(tolerance: 4\.0 there, 3\.0 now\)")
+    edited = _fix(tmp_path, FIX.replace("budget = 6000", "budget = 7000"), "--resume")
+    _refused(edited, r"another question \(budget: 6000 there, 7000 now; scenario_sha256: ")

@@ -51,10 +51,13 @@ def fix_question_of(sc: Scenario, overrides: Mapping[str, Any]) -> FixQuestion:
 
 
 def identity_of(sc: Scenario, q: FixQuestion) -> dict[str, Any]:
-    """What decides a fix search's games and decisions: the scenario (its text's hash) and the question's options."""
+    """What decides a fix search's games and decisions: the scenario (its text's hash, the rules' version, the
+    data files its config reads, by content) and the question's options."""
     return {
         "format": FORMAT,
         "scenario_sha256": sc.text_hash,
+        "rules_version": sc.rules_version,
+        "data_files": {v: dict(files) for v, files in sc.data_files.items()},
         "tolerance": q.tolerance,
         "alpha": q.alpha,
         "budget": q.budget,
