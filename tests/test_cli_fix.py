@@ -126,7 +126,9 @@ def test_a_stopped_search_resumes_to_the_answer_of_an_uninterrupted_one(pig, tmp
 
     monkeypatch.setattr(FixStore, "put", stopped)
     stopped_run = _fix(tmp_path, FIX, "--json", out="stopped")
-    assert stopped_run.exit_code == 130 and "interrupted" in stopped_run.stderr
+    assert stopped_run.exit_code == 130
+    assert "error: interrupted: 3 plays of the fix search are kept" in stopped_run.stderr
+    assert f"--out {tmp_path / 'stopped'} --resume" in stopped_run.stderr
     kept = load_fix(tmp_path / "stopped")
     assert kept["status"] == "running" and len(kept["plays"]) == 3 and kept["result"] is None
     monkeypatch.setattr(FixStore, "put", put)

@@ -17,6 +17,7 @@ from typing import Any
 from simlab.analysis.fix_words import progress_line
 from simlab.experiments.fix_question import FixQuestion, FixQuestionError, fix_question_from_table
 from simlab.experiments.fix_trials import stored_trials
+from simlab.run.errors import RunInterrupted
 from simlab.run.fix_folder import FORMAT, FixStore
 from simlab.run.scenario import Scenario, load_scenario
 
@@ -101,7 +102,14 @@ def run_fix(
             if progress is not None:
                 progress(line)
 
-        found = find_fix(q, jobs=jobs, progress=say, trials=stored_trials(store))
+        try:
+            found = find_fix(q, jobs=jobs, progress=say, trials=stored_trials(store))
+        except KeyboardInterrupt:
+            kept = len(store.meta["plays"])
+            raise RunInterrupted(
+                f"interrupted: {kept} plays of the fix search are kept in {store.root}; continue it with: "
+                f"simlab fix {sc.source} --out {folder} --resume"
+            ) from None
         result = found.to_dict()
         store.finish(result)
         return FixRun(sc, q, folder, store.meta["identity_hash"], result)
