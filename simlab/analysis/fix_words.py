@@ -34,23 +34,23 @@ class Vocabulary:
     facts: Mapping[str, str] = dataclasses.field(default_factory=dict)  # fact column -> its description
 
 
-def vocabulary(game_id: str | None) -> Vocabulary:
-    """The vocabulary of an installed game (generic words and no descriptions for one not installed here)."""
+def vocabulary(game_id: str | None, seat_knobs: Sequence[str] = ()) -> Vocabulary:
+    """The vocabulary of an installed game (generic words and no descriptions for one not installed here);
+    ``seat_knobs``: the question's knobs with a per-seat grid (said seat by seat whatever their description)."""
     import simlab
 
     said = game_words(game_id)
     try:
         game = simlab.get_game(str(game_id))
     except Exception:  # a plug-in game missing on this machine: the knobs' own names
-        return Vocabulary(said)
+        return Vocabulary(said, per_seat=frozenset(seat_knobs))
     docs = {f.name: str(f.metadata.get("doc", "")) for f in dataclasses.fields(game.config_class)}
     facts = game.fact_set
     unit_of = {
         i.knob: i.kind for i in (facts.interventions if facts is not None else ()) if i.kind in ("money", "points")
     }
-    per_seat = frozenset(unit_of) | {
-        k for k, d in docs.items() if "by seat" in d or "each seat" in d or "per seat" in d
-    }
+    described = {k for k, d in docs.items() if "by seat" in d or "each seat" in d or "per seat" in d}
+    per_seat = frozenset(unit_of) | described | set(seat_knobs)
     facts_said: dict[str, str] = {}
     if facts is not None:
         try:

@@ -71,17 +71,21 @@ def fix(
         scenario, overrides, out=out, resume=resume, jobs=jobs, progress=lambda line: click.echo(line, err=True)
     )
     head = {"scenario": run.scenario.source, "folder": str(run.folder), "question": run.identity_hash}
-    answer = fix_answer("fix", run.result, run.scenario.game, head, [f"next: simlab report {run.folder}"])
+    seat_knobs = [k.name for k in run.question.knobs if k.kind == "seats"]
+    more = [f"next: simlab report {run.folder}"]
+    answer = fix_answer("fix", run.result, run.scenario.game, head, more, seat_knobs)
     emit(answer, "json" if as_json else None)
 
 
-def fix_answer(command: str, result: dict[str, Any], game: str, head: dict[str, Any], more: list[str]) -> Any:
+def fix_answer(
+    command: str, result: dict[str, Any], game: str, head: dict[str, Any], more: list[str], seat_knobs: list[str]
+) -> Any:
     """The answer of a fix search (``simlab fix``, ``simlab compensate --fix``): the words and tables of
     ``analysis.fix_words``; its JSON the game, its units, ``head``, the headline and the result's keys."""
     from simlab.analysis import fix_words as W
     from simlab.cli.answer import Answer
 
-    vocab = W.vocabulary(game)
+    vocab = W.vocabulary(game, seat_knobs)
     fields = {
         "game": game,
         "units": vocab.words.as_json(),
@@ -112,4 +116,4 @@ def compensate_as_fix(
     click.echo(f"{game.name}: {knob} for all {config.players} seats as a fix, lineup {','.join(lineup)}", err=True)
     result = find_fix(q, jobs=jobs, progress=lambda info: click.echo(progress_line(info), err=True)).to_dict()
     head = {"knob": knob, "lineup": list(lineup), "seed": seed, "preset": "compensate"}
-    emit(fix_answer("compensate", result, game.name, head, []), "json" if as_json else None)
+    emit(fix_answer("compensate", result, game.name, head, [], [knob]), "json" if as_json else None)

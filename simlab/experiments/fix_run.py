@@ -91,6 +91,7 @@ def run_fix(
         "game": sc.game,
         "players": sc.players,
         "lineup": list(sc.seats),
+        "seat_knobs": [k.name for k in q.knobs if k.kind == "seats"],
     }
     from simlab.experiments.fix import find_fix
 

@@ -19,7 +19,7 @@ def fix_section(folder: str | Path) -> tuple[Section | None, str]:
     if not has_fix(folder):
         return None, ""
     meta = load_fix(folder)
-    vocab = W.vocabulary(meta.get("game"))
+    vocab = W.vocabulary(meta.get("game"), meta.get("seat_knobs") or ())
     result = meta.get("result")
     tol = (meta.get("identity") or {}).get("tolerance")
     shown = f"±{float(tol):g} points of win share" if tol is not None else "the tolerance"

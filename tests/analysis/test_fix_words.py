@@ -100,3 +100,10 @@ def test_a_broken_guard_or_an_unsettled_search_is_never_fair():
     none = {**copy.deepcopy(CERTIFIED), "status": "none_on_grid"}
     text, _ = W.headline(none, vocab)
     assert "No change on the declared grid" in text and "the closest: give seat 3 two more sesterces" in text
+
+
+def test_a_knob_with_a_per_seat_grid_is_said_seat_by_seat_whatever_its_description():
+    change = {"settings": [{"knob": "harbour_start", "published": [6, 6, 6, 10], "value": [6, 7, 6, 10]}]}
+    assert W.change_text(change, W.vocabulary("massilia")).startswith("make harbour_start (cubes in each harbour")
+    said = W.change_text(change, W.vocabulary("massilia", ["harbour_start"]))
+    assert said == "set seat 1's harbour_start (cubes in each harbour at setup (same order)) to 7 instead of 6"
