@@ -44,7 +44,7 @@ class ResponseFit:
         p = self.p(x)
         return np.abs(p - 1.0 / p.shape[-1]).max(axis=-1)
 
-    def deviation_low(self, x: np.ndarray, quantile: float = 0.01, draws: int = 200, seed: int = 0) -> np.ndarray:
+    def deviation_low(self, x: np.ndarray, quantile: float = 0.01, draws: int = 100, seed: int = 0) -> np.ndarray:
         """A low quantile of the predicted largest seat deviation over draws of the coefficients from their
         normal (parametric bootstrap): a setting whose bound is above the tolerance is one the model rules out
         with confidence; one below may be fair and is worth playing."""
@@ -119,7 +119,10 @@ def fit_response(game: np.ndarray, arm: np.ndarray, x: np.ndarray, w: np.ndarray
         raise AnalysisError("the response model cannot be fitted: some seat wins all or none of its games")
     fit = ResponseFit(theta, np.zeros((p, p)), 0, slopes)
     resid = w - fit.p(x)[arm]
-    scores = np.einsum("mkp,mk->mp", x[arm], resid)
+    scores = np.empty((m, p))
+    for a in range(len(x)):  # each setting's games at once: (games, N) @ (N, P)
+        sel = np.flatnonzero(arm == a)
+        scores[sel] = resid[sel] @ x[a]
     gu, gi = np.unique(game, return_inverse=True)
     per_game = np.stack([np.bincount(gi.reshape(-1), scores[:, c], minlength=len(gu)) for c in range(p)], axis=1)
     meat = per_game.T @ per_game * (len(gu) / max(len(gu) - 1, 1))

@@ -12,8 +12,9 @@
    plays one batch of every open candidate on shared seeds; a candidate *passes* when its every seat's interval
    lies inside 1/N ± δ and its guards hold on its games, and is *ruled out* when some seat's simultaneous
    interval lies outside the band (``analysis.fix_bands``). The search stops when a candidate has passed and
-   no cheaper one is still open ("settled"), when nothing is left to try ("exhausted": every shortlisted
-   candidate ruled out and the model rules out every other), or when the budget is spent.
+   no cheaper one is open or left for the model to try ("settled"), when every candidate on the grid (the first
+   ``MAX_SCAN``) was played and ruled out ("exhausted": once the model rules out all the untried ones, they are
+   played cheapest first, since a model's word is no proof), or when the budget is spent.
 4. **Certify** the cheapest passed candidate on fresh seeds (``CONFIRM_START``, never used by the search) with
    the lineup and with each panel bot in every seat: certified when every seat of every lineup passes its
    one-sided tests at the tolerance and the guards hold. That is an intersection-union test at level α on
@@ -129,6 +130,7 @@ class _Search:
         self.design = explore_design(q)
         self.rounds = 0
         self._bands: dict[Change, SeatBand] = {}
+        self._playable: dict[Change, bool] = {}
         self._scan: Iterator[Change] | None = itertools.islice(q.candidates(), MAX_SCAN)
         self._scanned: list[tuple[list[Change], np.ndarray]] = []
 
@@ -229,16 +231,33 @@ class _Search:
                 continue
             point = self.fit.deviation(x[fresh])
             chunk = [c for c, f in zip(batch, fresh, strict=True) if f]
-            found += [c for c, d in zip(chunk, point, strict=True) if d < self.q.delta and _playable(self.q, c)]
+            found += [c for c, d in zip(chunk, point, strict=True) if d < self.q.delta and self.playable(c)]
             if len(found) >= need:
                 break
             if not found:
                 low = self.fit.deviation_low(x[fresh], MODEL_QUANTILE, seed=self.q.seed)
                 possible += [(float(d), c) for c, d, lb in zip(chunk, point, low, strict=True) if lb < self.q.delta]
         if not found:  # cheapest first among equal predictions (a stable sort of the cheapest-first scan)
-            found = [c for _d, c in sorted(possible, key=lambda dc: dc[0]) if _playable(self.q, c)]
+            found = [c for _d, c in sorted(possible, key=lambda dc: dc[0]) if self.playable(c)]
+        if not found and cap is None and not self.open():  # the model rules out all the rest: no proof, so play them
+            found = self.untried(need)
         for c in found[:need]:
             self.state[c] = "open"
+
+    def playable(self, c: Change) -> bool:
+        """Whether the config accepts the change (each grid alone is checked on load, not every combination)."""
+        if c not in self._playable:
+            self._playable[c] = _playable(self.q, c)
+        return self._playable[c]
+
+    def untried(self, need: int) -> list[Change]:
+        """The cheapest playable candidates not yet played: what is left before "none on the grid" can be said."""
+        out: list[Change] = []
+        for batch, _x in self.scanned():
+            out += [c for c in batch if c not in self.state and self.playable(c)][: need - len(out)]
+            if len(out) >= need:
+                break
+        return out
 
     def scanned(self) -> Iterator[tuple[list[Change], np.ndarray]]:
         """The candidates cheapest first in chunks with their designs, computed once (at most ``MAX_SCAN``)."""

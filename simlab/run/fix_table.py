@@ -83,6 +83,13 @@ def fix_question_from_table(
         if not (isinstance(value, int) and not isinstance(value, bool) and value >= least):
             _fail(source, f"fix.{key}", f"an integer of at least {least}", value, f"e.g. {key} = {default}")
         ints[key] = value
+    lineup = list(lineup)
+    if len(lineup) != config.players or not all(isinstance(b, str) for b in lineup):
+        raise FixQuestionError(
+            f"{source}: key 'lineup': expected {config.players} bot specs (one per seat, rotated), found "
+            f"{show_value(lineup)}; give one bot per seat"
+        )
+    _panel(lineup, game, source, "lineup")
     panel = _panel(table.get("panel", list(dict.fromkeys(lineup))), game, source)
     raw_knobs = table.get("knobs")
     if not isinstance(raw_knobs, Mapping) or not raw_knobs:
@@ -286,14 +293,14 @@ def _check_grid(knob: Knob, field: dataclasses.Field, config: Any, key: str, sou
             ) from None
 
 
-def _panel(value: Any, game: Any, source: str) -> tuple[str, ...]:
+def _panel(value: Any, game: Any, source: str, key: str = "fix.panel") -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        _fail(source, "fix.panel", 'a list of bot specs, e.g. ["holder"]', value, "name the game's bots")
+        _fail(source, key, 'a list of bot specs, e.g. ["holder"]', value, "name the game's bots")
     for i, spec in enumerate(value):
         try:
             game.bots.make(spec)
         except SimlabError as exc:
-            raise FixQuestionError(f"{source}: key 'fix.panel[{i}]': {exc}") from None
+            raise FixQuestionError(f"{source}: key '{key}[{i}]': {exc}") from None
     return tuple(value)
 
 

@@ -169,6 +169,16 @@ def test_bad_fix_tables_are_refused_on_load_naming_the_key(pig, fix, says):
     assert isinstance(err.value, ScenarioError)  # the CLI's exit 2 for a scenario error
 
 
+def test_a_python_question_checks_its_lineup(pig):
+    cfg = pig.make_config(players=2)
+    knobs = {"target": {"values": [90]}}
+    with pytest.raises(FixQuestionError, match=r"<fix>: key 'lineup': expected 2 bot specs"):
+        fix_question(pig, cfg, ["holder"], knobs=knobs)
+    with pytest.raises(FixQuestionError, match=r"key 'lineup\[1\]': .*nobody"):
+        fix_question(pig, cfg, ["holder", "nobody"], knobs=knobs)
+    assert fix_question(pig, cfg, ["holder", "random"], knobs=knobs).panel == ("holder", "random")
+
+
 def test_a_grid_outside_the_knobs_declared_range_is_refused():
     """Massilia declares rounds 1..MAX_ROUNDS and start_money >= 0 (``knob(range=...)``)."""
     text = """
