@@ -228,3 +228,14 @@ def test_resume_refuses_another_question_naming_what_differs(pig, tmp_path):
     _refused(other, r"another question \(tolerance: 4\.0 there, 3\.0 now\)")
     edited = _fix(tmp_path, FIX.replace("budget = 6000", "budget = 7000"), "--resume")
     _refused(edited, r"another question \(budget: 6000 there, 7000 now; scenario_sha256: ")
+
+
+def test_a_grid_outside_a_knobs_declared_range_is_refused_naming_the_key(tmp_path):
+    path = tmp_path / "massilia_fix.toml"
+    path.write_text(
+        'game = "massilia"\nplayers = 4\ngames = 100\nseed = 1\nlineup = ["trader", "priest", "trader", "priest"]\n'
+        "[fix]\n[fix.knobs]\nrounds = { range = [0, 8] }\n"
+    )
+    result = CliRunner().invoke(cli, ["fix", str(path), "--out", str(tmp_path / "out")])
+    _refused(result, r"massilia_fix\.toml: key 'fix\.knobs\.rounds.*'")
+    assert "0 is outside the range of rounds (1..12)" in result.stderr and not (tmp_path / "out").exists()
