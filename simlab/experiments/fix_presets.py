@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from simlab.experiments.fair_vector import knob_vector
 from simlab.experiments.fix_question import FixQuestion, fix_question
 
 #: how far above the published value each seat's grid reaches (in whole steps of the knob)
@@ -32,8 +31,11 @@ def compensate_question(
     """``simlab compensate``'s question as a fix: ``knob`` (a per-seat number, the money or points intervention's)
     on published .. published + ``most`` × ``step`` for every seat, every seat fair within ±``fair_within`` points;
     ``options`` (alpha, budget, batch, certify_games, seed, panel) as the ``[fix]`` table's."""
-    base = knob_vector(config, knob)
-    seats = [[b, b + most * step] for b in base]
+    published = getattr(config, knob, None)  # a knob not in the config, or not per seat: fix_question says so
+    if isinstance(published, tuple):
+        seats: list[Any] = [[b, b + most * step] for b in published[: config.players]]
+    else:
+        seats = [0, most * step]
     return fix_question(
         game,
         config,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlab.experiments import fair_vector as fv
 from simlab.experiments.fix import find_fix
 from simlab.experiments.fix_presets import compensate_question
 from tests.examples.pig.game import GAME as PIG
@@ -21,31 +20,28 @@ def test_the_compensate_preset_is_the_knob_on_its_published_value_and_some_steps
 
 
 def test_the_compensate_preset_agrees_with_compensate():
-    """Fair at offsets (0, 1, 2, 3), every neighbour ≥ 2 points off (tests/experiments/test_fair_vector.py)."""
+    """Compensate's synthetic game: fair at offsets (0, 1, 2, 3), every neighbour ≥ 2 points off; compensate's own
+    search gives (0, 1, 2, 3) on it (tests/experiments/test_fix.py, the money-only test; measured here before its
+    driver changed form), and so does its preset of fix."""
     beta = 0.15
     truth = softmax_truth(-beta * np.array([0, 1, 2, 3]), beta)
-
-    def play_vector(game, config, knob, value, lineup, start, seeds):
-        return surface(truth)(lineup, _Set(knob, tuple(value)), start, seeds)[:, :4]
-
     cfg = PIG.make_config(players=4)
-    comp = fv.find_fair_vector(
-        PIG, cfg, "start_points", ["holder"] * 4, play=play_vector, batch=1000, max_games=80_000, seed=1
-    )
     q = compensate_question(
         PIG, cfg, "start_points", ["holder"] * 4, budget=200_000, batch=1000, certify_games=20_000, seed=1
     )
     assert q.knobs[0].axes == (tuple(range(11)),) * 4  # published .. +10 for every seat
     fixed = find_fix(q, play=surface(truth))
-    assert comp.value == (0, 1, 2, 3) and comp.outcome == "fair"
-    assert fixed.status == "certified" and fixed.change.settings == (("start_points", comp.value),)
+    assert fixed.status == "certified" and fixed.change.settings == (("start_points", (0, 1, 2, 3)),)
+    assert np.allclose(truth(fixed.change.apply(cfg)), 0.25)
 
 
-class _Set:
-    """A change that sets one knob (what ``surface`` applies to the config)."""
+def test_a_knob_that_is_not_per_seat_or_not_in_the_config_is_refused_naming_it():
+    import pytest
 
-    def __init__(self, knob, value):
-        self.knob, self.value = knob, value
+    from simlab.experiments.fix_question import FixQuestionError
 
-    def apply(self, cfg):
-        return cfg.replace(**{self.knob: self.value})
+    cfg = PIG.make_config(players=2)
+    with pytest.raises(FixQuestionError, match=r"key 'fix\.knobs\.target\.seats': expected a per-seat list knob"):
+        compensate_question(PIG, cfg, "target", ["holder"] * 2)
+    with pytest.raises(FixQuestionError, match=r"key 'fix\.knobs\.no_such_knob'"):
+        compensate_question(PIG, cfg, "no_such_knob", ["holder"] * 2)
