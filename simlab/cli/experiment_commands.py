@@ -100,7 +100,7 @@ from simlab.cli.options import (
     "--fix",
     "as_fix",
     is_flag=True,
-    help="Answer with simlab fix's search, compensate's preset of it: KNOB on the published value .. +4 for every "
+    help="Answer with simlab fix's search, compensate's preset of it: KNOB on the published value .. +10 for every "
     "seat, the cheapest vector certified fair within --fair-within on fresh seeds (--tolerance, --width: unused).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object (docs/analysis.md).")
