@@ -8,13 +8,13 @@ The group and its error handling live in ``group``, the shared options in ``opti
 ``answer`` (builders: ``answers``, ``tool_answers``); each command module
 registers its commands on the group when imported here: ``setup_commands`` (games, bots, config, new-game,
 new-scenario), ``run_commands`` (run, bench, play, replay, compact, digest, repair, verify),
-``analysis_commands`` (seats, compensation, cards, markets, balance, report) and ``experiment_commands``
-(compensate, compare, robust).
+``analysis_commands`` (seats, compensation, cards, markets, balance, report), ``experiment_commands``
+(compensate, compare, robust) and ``fix_commands`` (fix).
 """
 
 from __future__ import annotations
 
-from simlab.cli import analysis_commands, experiment_commands, run_commands, setup_commands
+from simlab.cli import analysis_commands, experiment_commands, fix_commands, run_commands, setup_commands
 from simlab.cli.group import EXIT_GAMES_FAILED, EXIT_INTERRUPTED, EXIT_USER_ERROR, UserError, cli, main
 from simlab.cli.options import split_bots
 
@@ -26,6 +26,7 @@ __all__ = [
     "analysis_commands",
     "cli",
     "experiment_commands",
+    "fix_commands",
     "main",
     "run_commands",
     "setup_commands",

@@ -90,6 +90,13 @@ from simlab.cli.options import (
 )
 @force_jobs_option
 @chart_option
+@click.option(
+    "--fix",
+    "as_fix",
+    is_flag=True,
+    help="Answer with simlab fix's search, compensate's preset of it: KNOB on the published value .. +10 for every "
+    "seat, the cheapest vector certified fair within --fair-within on fresh seeds (--tolerance, --width: unused).",
+)
 @json_flag("Print the answer as one JSON object (docs/analysis.md).")
 def compensate(
     game: str,
@@ -110,6 +117,7 @@ def compensate(
     jobs: int,
     force_jobs: bool,
     chart: str | None,
+    as_fix: bool,
     fmt: str | None,
 ) -> None:
     """Find the value of KNOB for every seat, on the knob's own grid, that makes the seats equal, and verify it.
@@ -145,6 +153,14 @@ def compensate(
     config = _config(g, players, preset, settings, len(specs))
     lineup = seat_specs(g, specs, config.players)
     search = KnobSearch(g, config, knob, lineup, batch=batch, max_games=max_games, seed=seed, jobs=jobs)
+    if as_fix:
+        from simlab.cli.fix_commands import compensate_as_fix
+
+        if seat is not None:
+            raise UserError("--fix: the fix search answers for the whole vector; drop --seat (or --fix)")
+        budget = max_games or 200_000
+        compensate_as_fix(g, config, knob, lineup, fair_within, budget, batch, confirm_games, seed, jobs, fmt == "json")
+        return
     if seat is not None:
         _compensate_one_seat(search, seat, width, chart)
         return

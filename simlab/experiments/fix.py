@@ -38,6 +38,7 @@ from simlab.experiments.engine import CONFIRM_START, PUBLISHED_START, Trials
 from simlab.experiments.fix_certify import Certification, alternatives, certify, method_text, seat_shares
 from simlab.experiments.fix_play import PlayLineup, arm_player, explore_design, features, guarded_facts
 from simlab.experiments.fix_question import FixResult
+from simlab.experiments.fix_trials import MakeTrials, make_trials
 from simlab.run.fix_question import Change, FixQuestion, FixQuestionError
 
 #: the exploration stops once a slope is this many standard errors from 0
@@ -55,18 +56,26 @@ Progress = Callable[[dict[str, Any]], None]
 
 
 def find_fix(
-    question: FixQuestion, *, jobs: int = 1, progress: Progress | None = None, play: PlayLineup | None = None
+    question: FixQuestion,
+    *,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    play: PlayLineup | None = None,
+    trials: MakeTrials = make_trials,
 ) -> FixResult:
     """Search the question's grid for the cheapest change that is fair within ±tolerance and certify it.
 
     ``progress(dict)`` is called after each round: ``phase`` (explore, race, certify), ``round``, ``games``
     (search games so far), ``candidates_left``, and the current ``best`` (its change described, its largest seat
-    deviation and interval). ``play(lineup, change, start, seeds)`` replaces the game contract in tests."""
+    deviation and interval). ``play(lineup, change, start, seeds)`` replaces the game contract in tests.
+    ``trials(play, seed, jobs, worker, scope)`` builds each lineup's ``Trials`` (``scope``: the lineup): a fix
+    folder's ``fix_trials.stored_trials`` keeps every play there, so a stopped search resumes."""
+    make = trials
     q = question
     say = progress or (lambda _info: None)
     layout = Measures(q.players, guarded_facts(q))
     fn, worker = arm_player(q, q.lineup, play)
-    trials = Trials(fn, q.seed, jobs, worker)
+    trials = make(fn, q.seed, jobs, worker, ",".join(q.lineup))
     search = _Search(q, trials, layout, say)
     first = q.batch * len(search.design)
     if first > q.budget:
@@ -74,12 +83,13 @@ def find_fix(
             f"{q.source}: key 'fix.budget': the first exploration needs {first:,} games ({len(search.design)} "
             f"settings × batch {q.batch:,}), the budget is {q.budget:,}; raise the budget or lower the batch"
         )
-    published = certify(q, q.no_change(), trials, PUBLISHED_START, play, jobs, layout, with_panel=False)
+    published = certify(q, q.no_change(), trials, PUBLISHED_START, play, jobs, layout, with_panel=False, make=make)
     if published.lineup_fair:
         lineup_only = published
         published = certify(
-            q, q.no_change(), trials, PUBLISHED_START, play, jobs, layout, with_panel=True, lineup=lineup_only
-        )
+            q, q.no_change(), trials, PUBLISHED_START, play, jobs, layout, with_panel=True, lineup=lineup_only,
+            make=make,
+        )  # fmt: skip
         published = dataclasses.replace(published, games=published.games + lineup_only.games)
         if published.fair:
             return _result(q, "already_fair", None, published, None, [], trials, 0, published.games, layout=layout)
@@ -93,7 +103,7 @@ def find_fix(
         status = "none_on_grid" if ended == "exhausted" else "budget"
         best = search.best_open()
         return _result(q, status, None, published, None, best, trials, explored, cert_games, ended, layout)
-    after = certify(q, chosen, trials, CONFIRM_START, play, jobs, layout, with_panel=True, before=published)
+    after = certify(q, chosen, trials, CONFIRM_START, play, jobs, layout, with_panel=True, before=published, make=make)
     say(
         {
             "phase": "certify",

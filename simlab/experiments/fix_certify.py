@@ -12,6 +12,7 @@ from simlab.analysis.fix_bands import Measures, SeatBand, seat_band
 from simlab.experiments.engine import Trials
 from simlab.experiments.fix_play import PlayLineup, arm_player, lineup_bots
 from simlab.experiments.fix_question import Alternative, BotCheck, GuardCheck, SeatShare
+from simlab.experiments.fix_trials import MakeTrials, make_trials
 from simlab.run.fix_question import Change, FixQuestion
 
 #: alternatives listed in an answer
@@ -56,6 +57,7 @@ def certify(
     with_panel: bool,
     before: Certification | None = None,
     lineup: Certification | None = None,
+    make: MakeTrials = make_trials,
 ) -> Certification:
     """Play ``change`` on ``q.certify_games`` fresh games from ``start`` with the lineup (``trials``; or reuse
     ``lineup``'s games) and, ``with_panel``, with each panel bot in every seat (same seeds); the guards against
@@ -74,7 +76,7 @@ def certify(
             if every == tuple(q.lineup):
                 continue  # the lineup is this bot in every seat already
             fn, worker = arm_player(q, every, play)
-            w = Trials(fn, q.seed, jobs, worker).fresh(change, q.certify_games, start)
+            w = make(fn, q.seed, jobs, worker, ",".join(every)).fresh(change, q.certify_games, start)
             played += len(w)
             checks.append(bot_check(bot, seat_band(layout.shares(w), q.delta, q.alpha)))
     guards: tuple[GuardCheck, ...] = ()

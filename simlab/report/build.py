@@ -42,6 +42,10 @@ def build_report(
     ``progress`` gets a line as each section is done
     (its time, or that the results do not support it): a report of millions of games takes a while.
     """
+    from simlab.report.fix_report import build_fix_report, is_fix_only
+
+    if is_fix_only(folder):  # a rule-fix search alone (simlab fix --out FOLDER): its section and its question
+        return build_fix_report(folder, out)
     t0 = time.perf_counter()
     ctx = load_context(Path(folder), level)
     ctx.sweep = Path(sweep) if sweep is not None else None

@@ -8,6 +8,7 @@ Layout of a result folder::
     parts/<variant>__<start>-<stop>.parquet    after ``simlab compact``: consecutive parts merged into one file
     .simlab.lock       flock'ed by a run or a compaction while it works (holds its pid, for the refusal message)
     panel/             optional: the scenario played again per bot of a panel (``simlab robust``; see ``panel``)
+    fix/               optional: a rule-fix search of the scenario's [fix] question (``simlab fix``; ``fix_folder``)
 
 The part files are the truth: each is written to a temporary name and renamed into place, and carries its
 own chunk record (range, failures, timing) in its Parquet metadata. So a run killed at any moment leaves
@@ -30,6 +31,7 @@ MANIFEST = "manifest.json"
 FAILURES = "failures.jsonl"
 PARTS = "parts"
 PANEL = "panel"  # a bot panel's runs of the same scenario (simlab.experiments.panel), beside parts/
+FIX = "fix"  # a rule-fix search of the scenario's [fix] question (simlab fix; simlab.run.fix_folder), beside parts/
 #: 2: the identity holds the data files' hashes and the resolved bots (simlab.run.content); 1 still loads
 FORMAT = "simlab-results/2"
 PART_RE = re.compile(r"^(?P<variant>.+)__(?P<start>\d{10})-(?P<stop>\d{10})\.parquet$")

@@ -18,7 +18,7 @@ from simlab.run.atomic_file import atomic_write, move_into_place
 from simlab.run.content import DATA  # the run's data-file copies: part of a result folder
 from simlab.run.errors import FolderInUse, ResultFolderError
 from simlab.run.folder_contents import ResultFolderWarning, check_overlaps, part_entries, part_problem, verify_parts
-from simlab.run.folder_layout import FAILURES, MANIFEST, PANEL, PART_RE, PARTS, identity_hash
+from simlab.run.folder_layout import FAILURES, FIX, MANIFEST, PANEL, PART_RE, PARTS, identity_hash
 from simlab.run.lock import LOCK, folder_lock, make_folders, remove_empty
 from simlab.run.manifest import manifest_damage, read_manifest, sanitized_manifest
 from simlab.run.part_file import PartFile, read_part_file, split_leftovers
@@ -79,7 +79,7 @@ class ResultFolder:
         if not p.is_dir() or not any(
             e
             for e in p.iterdir()
-            if not (e == self.parts and e.is_dir() and _empty(e)) and e.name not in (LOCK, PANEL, DATA)
+            if not (e == self.parts and e.is_dir() and _empty(e)) and e.name not in (LOCK, PANEL, FIX, DATA)
         ):
             return {}
         damage = manifest_damage(p)

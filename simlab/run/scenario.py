@@ -53,7 +53,7 @@ TOP_KEYS = (
 )
 #: what a scenario may say it asks (key ``question``): its report leads with that section. Without the key a
 #: card-value design leads with the cards, a sensitivity run with the data verdicts, any other with the seats
-QUESTIONS = ("seats", "cards", "markets", "balance")
+QUESTIONS = ("seats", "cards", "markets", "balance", "fix")
 VARIANT_KEYS = ("description", "preset", "set")
 
 
