@@ -49,7 +49,16 @@ TOP_KEYS = (
     "set",
     "variants",
     "question",
+    "until",
+    "tolerance",
+    "alpha",
+    "max_games",
 )
+#: what ``until`` may say: the run stops when every headline verdict is settled (simlab.experiments.settle)
+UNTIL = ("settled",)
+#: a run until settled: the points of win share that matter, and the error rate of its verdicts, by default
+DEFAULT_TOLERANCE_POINTS = 1.0
+DEFAULT_ALPHA = 0.05
 #: what a scenario may say it asks (key ``question``): its report leads with that section. Without the key a
 #: card-value design leads with the cards, a sensitivity run with the data verdicts, any other with the seats
 QUESTIONS = ("seats", "cards", "markets", "balance")
@@ -98,6 +107,11 @@ class Scenario:
     data_files: Mapping[str, Mapping[str, Mapping[str, str]]] = dataclasses.field(default_factory=dict)
     #: the question the scenario asks (``QUESTIONS``; "" = not said): its report leads with that section
     question: str = ""
+    #: "settled": play until every verdict is settled, at most ``games`` per variant; "" = play ``games``
+    until: str = ""
+    #: a run until settled: the share of a win that matters (key ``tolerance`` in points / 100) and the error rate
+    tolerance: float = DEFAULT_TOLERANCE_POINTS / 100
+    alpha: float = DEFAULT_ALPHA
 
     @property
     def text_hash(self) -> str:
@@ -243,7 +257,8 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         f"an integer from {game.min_players} to {game.max_players} (players of {game.name})",
         players,
     )
-    games = _positive(data.get("games"), "games", source, MAX_GAMES)
+    until, tolerance, alpha = _stopping_rule(data, source)
+    games = _positive(data.get("max_games" if until else "games"), "max_games" if until else "games", source, MAX_GAMES)
     seed = data.get("seed")
     _expect(_is_int(seed) and seed >= 0, source, "seed", "a non-negative integer (the root seed)", seed)
     chunk_size = _positive(data.get("chunk_size", DEFAULT_CHUNK_SIZE), "chunk_size", source, MAX_CHUNK_SIZE)
@@ -271,7 +286,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         raw_variants = {default: {}}
     problem = _plan_problem(games, chunk_size, len(raw_variants))
     if problem:
-        raise ScenarioError(f"{source}: keys 'games' and 'chunk_size': {problem}")
+        raise ScenarioError(f"{source}: keys '{'max_games' if until else 'games'}' and 'chunk_size': {problem}")
     variants = []
     folded: dict[str, str] = {}
     for vname, vdata in raw_variants.items():
@@ -332,7 +347,53 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         source=source,
         data_files=data_files,
         question=question,
+        until=until,
+        tolerance=tolerance,
+        alpha=alpha,
     )
+
+
+def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, float]:
+    """The keys of a run until settled (``until``, ``tolerance``, ``alpha``, ``max_games``), checked: the rule,
+    the tolerance as a share, the error rate. Under ``until = "settled"`` the cap is ``max_games`` and ``games``
+    is refused (two game counts would leave the reader guessing which one the run plays)."""
+    until = data.get("until", "")
+    rule_keys = [k for k in ("tolerance", "alpha", "max_games") if k in data]
+    if "until" not in data:
+        if rule_keys:
+            raise ScenarioError(
+                f"{source}: key '{rule_keys[0]}' belongs to a run until settled; add until = \"settled\" "
+                f"(or remove '{rule_keys[0]}': a fixed run plays 'games' per variant)"
+            )
+        return "", DEFAULT_TOLERANCE_POINTS / 100, DEFAULT_ALPHA
+    _expect(until in UNTIL, source, "until", '"settled" (stop when every verdict is settled)', until)
+    if "games" in data:
+        raise ScenarioError(
+            f"{source}: keys 'games' and 'until': a run until settled plays until its verdicts are settled, at "
+            "most 'max_games' per variant; write max_games = N instead of games = N"
+        )
+    if "max_games" not in data:
+        raise ScenarioError(
+            f"{source}: key 'max_games': expected a positive integer up to {MAX_GAMES:,} (the most games per "
+            "variant a run until settled may play), found nothing (the key is missing)"
+        )
+    points = data.get("tolerance", DEFAULT_TOLERANCE_POINTS)
+    _expect(
+        isinstance(points, int | float) and not isinstance(points, bool) and 0 < points < 100,
+        source,
+        "tolerance",
+        "the points of win share that matter, a number above 0 and below 100 (e.g. 1.0)",
+        points,
+    )
+    alpha = data.get("alpha", DEFAULT_ALPHA)
+    _expect(
+        isinstance(alpha, float) and 0 < alpha < 0.5,
+        source,
+        "alpha",
+        "the verdicts' error rate, a number above 0 and below 0.5 (e.g. 0.05)",
+        alpha,
+    )
+    return str(until), float(points) / 100, float(alpha)
 
 
 def replay_settings(game: Any, variant: Variant) -> tuple[str, dict[str, str]]:
