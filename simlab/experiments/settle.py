@@ -325,7 +325,9 @@ def settle_rule(
             "--max-games instead"
         )
     if tolerance is not None and not (math.isfinite(tolerance) and 0 < tolerance < 1):
-        raise ScenarioError(f"--tolerance: expected a share of a win above 0 and below 1, found {tolerance!r}")
+        raise ScenarioError(
+            f"tolerance: expected a share of a win (0.01 = 1 point) above 0 and below 1, found {tolerance!r}"
+        )
     if alpha is not None and not (0 < alpha < 0.5):
         raise ScenarioError(f"alpha: expected an error rate above 0 and below 0.5, found {alpha!r}")
     rec = record or {}

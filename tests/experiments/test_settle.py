@@ -221,3 +221,63 @@ def test_games_and_until_together_are_refused_and_rule_keys_need_until():
 
 def test_every_card_settles_before_the_cap_in_the_support_rule():
     assert max(SETTLE_AT.values()) < 200
+
+
+def test_the_readers_take_unequal_variants_for_what_they_are(settled, tmp_path):
+    """Variants stopped at different counts are no damage: no reader warns, the paired estimates use the games
+    both sides have; a part removed from a stopped variant is still found missing."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from simlab.analysis import card_value, compare_variants, seat_advantage
+    from simlab.cli import cli
+    from simlab.run.folder_contents import folder_contents
+    from simlab.run.verify import verify_folder
+
+    contents = folder_contents(settled)
+    assert (contents.problems, contents.skipped, contents.facts) == ([], [], [])
+    assert verify_folder(settled).ok
+    seats = seat_advantage(settled)
+    assert dict(seats.group_by("variant").agg(pl.col("games").first()).iter_rows()) == {
+        "control": 120, "jupiter_seat0": 40, "junon_seat1": 40, "mars_seat2": 120}  # fmt: skip
+    changes = compare_variants(settled, "control")
+    assert dict(changes.group_by("variant").agg(pl.col("games").first()).iter_rows()) == {
+        "jupiter_seat0": 40, "junon_seat1": 40, "mars_seat2": 120}  # fmt: skip
+    cards = card_value(settled)
+    assert sorted(zip(cards["label"], cards["games"], strict=True)) == [("junon", 40), ("jupiter", 40), ("mars", 120)]
+
+    runner = CliRunner()
+    for args in (["cards", str(settled)], ["seats", str(settled), "--base", "control"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0 and "warning" not in result.output, result.output
+    report = tmp_path / "report.html"
+    result = runner.invoke(cli, ["report", str(settled), "--out", str(report)])
+    assert result.exit_code == 0, result.output
+    assert "paired comparisons use only the games both have" in report.read_text()
+
+    damaged = tmp_path / "damaged"
+    shutil.copytree(settled, damaged)
+    (damaged / "parts" / "jupiter_seat0__0000000030-0000000040.parquet").unlink()
+    assert any("10 game(s) the manifest lists are missing" in p for p in folder_contents(damaged).problems)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--until", "settled", "--games", "50"], "--games: a run until settled plays until its verdicts are settled"),
+        (["--tolerance", "2"], "--tolerance: belongs to a run until settled; add --until settled"),
+        (["--max-games", "50"], "--max-games: belongs to a run until settled"),
+        (["--until", "settled", "--tolerance", "nan"], "expected a finite number"),
+    ],
+)
+def test_the_command_refuses_options_that_do_not_go_together(tmp_path, args, message):
+    from click.testing import CliRunner
+
+    from simlab.cli import cli
+
+    path = tmp_path / "fixed.toml"
+    path.write_text(CARDS.replace('until = "settled"\nmax_games = 200\ntolerance = 2.0\n', "games = 40\n"))
+    result = CliRunner().invoke(cli, ["run", str(path), "--out", str(tmp_path / "out"), *args])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert not (tmp_path / "out").exists(), "refused before anything is written"
