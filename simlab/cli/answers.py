@@ -22,6 +22,7 @@ def seats_answer(
     from simlab.analysis.frames import roles
     from simlab.analysis.seat_focus import focus, shown_changes, summary_lines
     from simlab.analysis.seats import seat_verdicts
+    from simlab.analysis.stopping import stopping_json, stopping_lines
     from simlab.analysis.text import compare_text, seats_text
 
     df = seat_advantage(folder)
@@ -34,14 +35,17 @@ def seats_answer(
     def lines() -> list[str]:
         shown = focus(df, base, chosen, top, show_all)
         text = [*seats_text(shown.full, tolerance, roles(folder).units), *summary_lines(df, shown, tolerance, folder)]
-        return text + (compare_text(shown_changes(compared, shown)) if compared is not None else [])
+        text += compare_text(shown_changes(compared, shown)) if compared is not None else []
+        return text + stopping_lines(folder)
 
     def chart() -> Any:
         from simlab.report import charts
 
         return charts.seat_win_shares(df)
 
-    return Answer("seats", lines, tables, folder=folder, fields={"base": base}, chart=chart)
+    stopping = stopping_json(folder)  # a run that stopped when settled says its rule (absent for a fixed size)
+    fields = {"base": base, **({"stopping": stopping} if stopping else {})}
+    return Answer("seats", lines, tables, folder=folder, fields=fields, chart=chart)
 
 
 def compensation_answer(folder: str, seat: int | None) -> Answer:
@@ -82,6 +86,7 @@ def cards_answer(folder: str, control: str, sweep: str | None, adjust: str) -> A
     from simlab.analysis import compensation as fit
     from simlab.analysis.folder_question import require_card_run
     from simlab.analysis.frames import roles
+    from simlab.analysis.stopping import stopping_json, stopping_lines
     from simlab.analysis.text import cards_text
     from simlab.analysis.words import with_units, words
 
@@ -99,9 +104,14 @@ def cards_answer(folder: str, control: str, sweep: str | None, adjust: str) -> A
 
         return charts.card_value_forest(df, units=units)
 
-    fields = {"control": control, "adjust": adjust, "sweep": sweep}
+    stopping = stopping_json(folder)  # a run that stopped when settled says its rule (absent for a fixed size)
+    fields = {"control": control, "adjust": adjust, "sweep": sweep, **({"stopping": stopping} if stopping else {})}
     tables = {"cards": with_units(df, said)}
-    return Answer("cards", lambda: cards_text(df, said), tables, folder=folder, fields=fields, chart=chart)
+
+    def lines() -> list[str]:
+        return [*cards_text(df, said), *stopping_lines(folder)]
+
+    return Answer("cards", lines, tables, folder=folder, fields=fields, chart=chart)
 
 
 def markets_answer(

@@ -22,7 +22,7 @@ def registry(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_shipped_sections_are_registered_in_report_order():
     ids = [k.id for k in sections.registered()]
-    assert ids == ["seats", "cards", "markets", "balance", "sensitivity", "robust"]
+    assert ids == ["seats", "stopping", "cards", "markets", "balance", "sensitivity", "robust"]
 
 
 def test_a_section_from_one_file_appears_in_the_report(registry, quick_folder: Path):

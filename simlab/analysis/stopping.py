@@ -1,0 +1,155 @@
+"""How a run that stopped when its question was settled says so: the rule, its guarantee, the games each verdict took.
+
+A run played ``--until settled`` records its rule in the manifest (written by the runner)::
+
+    manifest["stopping"] = {"rule": "settled", "tolerance": δ (points), "alpha": α, "max_games": M,
+        "looks": [n1, n2, ...], "outcome": "settled" | "max_games",
+        "variants": {name: {"games": n, "stopped_at": n | None}},
+        "verdicts": [{"key", "label", "state", "direction", "estimate", "lo", "hi", "n", "settled_at": n | None}]}
+
+Here it is read (checked: a block that is not this shape is refused, never half-read), turned into the
+``stopping`` block of ``simlab seats|cards --json``, the sentence that states the rule and its guarantee, and the
+table "games needed per verdict" the report shows. The verdicts are those of ``simlab.analysis.sequential``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from simlab.analysis.confseq import CS_METHOD
+from simlab.analysis.frames import AnalysisError
+from simlab.analysis.sequential import STATES
+
+#: the rules a manifest may record
+RULES = ("settled",)
+OUTCOMES = ("settled", "max_games")
+VERDICT_KEYS = ("key", "label", "state", "direction", "estimate", "lo", "hi", "n", "settled_at")
+#: the table's columns (``needed_table``)
+NEEDED_SCHEMA = {
+    "key": pl.String,
+    "label": pl.String,
+    "state": pl.String,
+    "direction": pl.Int64,
+    "estimate": pl.Float64,
+    "lo": pl.Float64,
+    "hi": pl.Float64,
+    "n": pl.Int64,
+    "settled_at": pl.Int64,
+}
+
+
+def _bad(where: str, what: str) -> AnalysisError:
+    return AnalysisError(
+        f"manifest.json: stopping{where}: {what}; the block is written by `simlab run --until settled` "
+        "(rule, tolerance, alpha, max_games, looks, outcome, variants, verdicts): rerun the scenario, or remove "
+        "the block to read the folder as a fixed-size run"
+    )
+
+
+def read_stopping(manifest: dict[str, Any]) -> dict[str, Any] | None:
+    """The manifest's stopping block, checked, or None when the run had a fixed size."""
+    block = manifest.get("stopping")
+    if block is None:
+        return None
+    if not isinstance(block, dict):
+        raise _bad("", f"is a {type(block).__name__}, not an object")
+    if block.get("rule") not in RULES:
+        raise _bad(".rule", f"{block.get('rule')!r} is not one of {', '.join(RULES)}")
+    for key in ("tolerance", "alpha"):
+        if not isinstance(block.get(key), int | float) or not 0 < block[key] < 100:
+            raise _bad(f".{key}", f"{block.get(key)!r} is not a positive number")
+    if not isinstance(block.get("max_games"), int) or block["max_games"] < 1:
+        raise _bad(".max_games", f"{block.get('max_games')!r} is not a positive whole number of games")
+    looks = block.get("looks")
+    if not isinstance(looks, list) or not all(isinstance(n, int) and n >= 0 for n in looks):
+        raise _bad(".looks", f"{looks!r} is not a list of game counts")
+    if block.get("outcome") not in OUTCOMES:
+        raise _bad(".outcome", f"{block.get('outcome')!r} is not one of {', '.join(OUTCOMES)}")
+    variants = block.get("variants")
+    if not isinstance(variants, dict) or not all(
+        isinstance(v, dict) and isinstance(v.get("games"), int) and _count_or_none(v.get("stopped_at"))
+        for v in variants.values()
+    ):
+        raise _bad(".variants", "is not {name: {games: n, stopped_at: n or null}}")
+    verdicts = block.get("verdicts")
+    if not isinstance(verdicts, list):
+        raise _bad(".verdicts", "is not a list")
+    for i, v in enumerate(verdicts):
+        missing = [k for k in VERDICT_KEYS if not isinstance(v, dict) or k not in v]
+        if missing:
+            raise _bad(f".verdicts[{i}]", f"lacks {', '.join(missing)}")
+        if v["state"] not in STATES:
+            raise _bad(f".verdicts[{i}].state", f"{v['state']!r} is not one of {', '.join(STATES)}")
+        if not _count_or_none(v["settled_at"]):
+            raise _bad(f".verdicts[{i}].settled_at", f"{v['settled_at']!r} is not a game count or null")
+    return block
+
+
+def _count_or_none(x: Any) -> bool:
+    return x is None or (isinstance(x, int) and x >= 0)
+
+
+def rule_sentence(block: dict[str, Any], noun: str = "card") -> str:
+    """The stopping rule and its error guarantee, in one sentence (``noun``: the game's word for what a card
+    intervention grants)."""
+    k = sum(1 for v in block["verdicts"] if v["key"].count("/") >= 2 or v["key"].startswith("card/"))
+    family = f"Bonferroni over the {k} verdicts' intervals" if k else "Bonferroni over the verdicts' intervals"
+    tol = block["tolerance"]
+    band = f"±{tol:g} {'point' if tol == 1 else 'points'} of win share"
+    return (
+        f"Stopping rule: the games were played in batches and stopped when every verdict was settled (its interval "
+        f"wholly within {band} of its null value (1/N for a seat's share, zero for a change or a {noun}), or "
+        f"wholly beyond it), or at {block['max_games']:,} games per variant; every interval holds at every look, "
+        f"all of them together with probability at least {1 - block['alpha']:.0%} ({CS_METHOD}; {family}), so a "
+        "verdict read where the run stopped is as sure as one read at a game count fixed in advance."
+    )
+
+
+def outcome_sentence(block: dict[str, Any]) -> str:
+    """What the rule ended in: settled (after how many games) or the budget spent (how many verdicts open)."""
+    looks = block["looks"]
+    games = max((v["games"] for v in block["variants"].values()), default=max(looks, default=0))
+    opened = [v for v in block["verdicts"] if v["state"] == "open"]
+    if block["outcome"] == "settled":
+        return f"Every verdict settled after {games:,} games ({len(looks)} looks)."
+    return (
+        f"Stopped at the budget of {block['max_games']:,} games with {len(opened)} of {len(block['verdicts'])} "
+        f"verdicts still open ({len(looks)} looks)."
+    )
+
+
+def needed_table(block: dict[str, Any]) -> pl.DataFrame:
+    """Games needed per verdict: one row per verdict, the settled ones in the order they settled, then the open."""
+    rows = [{k: v[k] for k in VERDICT_KEYS} for v in block["verdicts"]]
+    df = pl.DataFrame(rows, schema=NEEDED_SCHEMA)
+    return df.sort("settled_at", "key", nulls_last=True)
+
+
+def stopping_json(folder: str | Path) -> dict[str, Any] | None:
+    """The ``stopping`` block of ``simlab seats|cards --json``: the manifest's block with the rule in words and
+    the method of its intervals; None for a fixed-size run."""
+    from simlab.analysis.words import words
+    from simlab.run.reader import load_manifest
+
+    block = read_stopping(load_manifest(folder))
+    if block is None:
+        return None
+    return {
+        **block,
+        "verdicts": needed_table(block).to_dicts(),
+        "rule_text": rule_sentence(block, words(folder).noun),
+        "outcome_text": outcome_sentence(block),
+        "method": CS_METHOD,
+    }
+
+
+def stopping_lines(folder: str | Path) -> list[str]:
+    """The text answer's lines about the rule (none for a fixed-size run)."""
+    from simlab.analysis.words import words
+    from simlab.run.reader import load_manifest
+
+    block = read_stopping(load_manifest(folder))
+    return [] if block is None else [rule_sentence(block, words(folder).noun), outcome_sentence(block)]
