@@ -37,8 +37,8 @@ _RUNNER = ("load_results", "load_manifest", "load_scenario")
 def run_scenario(scenario: Any, **options: Any) -> Path:
     """Play a scenario into a result folder (``simlab.run.runner.run_scenario``, whose options it takes),
     handing the run simlab's per-chunk digests so that reports of millions of games build fast. A scenario with
-    ``until = "settled"``, or ``until="settled"`` (with ``tolerance`` as a share, ``max_games`` per variant),
-    plays until its verdicts are settled (``simlab.experiments.settle``)."""
+    ``until = "settled"``, or ``until="settled"`` (``tolerance`` in points of win share, ``max_games`` per
+    variant), plays until its verdicts are settled (``simlab.experiments.settle``)."""
     from simlab.analysis.digest import TARGET
     from simlab.experiments.settle import run_scenario as run
 

@@ -3,7 +3,7 @@
 A run played ``--until settled`` records its rule in the manifest (written by the runner)::
 
     manifest["stopping"] = {"rule": "settled", "tolerance": δ (points), "alpha": α, "max_games": M,
-        "looks": [n1, n2, ...], "outcome": "settled" | "max_games",
+        "looks": [n1, n2, ...], "outcome": "settled" | "max_games" | None (not finished: running or interrupted),
         "variants": {name: {"games": n, "stopped_at": n | None}},
         "verdicts": [{"key", "label", "state", "direction", "estimate", "lo", "hi", "n", "settled_at": n | None}]}
 
@@ -66,7 +66,7 @@ def read_stopping(manifest: dict[str, Any]) -> dict[str, Any] | None:
     looks = block.get("looks")
     if not isinstance(looks, list) or not all(isinstance(n, int) and n >= 0 for n in looks):
         raise _bad(".looks", f"{looks!r} is not a list of game counts")
-    if block.get("outcome") not in OUTCOMES:
+    if block.get("outcome") is not None and block.get("outcome") not in OUTCOMES:
         raise _bad(".outcome", f"{block.get('outcome')!r} is not one of {', '.join(OUTCOMES)}")
     variants = block.get("variants")
     if not isinstance(variants, dict) or not all(
@@ -113,6 +113,11 @@ def outcome_sentence(block: dict[str, Any]) -> str:
     looks = block["looks"]
     games = max((v["games"] for v in block["variants"].values()), default=max(looks, default=0))
     opened = [v for v in block["verdicts"] if v["state"] == "open"]
+    if block["outcome"] is None:
+        return (
+            f"The run has not finished its rule: {len(opened)} of {len(block['verdicts'])} verdicts open after "
+            f"{len(looks)} looks; finish it with simlab run ... --resume."
+        )
     if block["outcome"] == "settled":
         return f"Every verdict settled after {games:,} games ({len(looks)} looks)."
     return (

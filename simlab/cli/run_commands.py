@@ -110,7 +110,7 @@ def run(
         compact=not no_compact,
         force_jobs=force_jobs,
         until=until,
-        tolerance=tolerance / 100 if tolerance is not None else None,
+        tolerance=tolerance,
         max_games=max_games,
     )
     manifest = load_manifest(folder)

@@ -44,7 +44,7 @@ KEY = "stopping"
 #: open verdicts the progress line shows (the widest)
 SHOWN = 3
 
-#: the verdicts of a folder: (folder, tolerance as a share, alpha) -> objects with key, label, variants,
+#: the verdicts of a folder: (folder, tolerance in points of win share, alpha) -> objects with key, label, variants,
 #: estimate, lo, hi, n, state ("within", "beyond", "open") and direction
 Judge = Callable[[Path, float, float], Sequence[Any]]
 
@@ -58,7 +58,8 @@ def default_judge(folder: Path, tolerance: float, alpha: float) -> Sequence[Any]
 
 @dataclasses.dataclass(frozen=True)
 class Rule:
-    """Stop when every verdict is within or beyond ±``tolerance`` (a share of a win) at error rate ``alpha``, or
+    """Stop when every verdict is within or beyond ±``tolerance`` (points of win share: 1.0 = 0.01) at error rate
+    ``alpha``, or
     at ``max_games`` per variant."""
 
     tolerance: float
@@ -197,7 +198,7 @@ class Settle:
         widest = sorted(open_, key=lambda r: -_half(r))[:SHOWN]
         shown = "; ".join(f"{r['label']} {_pts(r['estimate'], True)} ±{_pts(_half(r))}" for r in widest)
         eta = self.eta()
-        return f"{head} ({shown}; points of win share, ±{_pts(self.rule.tolerance)} settles)" + (
+        return f"{head} ({shown}; points of win share, ±{self.rule.tolerance:g} settles)" + (
             f"  settles in ~{format_duration(eta)}" if eta is not None else ""
         )
 
@@ -249,7 +250,7 @@ class Settle:
             return None
         need: dict[str, int] = {}
         for r in self._open():
-            w, d = _half(r), abs(self.rule.tolerance - abs(r["estimate"] or 0.0))
+            w, d = _half(r), abs(self.rule.tolerance / 100 - abs(r["estimate"] or 0.0))
             n_star = self.rule.max_games if d <= 0 or w <= 0 else min(self.rule.max_games, r["n"] * (w / d) ** 2)
             for v in r["variants"]:
                 if v not in self.stopped:
@@ -273,7 +274,7 @@ class Settle:
             f"{head}; {played:,} games played, {fixed:,} at max_games for every variant "
             f"({fixed / max(played, 1):.1f}x as many); looks at {', '.join(f'{n:,}' for n in self.looks)} games per "
             f"variant; {len(early)} of {len(self.variants)} variant(s) stopped before the cap "
-            f"(tolerance ±{_pts(self.rule.tolerance)} points, alpha {self.rule.alpha:g})"
+            f"(tolerance ±{self.rule.tolerance:g} points, alpha {self.rule.alpha:g})"
         ]
 
 
@@ -290,7 +291,7 @@ def _pts(share: float | None, sign: bool = False) -> str:
 
 def _show(key: str, value: Any) -> str:
     if key == "tolerance" and isinstance(value, int | float):
-        return f"{value * 100:g} points"
+        return f"{value:g} points"
     return str(value)
 
 
@@ -324,9 +325,9 @@ def settle_rule(
             "--games: a run until settled plays until its verdicts are settled; give its cap per variant with "
             "--max-games instead"
         )
-    if tolerance is not None and not (math.isfinite(tolerance) and 0 < tolerance < 1):
+    if tolerance is not None and not (math.isfinite(tolerance) and 0 < tolerance < 100):
         raise ScenarioError(
-            f"tolerance: expected a share of a win (0.01 = 1 point) above 0 and below 1, found {tolerance!r}"
+            f"--tolerance: expected points of win share above 0 and below 100 (1.0 = one point), found {tolerance!r}"
         )
     if alpha is not None and not (0 < alpha < 0.5):
         raise ScenarioError(f"alpha: expected an error rate above 0 and below 0.5, found {alpha!r}")
@@ -358,7 +359,7 @@ def run_scenario(
     **options: Any,
 ) -> Path:
     """Play ``scenario`` until settled when the options, the scenario (``until = "settled"``) or the run being
-    resumed say so (``tolerance`` as a share of a win, ``max_games`` per variant), else as a fixed run; the other
+    resumed say so (``tolerance`` in points of win share, ``max_games`` per variant), else as a fixed run; the other
     options are ``simlab.run.runner.run_scenario``'s."""
     from simlab.run.runner import run_scenario as run
 

@@ -109,8 +109,8 @@ class Scenario:
     question: str = ""
     #: "settled": play until every verdict is settled, at most ``games`` per variant; "" = play ``games``
     until: str = ""
-    #: a run until settled: the share of a win that matters (key ``tolerance`` in points / 100) and the error rate
-    tolerance: float = DEFAULT_TOLERANCE_POINTS / 100
+    #: a run until settled: the points of win share that matter (1.0 = 0.01) and the verdicts' error rate
+    tolerance: float = DEFAULT_TOLERANCE_POINTS
     alpha: float = DEFAULT_ALPHA
 
     @property
@@ -355,8 +355,8 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
 
 def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, float]:
     """The keys of a run until settled (``until``, ``tolerance``, ``alpha``, ``max_games``), checked: the rule,
-    the tolerance as a share, the error rate. Under ``until = "settled"`` the cap is ``max_games`` and ``games``
-    is refused (two game counts would leave the reader guessing which one the run plays)."""
+    the tolerance in points of win share, the error rate. Under ``until = "settled"`` the cap is ``max_games``
+    and ``games`` is refused (two game counts would leave the reader guessing which one the run plays)."""
     until = data.get("until", "")
     rule_keys = [k for k in ("tolerance", "alpha", "max_games") if k in data]
     if "until" not in data:
@@ -365,7 +365,7 @@ def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, fl
                 f"{source}: key '{rule_keys[0]}' belongs to a run until settled; add until = \"settled\" "
                 f"(or remove '{rule_keys[0]}': a fixed run plays 'games' per variant)"
             )
-        return "", DEFAULT_TOLERANCE_POINTS / 100, DEFAULT_ALPHA
+        return "", DEFAULT_TOLERANCE_POINTS, DEFAULT_ALPHA
     _expect(until in UNTIL, source, "until", '"settled" (stop when every verdict is settled)', until)
     if "games" in data:
         raise ScenarioError(
@@ -393,7 +393,7 @@ def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, fl
         "the verdicts' error rate, a number above 0 and below 0.5 (e.g. 0.05)",
         alpha,
     )
-    return str(until), float(points) / 100, float(alpha)
+    return str(until), float(points), float(alpha)
 
 
 def replay_settings(game: Any, variant: Variant) -> tuple[str, dict[str, str]]:

@@ -146,3 +146,17 @@ def test_a_malformed_block_is_refused_with_where(change, where):
     }
     with pytest.raises(AnalysisError, match=f"manifest.json: {where.replace('[', '.').replace(']', '.')}"):
         read_stopping({"stopping": block | change})
+
+
+def test_an_unfinished_run_until_settled_reads_as_not_finished():
+    """A run killed between looks records no outcome yet (null): it is read, and said to be unfinished."""
+    from simlab.analysis.stopping import outcome_sentence, read_stopping
+
+    block = {
+        "rule": "settled", "tolerance": 1.0, "alpha": 0.05, "max_games": 200, "looks": [20, 40], "outcome": None,
+        "variants": {"control": {"games": 40, "stopped_at": None}},
+        "verdicts": [{"key": "card/a", "label": "a", "state": "open", "direction": 0, "estimate": 0.01, "lo": -0.1,
+                      "hi": 0.12, "n": 40, "settled_at": None}],
+    }  # fmt: skip
+    assert read_stopping({"stopping": block}) is block
+    assert outcome_sentence(block).startswith("The run has not finished its rule: 1 of 1 verdicts open after 2 looks")

@@ -56,7 +56,7 @@ def test_looks_fall_on_a_geometric_grid_of_whole_steps():
 def test_settled_variants_stop_and_the_games_move_to_the_open_ones(settled):
     s = stopping(settled)
     assert s["rule"] == "settled" and s["outcome"] == "settled"
-    assert s["tolerance"] == pytest.approx(0.02) and s["alpha"] == 0.05 and s["max_games"] == 200
+    assert s["tolerance"] == 2.0 and s["alpha"] == 0.05 and s["max_games"] == 200
     assert s["looks"] == [20, 40, 60, 80, 120]
     assert s["variants"] == {
         "control": {"games": 120, "stopped_at": 120},
@@ -158,7 +158,7 @@ def test_resume_keeps_the_rule(settled, tmp_path):
     shutil.copytree(settled, out)
     sc = parse_scenario(CARDS, source="cards.toml", default_name="cards")
     with pytest.raises(ScenarioError, match="began with tolerance 2 points, not 3 points"):
-        run_settled(sc, out=out, jobs=1, progress=False, judge=judge, resume=True, tolerance=0.03)
+        run_settled(sc, out=out, jobs=1, progress=False, judge=judge, resume=True, tolerance=3.0)
     with pytest.raises(ScenarioError, match="--games: a run until settled"):
         run_settled(sc, out=out, jobs=1, progress=False, judge=judge, resume=True, games=300)
     # a finished run resumed: nothing to play, the same record
@@ -168,7 +168,7 @@ def test_resume_keeps_the_rule(settled, tmp_path):
 
 def test_the_progress_note_shows_the_widest_open_bands_and_a_time_to_settle(tmp_path):
     times = iter([0.0, 10.0])
-    rule = Rule(tolerance=0.02, alpha=0.05, max_games=10_000)
+    rule = Rule(tolerance=2.0, alpha=0.05, max_games=10_000)
     s = Settle(rule, ["control", "jupiter_seat0", "junon_seat1"], 100, clock=lambda: next(times))
     assert s.note() == "| to the first look at 100 games per variant"
 
