@@ -116,8 +116,10 @@ class Settle:
         step: int,
         judge: Judge = default_judge,
         clock: Callable[[], float] = time.perf_counter,
+        players: int = 0,
     ):
         self.rule = rule
+        self.players = players
         self.variants = list(variants)
         self.step = step
         self.judge = judge
@@ -193,10 +195,10 @@ class Settle:
         if not self.looks:
             return f"| to the first look at {self._next_look():,} games per variant"
         head = f"| look {len(self.looks)} at {self.looks[-1]:,}: {len(open_)} of {len(self.verdicts)} open"
-        if not open_:
-            return head
+        if not open_ or self.outcome is not None:
+            return head + (f", {self.outcome}" if self.outcome else "")
         widest = sorted(open_, key=lambda r: -_half(r))[:SHOWN]
-        shown = "; ".join(f"{r['label']} {_pts(r['estimate'], True)} ±{_pts(_half(r))}" for r in widest)
+        shown = "; ".join(f"{r['key']} {_pts(self._off(r), True)} ±{_pts(_half(r))}" for r in widest)
         eta = self.eta()
         return f"{head} ({shown}; points of win share, ±{self.rule.tolerance:g} settles)" + (
             f"  settles in ~{format_duration(eta)}" if eta is not None else ""
@@ -250,13 +252,20 @@ class Settle:
             return None
         need: dict[str, int] = {}
         for r in self._open():
-            w, d = _half(r), abs(self.rule.tolerance / 100 - abs(r["estimate"] or 0.0))
+            w, d = _half(r), abs(self.rule.tolerance / 100 - abs(self._off(r)))
             n_star = self.rule.max_games if d <= 0 or w <= 0 else min(self.rule.max_games, r["n"] * (w / d) ** 2)
             for v in r["variants"]:
                 if v not in self.stopped:
                     need[v] = max(need.get(v, 0), math.ceil(n_star))
         left = sum(max(0, n - self.reached.get(v, 0)) for v, n in need.items())
         return left / ((g1 - g0) / (t1 - t0))
+
+    def _off(self, r: Mapping[str, Any]) -> float:
+        """A verdict's estimate as its distance from the value it is asked against: 1/N for one seat's share
+        (key ``seats/<variant>/seat k``, as ``simlab.analysis.sequential`` names it), 0 for a change, a card's
+        value or the equal-seats question (whose estimate is already the largest seat's distance)."""
+        seat = str(r["key"]).startswith("seats/") and str(r["key"]).count("/") == 2 and self.players
+        return (r["estimate"] or 0.0) - (1 / self.players if seat else 0.0)
 
     # -- after the run ----------------------------------------------------------------------------------
     def lines(self) -> list[str]:
@@ -377,7 +386,7 @@ def run_scenario(
     if rule is None:
         return run(sc, **options)
     sc = sc.with_options(games=rule.max_games)
-    settle = Settle(rule, sc.variant_names, look_step(sc), judge)
+    settle = Settle(rule, sc.variant_names, look_step(sc), judge, players=sc.players)
     folder = run(sc, **(options | {"games": rule.max_games}), looks=settle)
     if options.get("progress", True):
         log: IO[str] = options.get("stream") or sys.stderr
