@@ -79,10 +79,12 @@ def look_grid(step: int, cap: int, ratio: float = LOOK_RATIO) -> list[int]:
     return out
 
 
-def look_step(sc: Scenario) -> int:
+def look_step(sc: Scenario, max_games: int) -> int:
     """The grid's unit: whole chunks (parts line up with a fixed run's) and whole lineup rotations (every seat
-    sees every bot equally often at each look)."""
-    return math.lcm(sc.chunk_size, sc.players if sc.rotate else 1)
+    sees every bot equally often at each look); but at most an eighth of ``max_games`` (in whole rotations), so
+    that a cap of a few chunks still gets looks before it."""
+    rotation = sc.players if sc.rotate else 1
+    return min(math.lcm(sc.chunk_size, rotation), max(rotation, max_games // 8 // rotation * rotation))
 
 
 def _frozen(v: Any) -> dict[str, Any]:
@@ -145,6 +147,8 @@ class Settle:
                     f"{key}, or run into a new folder with --out"
                 )
         self.looks = [int(n) for n in record.get("looks", [])]
+        if isinstance(record.get("step"), int) and record["step"] > 0:  # the grid the run began on
+            self.step = int(record["step"])
         for name, v in (record.get("variants") or {}).items():
             if v.get("stopped_at") is not None and name in self.variants:
                 self.stopped[name] = int(v["stopped_at"])
@@ -182,6 +186,7 @@ class Settle:
             "tolerance": self.rule.tolerance,
             "alpha": self.rule.alpha,
             "max_games": self.rule.max_games,
+            "step": self.step,
             "look_ratio": round(LOOK_RATIO, 6),
             "looks": list(self.looks),
             "outcome": self.outcome,
@@ -385,8 +390,8 @@ def run_scenario(
     )
     if rule is None:
         return run(sc, **options)
-    sc = sc.with_options(games=rule.max_games)
-    settle = Settle(rule, sc.variant_names, look_step(sc), judge, players=sc.players)
+    sc = sc.with_options(games=rule.max_games, chunk_size=options.get("chunk_size"))
+    settle = Settle(rule, sc.variant_names, look_step(sc, rule.max_games), judge, players=sc.players)
     folder = run(sc, **(options | {"games": rule.max_games}), looks=settle)
     if options.get("progress", True):
         log: IO[str] = options.get("stream") or sys.stderr

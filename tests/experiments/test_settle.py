@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 from settle_support import CARDS, SETTLE_AT, Verdict, judge, never
 
-from simlab.experiments.settle import Rule, Settle, look_grid
+from simlab.experiments.settle import Rule, Settle, look_grid, look_step
 from simlab.experiments.settle import run_scenario as run_settled
 from simlab.run.errors import ResultFolderError, ScenarioError
 from simlab.run.reader import load_results
@@ -51,6 +51,10 @@ def test_looks_fall_on_a_geometric_grid_of_whole_steps():
     assert look_grid(20, 200) == [20, 40, 60, 80, 120, 160, 200]
     assert look_grid(2_500, 20_000) == [2_500, 5_000, 7_500, 10_000, 15_000, 20_000]
     assert look_grid(500, 300) == [300]  # a cap below one step: one look, at the cap
+    cards = parse_scenario(CARDS, source="c.toml")
+    assert look_step(cards.with_options(chunk_size=2_500), 20_000) == 2_500  # whole chunks
+    assert look_step(cards.with_options(chunk_size=2_500), 2_500) == 312  # at most an eighth of the cap
+    assert look_step(cards.with_options(chunk_size=10), 200) == 20  # whole rotations of the lineup
 
 
 def test_settled_variants_stop_and_the_games_move_to_the_open_ones(settled):
@@ -81,20 +85,20 @@ def test_a_stopped_run_holds_the_rows_of_a_fixed_run_of_its_length(settled, fixe
 
 
 def test_a_capped_run_says_so_and_keeps_the_open_variants_playing(tmp_path):
-    sc = parse_scenario(CARDS.replace("max_games = 200", "max_games = 100"), source="c.toml", default_name="c")
+    sc = parse_scenario(CARDS.replace("max_games = 200", "max_games = 160"), source="c.toml", default_name="c")
     log = tmp_path / "log"
     with log.open("w") as stream:
         run_settled(sc, out=tmp_path / "out", jobs=1, stream=stream, judge=never)
     s = stopping(tmp_path / "out")
-    assert s["outcome"] == "max_games" and s["looks"] == [20, 40, 60, 80, 100]
+    assert s["outcome"] == "max_games" and s["looks"] == [20, 40, 60, 80, 120, 160]
     assert s["variants"]["jupiter_seat0"] == {"games": 40, "stopped_at": 40}
-    assert s["variants"]["mars_seat2"] == {"games": 100, "stopped_at": None}
-    assert "stopped at max_games (100 per variant): 2 of 3 verdict(s) still open" in log.read_text()
+    assert s["variants"]["mars_seat2"] == {"games": 160, "stopped_at": None}
+    assert "stopped at max_games (160 per variant): 2 of 3 verdict(s) still open" in log.read_text()
 
     # a larger cap plays on from where the capped run stopped, by the same rule
-    run_settled(sc, out=tmp_path / "out", jobs=1, progress=False, judge=never, resume=True, max_games=160)
+    run_settled(sc, out=tmp_path / "out", jobs=1, progress=False, judge=never, resume=True, max_games=240)
     s = stopping(tmp_path / "out")
-    assert s["looks"] == [20, 40, 60, 80, 100, 120, 160] and s["variants"]["control"]["games"] == 160
+    assert s["looks"] == [20, 40, 60, 80, 120, 160, 240] and s["variants"]["control"]["games"] == 240
 
 
 #: the subprocess the resume test kills: it plays the design until settled and dies (SIGKILL) right after the
