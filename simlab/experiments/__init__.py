@@ -16,7 +16,8 @@ play next from the games already played* lives here, as a **driver** on one **en
 - drivers: ``fair_vector`` (``simlab compensate``: explore, shortlist, race, confirm a per-seat vector),
   ``adaptive`` (``simlab compensate --seat``: stochastic approximation of one seat's fair offset), ``panel``
   (``simlab robust``: the scenario once per bot, each an ordinary result folder), ``what_if``
-  (``simlab compare``: two sides as a two-variant run).
+  (``simlab compare``: two sides as a two-variant run), ``settle`` (``simlab run --until settled``: the runner
+  played in looks, each variant until its verdicts are settled).
 - ``backfill`` (``simlab digest``): not a loop, but the one writer that needs analysis: it rewrites an older
   folder's files with the digests ``analysis.file_digest`` computes from their rows (analysis writes no folder).
 
@@ -26,6 +27,5 @@ support), ``analysis.fair_vector`` / ``analysis.adaptive`` (the answers as table
 
 A new question is a new driver module here (docs/experiments.md): the rule-fix search of ``simlab fix``
 (explore arms that are knob settings on shared seeds, fit, shortlist, ``race.race`` with a cost-aware
-``score``, confirm with ``Trials.fresh`` once per bot of a panel) and runs that stop when a verdict is settled
-(``Trials.batch`` of the scenario's variants until an ``analysis`` verdict is settled, game i still game i).
+``score``, confirm with ``Trials.fresh`` once per bot of a panel).
 """
