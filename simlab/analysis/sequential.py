@@ -26,6 +26,7 @@ folder's digests (one byte per game: its winners), else from the rows.
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 from typing import Any
 
@@ -117,9 +118,7 @@ def verdicts_from(questions: list[_Question], tolerance: float, alpha: float, pl
     m = max(len(questions), 1)
     out: list[Verdict] = []
     by_variant: dict[str, list[tuple[float, float, float, int]]] = {}
-    for q in questions:
-        centre = min(max(q.fair, q.low), q.high)
-        mean, lo, hi = (float(x) for x in mean_sequence(q.n, q.total, q.squares, q.low, q.high, centre, alpha / m))
+    for q, (mean, lo, hi) in zip(questions, _intervals(questions, alpha / m), strict=True):
         state, direction = state_of(lo, hi, q.fair, tolerance) if q.n else ("open", 0)
         out.append(Verdict(q.key, q.label, q.variants, mean, lo, hi, q.n, state, direction))
         if q.key.startswith("seats/"):
@@ -127,14 +126,31 @@ def verdicts_from(questions: list[_Question], tolerance: float, alpha: float, pl
     # the equal-seats question: the largest distance from 1/N, bounded by the same simultaneous seat intervals
     equal = []
     for variant, seats in by_variant.items():
+        n = min(k for _, _, _, k in seats)
+        label = f"{variant}: the largest distance of a seat's win share from the fair share (1/{players})"
+        if n == 0:  # a variant without games yet: nothing to say
+            equal.append(Verdict(f"seats/{variant}", label, (variant,), math.nan, 0.0, 1.0, 0, "open", 0))
+            continue
         off = max(abs(e) for e, _, _, _ in seats)
         near = max(max(lo, -hi, 0.0) for _, lo, hi, _ in seats)  # the distance each interval surely exceeds
         far = max(max(abs(lo), abs(hi)) for _, lo, hi, _ in seats)
-        n = min(k for _, _, _, k in seats)
         state = "beyond" if near > tolerance else "within" if far <= tolerance else "open"
-        label = f"{variant}: every seat within ±{tolerance * 100:g} points of the fair share (1/{players})"
         equal.append(Verdict(f"seats/{variant}", label, (variant,), off, near, far, n, state, int(state == "beyond")))
     return equal + out
+
+
+def _intervals(questions: list[_Question], alpha: float) -> list[tuple[float, float, float]]:
+    """Each question's (mean, lo, hi) at ``alpha``: one vectorised boundary per kind of range and centre."""
+    out: list[tuple[float, float, float]] = [(math.nan, math.nan, math.nan)] * len(questions)
+    kinds: dict[tuple[float, float, float], list[int]] = {}
+    for i, q in enumerate(questions):
+        kinds.setdefault((q.low, q.high, min(max(q.fair, q.low), q.high)), []).append(i)
+    for (low, high, centre), idx in kinds.items():
+        sums = np.array([(questions[i].n, questions[i].total, questions[i].squares) for i in idx], dtype=float)
+        mean, lo, hi = mean_sequence(sums[:, 0], sums[:, 1], sums[:, 2], low, high, centre, alpha)
+        for j, i in enumerate(idx):
+            out[i] = (float(mean[j]), float(lo[j]), float(hi[j]))
+    return out
 
 
 def _questions(folder: str | Path, manifest: dict[str, Any], shares: _Shares) -> list[_Question]:
@@ -199,6 +215,7 @@ class _Shares:
     masks: dict[str, np.ndarray] | None  # variant: one byte per game index, 0 = not played
     table: np.ndarray | None  # [mask, seat]: the seat's share in UNITS
     rows: dict[str, np.ndarray] | None  # variant: (games, seats) win shares, NaN = not played
+    _pairs: dict[tuple[str, str], np.ndarray] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def of(cls, folder: str | Path, manifest: dict[str, Any]) -> _Shares:
@@ -245,11 +262,14 @@ class _Shares:
         if self.masks is not None and self.table is not None:
             from simlab.analysis.paired import UNITS
 
-            x, b = (self.masks.get(v, np.zeros(0, dtype=np.uint8)) for v in (variant, base))
-            m = min(len(x), len(b))
-            x, b = x[:m].astype(np.int64), b[:m].astype(np.int64)
-            both = (x > 0) & (b > 0)
-            pairs = np.bincount(x[both] * 256 + b[both], minlength=256 * 256).reshape(256, 256)
+            pairs = self._pairs.get((variant, base))
+            if pairs is None:  # how often each (variant's winners, base's winners) pair occurs: once per pair
+                x, b = (self.masks.get(v, np.zeros(0, dtype=np.uint8)) for v in (variant, base))
+                m = min(len(x), len(b))
+                x, b = x[:m].astype(np.int64), b[:m].astype(np.int64)
+                both = (x > 0) & (b > 0)
+                pairs = np.bincount(x[both] * 256 + b[both], minlength=256 * 256).reshape(256, 256)
+                self._pairs[(variant, base)] = pairs
             d = self.table[:, k][:, None] - self.table[:, k][None, :]
             return int(pairs.sum()), int((pairs * d).sum()) / UNITS, int((pairs * d * d).sum()) / UNITS**2
         x, b = self._matrix(variant), self._matrix(base)

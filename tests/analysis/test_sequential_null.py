@@ -45,6 +45,11 @@ def test_a_null_design_read_at_every_look_has_no_false_beyond(null_folder):
             assert len(seats) == 4 and (equal.state == "beyond") == any(v.state == "beyond" for v in seats)
 
 
+def test_a_look_before_any_game_is_all_open(null_folder):
+    verdicts = sequential.settled_verdicts(null_folder, tolerance=1.0, games=0)
+    assert verdicts and all(v.state == "open" and v.n == 0 for v in verdicts)
+
+
 def test_the_digest_and_the_rows_give_the_same_verdicts(null_folder, monkeypatch):
     from_digest = sequential.settled_verdicts(null_folder, tolerance=1.0, games=1_500)
     monkeypatch.setattr(digest, "load_digest", lambda folder: None)
