@@ -12,12 +12,14 @@ Because game i is game i, the settled run's decisions can also be replayed from 
 record exactly, and uses it to give the games the rule needs at other tolerances without playing again.
 
     PYTHONPATH=. python docs/scaling/settle_savings.py OUT --tolerance 1 --also 2,3 --jobs 2 quickstart=10000 ...
+    PYTHONPATH=. python docs/scaling/settle_savings.py --table LOG...   # the markdown table of the printed lines
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -62,7 +64,46 @@ def agreement(record: dict, fixed: Path, tolerance: float, alpha: float) -> dict
     return out
 
 
+def table(logs: list[str]) -> None:
+    """The markdown table of the JSON lines the runs printed."""
+    rows = [json.loads(line) for log in logs for line in Path(log).read_text().splitlines() if '"scenario"' in line]
+    tols = sorted({t for r in rows for t in r["replays"]}, key=float)
+    print(
+        "| scenario (game) | variants × games | fixed: games, s | until settled (1 point): games, s, "
+        "verdicts settled | verdicts agree | " + " | ".join(f"games at {float(t):g} points" for t in tols) + " |"
+    )
+    print("| --- | --- | ---: | ---: | --- | " + " | ".join("---:" for _ in tols) + " |")
+    total = {"fixed": 0, "settled": 0, **{t: 0 for t in tols}}
+    for r in rows:
+        a = r["agreement"]
+        agree = f"{a['agree']}/{r['verdicts']}" + (
+            f", {a['settled only early']} early" if a["settled only early"] else ""
+        )
+        agree += f", {a['contradicts']} contradict" if a["contradicts"] else ""
+        settled_s = "replayed" if r["settled s"] is None else f"{r['settled s']:.0f} s"
+        print(
+            f"| {r['scenario']} ({r['game']}) | {r['variants']} × {r['games per variant']:,} | "
+            f"{r['fixed games']:,}, {r['fixed s']:.0f} s | {r['settled games']:,}, {settled_s}, "
+            f"{r['settled verdicts']}/{r['verdicts']} | {agree} | "
+            + " | ".join(f"{r['replays'][t]['games']:,}" for t in tols)
+            + " |"
+        )
+        total["fixed"] += r["fixed games"]
+        total["settled"] += r["settled games"]
+        for t in tols:
+            total[t] += r["replays"][t]["games"]
+    ratio = [f"{total['fixed'] / max(total[k], 1):.2f}×" for k in ("settled", *tols)]
+    print(
+        f"| **all** | | {total['fixed']:,} | {total['settled']:,} ({ratio[0]} fewer) | | "
+        + " | ".join(f"{total[t]:,} ({x} fewer)" for t, x in zip(tols, ratio[1:], strict=True))
+        + " |"
+    )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--table"]:
+        table(sys.argv[2:])
+        return
     p = argparse.ArgumentParser()
     p.add_argument("out", type=Path)
     p.add_argument("runs", nargs="+", help="NAME=GAMES: scenarios/NAME.toml at GAMES per variant")
