@@ -13,6 +13,7 @@ record exactly, and uses it to give the games the rule needs at other tolerances
 
     PYTHONPATH=. python docs/scaling/settle_savings.py OUT --tolerance 1 --also 2,3 --jobs 2 quickstart=10000 ...
     PYTHONPATH=. python docs/scaling/settle_savings.py --table LOG...   # the markdown table of the printed lines
+    PYTHONPATH=. python docs/scaling/settle_savings.py --headline OUT 1,2,3 quickstart=10000 ...   # replays only
 """
 
 from __future__ import annotations
@@ -29,13 +30,20 @@ from simlab.experiments.settle import Rule, Settle, look_step
 from simlab.run.scenario import load_scenario
 
 
-def replay(folder: Path, sc, tolerance: float, alpha: float, max_games: int) -> Settle:
-    """The rule's decisions replayed on a fixed run's folder: each look reads the games below it."""
+def headline(key: str) -> bool:
+    """A design's headline questions: each variant's equal-seats question and each card's value (not each seat's
+    share, nor each seat's change)."""
+    return key.count("/") == 1
+
+
+def replay(folder: Path, sc, tolerance: float, alpha: float, max_games: int, only=None) -> Settle:
+    """The rule's decisions replayed on a fixed run's folder: each look reads the games below it (``only``: the
+    verdicts the rule waits for, by key; their intervals stay those of the whole family)."""
     look = [0]
     sc = sc.with_options(games=max_games)
 
     def judge(_folder: Path, tol: float, a: float):
-        return settled_verdicts(folder, tol, a, games=look[0])
+        return [v for v in settled_verdicts(folder, tol, a, games=look[0]) if only is None or only(v.key)]
 
     s = Settle(Rule(tolerance, alpha, max_games), sc.variant_names, look_step(sc, max_games), judge, players=sc.players)
     s.begin({})
@@ -100,9 +108,38 @@ def table(logs: list[str]) -> None:
     )
 
 
+def headline_games(out: Path, runs: list[str], tolerances: list[float], alpha: float = 0.05) -> None:
+    """Games the rule would play if it waited only for the headline questions, replayed on the fixed runs."""
+    print("| scenario | fixed games | " + " | ".join(f"headline only, {t:g} points" for t in tolerances) + " |")
+    print("| --- | ---: | " + " | ".join("---:" for _ in tolerances) + " |")
+    total = [0] * (len(tolerances) + 1)
+    for item in runs:
+        name, games = item.split("=")
+        sc = load_scenario(Path("scenarios") / f"{name}.toml")
+        folder = out / "fixed" / name
+        cells = []
+        for i, t in enumerate(tolerances):
+            r = replay(folder, sc, t, alpha, int(games), only=headline).record()[1]
+            played = sum(v["games"] for v in r["variants"].values())
+            total[i + 1] += played
+            cells.append(
+                f"{played:,} ({sum(v['state'] != 'open' for v in r['verdicts'])}/{len(r['verdicts'])} settled)"
+            )
+        total[0] += int(games) * len(sc.variants)
+        print(f"| {name} | {int(games) * len(sc.variants):,} | " + " | ".join(cells) + " |")
+    print(
+        f"| **all** | {total[0]:,} | "
+        + " | ".join(f"{g:,} ({total[0] / max(g, 1):.2f}× fewer)" for g in total[1:])
+        + " |"
+    )
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--table"]:
         table(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["--headline"]:  # --headline OUT TOLERANCES NAME=GAMES...
+        headline_games(Path(sys.argv[2]), sys.argv[4:], [float(x) for x in sys.argv[3].split(",")])
         return
     p = argparse.ArgumentParser()
     p.add_argument("out", type=Path)

@@ -68,11 +68,14 @@ class Rule:
 
 
 def look_grid(step: int, cap: int, ratio: float = LOOK_RATIO) -> list[int]:
-    """Games per variant at each look: ``step`` · ⌈ratio^k⌉ (whole steps, distinct), the last one ``cap``."""
+    """Games per variant at each look: ``step`` · ⌈ratio^k⌉ (whole steps, distinct), the last one ``cap`` (a look
+    that would leave less than a step before the cap is moved to the cap: a last batch of a few games would cost
+    a look for nothing)."""
     out: list[int] = []
     k = 0
     while not out or out[-1] < cap:
         n = min(cap, step * math.ceil(ratio**k - 1e-9))
+        n = cap if cap - n < step else n
         if not out or n > out[-1]:
             out.append(n)
         k += 1

@@ -51,6 +51,7 @@ def test_looks_fall_on_a_geometric_grid_of_whole_steps():
     assert look_grid(20, 200) == [20, 40, 60, 80, 120, 160, 200]
     assert look_grid(2_500, 20_000) == [2_500, 5_000, 7_500, 10_000, 15_000, 20_000]
     assert look_grid(500, 300) == [300]  # a cap below one step: one look, at the cap
+    assert look_grid(1_248, 10_000) == [1_248, 2_496, 3_744, 4_992, 7_488, 10_000]  # not 9,984 and then 10,000
     cards = parse_scenario(CARDS, source="c.toml")
     assert look_step(cards.with_options(chunk_size=2_500), 20_000) == 2_500  # whole chunks
     assert look_step(cards.with_options(chunk_size=2_500), 2_500) == 312  # at most an eighth of the cap
