@@ -14,6 +14,7 @@ record exactly, and uses it to give the games the rule needs at other tolerances
     PYTHONPATH=. python docs/scaling/settle_savings.py OUT --tolerance 1 --also 2,3 --jobs 2 quickstart=10000 ...
     PYTHONPATH=. python docs/scaling/settle_savings.py --table LOG...   # the markdown table of the printed lines
     PYTHONPATH=. python docs/scaling/settle_savings.py --headline OUT 1,2,3 quickstart=10000 ...   # replays only
+    PYTHONPATH=. python docs/scaling/settle_savings.py --replay OUT 1,2,3 quickstart=10000 ...     # every verdict
 """
 
 from __future__ import annotations
@@ -108,9 +109,11 @@ def table(logs: list[str]) -> None:
     )
 
 
-def headline_games(out: Path, runs: list[str], tolerances: list[float], alpha: float = 0.05) -> None:
-    """Games the rule would play if it waited only for the headline questions, replayed on the fixed runs."""
-    print("| scenario | fixed games | " + " | ".join(f"headline only, {t:g} points" for t in tolerances) + " |")
+def headline_games(out: Path, runs: list[str], tolerances: list[float], alpha: float = 0.05, only=headline) -> None:
+    """Games the rule would play if it waited only for the headline questions (``only=None``: for every verdict,
+    as ``--until settled`` does), replayed on the fixed runs."""
+    what = "headline only" if only else "every verdict"
+    print("| scenario | fixed games | " + " | ".join(f"{what}, {t:g} points" for t in tolerances) + " |")
     print("| --- | ---: | " + " | ".join("---:" for _ in tolerances) + " |")
     total = [0] * (len(tolerances) + 1)
     for item in runs:
@@ -119,7 +122,7 @@ def headline_games(out: Path, runs: list[str], tolerances: list[float], alpha: f
         folder = out / "fixed" / name
         cells = []
         for i, t in enumerate(tolerances):
-            r = replay(folder, sc, t, alpha, int(games), only=headline).record()[1]
+            r = replay(folder, sc, t, alpha, int(games), only=only).record()[1]
             played = sum(v["games"] for v in r["variants"].values())
             total[i + 1] += played
             cells.append(
@@ -138,8 +141,9 @@ def main() -> None:
     if sys.argv[1:2] == ["--table"]:
         table(sys.argv[2:])
         return
-    if sys.argv[1:2] == ["--headline"]:  # --headline OUT TOLERANCES NAME=GAMES...
-        headline_games(Path(sys.argv[2]), sys.argv[4:], [float(x) for x in sys.argv[3].split(",")])
+    if sys.argv[1] in ("--headline", "--replay"):  # --headline|--replay OUT TOLERANCES NAME=GAMES...
+        only = headline if sys.argv[1] == "--headline" else None
+        headline_games(Path(sys.argv[2]), sys.argv[4:], [float(x) for x in sys.argv[3].split(",")], only=only)
         return
     p = argparse.ArgumentParser()
     p.add_argument("out", type=Path)
