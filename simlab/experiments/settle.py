@@ -43,6 +43,10 @@ LOOK_RATIO = math.sqrt(2)
 KEY = "stopping"
 #: open verdicts the progress line shows (the widest)
 SHOWN = 3
+#: the fewest games per variant between looks when the step is cut to an eighth of the cap: each look costs a
+#: chunk per open variant (Merchant of Venus's item values at 300 games per variant in steps of 36 took 4x the
+#: fixed run's wall time)
+MIN_STEP = 100
 
 #: the verdicts of a folder: (folder, tolerance in points of win share, alpha) -> objects with key, label, variants,
 #: estimate, lo, hi, n, state ("within", "beyond", "open") and direction
@@ -85,9 +89,11 @@ def look_grid(step: int, cap: int, ratio: float = LOOK_RATIO) -> list[int]:
 def look_step(sc: Scenario, max_games: int) -> int:
     """The grid's unit: whole chunks (parts line up with a fixed run's) and whole lineup rotations (every seat
     sees every bot equally often at each look); but at most an eighth of ``max_games`` (in whole rotations), so
-    that a cap of a few chunks still gets looks before it."""
+    that a cap of a few chunks still gets looks before it, and then not below ``MIN_STEP`` games."""
     rotation = sc.players if sc.rotate else 1
-    return min(math.lcm(sc.chunk_size, rotation), max(rotation, max_games // 8 // rotation * rotation))
+    whole = math.lcm(sc.chunk_size, rotation)
+    eighth = max(rotation, max_games // 8 // rotation * rotation)
+    return whole if whole <= eighth else max(eighth, min(whole, -(-MIN_STEP // rotation) * rotation))
 
 
 def _frozen(v: Any) -> dict[str, Any]:

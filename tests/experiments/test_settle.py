@@ -56,6 +56,7 @@ def test_looks_fall_on_a_geometric_grid_of_whole_steps():
     assert look_step(cards.with_options(chunk_size=2_500), 20_000) == 2_500  # whole chunks
     assert look_step(cards.with_options(chunk_size=2_500), 2_500) == 312  # at most an eighth of the cap
     assert look_step(cards.with_options(chunk_size=10), 200) == 20  # whole rotations of the lineup
+    assert look_step(cards.with_options(chunk_size=2_500), 300) == 100  # but not below MIN_STEP games
 
 
 def test_settled_variants_stop_and_the_games_move_to_the_open_ones(settled):
