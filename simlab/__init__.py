@@ -36,9 +36,11 @@ _RUNNER = ("load_results", "load_manifest", "load_scenario")
 
 def run_scenario(scenario: Any, **options: Any) -> Path:
     """Play a scenario into a result folder (``simlab.run.runner.run_scenario``, whose options it takes),
-    handing the run simlab's per-chunk digests so that reports of millions of games build fast."""
+    handing the run simlab's per-chunk digests so that reports of millions of games build fast. A scenario with
+    ``until = "settled"``, or ``until="settled"`` (``tolerance`` in points of win share, ``max_games`` per
+    variant), plays until its verdicts are settled (``simlab.experiments.settle``)."""
     from simlab.analysis.digest import TARGET
-    from simlab.run.runner import run_scenario as run
+    from simlab.experiments.settle import run_scenario as run
 
     if "summaries" not in options:  # the digest hook's old name, still accepted
         options.setdefault("digest_hook", TARGET)

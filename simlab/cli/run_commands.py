@@ -10,7 +10,7 @@ import click
 
 import simlab
 from simlab.cli.answer import emit
-from simlab.cli.group import EXIT_GAMES_FAILED, UserError, cli
+from simlab.cli.group import EXIT_GAMES_FAILED, FiniteFloatRange, UserError, cli
 from simlab.cli.options import (
     _config,
     _echo,
@@ -61,6 +61,22 @@ summary_json = json_flag("Print the result summary as JSON instead of the transc
     help="Scheduler of the cluster: tcp://HOST:8786 for dask, HOST:6379 for ray "
     "(default: start a local one with --jobs workers).",
 )
+@click.option(
+    "--until",
+    type=click.Choice(["settled"]),
+    help="Play in looks and stop when every verdict is settled (within or beyond --tolerance), at most "
+    "--max-games per variant; a variant whose verdicts are settled stops receiving games (docs/running.md).",
+)
+@click.option(
+    "--tolerance",
+    type=FiniteFloatRange(min=0, max=100, min_open=True, max_open=True),
+    help="With --until settled: the points of win share that matter (default: the scenario's, else 1.0).",
+)
+@click.option(
+    "--max-games",
+    type=click.IntRange(1),
+    help="With --until settled: the most games per variant (default: the scenario's max_games, else its games).",
+)
 def run(
     scenario: str,
     games: int | None,
@@ -74,12 +90,16 @@ def run(
     no_compact: bool,
     backend: str,
     address: str | None,
+    until: str | None,
+    tolerance: float | None,
+    max_games: int | None,
 ) -> None:
     """Run the experiment in SCENARIO (a .toml file) into a result folder of parquet files.
 
     Results are the same for any --jobs, --chunk-size and --backend. Ctrl-C keeps the games done so
-    far; --resume finishes the run. Load the results with simlab.load_results(folder). On a cluster
-    (--backend dask|ray --address ...), every worker needs the same simlab installed: docs/scaling.md.
+    far; --resume finishes the run (a run --until settled by the rule it began with). Load the results
+    with simlab.load_results(folder). On a cluster (--backend dask|ray --address ...), every worker needs
+    the same simlab installed: docs/scaling.md.
     """
     from simlab import run_scenario
     from simlab.run.first_look import first_look_lines
@@ -98,6 +118,9 @@ def run(
         address=address,
         compact=not no_compact,
         force_jobs=force_jobs,
+        until=until,
+        tolerance=tolerance,
+        max_games=max_games,
     )
     manifest = load_manifest(folder)
     if not quiet:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import IO
 
 #: chunks the rate is measured over
@@ -54,6 +55,8 @@ class Progress:
         self.last = 0.0
         #: (time, session games) when each of the last chunks finished
         self.marks: deque[tuple[float, int]] = deque(maxlen=WINDOW + 1)
+        #: what the line adds after the games (a run until settled: its open questions), if anything
+        self.note: Callable[[], str] | None = None
 
     @property
     def elapsed(self) -> float:
@@ -78,7 +81,9 @@ class Progress:
         rate = recent if recent is not None else self.rate
         left = self.total - self.done
         eta = "0:00" if left <= 0 else format_duration(left / recent) if recent else "?"
-        return f"{self.done:,}/{self.total:,} games ({pct:.0f}%)  {format_rate(rate)} games/s  ETA {eta}"
+        line = f"{self.done:,}/{self.total:,} games ({pct:.0f}%)  {format_rate(rate)} games/s  ETA {eta}"
+        note = self.note() if self.note is not None else ""
+        return f"{line}  {note}" if note else line
 
     def advance(self, games: int, now: float | None = None) -> None:
         self.done += games

@@ -15,7 +15,7 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import IO, Any
@@ -30,6 +30,7 @@ from simlab.run.folder_check import FOOTERS, footer_entry
 from simlab.run.folder_layout import FORMAT, identity_hash
 from simlab.run.folder_writer import REBUILT, ResultFolder
 from simlab.run.integrity import check_parts, file_sha256, manifest_hashes, quarantine
+from simlab.run.looks import Looks, reached
 from simlab.run.plan import Plan
 from simlab.run.progress import Progress, format_duration, format_rate
 from simlab.run.scenario import Scenario, load_scenario, replay_settings
@@ -58,6 +59,7 @@ def run_scenario(
     summaries: str = "",
     force_jobs: bool = False,
     repair_only: bool = False,
+    looks: Looks | None = None,
 ) -> Path:
     """Play a scenario into a result folder and return the folder's path.
 
@@ -74,7 +76,8 @@ def run_scenario(
     the hook whose per-chunk digests each part carries; ``simlab.run_scenario`` hands simlab's own, this
     function none by default (``summaries``: its old name, still accepted). ``repair_only`` (``simlab repair``):
     write the manifest from the parts on disk and play nothing (a missing or damaged manifest is rebuilt as with
-    ``resume``).
+    ``resume``). ``looks`` (``simlab.run.looks``): play in looks, each variant up to the games the rule asks for,
+    at most ``games`` (a run until settled: ``simlab.experiments.settle``).
     """
     digest_hook = digest_hook or summaries
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
@@ -113,13 +116,25 @@ def run_scenario(
         failures = [f for c in chunks for f in c["failures"]]
         # local workers write their parts into the folder themselves (see SpooledChunk); remote ones cannot
         spool = str(folder.parts) if backend == "local" else ""
-        tasks = _plan(sc, chunks, identity_key, spool=spool, digest_hook=digest_hook)
         run = _Run(sc, folder, identity_key, chunks, failures, previous, n_jobs, folder_path, backend, address)
         run.hashes = hashes
         run.footers = {name: footer_entry(folder.parts / name) for name in hashes}  # parts checked just now
         run.identity = identity
         # a copy of each data file in data/, so a report or a replay reads what was played
         run.data_files = {} if legacy else copy_data_files(folder.path, sc.data_files)
+
+        def plan() -> Plan:  # the games still to play (up to the next look's, when the run plays in looks)
+            if looks is not None:  # the manifest is written for the look to read, then with its decision
+                state = "running" if run.session_games or not chunks else "interrupted"
+                run.manifest(state)
+                run.targets = dict(looks.targets(folder_path, reached(run.chunks, sc.variant_names)))
+                run.manifest(state)  # before the next game: a resume finds every decision taken
+            return _plan(sc, run.chunks, identity_key, spool=spool, digest_hook=digest_hook, targets=run.targets)
+
+        if looks is not None:
+            looks.begin(previous)
+            run.looks = looks
+        tasks = plan()
         if repair_only:
             run.manifest("complete" if not tasks else "interrupted")
             folder.write_failures(failures)
@@ -127,13 +142,14 @@ def run_scenario(
         if not tasks:
             run.manifest("complete")
             if progress:
-                log.write(f"{folder_path}: all {sc.games * len(sc.variants):,} games already done\n")
+                done = sum(run.targets.values()) if run.targets else sc.games * len(sc.variants)
+                log.write(f"{folder_path}: all {done:,} games already done\n")
             folder.write_failures(failures)
         else:
             with executor:  # a cluster that cannot be reached fails here
                 run.workers = executor.workers
                 run.manifest("running")
-                _play(sc, tasks, chunks, run, executor, fail_fast, log if progress else None)
+                _play(sc, tasks, chunks, run, executor, fail_fast, log if progress else None, plan if looks else None)
         if compact:
             _auto_compact(folder, compact_threshold, log if progress else None, digest_hook)
     return folder_path
@@ -244,31 +260,44 @@ def _play(
     executor: Executor,
     fail_fast: bool,
     log: IO[str] | None,
+    next_plan: Callable[[], Plan] | None = None,
 ) -> None:
-    """Play the planned tasks on the executor, writing each chunk as it arrives, and the manifest at the end."""
+    """Play the planned tasks on the executor, writing each chunk as it arrives, and the manifest at the end;
+    with ``next_plan`` (a run in looks), then the tasks it plans after each batch, until it plans none."""
     folder, folder_path = run.folder, run.path
     done_before = sum(c["stop"] - c["start"] for c in chunks)
     total = done_before + tasks.games
     if log is not None:
         where = f"{min(executor.jobs, len(tasks))} job(s)" if executor.backend == "local" else executor.where
         log.write(
-            f"{sc.name}: {sc.games:,} games x {len(sc.variants)} variant(s) of {sc.game}, {where}, into {folder_path}\n"
+            f"{sc.name}: {'until settled, at most ' if run.looks else ''}{sc.games:,} games x {len(sc.variants)} "
+            f"variant(s) of {sc.game}, {where}, into {folder_path}\n"
         )
     bar = Progress(total, done_before, stream=log or sys.stderr, enabled=log is not None)
+    if run.looks is not None:
+        bar.note = run.looks.note
     status = "failed"
     results = executor.run(tasks)
     try:
         if executor.backend == "local" or not executor.address:  # remote workers compile on their machines
             _warm_up(sc, tasks[0].seeded(), log)
         bar.start = run.session_start = time.perf_counter()  # games/s without compile time
-        for returned in results:
-            bar.advance(run.add(returned, fail_fast).games)
-            run.maybe_write_manifest()
-        if bar.session < total - done_before:  # a pool that ends quietly short of its tasks has lost workers
-            raise RunFailed(
-                f"the workers returned {bar.session:,} of the {total - done_before:,} games asked for; "
-                f"{run.games_done:,} games are saved in {folder_path}; finish with: {run.resume_command()}"
-            )
+        while tasks:
+            for returned in results:
+                bar.advance(run.add(returned, fail_fast).games)
+                run.maybe_write_manifest()
+            if bar.session < total - done_before:  # a pool that ends quietly short of its tasks has lost workers
+                raise RunFailed(
+                    f"the workers returned {bar.session:,} of the {total - done_before:,} games asked for; "
+                    f"{run.games_done:,} games are saved in {folder_path}; finish with: {run.resume_command()}"
+                )
+            run.session_games = bar.session
+            tasks = next_plan() if next_plan is not None else None
+            if tasks:  # the next look's games
+                results.close()
+                total += tasks.games
+                bar.total = total
+                results = executor.run(tasks)
         status = "complete"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -339,6 +368,8 @@ class _Run:
         self.footers: dict[str, dict[str, Any]] = {}  # part file name -> its size and footer hash (FOOTERS)
         self.identity = sc.identity()
         self.data_files: dict[str, Any] = {}  # variant -> knob -> {path, sha256, copy} (simlab.run.content)
+        self.looks: Looks | None = None  # the rule of a run played in looks (simlab.run.looks)
+        self.targets: dict[str, int] | None = None  # games per variant up to its next look (None: ``games``)
 
     @property
     def games_done(self) -> int:
@@ -448,7 +479,7 @@ class _Run:
                 "root_seed": sc.seed,
                 "games": sc.games,
                 "chunk_size": sc.chunk_size,
-                "games_target": sc.games * len(sc.variants),
+                "games_target": sum(self.targets.values()) if self.targets else sc.games * len(sc.variants),
                 "games_done": sum(c["games"] for c in chunks),
                 "games_failed": sum(len(c["failures"]) for c in chunks),
                 "variants": variants,
@@ -474,6 +505,7 @@ class _Run:
                 # compactions of the part files (simlab.run.compact): when, files before and after
                 "compactions": self.compactions,
             }
+            | (dict([self.looks.record()]) if self.looks is not None else {})
         )
 
 
@@ -488,10 +520,15 @@ def _stage_seconds(chunks: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def _plan(
-    sc: Scenario, chunks: list[dict[str, Any]], identity_key: str, spool: str = "", digest_hook: str = ""
+    sc: Scenario,
+    chunks: list[dict[str, Any]],
+    identity_key: str,
+    spool: str = "",
+    digest_hook: str = "",
+    targets: dict[str, int] | None = None,
 ) -> Plan:
-    """Tasks for every game not on disk, interleaved across variants so a partial run stays paired (made as
-    they are dispatched: see simlab.run.plan)."""
+    """Tasks for every game not on disk (up to ``targets``' games of a variant, when given), interleaved across
+    variants so a partial run stays paired (made as they are dispatched: see simlab.run.plan)."""
     game = simlab.get_game(sc.game)
     gaps, settings = [], []
     for v in sc.variants:
@@ -501,7 +538,7 @@ def _plan(
                 f"the result folder already holds games up to {done[-1][1]:,} of variant '{v.name}', more than "
                 f"the {sc.games:,} asked for; resume without --games or with --games {done[-1][1]} or more"
             )
-        gaps.append(list(_gaps(done, sc.games)))
+        gaps.append(list(_gaps(done, min(sc.games, targets.get(v.name, sc.games)) if targets else sc.games)))
         settings.append(replay_settings(game, v))
 
     def make(vi: int, a: int, b: int) -> ChunkTask:

@@ -50,7 +50,16 @@ TOP_KEYS = (
     "variants",
     "question",
     "fix",
+    "until",
+    "tolerance",
+    "alpha",
+    "max_games",
 )
+#: what ``until`` may say: the run stops when every headline verdict is settled (simlab.experiments.settle)
+UNTIL = ("settled",)
+#: a run until settled: the points of win share that matter, and the error rate of its verdicts, by default
+DEFAULT_TOLERANCE_POINTS = 1.0
+DEFAULT_ALPHA = 0.05
 #: what a scenario may say it asks (key ``question``): its report leads with that section. Without the key a
 #: card-value design leads with the cards, a sensitivity run with the data verdicts, any other with the seats
 QUESTIONS = ("seats", "cards", "markets", "balance", "fix")
@@ -102,6 +111,11 @@ class Scenario:
     #: the ``[fix]`` table as written (checked on load by ``simlab.run.fix_table``; ``{}``: none); it
     #: decides no game's result, so it is not part of the identity
     fix: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: "settled": play until every verdict is settled, at most ``games`` per variant; "" = play ``games``
+    until: str = ""
+    #: a run until settled: the points of win share that matter (1.0 = 0.01) and the verdicts' error rate
+    tolerance: float = DEFAULT_TOLERANCE_POINTS
+    alpha: float = DEFAULT_ALPHA
 
     @property
     def text_hash(self) -> str:
@@ -247,7 +261,8 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         f"an integer from {game.min_players} to {game.max_players} (players of {game.name})",
         players,
     )
-    games = _positive(data.get("games"), "games", source, MAX_GAMES)
+    until, tolerance, alpha = _stopping_rule(data, source)
+    games = _positive(data.get("max_games" if until else "games"), "max_games" if until else "games", source, MAX_GAMES)
     seed = data.get("seed")
     _expect(_is_int(seed) and seed >= 0, source, "seed", "a non-negative integer (the root seed)", seed)
     chunk_size = _positive(data.get("chunk_size", DEFAULT_CHUNK_SIZE), "chunk_size", source, MAX_CHUNK_SIZE)
@@ -275,7 +290,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         raw_variants = {default: {}}
     problem = _plan_problem(games, chunk_size, len(raw_variants))
     if problem:
-        raise ScenarioError(f"{source}: keys 'games' and 'chunk_size': {problem}")
+        raise ScenarioError(f"{source}: keys '{'max_games' if until else 'games'}' and 'chunk_size': {problem}")
     variants = []
     folded: dict[str, str] = {}
     for vname, vdata in raw_variants.items():
@@ -339,6 +354,9 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         data_files=data_files,
         question=question,
         fix=fix,
+        until=until,
+        tolerance=tolerance,
+        alpha=alpha,
     )
 
 
@@ -358,6 +376,49 @@ def _fix_table(data: Mapping[str, Any], game: Any, variants: list[Variant], seat
     table = _table(data["fix"], source, "fix")
     fix_question_from_table(table, game, variants[0].config, seats, source, seed)
     return table
+
+
+def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, float]:
+    """The keys of a run until settled (``until``, ``tolerance``, ``alpha``, ``max_games``), checked: the rule,
+    the tolerance in points of win share, the error rate. Under ``until = "settled"`` the cap is ``max_games``
+    and ``games`` is refused (two game counts would leave the reader guessing which one the run plays)."""
+    until = data.get("until", "")
+    rule_keys = [k for k in ("tolerance", "alpha", "max_games") if k in data]
+    if "until" not in data:
+        if rule_keys:
+            raise ScenarioError(
+                f"{source}: key '{rule_keys[0]}' belongs to a run until settled; add until = \"settled\" "
+                f"(or remove '{rule_keys[0]}': a fixed run plays 'games' per variant)"
+            )
+        return "", DEFAULT_TOLERANCE_POINTS, DEFAULT_ALPHA
+    _expect(until in UNTIL, source, "until", '"settled" (stop when every verdict is settled)', until)
+    if "games" in data:
+        raise ScenarioError(
+            f"{source}: keys 'games' and 'until': a run until settled plays until its verdicts are settled, at "
+            "most 'max_games' per variant; write max_games = N instead of games = N"
+        )
+    if "max_games" not in data:
+        raise ScenarioError(
+            f"{source}: key 'max_games': expected a positive integer up to {MAX_GAMES:,} (the most games per "
+            "variant a run until settled may play), found nothing (the key is missing)"
+        )
+    points = data.get("tolerance", DEFAULT_TOLERANCE_POINTS)
+    _expect(
+        isinstance(points, int | float) and not isinstance(points, bool) and 0 < points < 100,
+        source,
+        "tolerance",
+        "the points of win share that matter, a number above 0 and below 100 (e.g. 1.0)",
+        points,
+    )
+    alpha = data.get("alpha", DEFAULT_ALPHA)
+    _expect(
+        isinstance(alpha, float) and 0 < alpha < 0.5,
+        source,
+        "alpha",
+        "the verdicts' error rate, a number above 0 and below 0.5 (e.g. 0.05)",
+        alpha,
+    )
+    return str(until), float(points), float(alpha)
 
 
 def replay_settings(game: Any, variant: Variant) -> tuple[str, dict[str, str]]:

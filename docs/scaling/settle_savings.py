@@ -1,0 +1,221 @@
+"""The games a run until settled saves, measured: each scenario played at a fixed size and until settled.
+
+For each ``NAME=GAMES`` (scenarios/NAME.toml at GAMES per variant): a fixed run of GAMES per variant and a run
+``--until settled`` with ``max_games`` = GAMES, both timed (wall clock, the same ``--jobs``), then the games each
+played and whether their verdicts agree: the settled run's verdicts (as it stopped) against the fixed run's read
+at its full size with the same intervals (``settled_verdicts``). A verdict *agrees* when both say the same
+(within, beyond in the same direction, or both open); *settled only early* when the settled run settled it and the
+fixed run, at more games, leaves it open; *contradicts* when they settle it differently (an error of one of them).
+
+Because game i is game i, the settled run's decisions can also be replayed from the fixed run's folder
+(``settled_verdicts(..., games=look)`` at each look): the script checks that the replay gives the settled run's
+record exactly, and uses it to give the games the rule needs at other tolerances without playing again.
+
+    PYTHONPATH=. python docs/scaling/settle_savings.py OUT --tolerance 1 --also 2,3 --jobs 2 quickstart=10000 ...
+    PYTHONPATH=. python docs/scaling/settle_savings.py --table LOG...   # the markdown table of the printed lines
+    PYTHONPATH=. python docs/scaling/settle_savings.py --headline OUT 1,2,3 quickstart=10000 ...   # replays only
+    PYTHONPATH=. python docs/scaling/settle_savings.py --replay OUT 1,2,3 quickstart=10000 ...     # every verdict
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import simlab
+from simlab.analysis.sequential import settled_verdicts
+from simlab.experiments.settle import Rule, Settle, look_step
+from simlab.run.scenario import load_scenario
+
+
+def headline(key: str) -> bool:
+    """A design's headline questions: each variant's equal-seats question and each card's value (not each seat's
+    share, nor each seat's change)."""
+    return key.count("/") == 1
+
+
+def replay(folder: Path, sc, tolerance: float, alpha: float, max_games: int, only=None) -> Settle:
+    """The rule's decisions replayed on a fixed run's folder: each look reads the games below it (``only``: the
+    verdicts the rule waits for, by key; their intervals stay those of the whole family)."""
+    look = [0]
+    sc = sc.with_options(games=max_games)
+
+    def judge(_folder: Path, tol: float, a: float):
+        return [v for v in settled_verdicts(folder, tol, a, games=look[0]) if only is None or only(v.key)]
+
+    s = Settle(Rule(tolerance, alpha, max_games), sc.variant_names, look_step(sc, max_games), judge, players=sc.players)
+    s.begin({})
+    reached = dict.fromkeys(sc.variant_names, 0)
+    while True:
+        want = s.targets(folder, reached)
+        if want == reached:
+            return s
+        reached, look[0] = dict(want), max(want.values())
+
+
+def agreement(record: dict, fixed: Path, tolerance: float, alpha: float) -> dict[str, int]:
+    full = {
+        v.key: (v.state, v.direction if v.state == "beyond" else 0) for v in settled_verdicts(fixed, tolerance, alpha)
+    }
+    out = {"agree": 0, "settled only early": 0, "contradicts": 0}
+    for v in record["verdicts"]:
+        mine = (v["state"], v["direction"] if v["state"] == "beyond" else 0)
+        theirs = full[v["key"]]
+        if mine == theirs:
+            out["agree"] += 1
+        elif theirs[0] == "open":
+            out["settled only early"] += 1
+        else:
+            out["contradicts"] += 1
+    return out
+
+
+def table(logs: list[str]) -> None:
+    """The markdown table of the JSON lines the runs printed."""
+    rows = [json.loads(line) for log in logs for line in Path(log).read_text().splitlines() if '"scenario"' in line]
+    tols = sorted({t for r in rows for t in r["replays"]}, key=float)
+    print(
+        "| scenario (game) | variants × games | fixed: games, s | until settled (1 point): games, s, "
+        "verdicts settled | verdicts agree | " + " | ".join(f"games at {float(t):g} points" for t in tols) + " |"
+    )
+    print("| --- | --- | ---: | ---: | --- | " + " | ".join("---:" for _ in tols) + " |")
+    total = {"fixed": 0, "settled": 0, **{t: 0 for t in tols}}
+    for r in rows:
+        a = r["agreement"]
+        agree = f"{a['agree']}/{r['verdicts']}" + (
+            f", {a['settled only early']} early" if a["settled only early"] else ""
+        )
+        agree += f", {a['contradicts']} contradict" if a["contradicts"] else ""
+        settled_s = "replayed" if r["settled s"] is None else f"{r['settled s']:.0f} s"
+        print(
+            f"| {r['scenario']} ({r['game']}) | {r['variants']} × {r['games per variant']:,} | "
+            f"{r['fixed games']:,}, {r['fixed s']:.0f} s | {r['settled games']:,}, {settled_s}, "
+            f"{r['settled verdicts']}/{r['verdicts']} | {agree} | "
+            + " | ".join(f"{r['replays'][t]['games']:,}" for t in tols)
+            + " |"
+        )
+        total["fixed"] += r["fixed games"]
+        total["settled"] += r["settled games"]
+        for t in tols:
+            total[t] += r["replays"][t]["games"]
+    ratio = [f"{total['fixed'] / max(total[k], 1):.2f}×" for k in ("settled", *tols)]
+    print(
+        f"| **all** | | {total['fixed']:,} | {total['settled']:,} ({ratio[0]} fewer) | | "
+        + " | ".join(f"{total[t]:,} ({x} fewer)" for t, x in zip(tols, ratio[1:], strict=True))
+        + " |"
+    )
+
+
+def headline_games(out: Path, runs: list[str], tolerances: list[float], alpha: float = 0.05, only=headline) -> None:
+    """Games the rule would play if it waited only for the headline questions (``only=None``: for every verdict,
+    as ``--until settled`` does), replayed on the fixed runs."""
+    what = "headline only" if only else "every verdict"
+    print("| scenario | fixed games | " + " | ".join(f"{what}, {t:g} points" for t in tolerances) + " |")
+    print("| --- | ---: | " + " | ".join("---:" for _ in tolerances) + " |")
+    total = [0] * (len(tolerances) + 1)
+    for item in runs:
+        name, games = item.split("=")
+        sc = load_scenario(Path("scenarios") / f"{name}.toml")
+        folder = out / "fixed" / name
+        cells = []
+        for i, t in enumerate(tolerances):
+            r = replay(folder, sc, t, alpha, int(games), only=only).record()[1]
+            played = sum(v["games"] for v in r["variants"].values())
+            total[i + 1] += played
+            cells.append(
+                f"{played:,} ({sum(v['state'] != 'open' for v in r['verdicts'])}/{len(r['verdicts'])} settled)"
+            )
+        total[0] += int(games) * len(sc.variants)
+        print(f"| {name} | {int(games) * len(sc.variants):,} | " + " | ".join(cells) + " |")
+    print(
+        f"| **all** | {total[0]:,} | "
+        + " | ".join(f"{g:,} ({total[0] / max(g, 1):.2f}× fewer)" for g in total[1:])
+        + " |"
+    )
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--table"]:
+        table(sys.argv[2:])
+        return
+    if sys.argv[1] in ("--headline", "--replay"):  # --headline|--replay OUT TOLERANCES NAME=GAMES...
+        only = headline if sys.argv[1] == "--headline" else None
+        headline_games(Path(sys.argv[2]), sys.argv[4:], [float(x) for x in sys.argv[3].split(",")], only=only)
+        return
+    p = argparse.ArgumentParser()
+    p.add_argument("out", type=Path)
+    p.add_argument("runs", nargs="+", help="NAME=GAMES: scenarios/NAME.toml at GAMES per variant")
+    p.add_argument("--tolerance", type=float, default=1.0, help="points of win share")
+    p.add_argument("--also", default="", help="more tolerances to replay (comma-separated points)")
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument(
+        "--replay-only", action="store_true", help="play the fixed run only; the settled run's games from the replay"
+    )
+    args = p.parse_args()
+    also = [float(x) for x in args.also.split(",") if x]
+    rows = []
+    for item in args.runs:
+        name, games = item.split("=")
+        games = int(games)
+        sc = load_scenario(Path("scenarios") / f"{name}.toml")
+        fixed, settled = args.out / "fixed" / name, args.out / "settled" / name
+        t0 = time.perf_counter()
+        simlab.run_scenario(sc, games=games, out=fixed, jobs=args.jobs, progress=False)
+        t_fixed = time.perf_counter() - t0
+        again = replay(fixed, sc, args.tolerance, args.alpha, games).record()[1]
+        t_settled, same, record = None, None, again
+        if not args.replay_only:
+            t0 = time.perf_counter()
+            simlab.run_scenario(
+                sc, until="settled", tolerance=args.tolerance, alpha=args.alpha, max_games=games, out=settled,
+                jobs=args.jobs, progress=False,
+            )  # fmt: skip
+            t_settled = round(time.perf_counter() - t0, 1)
+            record = json.loads((settled / "manifest.json").read_text())["stopping"]
+            same = {k: again[k] for k in ("looks", "variants", "verdicts", "outcome")} == {
+                k: record[k] for k in ("looks", "variants", "verdicts", "outcome")
+            }
+        played = sum(v["games"] for v in record["variants"].values())
+        fixed_games = games * len(sc.variants)
+        agree = agreement(record, fixed, args.tolerance, args.alpha)
+        replays = {}
+        for tol in also:
+            r = replay(fixed, sc, tol, args.alpha, games).record()[1]
+            replays[tol] = (sum(v["games"] for v in r["variants"].values()), agreement(r, fixed, tol, args.alpha))
+        row = {
+            "scenario": name,
+            "game": sc.game,
+            "variants": len(sc.variants),
+            "games per variant": games,
+            "fixed games": fixed_games,
+            "settled games": played,
+            "outcome": record["outcome"],
+            "verdicts": len(record["verdicts"]),
+            "settled verdicts": sum(v["state"] != "open" for v in record["verdicts"]),
+            "fixed s": round(t_fixed, 1),
+            "settled s": t_settled,
+            "agreement": agree,
+            "replay equals the run": same,
+            "replays": {str(t): {"games": g, "agreement": a} for t, (g, a) in replays.items()},
+        }
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    total_fixed = sum(r["fixed games"] for r in rows)
+    total_settled = sum(r["settled games"] for r in rows)
+    print(
+        json.dumps(
+            {
+                "total fixed games": total_fixed,
+                "total settled games": total_settled,
+                "ratio": round(total_fixed / max(total_settled, 1), 2),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""A small card-value design and a deterministic stop rule for the tests of runs until settled (shared with the
+subprocess the resume test kills)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+#: a control and three one-card variants of Massilia; 10-game chunks, so the looks fall on 20, 40, 60, 80, 120...
+CARDS = """\
+description = "card values until settled (test)"
+game = "massilia"
+players = 4
+seed = 77
+chunk_size = 10
+lineup = ["trader", "random", "random", "priest"]
+preset = "rulebook"
+until = "settled"
+max_games = 200
+tolerance = 2.0
+
+[variants.control]
+
+[variants.jupiter_seat0]
+set = { bonus_card = "jupiter", bonus_card_seat = 0 }
+
+[variants.junon_seat1]
+set = { bonus_card = "junon", bonus_card_seat = 1 }
+
+[variants.mars_seat2]
+set = { bonus_card = "mars", bonus_card_seat = 2 }
+"""
+
+#: the games (of the card's variant and the control in common) at which each card's verdict settles
+SETTLE_AT = {"jupiter_seat0": 40, "junon_seat1": 40, "mars_seat2": 100}
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """The fields of ``simlab.analysis.sequential.Verdict`` the driver reads."""
+
+    key: str
+    label: str
+    variants: tuple[str, ...]
+    estimate: float
+    lo: float
+    hi: float
+    n: int
+    state: str
+    direction: str | None
+
+
+def games_per_variant(folder: Path) -> dict[str, int]:
+    """Distinct games on disk per variant, read from the rows."""
+    import polars as pl
+
+    from simlab.run.reader import load_results
+
+    df = load_results(folder).group_by("variant").agg(pl.col("game").n_unique().alias("n")).collect()
+    return dict(zip(df["variant"].to_list(), df["n"].to_list(), strict=True))
+
+
+def judge(folder: Path, tolerance: float, alpha: float, settle_at: dict[str, int] | None = None) -> list[Verdict]:
+    """Each card's verdict settles ("within") once it and the control have ``SETTLE_AT`` games in common; its
+    band narrows as 1/√n before that."""
+    n = games_per_variant(folder)
+    out = []
+    for card, at in (settle_at or SETTLE_AT).items():
+        common = min(n.get(card, 0), n.get("control", 0))
+        half = 0.02 * (at / max(common, 1)) ** 0.5
+        state = "within" if common >= at else "open"
+        out.append(
+            Verdict(card, f"{card} value", ("control", card), 0.001, 0.001 - half, 0.001 + half, common, state, None)
+        )
+    return out
+
+
+def never(folder: Path, tolerance: float, alpha: float) -> list[Verdict]:
+    """Only jupiter settles (at 40); the others stay open to the cap."""
+    return judge(folder, tolerance, alpha, {"jupiter_seat0": 40, "junon_seat1": 10**9, "mars_seat2": 10**9})
