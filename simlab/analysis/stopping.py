@@ -139,13 +139,26 @@ def needed_table(block: dict[str, Any]) -> pl.DataFrame:
     return df.sort("settled_at", "key", nulls_last=True)
 
 
+def folder_stopping(folder: str | Path) -> dict[str, Any] | None:
+    """The folder's stopping block, checked; None for a fixed-size run, and for a folder whose manifest is damaged
+    or missing: the analyses then read its rows as they read any bare parts (roles from the column names), and
+    ``simlab report`` and ``verify`` refuse the folder until ``simlab repair`` has rebuilt the manifest."""
+    from simlab.core.errors import SimlabError
+    from simlab.run.reader import load_manifest
+
+    try:
+        manifest = load_manifest(folder)
+    except SimlabError:
+        return None
+    return read_stopping(manifest)
+
+
 def stopping_json(folder: str | Path) -> dict[str, Any] | None:
     """The ``stopping`` block of ``simlab seats|cards --json``: the manifest's block with the rule in words and
     the method of its intervals; None for a fixed-size run."""
     from simlab.analysis.words import words
-    from simlab.run.reader import load_manifest
 
-    block = read_stopping(load_manifest(folder))
+    block = folder_stopping(folder)
     if block is None:
         return None
     return {
@@ -160,7 +173,6 @@ def stopping_json(folder: str | Path) -> dict[str, Any] | None:
 def stopping_lines(folder: str | Path) -> list[str]:
     """The text answer's lines about the rule (none for a fixed-size run)."""
     from simlab.analysis.words import words
-    from simlab.run.reader import load_manifest
 
-    block = read_stopping(load_manifest(folder))
+    block = folder_stopping(folder)
     return [] if block is None else [rule_sentence(block, words(folder).noun), outcome_sentence(block), FIXED_NOTE]
