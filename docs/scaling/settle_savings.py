@@ -13,8 +13,12 @@ record exactly, and uses it to give the games the rule needs at other tolerances
 
     PYTHONPATH=. python docs/scaling/settle_savings.py OUT --tolerance 1 --also 2,3 --jobs 2 quickstart=10000 ...
     PYTHONPATH=. python docs/scaling/settle_savings.py --table LOG...   # the markdown table of the printed lines
-    PYTHONPATH=. python docs/scaling/settle_savings.py --headline OUT 1,2,3 quickstart=10000 ...   # replays only
-    PYTHONPATH=. python docs/scaling/settle_savings.py --replay OUT 1,2,3 quickstart=10000 ...     # every verdict
+    PYTHONPATH=. python docs/scaling/settle_savings.py --headline OUT 1,2,3 quickstart=10000 ...   # replays only,
+    PYTHONPATH=. python docs/scaling/settle_savings.py --replay OUT 1,2,3 quickstart=10000 ...     # settle = ...
+
+``--headline`` replays the rule of ``--settle headline`` (the headline verdicts, their intervals simultaneous
+over that family alone), ``--replay`` that of ``--settle every``; both print the verdicts' agreement with the
+fixed run's read at its full size by the same family.
 """
 
 from __future__ import annotations
@@ -31,22 +35,17 @@ from simlab.experiments.settle import Rule, Settle, look_step
 from simlab.run.scenario import load_scenario
 
 
-def headline(key: str) -> bool:
-    """A design's headline questions: each variant's equal-seats question and each card's value (not each seat's
-    share, nor each seat's change)."""
-    return key.count("/") == 1
-
-
-def replay(folder: Path, sc, tolerance: float, alpha: float, max_games: int, only=None) -> Settle:
-    """The rule's decisions replayed on a fixed run's folder: each look reads the games below it (``only``: the
-    verdicts the rule waits for, by key; their intervals stay those of the whole family)."""
+def replay(folder: Path, sc, tolerance: float, alpha: float, max_games: int, settle: str = "every") -> Settle:
+    """The rule's decisions replayed on a fixed run's folder: each look reads the games below it (``settle``: the
+    family of verdicts the rule waits for, "every" or "headline", its intervals simultaneous over that family)."""
     look = [0]
     sc = sc.with_options(games=max_games)
 
     def judge(_folder: Path, tol: float, a: float):
-        return [v for v in settled_verdicts(folder, tol, a, games=look[0]) if only is None or only(v.key)]
+        return settled_verdicts(folder, tol, a, games=look[0], family=settle)
 
-    s = Settle(Rule(tolerance, alpha, max_games), sc.variant_names, look_step(sc, max_games), judge, players=sc.players)
+    rule = Rule(tolerance, alpha, max_games, settle)
+    s = Settle(rule, sc.variant_names, look_step(sc, max_games), judge, players=sc.players)
     s.begin({})
     reached = dict.fromkeys(sc.variant_names, 0)
     while True:
@@ -56,9 +55,10 @@ def replay(folder: Path, sc, tolerance: float, alpha: float, max_games: int, onl
         reached, look[0] = dict(want), max(want.values())
 
 
-def agreement(record: dict, fixed: Path, tolerance: float, alpha: float) -> dict[str, int]:
+def agreement(record: dict, fixed: Path, tolerance: float, alpha: float, settle: str = "every") -> dict[str, int]:
     full = {
-        v.key: (v.state, v.direction if v.state == "beyond" else 0) for v in settled_verdicts(fixed, tolerance, alpha)
+        v.key: (v.state, v.direction if v.state == "beyond" else 0)
+        for v in settled_verdicts(fixed, tolerance, alpha, family=settle)
     }
     out = {"agree": 0, "settled only early": 0, "contradicts": 0}
     for v in record["verdicts"]:
@@ -109,10 +109,10 @@ def table(logs: list[str]) -> None:
     )
 
 
-def headline_games(out: Path, runs: list[str], tolerances: list[float], alpha: float = 0.05, only=headline) -> None:
-    """Games the rule would play if it waited only for the headline questions (``only=None``: for every verdict,
-    as ``--until settled`` does), replayed on the fixed runs."""
-    what = "headline only" if only else "every verdict"
+def headline_games(out: Path, runs: list[str], tolerances: list[float], alpha: float = 0.05, settle="headline") -> None:
+    """Games the rule plays waiting for the family ``settle`` ("headline" or "every"), replayed on the fixed runs,
+    with how many of its verdicts agree with the fixed run's at its full size (same family)."""
+    what = f"settle = {settle}"
     print("| scenario | fixed games | " + " | ".join(f"{what}, {t:g} points" for t in tolerances) + " |")
     print("| --- | ---: | " + " | ".join("---:" for _ in tolerances) + " |")
     total = [0] * (len(tolerances) + 1)
@@ -122,11 +122,13 @@ def headline_games(out: Path, runs: list[str], tolerances: list[float], alpha: f
         folder = out / "fixed" / name
         cells = []
         for i, t in enumerate(tolerances):
-            r = replay(folder, sc, t, alpha, int(games), only=only).record()[1]
+            r = replay(folder, sc, t, alpha, int(games), settle).record()[1]
             played = sum(v["games"] for v in r["variants"].values())
             total[i + 1] += played
+            a = agreement(r, folder, t, alpha, settle)
             cells.append(
-                f"{played:,} ({sum(v['state'] != 'open' for v in r['verdicts'])}/{len(r['verdicts'])} settled)"
+                f"{played:,} ({sum(v['state'] != 'open' for v in r['verdicts'])}/{len(r['verdicts'])} settled, "
+                f"{a['agree']} agree, {a['settled only early']} early, {a['contradicts']} contradict)"
             )
         total[0] += int(games) * len(sc.variants)
         print(f"| {name} | {int(games) * len(sc.variants):,} | " + " | ".join(cells) + " |")
@@ -142,8 +144,8 @@ def main() -> None:
         table(sys.argv[2:])
         return
     if sys.argv[1] in ("--headline", "--replay"):  # --headline|--replay OUT TOLERANCES NAME=GAMES...
-        only = headline if sys.argv[1] == "--headline" else None
-        headline_games(Path(sys.argv[2]), sys.argv[4:], [float(x) for x in sys.argv[3].split(",")], only=only)
+        settle = "headline" if sys.argv[1] == "--headline" else "every"
+        headline_games(Path(sys.argv[2]), sys.argv[4:], [float(x) for x in sys.argv[3].split(",")], settle=settle)
         return
     p = argparse.ArgumentParser()
     p.add_argument("out", type=Path)

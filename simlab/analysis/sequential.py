@@ -14,6 +14,11 @@ The question comes from the folder's design:
   intervals, so it never disagrees with them); with several variants also each seat's paired change against
   the base variant (``change/<variant>/seat k``), game i against game i, against 0.
 
+The **family** of verdicts (``FAMILIES``): ``"every"`` is all of the above; ``"headline"`` is the design's
+headline questions only: each variant's equal-seats question (with the per-seat intervals it is read from, which
+are not verdicts of their own) and each card's value; no seat's change against the base. A smaller family splits
+α fewer ways, so its intervals are narrower.
+
 Multiplicity: the intervals are simultaneous over the whole family (every seat of every variant, every
 change, every card): Bonferroni, each at α/m. With confidence sequences a Bonferroni split stays valid at
 every look (the union bound is over events that are themselves time-uniform), so every verdict of every look
@@ -38,6 +43,10 @@ from simlab.analysis.frames import AnalysisError
 
 #: the family-wise error a settled run is held to unless it says otherwise
 DEFAULT_ALPHA = 0.05
+#: the families of verdicts a run until settled may wait for: every verdict, or the design's headline questions
+FAMILIES = ("every", "headline")
+#: the family a run until settled waits for unless it says otherwise
+DEFAULT_FAMILY = "every"
 #: the states of a verdict
 STATES = ("within", "beyond", "open")
 
@@ -92,7 +101,12 @@ class Question:
 
 
 def settled_verdicts(
-    folder: str | Path, tolerance: float = 1.0, alpha: float = DEFAULT_ALPHA, *, games: int | None = None
+    folder: str | Path,
+    tolerance: float = 1.0,
+    alpha: float = DEFAULT_ALPHA,
+    *,
+    games: int | None = None,
+    family: str = DEFAULT_FAMILY,
 ) -> list[Verdict]:
     """Every headline verdict of a result folder as its games stand, from intervals valid at every look.
 
@@ -100,7 +114,9 @@ def settled_verdicts(
     share); ``alpha`` the family-wise error over every verdict and every look (0.05). The question comes from the
     folder's design (card value, or seats and the changes between variants: see the module's docstring).
     Cheap enough to call after every batch: it reads the digests' winner bytes, not the rows, when it can.
-    ``games``: the verdicts as they stood at that look (each variant's games with index below it).
+    ``games``: the verdicts as they stood at that look (each variant's games with index below it). ``family``:
+    ``"every"`` verdict, or the ``"headline"`` ones only (each variant's equal-seats question and each card), their
+    intervals simultaneous over that family alone.
     """
     if not 0 < tolerance < 100:
         raise AnalysisError(
@@ -108,12 +124,24 @@ def settled_verdicts(
         )
     if not 0 < alpha < 1:
         raise AnalysisError(f"alpha {alpha!r}: must be a family-wise error between 0 and 1 (e.g. 0.05)")
+    if family not in FAMILIES:
+        raise AnalysisError(f"family {family!r}: must be one of {', '.join(FAMILIES)}")
     from simlab.run.reader import load_manifest
 
     manifest = load_manifest(folder)
     shares = _Shares.of(folder, manifest).upto(games)
     questions = _questions(folder, manifest, shares)
-    return verdicts_from(questions, tolerance / 100, alpha, int(manifest["players"]))
+    if family == "headline":  # the seats' intervals stay: the equal-seats question is read from them
+        questions = [q for q in questions if not q.key.startswith("change/")]
+    verdicts = verdicts_from(questions, tolerance / 100, alpha, int(manifest["players"]))
+    return verdicts if family == "every" else [v for v in verdicts if is_headline(v.key)]
+
+
+def is_headline(key: str) -> bool:
+    """A headline verdict's key: a variant's equal-seats question (``seats/<variant>``) or a card
+    (``card/<variant>``); not one seat's share (``seats/<variant>/seat k``) nor a change."""
+    kind, _, rest = key.partition("/")
+    return kind == "card" or (kind == "seats" and "/" not in rest)
 
 
 def verdicts_from(questions: list[Question], tolerance: float, alpha: float, players: int) -> list[Verdict]:
@@ -319,4 +347,14 @@ def _rows_by_game(folder: str | Path, players: int) -> dict[str, np.ndarray]:
     return out
 
 
-__all__ = ["DEFAULT_ALPHA", "STATES", "Question", "Verdict", "settled_verdicts", "verdicts_from"]
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_FAMILY",
+    "FAMILIES",
+    "STATES",
+    "Question",
+    "Verdict",
+    "is_headline",
+    "settled_verdicts",
+    "verdicts_from",
+]

@@ -2,7 +2,8 @@
 
 A run played ``--until settled`` records its rule in the manifest (written by the runner)::
 
-    manifest["stopping"] = {"rule": "settled", "tolerance": δ (points), "alpha": α, "max_games": M,
+    manifest["stopping"] = {"rule": "settled", "settle": "headline" | "every" (absent: every),
+        "tolerance": δ (points), "alpha": α, "max_games": M,
         "looks": [n1, n2, ...], "outcome": "settled" | "max_games" | None (not finished: running or interrupted),
         "variants": {name: {"games": n, "stopped_at": n | None}},
         "verdicts": [{"key", "label", "state", "direction", "estimate", "lo", "hi", "n", "settled_at": n | None}]}
@@ -26,6 +27,8 @@ from simlab.analysis.sequential import STATES
 #: the rules a manifest may record
 RULES = ("settled",)
 OUTCOMES = ("settled", "max_games")
+#: the families of verdicts a rule may have waited for (``simlab.analysis.sequential.FAMILIES``)
+FAMILIES = ("every", "headline")
 VERDICT_KEYS = ("key", "label", "state", "direction", "estimate", "lo", "hi", "n", "settled_at")
 #: the table's columns (``needed_table``)
 NEEDED_SCHEMA = {
@@ -58,6 +61,8 @@ def read_stopping(manifest: dict[str, Any]) -> dict[str, Any] | None:
         raise _bad("", f"is a {type(block).__name__}, not an object")
     if block.get("rule") not in RULES:
         raise _bad(".rule", f"{block.get('rule')!r} is not one of {', '.join(RULES)}")
+    if block.get("settle", "every") not in FAMILIES:
+        raise _bad(".settle", f"{block.get('settle')!r} is not one of {', '.join(FAMILIES)}")
     for key, top, what in (("tolerance", 100, "points of win share"), ("alpha", 1, "an error rate")):
         if not isinstance(block.get(key), int | float) or not 0 < block[key] < top:
             raise _bad(f".{key}", f"{block.get(key)!r} is not {what} between 0 and {top}")
@@ -96,6 +101,9 @@ def rule_sentence(block: dict[str, Any], noun: str = "card") -> str:
     """The stopping rule and its error guarantee, in one sentence (``noun``: the game's word for what a card
     intervention grants)."""
     family = "Bonferroni over the verdicts' intervals"
+    headline = block.get("settle", "every") == "headline"
+    if headline:
+        family = "Bonferroni over the seats' intervals the equal-seats questions are read from, or over the cards"
     tol = block["tolerance"]
     band = f"±{tol:g} {'point' if tol == 1 else 'points'} of win share"
     return (
@@ -104,6 +112,13 @@ def rule_sentence(block: dict[str, Any], noun: str = "card") -> str:
         f"wholly beyond it), or at {block['max_games']:,} games per variant; every interval holds at every look, "
         f"all of them together with probability at least {1 - block['alpha']:.0%} ({CS_METHOD}; {family}), so a "
         "verdict read where the run stopped is as sure as one read at a game count fixed in advance."
+        + (
+            " The rule waited for the headline verdicts only (each variant's equal-seats question, each "
+            f"{noun}'s value): no single seat's share and no seat's change against the base was one of its "
+            "verdicts, and their tables carry no guarantee at every look."
+            if headline
+            else ""
+        )
     )
 
 

@@ -77,6 +77,12 @@ summary_json = json_flag("Print the result summary as JSON instead of the transc
     type=click.IntRange(1),
     help="With --until settled: the most games per variant (default: the scenario's max_games, else its games).",
 )
+@click.option(
+    "--settle",
+    metavar="headline|every",
+    help="With --until settled: the verdicts it waits for: headline (each variant's equal-seats question, each "
+    "card) or every (also each seat's share and change); default: the scenario's settle, else headline.",
+)
 def run(
     scenario: str,
     games: int | None,
@@ -93,6 +99,7 @@ def run(
     until: str | None,
     tolerance: float | None,
     max_games: int | None,
+    settle: str | None,
 ) -> None:
     """Run the experiment in SCENARIO (a .toml file) into a result folder of parquet files.
 
@@ -121,6 +128,7 @@ def run(
         until=until,
         tolerance=tolerance,
         max_games=max_games,
+        settle=settle,
     )
     manifest = load_manifest(folder)
     if not quiet:

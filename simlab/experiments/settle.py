@@ -35,7 +35,7 @@ from typing import IO, Any
 
 from simlab.run.errors import ResultFolderError, ScenarioError
 from simlab.run.progress import format_duration
-from simlab.run.scenario import DEFAULT_ALPHA, UNTIL, Scenario, load_scenario
+from simlab.run.scenario import DEFAULT_ALPHA, DEFAULT_SETTLE, SETTLE, UNTIL, Scenario, load_scenario
 
 #: each look plays about this many times the games of the last (rounded up to whole chunks)
 LOOK_RATIO = math.sqrt(2)
@@ -53,22 +53,28 @@ MIN_STEP = 100
 Judge = Callable[[Path, float, float], Sequence[Any]]
 
 
-def default_judge(folder: Path, tolerance: float, alpha: float) -> Sequence[Any]:
-    """The headline verdicts with intervals valid at every look (``simlab.analysis.sequential``)."""
+def default_judge(folder: Path, tolerance: float, alpha: float, settle: str = "every") -> Sequence[Any]:
+    """The verdicts of the family ``settle`` ("every", "headline") with intervals valid at every look, simultaneous
+    over that family (``simlab.analysis.sequential``)."""
     from simlab.analysis.sequential import settled_verdicts
 
-    return settled_verdicts(folder, tolerance, alpha)
+    return settled_verdicts(folder, tolerance, alpha, family=settle)
+
+
+def family_judge(settle: str) -> Judge:
+    """The default judge for the family ``settle``."""
+    return lambda folder, tolerance, alpha: default_judge(folder, tolerance, alpha, settle)
 
 
 @dataclasses.dataclass(frozen=True)
 class Rule:
-    """Stop when every verdict is within or beyond ±``tolerance`` (points of win share: 1.0 = 0.01) at error rate
-    ``alpha``, or
-    at ``max_games`` per variant."""
+    """Stop when every verdict of the family ``settle`` ("headline" or "every") is within or beyond ±``tolerance``
+    (points of win share: 1.0 = 0.01) at error rate ``alpha``, or at ``max_games`` per variant."""
 
     tolerance: float
     alpha: float
     max_games: int
+    settle: str = "every"
 
 
 def look_grid(step: int, cap: int, ratio: float = LOOK_RATIO) -> list[int]:
@@ -155,6 +161,13 @@ class Settle:
                     "a run until settled keeps its rule (its looks were judged by it); resume with the same "
                     f"{key}, or run into a new folder with --out"
                 )
+        began = str(record.get("settle", "every"))  # a record without the key: the rule then waited for every one
+        if began != self.rule.settle:
+            raise ScenarioError(
+                f"--resume: the run began waiting for the {began} verdicts (settle = {began!r}), not "
+                f"{self.rule.settle!r}: a run until settled keeps its family (its looks were judged, and its "
+                f"intervals split alpha, over it); resume with --settle {began}, or run into a new folder with --out"
+            )
         self.looks = [int(n) for n in record.get("looks", [])]
         if isinstance(record.get("step"), int) and record["step"] > 0:  # the grid the run began on
             self.step = int(record["step"])
@@ -192,6 +205,7 @@ class Settle:
         games = {v: self.reached.get(v, 0) for v in self.variants}
         return KEY, {
             "rule": "settled",
+            "settle": self.rule.settle,
             "tolerance": self.rule.tolerance,
             "alpha": self.rule.alpha,
             "max_games": self.rule.max_games,
@@ -287,7 +301,7 @@ class Settle:
         played = sum(self.reached.values())
         fixed = self.rule.max_games * len(self.variants)
         head = (
-            f"settled: every verdict ({len(self.verdicts)}) is settled"
+            f"settled: every {self.rule.settle} verdict ({len(self.verdicts)}) is settled"
             if self.outcome == "settled"
             else f"stopped at max_games ({self.rule.max_games:,} per variant): {len(self._open())} of "
             f"{len(self.verdicts)} verdict(s) still open"
@@ -297,7 +311,8 @@ class Settle:
             f"{head}; {played:,} games played, {fixed:,} at max_games for every variant "
             f"({fixed / max(played, 1):.1f}x as many); looks at {', '.join(f'{n:,}' for n in self.looks)} games per "
             f"variant; {len(early)} of {len(self.variants)} variant(s) stopped before the cap "
-            f"(tolerance ±{self.rule.tolerance:g} points, alpha {self.rule.alpha:g})"
+            f"(tolerance ±{self.rule.tolerance:g} points, alpha {self.rule.alpha:g}, waiting for the "
+            f"{self.rule.settle} verdicts)"
         ]
 
 
@@ -329,6 +344,7 @@ def settle_rule(
     games: int | None = None,
     out: str | Path | None = None,
     resume: bool = False,
+    settle: str | None = None,
 ) -> Rule | None:
     """The rule a run plays by (None: a fixed run), from the options, the scenario and, on ``resume``, the
     record of the run in ``out``; refuses options that do not go together (ScenarioError)."""
@@ -336,7 +352,16 @@ def settle_rule(
     if until is not None and until not in UNTIL:
         raise ScenarioError(f"--until: expected one of {', '.join(UNTIL)}, found {until!r}")
     settled = until == "settled" or sc.until == "settled" or record is not None
-    given = [name for name, value in (("--tolerance", tolerance), ("--max-games", max_games)) if value is not None]
+    if settle is not None and settle not in SETTLE:
+        raise ScenarioError(
+            f"--settle: expected one of {', '.join(SETTLE)} (the verdicts a run until settled waits for), "
+            f"found {settle!r}"
+        )
+    given = [
+        name
+        for name, value in (("--tolerance", tolerance), ("--max-games", max_games), ("--settle", settle))
+        if value is not None
+    ]
     if not settled:
         if given:
             raise ScenarioError(
@@ -359,7 +384,14 @@ def settle_rule(
         tolerance=tolerance if tolerance is not None else float(rec.get("tolerance", sc.tolerance)),
         alpha=alpha if alpha is not None else float(rec.get("alpha", sc.alpha if sc.until else DEFAULT_ALPHA)),
         max_games=max_games if max_games is not None else int(rec.get("max_games", sc.games)),
+        # resumed: the family the run began with (a record without one waited for every verdict)
+        settle=settle if settle is not None else str(rec.get("settle", "every")) if rec else _scenario_settle(sc),
     )
+
+
+def _scenario_settle(sc: Scenario) -> str:
+    """The family a new run waits for: the scenario's ``settle`` when it is a run until settled, else the default."""
+    return sc.settle if sc.until else DEFAULT_SETTLE
 
 
 def _previous_record(folder: Path) -> dict[str, Any] | None:
@@ -378,7 +410,8 @@ def run_scenario(
     tolerance: float | None = None,
     alpha: float | None = None,
     max_games: int | None = None,
-    judge: Judge = default_judge,
+    settle: str | None = None,
+    judge: Judge | None = None,
     **options: Any,
 ) -> Path:
     """Play ``scenario`` until settled when the options, the scenario (``until = "settled"``) or the run being
@@ -396,14 +429,16 @@ def run_scenario(
         games=options.get("games"),
         out=options.get("out"),
         resume=bool(options.get("resume")),
+        settle=settle,
     )
     if rule is None:
         return run(sc, **options)
     sc = sc.with_options(games=rule.max_games, chunk_size=options.get("chunk_size"))
-    settle = Settle(rule, sc.variant_names, look_step(sc, rule.max_games), judge, players=sc.players)
-    folder = run(sc, **(options | {"games": rule.max_games}), looks=settle)
+    rule_judge = judge or family_judge(rule.settle)
+    looks = Settle(rule, sc.variant_names, look_step(sc, rule.max_games), rule_judge, players=sc.players)
+    folder = run(sc, **(options | {"games": rule.max_games}), looks=looks)
     if options.get("progress", True):
         log: IO[str] = options.get("stream") or sys.stderr
-        for line in settle.lines():
+        for line in looks.lines():
             log.write(line + "\n")
     return folder

@@ -54,12 +54,18 @@ TOP_KEYS = (
     "tolerance",
     "alpha",
     "max_games",
+    "settle",
 )
 #: what ``until`` may say: the run stops when every headline verdict is settled (simlab.experiments.settle)
 UNTIL = ("settled",)
 #: a run until settled: the points of win share that matter, and the error rate of its verdicts, by default
 DEFAULT_TOLERANCE_POINTS = 1.0
 DEFAULT_ALPHA = 0.05
+#: which verdicts a run until settled waits for (key ``settle``, ``--settle``): "headline" (each variant's
+#: equal-seats question, each card's value) or "every" (also each seat's share and each seat's change against the
+#: base); the default was chosen by measurement (docs/running.md "Which verdicts a run waits for")
+SETTLE = ("headline", "every")
+DEFAULT_SETTLE = "headline"
 #: what a scenario may say it asks (key ``question``): its report leads with that section. Without the key a
 #: card-value design leads with the cards, a sensitivity run with the data verdicts, any other with the seats
 QUESTIONS = ("seats", "cards", "markets", "balance", "fix")
@@ -116,6 +122,8 @@ class Scenario:
     #: a run until settled: the points of win share that matter (1.0 = 0.01) and the verdicts' error rate
     tolerance: float = DEFAULT_TOLERANCE_POINTS
     alpha: float = DEFAULT_ALPHA
+    #: a run until settled: the verdicts it waits for (``SETTLE``)
+    settle: str = DEFAULT_SETTLE
 
     @property
     def text_hash(self) -> str:
@@ -261,7 +269,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         f"an integer from {game.min_players} to {game.max_players} (players of {game.name})",
         players,
     )
-    until, tolerance, alpha = _stopping_rule(data, source)
+    until, tolerance, alpha, settle = _stopping_rule(data, source)
     games = _positive(data.get("max_games" if until else "games"), "max_games" if until else "games", source, MAX_GAMES)
     seed = data.get("seed")
     _expect(_is_int(seed) and seed >= 0, source, "seed", "a non-negative integer (the root seed)", seed)
@@ -357,6 +365,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         until=until,
         tolerance=tolerance,
         alpha=alpha,
+        settle=settle,
     )
 
 
@@ -378,19 +387,20 @@ def _fix_table(data: Mapping[str, Any], game: Any, variants: list[Variant], seat
     return table
 
 
-def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, float]:
-    """The keys of a run until settled (``until``, ``tolerance``, ``alpha``, ``max_games``), checked: the rule,
-    the tolerance in points of win share, the error rate. Under ``until = "settled"`` the cap is ``max_games``
-    and ``games`` is refused (two game counts would leave the reader guessing which one the run plays)."""
+def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, float, str]:
+    """The keys of a run until settled (``until``, ``tolerance``, ``alpha``, ``max_games``, ``settle``), checked:
+    the rule, the tolerance in points of win share, the error rate, the verdicts it waits for. Under
+    ``until = "settled"`` the cap is ``max_games`` and ``games`` is refused (two game counts would leave the reader
+    guessing which one the run plays)."""
     until = data.get("until", "")
-    rule_keys = [k for k in ("tolerance", "alpha", "max_games") if k in data]
+    rule_keys = [k for k in ("tolerance", "alpha", "max_games", "settle") if k in data]
     if "until" not in data:
         if rule_keys:
             raise ScenarioError(
                 f"{source}: key '{rule_keys[0]}' belongs to a run until settled; add until = \"settled\" "
                 f"(or remove '{rule_keys[0]}': a fixed run plays 'games' per variant)"
             )
-        return "", DEFAULT_TOLERANCE_POINTS, DEFAULT_ALPHA
+        return "", DEFAULT_TOLERANCE_POINTS, DEFAULT_ALPHA, DEFAULT_SETTLE
     _expect(until in UNTIL, source, "until", '"settled" (stop when every verdict is settled)', until)
     if "games" in data:
         raise ScenarioError(
@@ -418,7 +428,16 @@ def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, fl
         "the verdicts' error rate, a number above 0 and below 0.5 (e.g. 0.05)",
         alpha,
     )
-    return str(until), float(points), float(alpha)
+    settle = data.get("settle", DEFAULT_SETTLE)
+    _expect(
+        settle in SETTLE,
+        source,
+        "settle",
+        '"headline" (wait for each variant\'s equal-seats question and each card) or "every" (also each seat\'s '
+        f'share and change); leave it out for "{DEFAULT_SETTLE}"',
+        settle,
+    )
+    return str(until), float(points), float(alpha), str(settle)
 
 
 def replay_settings(game: Any, variant: Variant) -> tuple[str, dict[str, str]]:
