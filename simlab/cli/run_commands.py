@@ -64,7 +64,7 @@ summary_json = json_flag("Print the result summary as JSON instead of the transc
 @click.option(
     "--until",
     type=click.Choice(["settled"]),
-    help="Play in looks and stop when every verdict is settled (within or beyond --tolerance), at most "
+    help="Play in looks and stop when every verdict (of --settle) is settled (within or beyond --tolerance), at most "
     "--max-games per variant; a variant whose verdicts are settled stops receiving games (docs/running.md).",
 )
 @click.option(
