@@ -1,0 +1,159 @@
+"""Against the anchor's method (issue 34): TAG's NTBEA game tuning and simlab's ``fix`` on the same question.
+
+Each method is run R times on a question (benchmarks/questions.py: the planted-truth Pig, Massilia's first-seat
+advantage), each repetition with its own seeds; every setting a method ends on is then judged by the truth
+table (benchmarks/truth.py: its seat shares on many fresh games). The report says, per method and budget, how
+often it ended on a setting that is truly fair within ±δ, how often it *claimed* fairness (NTBEA: its own
+re-score within ±δ; fix: certified), the claims that were wrong, the games used and the wall time.
+
+    python benchmarks/fix_vs_ntbea.py truth pig --all              # every grid setting's truth (cached)
+    python benchmarks/fix_vs_ntbea.py ntbea pig --reps 20 --iterations 10000
+    python benchmarks/fix_vs_ntbea.py report pig                   # plays the truth of any new ending
+
+Results accumulate in ``--out`` (default /tmp/fixbench/bench/QUESTION.json; a repetition already there is not
+run again); the truth tables are benchmarks/data/truth_QUESTION.json (committed, with their provenance).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere in the checkout
+
+from benchmarks.fresh_games import FreshGames
+from benchmarks.ntbea import EVAL_GAMES, REPEATS, ntbea
+from benchmarks.questions import QUESTIONS, BenchQuestion
+from benchmarks.truth import TruthTable, borderline, truly_fair
+
+DATA = Path(__file__).parent / "data"
+OUT = Path("/tmp/fixbench/bench")
+#: NTBEA repetition r plays its games under this root seed (fix's: FIX_SEED + r); the truth has its own
+NTBEA_SEED = 1_000
+FIX_SEED = 2_000
+
+
+def truth_table(q: BenchQuestion, path: Path | None = None) -> TruthTable:
+    return TruthTable(path or DATA / f"truth_{q.name}.json", q.provenance())
+
+
+def load(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def save(path: Path, results: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(results, indent=1) + "\n")
+    tmp.replace(path)
+
+
+# -- the anchor ---------------------------------------------------------------------------------------------------
+def run_ntbea(q: BenchQuestion, rep: int, iterations: int) -> dict[str, Any]:
+    """One repetition of TAG's procedure: 5 NTBEA runs of ``iterations`` games, each recommendation re-scored on
+    200 games, the best re-score wins."""
+    fresh = FreshGames(q.play_index, seed=NTBEA_SEED + rep)
+    t0 = time.perf_counter()
+    result = ntbea(fresh, q.sizes, q.seats, iterations, seed=NTBEA_SEED + rep)
+    best = result.runs[result.best]
+    return {
+        "rep": rep,
+        "setting": list(q.values(result.setting)),
+        "games": result.games,
+        "seconds": round(time.perf_counter() - t0, 2),
+        "claimed_deviation": round(result.claimed_deviation, 6),
+        "claimed_shares": [round(float(x), 4) for x in best.rescore],
+        "claimed_se": [round(float(x), 4) for x in best.rescore_se],
+        "claims_fair": bool(result.claimed_deviation <= q.delta),
+        "runs": [list(q.values(r.recommended)) for r in result.runs],
+    }
+
+
+# -- the report ---------------------------------------------------------------------------------------------------
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval of a rate k/n."""
+    if n == 0:
+        return math.nan, math.nan
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def rate(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} ({100 * k / n:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}])" if n else "-"
+
+
+def summarise(q: BenchQuestion, results: dict[str, Any], truth: TruthTable) -> list[str]:
+    """One line per method and budget: truly fair endings, claims and wrong claims, games, wall time."""
+    lines = [
+        f"question {q.name}: fair = every seat within 1/{q.seats} ± {q.delta:g}; truth: {truth.games:,} fresh games "
+        f"per setting ({truth.path.name})",
+        "method   budget            reps  ends truly fair        claims fair  wrong claims  borderline  "
+        "games (mean)  wall s (median)",
+    ]
+    for method, runs in sorted(results.items()):
+        for budget, reps in sorted(runs.items(), key=lambda kv: int(kv[0].split("=")[1])):
+            entries = [truth.entry(r["setting"], q.play_values) for r in reps if r["setting"] is not None]
+            ends = [r for r in reps if r["setting"] is not None]
+            fair = sum(truly_fair(e, q.delta) for e in entries)
+            claims = [r for r in reps if r["claims_fair"]]
+            wrong = sum(not truly_fair(truth.entry(r["setting"], q.play_values), q.delta) for r in claims)
+            border = sum(borderline(e, q.delta) for e in entries)
+            games = sum(r["games"] for r in reps) / len(reps)
+            secs = sorted(r["seconds"] for r in reps)[len(reps) // 2]
+            lines.append(
+                f"{method:8} {budget:17} {len(reps):4}  {rate(fair, len(reps)):22} {len(claims):5}/{len(reps):<5}  "
+                f"{wrong:5}/{len(claims):<6}  {border:5}/{len(ends):<4}  {games:12,.0f}  {secs:8.1f}"
+            )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("what", choices=["truth", "ntbea", "report"])
+    ap.add_argument("question", choices=sorted(QUESTIONS))
+    ap.add_argument("--reps", type=int, default=10, help="repetitions R (seeds 0..R-1)")
+    ap.add_argument("--iterations", type=int, default=1000, help="NTBEA iterations per run (TAG's default 1000)")
+    ap.add_argument("--all", action="store_true", help="truth: every setting of the grid")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--truth", type=Path, default=None, help="the truth table (default benchmarks/data/...)")
+    args = ap.parse_args(argv)
+    q = QUESTIONS[args.question]()
+    out = args.out or OUT / f"{q.name}.json"
+    results = load(out)
+    if args.what == "truth":
+        import itertools
+
+        table = truth_table(q, args.truth)
+        if args.all:
+            for setting in itertools.product(*(d.values for d in q.dims)):
+                t0 = time.perf_counter()
+                e = table.entry(setting, q.play_values)
+                print(setting, e["shares"], e["deviation"], f"{time.perf_counter() - t0:.1f} s", flush=True)
+        return 0
+    if args.what == "ntbea":
+        label = f"iterations={args.iterations}"
+        done = results.setdefault("ntbea", {}).setdefault(label, [])
+        for rep in range(args.reps):
+            if any(r["rep"] == rep for r in done):
+                continue
+            r = run_ntbea(q, rep, args.iterations)
+            done.append(r)
+            save(out, results)
+            print(f"ntbea rep {rep}: {r['setting']} claimed {r['claimed_deviation']:.4f} "
+                  f"({r['games']:,} games, {r['seconds']:.0f} s)", flush=True)  # fmt: skip
+        return 0
+    print("\n".join(summarise(q, results, truth_table(q, args.truth))))
+    print(f"(NTBEA: {REPEATS} runs of I iterations + {EVAL_GAMES} re-score games each, the best re-score kept)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
