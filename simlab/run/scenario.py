@@ -49,6 +49,7 @@ TOP_KEYS = (
     "set",
     "variants",
     "question",
+    "fix",
 )
 #: what a scenario may say it asks (key ``question``): its report leads with that section. Without the key a
 #: card-value design leads with the cards, a sensitivity run with the data verdicts, any other with the seats
@@ -98,6 +99,9 @@ class Scenario:
     data_files: Mapping[str, Mapping[str, Mapping[str, str]]] = dataclasses.field(default_factory=dict)
     #: the question the scenario asks (``QUESTIONS``; "" = not said): its report leads with that section
     question: str = ""
+    #: the ``[fix]`` table as written (checked on load by ``simlab.run.fix_question``; ``{}``: none); it
+    #: decides no game's result, so it is not part of the identity
+    fix: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def text_hash(self) -> str:
@@ -310,6 +314,8 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
             )
         )
 
+    fix = _fix_table(data, game, variants, seats, seed, source)
+
     from simlab.run.content import data_file_record
 
     try:
@@ -332,7 +338,26 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         source=source,
         data_files=data_files,
         question=question,
+        fix=fix,
     )
+
+
+def _fix_table(data: Mapping[str, Any], game: Any, variants: list[Variant], seats: list[str], seed: int,
+               source: str) -> dict[str, Any]:  # fmt: skip
+    """The ``[fix]`` table, checked against the published rules (the scenario's one variant) before any game."""
+    if "fix" not in data:
+        return {}
+    if len(variants) != 1:
+        raise ScenarioError(
+            f"{source}: key 'fix': a fix question starts from one published rules, found {len(variants)} variants "
+            f"({', '.join(v.name for v in variants)}); name the published rules with 'preset' and 'set' and drop "
+            "the variants"
+        )
+    from simlab.run.fix_question import fix_question_from_table
+
+    table = _table(data["fix"], source, "fix")
+    fix_question_from_table(table, game, variants[0].config, seats, source, seed)
+    return table
 
 
 def replay_settings(game: Any, variant: Variant) -> tuple[str, dict[str, str]]:

@@ -1,0 +1,159 @@
+"""``simlab fix``'s question and answer: the question's types (declared in ``simlab.run.fix_question``, where a
+scenario's ``[fix]`` table is checked on load, and re-exported here) and :class:`FixResult`, what the driver
+(``simlab.experiments.fix.find_fix``) returns and ``to_dict()`` writes as JSON for the CLI and the report.
+
+Units in ``to_dict()``: shares, deviations and their bounds are fractions (0.25 is a quarter of the wins);
+``tolerance`` is in points, as the ``[fix]`` table and ``simlab seats --tolerance`` say it (1.0 = 0.01).
+The schema is in docs/experiments.md ("simlab fix: the answer").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from simlab.run.fix_question import (
+    DEFAULT_ALPHA,
+    DEFAULT_TOLERANCE,
+    Change,
+    FixQuestion,
+    FixQuestionError,
+    Guard,
+    Knob,
+    fix_question,
+    fix_question_from_scenario,
+    fix_question_from_table,
+)
+
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_TOLERANCE",
+    "STATUSES",
+    "Alternative",
+    "BotCheck",
+    "Change",
+    "FixQuestion",
+    "FixQuestionError",
+    "FixResult",
+    "Guard",
+    "GuardCheck",
+    "Knob",
+    "SeatShare",
+    "fix_question",
+    "fix_question_from_scenario",
+    "fix_question_from_table",
+]
+
+#: how a fix search ends: a change certified fair for every lineup; the chosen change not certified on fresh
+#: seeds; the published rules already fair; no change on the grid can be fair (every one ruled out); the
+#: budget spent before a candidate was settled
+STATUSES = ("certified", "not_certified", "already_fair", "none_on_grid", "budget")
+
+
+@dataclasses.dataclass(frozen=True)
+class SeatShare:
+    """One seat's win share over ``n`` games with its interval (the level is the result's ``method``'s)."""
+
+    seat: int
+    share: float
+    lo: float
+    hi: float
+    n: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class GuardCheck:
+    """A guard on the certification games: the published rules' value, the change's, the band it must lie in."""
+
+    name: str
+    before: float
+    after: float
+    band: tuple[float, float]
+    ok: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "band": list(self.band)}
+
+
+@dataclasses.dataclass(frozen=True)
+class BotCheck:
+    """The change certified with one lineup (the scenario's, or a panel bot in every seat): ``fair`` when every
+    seat's one-sided tests at the tolerance pass; ``worst_deviation`` max_k |p_k − 1/N| with its interval."""
+
+    bot: str
+    fair: bool
+    worst_deviation: float
+    lo: float
+    hi: float
+    n: int
+    seats: tuple[SeatShare, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "seats": [s.as_dict() for s in self.seats]}
+
+
+@dataclasses.dataclass(frozen=True)
+class Alternative:
+    """Another change the search found within the tolerance: its worst seat deviation (with interval) and mean
+    game length, on its ``n`` search games."""
+
+    change: Change
+    worst_deviation: float
+    lo: float
+    hi: float
+    mean_length: float
+    n: int
+
+    def as_dict(self) -> dict[str, Any]:
+        knobs, steps = self.change.cost
+        return {
+            "change": self.change.as_dict(),
+            "cost": {"knobs": knobs, "steps": steps},
+            "worst_deviation": self.worst_deviation,
+            "lo": self.lo,
+            "hi": self.hi,
+            "mean_length": self.mean_length,
+            "n": self.n,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class FixResult:
+    """The answer of ``simlab fix``: how the search ended (``status``), the change (None when there is none to
+    recommend), the seats before (published) and after on certification games, the guards, the panel, the
+    cheapest alternatives, the games spent, and ``method``: how the selection error is controlled."""
+
+    status: str
+    change: Change | None
+    before: tuple[SeatShare, ...]
+    after: tuple[SeatShare, ...]
+    guards: tuple[GuardCheck, ...]
+    panel: tuple[BotCheck, ...]
+    alternatives: tuple[Alternative, ...]
+    games: dict[str, int]
+    tolerance: float
+    alpha: float
+    method: str
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON ``simlab fix --json`` prints and the report reads (docs/experiments.md)."""
+        return {
+            "status": self.status,
+            "change": self.change.as_dict() if self.change is not None else None,
+            "before": [s.as_dict() for s in self.before],
+            "after": [s.as_dict() for s in self.after],
+            "guards": [g.as_dict() for g in self.guards],
+            "panel": [b.as_dict() for b in self.panel],
+            "alternatives": [a.as_dict() for a in self.alternatives],
+            "games": dict(self.games),
+            "tolerance": self.tolerance,
+            "alpha": self.alpha,
+            "method": self.method,
+        }
