@@ -4,7 +4,9 @@ A truth table is a JSON file: its ``provenance`` (game, rules version, base conf
 root seed, first game index, the grid's dimensions, and the simlab commit that wrote each entry) and one entry
 per setting played (per-seat win share, its standard error, the worst seat deviation ``max_k |p_k − 1/N|`` with
 the standard error of that seat's share, and the games). Every setting is played on the same games (indices from
-``TRUTH_START`` under the table's own root seed): far from any game a method under test plays. A file whose
+``TRUTH_START`` under the table's own root seed): far from any game a method under test plays. For an expensive
+game a ``screen`` (say 20,000 games) settles the settings whose verdict against δ is already clear; the others
+are played to the full count (each entry says how many games it has). A file whose
 provenance differs from the question's is refused (delete it or name another file), so a cached figure is
 never read for another question.
 """
@@ -69,18 +71,33 @@ class TruthTable:
         return int(self.provenance["games"])
 
     def entry(self, setting: Sequence[Any], play: Callable[[Hashable, int, np.ndarray], np.ndarray]) -> dict:
-        """The setting's entry, played now (``play(setting, start, seeds)``) if the table does not have it."""
+        """The setting's entry, played now (``play(setting, start, seeds)``) if the table does not have it.
+
+        With a ``screen`` of g games and a tolerance ``delta`` in the provenance (an expensive game), the first
+        g games decide a setting whose worst seat deviation is more than 4 standard errors from δ (its verdict
+        is clear); only the others are played to the full ``games``."""
         key = key_of(setting)
         if key not in self.points:
-            seed, n = int(self.provenance["seed"]), self.games
-            parts = [
-                np.asarray(play(tuple(setting), a, game_seeds(seed, a, min(a + PART, TRUTH_START + n))), dtype=float)
-                for a in range(TRUTH_START, TRUTH_START + n, PART)
-            ]
-            self.points[key] = summarise(np.concatenate(parts))
+            screen = int(self.provenance.get("screen", 0))
+            wins = self._play(setting, play, 0, screen or self.games)
+            if screen:
+                first = summarise(wins)
+                if abs(first["deviation"] - float(self.provenance["delta"])) <= 4 * first["deviation_se"]:
+                    wins = np.concatenate([wins, self._play(setting, play, screen, self.games)])
+            self.points[key] = summarise(wins)
             self.points[key]["written_by"] = commit()
             self.save()
         return self.points[key]
+
+    def _play(self, setting: Sequence[Any], play: Callable, a: int, b: int) -> np.ndarray:
+        """Games a..b of the table's run (indices TRUTH_START + a ..), in parts of at most PART."""
+        seed = int(self.provenance["seed"])
+        lo, hi = TRUTH_START + a, TRUTH_START + b
+        parts = [
+            np.asarray(play(tuple(setting), s, game_seeds(seed, s, min(s + PART, hi))), dtype=float)
+            for s in range(lo, hi, PART)
+        ]
+        return np.concatenate(parts)
 
     def save(self) -> None:
         prov = dict(self.provenance, written_at=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%MZ"))

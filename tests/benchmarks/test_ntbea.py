@@ -123,3 +123,13 @@ def test_the_truth_table_plays_each_setting_once_on_the_same_fresh_games_and_ref
     assert json.loads((tmp_path / "truth.json").read_text())["provenance"]["seed"] == 9
     with pytest.raises(ValueError, match=r"another question.*games"):
         TruthTable(tmp_path / "truth.json", dict(prov, games=5000))
+
+
+def test_a_screened_truth_stops_a_clear_setting_early_and_plays_a_close_one_to_the_full_count(tmp_path):
+    prov = {"game": "synthetic", "games": 20_000, "screen": 2_000, "delta": 0.01, "seed": 9}
+    table = TruthTable(tmp_path / "truth.json", prov)
+    far, near = table.entry((0, 0), synthetic_play), table.entry((0, 5), synthetic_play)
+    assert far["games"] == 2_000 and far["deviation"] > 0.1  # 15 points off: clear after the screen
+    assert near["games"] == 20_000  # within a few SE of δ after 2,000 games: played to the full count
+    whole = TruthTable(tmp_path / "whole.json", dict(prov, screen=0)).entry((0, 5), synthetic_play)
+    assert near == {**whole, "written_by": near["written_by"]}  # the same games, the screen's first
