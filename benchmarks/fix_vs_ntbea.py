@@ -10,8 +10,9 @@ re-score within ±δ; fix: certified), the claims that were wrong, the games use
     python benchmarks/fix_vs_ntbea.py ntbea pig --reps 20 --iterations 10000
     python benchmarks/fix_vs_ntbea.py report pig                   # plays the truth of any new ending
 
-Results accumulate in ``--out`` (default /tmp/fixbench/bench/QUESTION.json; a repetition already there is not
-run again); the truth tables are benchmarks/data/truth_QUESTION.json (committed, with their provenance).
+Results accumulate in ``--out`` (default /tmp/fixbench/bench/QUESTION/), one file per method and budget (so
+several runs may go on at once; a repetition already there is not run again); the truth tables are
+benchmarks/data/truth_QUESTION.json (committed, with their provenance).
 """
 
 from __future__ import annotations
@@ -42,14 +43,20 @@ def truth_table(q: BenchQuestion, path: Path | None = None) -> TruthTable:
     return TruthTable(path or DATA / f"truth_{q.name}.json", q.provenance())
 
 
-def load(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text()) if path.exists() else {}
+def load(folder: Path) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Every method's repetitions by budget: ``{method: {label: [rep, ...]}}`` from ``folder/method_label.json``."""
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for path in sorted(folder.glob("*.json")):
+        method, label = path.stem.split("_", 1)
+        out.setdefault(method, {})[label] = json.loads(path.read_text())
+    return out
 
 
-def save(path: Path, results: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def save(folder: Path, method: str, label: str, reps: list[dict[str, Any]]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{method}_{label}.json"
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(results, indent=1) + "\n")
+    tmp.write_text(json.dumps(reps, indent=1) + "\n")
     tmp.replace(path)
 
 
@@ -126,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--truth", type=Path, default=None, help="the truth table (default benchmarks/data/...)")
     args = ap.parse_args(argv)
     q = QUESTIONS[args.question]()
-    out = args.out or OUT / f"{q.name}.json"
+    out = args.out or OUT / q.name
     results = load(out)
     if args.what == "truth":
         import itertools
@@ -146,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             r = run_ntbea(q, rep, args.iterations)
             done.append(r)
-            save(out, results)
+            save(out, "ntbea", label, done)
             print(f"ntbea rep {rep}: {r['setting']} claimed {r['claimed_deviation']:.4f} "
                   f"({r['games']:,} games, {r['seconds']:.0f} s)", flush=True)  # fmt: skip
         return 0

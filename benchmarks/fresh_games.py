@@ -2,7 +2,7 @@
 
 TAG's ``GameEvaluator.evaluate`` plays one game with a new seed for each evaluation. Playing one compiled game
 per Python call would make the benchmark spend its time in call overhead, so each setting's games are played
-ahead in blocks (16 games, doubling up to 1,024) on game indices no other block uses, and handed out one by one:
+ahead in blocks (4 games, doubling up to 1,024) on game indices no other block uses, and handed out one by one:
 every evaluation still sees a game no other evaluation sees, with its own seed. A method is charged for the
 games it consumed (``used``), not for the ones played ahead and never handed out (``played``).
 """
@@ -18,7 +18,7 @@ from simlab.run.seeds import game_seeds
 #: plays a setting's games: (setting, first game index, seeds) -> per-game win shares (games × seats)
 PlaySetting = Callable[[Hashable, int, np.ndarray], np.ndarray]
 
-FIRST_BLOCK = 16
+FIRST_BLOCK = 4
 LARGEST_BLOCK = 1024
 
 
