@@ -46,6 +46,8 @@ class BenchQuestion:
     truth_seed: int
     truth_screen: int = 0  # an expensive game's truth: settings clear after this many games stop there
     note: str = ""
+    #: configs already built (``config.replace`` checks every knob: ~20 ms, more than a block of games)
+    _configs: dict = dataclasses.field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -63,6 +65,12 @@ class BenchQuestion:
 
     def config_of(self, values: Sequence[int]) -> Any:
         """The published config with each dimension's knob entry set to its value."""
+        key = tuple(values)
+        if key not in self._configs:
+            self._configs[key] = self._build(key)
+        return self._configs[key]
+
+    def _build(self, values: tuple[int, ...]) -> Any:
         knobs: dict[str, list] = {}
         for d, v in zip(self.dims, values, strict=True):
             knobs.setdefault(d.knob, list(getattr(self.config, d.knob)))[d.entry] = v
