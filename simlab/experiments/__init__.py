@@ -16,7 +16,9 @@ play next from the games already played* lives here, as a **driver** on one **en
 - drivers: ``fair_vector`` (``simlab compensate``: explore, shortlist, race, confirm a per-seat vector),
   ``adaptive`` (``simlab compensate --seat``: stochastic approximation of one seat's fair offset), ``panel``
   (``simlab robust``: the scenario once per bot, each an ordinary result folder), ``what_if``
-  (``simlab compare``: two sides as a two-variant run).
+  (``simlab compare``: two sides as a two-variant run), ``fix`` (``simlab fix``: the cheapest rule change that
+  makes the seats fair, certified on fresh seeds for the lineup and a panel; ``fix_play``, ``fix_certify``,
+  ``fix_question``).
 - ``backfill`` (``simlab digest``): not a loop, but the one writer that needs analysis: it rewrites an older
   folder's files with the digests ``analysis.file_digest`` computes from their rows (analysis writes no folder).
 
@@ -24,8 +26,6 @@ What a driver concludes is computed in ``analysis`` from its games: ``analysis.s
 ``analysis.confirmation`` (seat shares on fresh seeds), ``analysis.fair_outcome`` (what the confirmations
 support), ``analysis.fair_vector`` / ``analysis.adaptive`` (the answers as tables), ``analysis.robust``.
 
-A new question is a new driver module here (docs/experiments.md): the rule-fix search of ``simlab fix``
-(explore arms that are knob settings on shared seeds, fit, shortlist, ``race.race`` with a cost-aware
-``score``, confirm with ``Trials.fresh`` once per bot of a panel) and runs that stop when a verdict is settled
+A new question is a new driver module here (docs/experiments.md): runs that stop when a verdict is settled
 (``Trials.batch`` of the scenario's variants until an ``analysis`` verdict is settled, game i still game i).
 """

@@ -93,12 +93,15 @@ class Knob:
         for touched in range(1, min(m, steps) + 1):
             for axes in itertools.combinations(range(m), touched):
                 for parts in _compositions(steps, touched):
-                    for signs in itertools.product((-1, 1), repeat=touched):
+                    options = [
+                        [d for d in (-p, p) if 0 <= self.home[a] + d < len(self.axes[a])]
+                        for a, p in zip(axes, parts, strict=True)
+                    ]
+                    for signed in itertools.product(*options):
                         move = [0] * m
-                        for a, p, s in zip(axes, parts, signs, strict=True):
-                            move[a] = s * p
-                        if all(0 <= h + d < len(ax) for h, d, ax in zip(self.home, move, self.axes, strict=True)):
-                            yield tuple(move)
+                        for a, d in zip(axes, signed, strict=True):
+                            move[a] = d
+                        yield tuple(move)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -202,7 +205,7 @@ class FixQuestion:
 
     def no_change(self) -> Change:
         """The published rules as a change of nothing (cost (0, 0))."""
-        return self._change({})
+        return self.moved({})
 
     def change(self, **values: Any) -> Change:
         """The change that sets these knobs (each value on its knob's grid) and keeps the others published."""
@@ -210,7 +213,7 @@ class FixQuestion:
         for name, value in values.items():
             k = self.knob(name)
             moves[name] = tuple(i - h for i, h in zip(_index_of(k, value, self.source), k.home, strict=True))
-        return self._change(moves)
+        return self.moved(moves)
 
     def knob(self, name: str) -> Knob:
         for k in self.knobs:
@@ -235,9 +238,10 @@ class FixQuestion:
                             continue
                         per = [self.knobs[i].moves(p) for i, p in zip(subset, parts, strict=True)]
                         for combo in itertools.product(*per):
-                            yield self._change({self.knobs[i].name: m for i, m in zip(subset, combo, strict=True)})
+                            yield self.moved({self.knobs[i].name: m for i, m in zip(subset, combo, strict=True)})
 
-    def _change(self, moves: Mapping[str, tuple[int, ...]]) -> Change:
+    def moved(self, moves: Mapping[str, tuple[int, ...]]) -> Change:
+        """The change that moves each named knob by the signed grid steps given per axis (others published)."""
         settings, published, steps, flat = [], [], [], []
         for k in self.knobs:
             move = moves.get(k.name, (0,) * len(k.axes))
