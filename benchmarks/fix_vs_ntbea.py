@@ -8,6 +8,7 @@ re-score within ±δ; fix: certified), the claims that were wrong, the games use
 
     python benchmarks/fix_vs_ntbea.py truth pig --all              # every grid setting's truth (cached)
     python benchmarks/fix_vs_ntbea.py ntbea pig --reps 20 --iterations 10000
+    python benchmarks/fix_vs_ntbea.py fix pig --reps 20 --budget 40000
     python benchmarks/fix_vs_ntbea.py report pig                   # plays the truth of any new ending
 
 Results accumulate in ``--out`` (default /tmp/fixbench/bench/QUESTION/), one file per method and budget (so
@@ -124,10 +125,11 @@ def summarise(q: BenchQuestion, results: dict[str, Any], truth: TruthTable) -> l
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=["truth", "ntbea", "report"])
+    ap.add_argument("what", choices=["truth", "ntbea", "fix", "report"])
     ap.add_argument("question", choices=sorted(QUESTIONS))
     ap.add_argument("--reps", type=int, default=10, help="repetitions R (seeds 0..R-1)")
     ap.add_argument("--iterations", type=int, default=1000, help="NTBEA iterations per run (TAG's default 1000)")
+    ap.add_argument("--budget", type=int, default=None, help="fix: most games its search may spend")
     ap.add_argument("--all", action="store_true", help="truth: every setting of the grid")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--truth", type=Path, default=None, help="the truth table (default benchmarks/data/...)")
@@ -156,6 +158,22 @@ def main(argv: list[str] | None = None) -> int:
             save(out, "ntbea", label, done)
             print(f"ntbea rep {rep}: {r['setting']} claimed {r['claimed_deviation']:.4f} "
                   f"({r['games']:,} games, {r['seconds']:.0f} s)", flush=True)  # fmt: skip
+        return 0
+    if args.what == "fix":
+        from benchmarks.fix_runs import run_fix
+
+        if args.budget is None:
+            ap.error("fix needs --budget (the most games its search may spend)")
+        label = f"budget={args.budget}"
+        done = results.setdefault("fix", {}).setdefault(label, [])
+        for rep in range(args.reps):
+            if any(r["rep"] == rep for r in done):
+                continue
+            r = run_fix(q, rep, args.budget, FIX_SEED + rep)
+            done.append(r)
+            save(out, "fix", label, done)
+            print(f"fix rep {rep}: {r['status']} {r['setting']} ({r['games']:,} games, {r['seconds']:.0f} s)",
+                  flush=True)  # fmt: skip
         return 0
     print("\n".join(summarise(q, results, truth_table(q, args.truth))))
     print(f"(NTBEA: {REPEATS} runs of I iterations + {EVAL_GAMES} re-score games each, the best re-score kept)")

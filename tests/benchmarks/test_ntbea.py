@@ -133,3 +133,17 @@ def test_a_screened_truth_stops_a_clear_setting_early_and_plays_a_close_one_to_t
     assert near["games"] == 20_000  # within a few SE of δ after 2,000 games: played to the full count
     whole = TruthTable(tmp_path / "whole.json", dict(prov, screen=0)).entry((0, 5), synthetic_play)
     assert near == {**whole, "written_by": near["written_by"]}  # the same games, the screen's first
+
+
+def test_fix_is_asked_the_benchmark_question_on_the_same_grid_lineup_and_tolerance():
+    from benchmarks.fix_runs import question_for_fix
+    from benchmarks.questions import pig
+
+    q = pig()
+    fq = question_for_fix(q, budget=50_000, seed=3)
+    (knob,) = fq.knobs
+    assert knob.name == "start_points" and knob.kind == "seats"
+    assert knob.axes == tuple(d.values for d in q.dims)  # the anchor's grid, entry by entry
+    assert fq.lineup == q.lineup and fq.panel == () and fq.tolerance == q.delta * 100
+    assert fq.budget == 50_000 and fq.seed == 3
+    assert fq.change(start_points=(0, 6, 0, 0)).apply(fq.config) == q.config_of((0, 6))
