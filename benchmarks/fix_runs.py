@@ -21,7 +21,7 @@ from simlab.experiments.fix_question import FixQuestion, fix_question
 CLAIMS = ("certified", "already_fair")
 
 
-def question_for_fix(q: BenchQuestion, budget: int, seed: int) -> FixQuestion:
+def question_for_fix(q: BenchQuestion, budget: int, seed: int, certify_games: int | None = None) -> FixQuestion:
     """The benchmark question as ``simlab fix`` asks it (``[fix]`` table keys, from Python)."""
     knobs: dict[str, dict[str, Any]] = {}
     for d in q.dims:
@@ -32,15 +32,16 @@ def question_for_fix(q: BenchQuestion, budget: int, seed: int) -> FixQuestion:
     for name, spec in knobs.items():
         published = getattr(q.config, name)
         spec["seats"] = [s if s is not None else [published[i], published[i]] for i, s in enumerate(spec["seats"])]
+    more = {} if certify_games is None else {"certify_games": certify_games}
     return fix_question(
         q.game, q.config, q.lineup, knobs=knobs, tolerance=q.delta * 100, budget=budget, seed=seed, panel=[],
-        source=f"benchmark {q.name}",
+        source=f"benchmark {q.name}", **more,
     )  # fmt: skip
 
 
-def run_fix(q: BenchQuestion, rep: int, budget: int, seed: int) -> dict[str, Any]:
+def run_fix(q: BenchQuestion, rep: int, budget: int, seed: int, certify_games: int | None = None) -> dict[str, Any]:
     """One repetition of ``find_fix`` on the question; the record the benchmark's report reads."""
-    question = question_for_fix(q, budget, seed)
+    question = question_for_fix(q, budget, seed, certify_games)
     t0 = time.perf_counter()
     result = find_fix(question)
     seconds = time.perf_counter() - t0

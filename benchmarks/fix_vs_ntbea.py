@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -99,26 +100,29 @@ def rate(k: int, n: int) -> str:
 
 
 def summarise(q: BenchQuestion, results: dict[str, Any], truth: TruthTable) -> list[str]:
-    """One line per method and budget: truly fair endings, claims and wrong claims, games, wall time."""
+    """One line per method and budget: truly fair endings, claims (right, wrong), the optimism of the method's
+    own figure for its ending (truth's worst deviation minus the one it reports), games, wall time."""
     lines = [
-        f"question {q.name}: fair = every seat within 1/{q.seats} ± {q.delta:g}; truth: {truth.games:,} fresh games "
-        f"per setting ({truth.path.name})",
-        "method   budget            reps  ends truly fair        claims fair  wrong claims  borderline  "
-        "games (mean)  wall s (median)",
+        f"question {q.name}: fair = every seat within 1/{q.seats} ± {q.delta:g}; truth: up to {truth.games:,} fresh "
+        f"games per setting ({truth.path.name})",
+        f"{'method':8} {'budget':30} {'reps':>4}  {'ends truly fair':22} {'claims fair':>11} {'right':>5} "
+        f"{'wrong':>5} {'borderline':>10} {'optimism pts':>12} {'games (mean)':>12} {'wall s (median)':>15}",
     ]
     for method, runs in sorted(results.items()):
-        for budget, reps in sorted(runs.items(), key=lambda kv: int(kv[0].split("=")[1])):
-            entries = [truth.entry(r["setting"], q.play_values) for r in reps if r["setting"] is not None]
-            ends = [r for r in reps if r["setting"] is not None]
-            fair = sum(truly_fair(e, q.delta) for e in entries)
-            claims = [r for r in reps if r["claims_fair"]]
-            wrong = sum(not truly_fair(truth.entry(r["setting"], q.play_values), q.delta) for r in claims)
-            border = sum(borderline(e, q.delta) for e in entries)
+        for budget, reps in sorted(runs.items(), key=lambda kv: [int(x) for x in re.findall(r"\d+", kv[0])]):
+            ended = [(r, truth.entry(r["setting"], q.play_values)) for r in reps if r["setting"] is not None]
+            fair = sum(truly_fair(e, q.delta) for _, e in ended)
+            claims = [(r, e) for r, e in ended if r["claims_fair"]]
+            right = sum(truly_fair(e, q.delta) for _, e in claims)
+            border = sum(borderline(e, q.delta) for _, e in ended)
+            said = [(r.get("claimed_deviation", r.get("certified_deviation")), e) for r, e in ended]
+            gaps = [100 * (e["deviation"] - d) for d, e in said if d is not None]
+            optimism = f"{sum(gaps) / len(gaps):+.1f}" if gaps else "-"
             games = sum(r["games"] for r in reps) / len(reps)
             secs = sorted(r["seconds"] for r in reps)[len(reps) // 2]
             lines.append(
-                f"{method:8} {budget:17} {len(reps):4}  {rate(fair, len(reps)):22} {len(claims):5}/{len(reps):<5}  "
-                f"{wrong:5}/{len(claims):<6}  {border:5}/{len(ends):<4}  {games:12,.0f}  {secs:8.1f}"
+                f"{method:8} {budget:30} {len(reps):4}  {rate(fair, len(reps)):22} {len(claims):>11} {right:>5} "
+                f"{len(claims) - right:>5} {border:>10} {optimism:>12} {games:12,.0f} {secs:15.1f}"
             )
     return lines
 
@@ -130,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=int, default=10, help="repetitions R (seeds 0..R-1)")
     ap.add_argument("--iterations", type=int, default=1000, help="NTBEA iterations per run (TAG's default 1000)")
     ap.add_argument("--budget", type=int, default=None, help="fix: most games its search may spend")
+    ap.add_argument("--certify-games", type=int, default=None, help="fix: fresh games per certification (20,000)")
     ap.add_argument("--all", action="store_true", help="truth: every setting of the grid")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--truth", type=Path, default=None, help="the truth table (default benchmarks/data/...)")
@@ -164,12 +169,12 @@ def main(argv: list[str] | None = None) -> int:
 
         if args.budget is None:
             ap.error("fix needs --budget (the most games its search may spend)")
-        label = f"budget={args.budget}"
+        label = f"budget={args.budget}" + (f",certify={args.certify_games}" if args.certify_games else "")
         done = results.setdefault("fix", {}).setdefault(label, [])
         for rep in range(args.reps):
             if any(r["rep"] == rep for r in done):
                 continue
-            r = run_fix(q, rep, args.budget, FIX_SEED + rep)
+            r = run_fix(q, rep, args.budget, FIX_SEED + rep, args.certify_games)
             done.append(r)
             save(out, "fix", label, done)
             print(f"fix rep {rep}: {r['status']} {r['setting']} ({r['games']:,} games, {r['seconds']:.0f} s)",
