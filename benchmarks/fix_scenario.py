@@ -28,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("scenario", type=Path)
     ap.add_argument("--budget", type=int, help="search games (the [fix] table's budget by default)")
     ap.add_argument("--certify-games", type=int, help="fresh games per certification lineup")
+    ap.add_argument("--batch", type=int, help="games per setting and round")
     ap.add_argument("--panel", help="comma-separated bot specs (the [fix] table's panel by default)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", type=Path, required=True, help="where the answer goes")
@@ -38,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         table["budget"] = args.budget
     if args.certify_games is not None:
         table["certify_games"] = args.certify_games
+    if args.batch is not None:
+        table["batch"] = args.batch
     if args.panel is not None:
         table["panel"] = [p for p in args.panel.split(",") if p]
     game = simlab.get_game(sc.game)
@@ -52,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     result = find_fix(q, jobs=args.jobs, progress=say)
     answer = {
         "scenario": str(args.scenario),
-        "overrides": {k: table[k] for k in ("budget", "certify_games", "panel") if k in table},
+        "overrides": {k: table[k] for k in ("budget", "batch", "certify_games", "panel") if k in table},
         "seconds": round(time.perf_counter() - t0, 1),
         **result.to_dict(),
     }
