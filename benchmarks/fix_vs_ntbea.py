@@ -99,31 +99,49 @@ def rate(k: int, n: int) -> str:
     return f"{k}/{n} ({100 * k / n:.0f}% [{100 * lo:.0f}, {100 * hi:.0f}])" if n else "-"
 
 
-def summarise(q: BenchQuestion, results: dict[str, Any], truth: TruthTable) -> list[str]:
-    """One line per method and budget: truly fair endings, claims (right, wrong), the optimism of the method's
-    own figure for its ending (truth's worst deviation minus the one it reports), games, wall time."""
+def rows(q: BenchQuestion, results: dict[str, Any], truth: TruthTable) -> list[dict[str, Any]]:
+    """One row per method and budget: truly fair endings, claims (right, wrong), the optimism of the method's
+    own figure for its ending (truth's worst deviation minus the one it reports, points), games, wall time."""
+    out = []
+    for method, runs in sorted(results.items()):
+        for budget, reps in sorted(runs.items(), key=lambda kv: [int(x) for x in re.findall(r"\d+", kv[0])]):
+            ended = [(r, truth.entry(r["setting"], q.play_values)) for r in reps if r["setting"] is not None]
+            claims = [e for r, e in ended if r["claims_fair"]]
+            said = [(r.get("claimed_deviation", r.get("certified_deviation")), e) for r, e in ended]
+            gaps = [100 * (e["deviation"] - d) for d, e in said if d is not None]
+            out.append({
+                "method": method, "budget": budget, "reps": len(reps),
+                "fair": sum(truly_fair(e, q.delta) for _, e in ended),
+                "claims": len(claims), "right": sum(truly_fair(e, q.delta) for e in claims),
+                "borderline": sum(borderline(e, q.delta) for _, e in ended),
+                "optimism": f"{sum(gaps) / len(gaps):+.1f}" if gaps else "-",
+                "games": sum(r["games"] for r in reps) / len(reps),
+                "seconds": sorted(r["seconds"] for r in reps)[len(reps) // 2],
+            })  # fmt: skip
+    return out
+
+
+def summarise(q: BenchQuestion, results: dict[str, Any], truth: TruthTable, markdown: bool = False) -> list[str]:
+    """The rows as a text table (or as markdown table rows for docs/experiments.md)."""
+    table = rows(q, results, truth)
+    if markdown:
+        return [
+            f"| {r['method']} | {r['budget']} | {r['reps']} | {rate(r['fair'], r['reps'])} | {r['claims']} | "
+            f"{r['right']} | {r['claims'] - r['right']} | {r['optimism']} | {r['games']:,.0f} | {r['seconds']:.0f} s |"
+            for r in table
+        ]
     lines = [
         f"question {q.name}: fair = every seat within 1/{q.seats} ± {q.delta:g}; truth: up to {truth.games:,} fresh "
         f"games per setting ({truth.path.name})",
         f"{'method':8} {'budget':30} {'reps':>4}  {'ends truly fair':22} {'claims fair':>11} {'right':>5} "
         f"{'wrong':>5} {'borderline':>10} {'optimism pts':>12} {'games (mean)':>12} {'wall s (median)':>15}",
     ]
-    for method, runs in sorted(results.items()):
-        for budget, reps in sorted(runs.items(), key=lambda kv: [int(x) for x in re.findall(r"\d+", kv[0])]):
-            ended = [(r, truth.entry(r["setting"], q.play_values)) for r in reps if r["setting"] is not None]
-            fair = sum(truly_fair(e, q.delta) for _, e in ended)
-            claims = [(r, e) for r, e in ended if r["claims_fair"]]
-            right = sum(truly_fair(e, q.delta) for _, e in claims)
-            border = sum(borderline(e, q.delta) for _, e in ended)
-            said = [(r.get("claimed_deviation", r.get("certified_deviation")), e) for r, e in ended]
-            gaps = [100 * (e["deviation"] - d) for d, e in said if d is not None]
-            optimism = f"{sum(gaps) / len(gaps):+.1f}" if gaps else "-"
-            games = sum(r["games"] for r in reps) / len(reps)
-            secs = sorted(r["seconds"] for r in reps)[len(reps) // 2]
-            lines.append(
-                f"{method:8} {budget:30} {len(reps):4}  {rate(fair, len(reps)):22} {len(claims):>11} {right:>5} "
-                f"{len(claims) - right:>5} {border:>10} {optimism:>12} {games:12,.0f} {secs:15.1f}"
-            )
+    for r in table:
+        lines.append(
+            f"{r['method']:8} {r['budget']:30} {r['reps']:4}  {rate(r['fair'], r['reps']):22} {r['claims']:>11} "
+            f"{r['right']:>5} {r['claims'] - r['right']:>5} {r['borderline']:>10} {r['optimism']:>12} "
+            f"{r['games']:12,.0f} {r['seconds']:15.1f}"
+        )
     return lines
 
 
@@ -136,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=None, help="fix: most games its search may spend")
     ap.add_argument("--certify-games", type=int, default=None, help="fix: fresh games per certification (20,000)")
     ap.add_argument("--all", action="store_true", help="truth: every setting of the grid")
+    ap.add_argument("--markdown", action="store_true", help="report: markdown table rows")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--truth", type=Path, default=None, help="the truth table (default benchmarks/data/...)")
     args = ap.parse_args(argv)
@@ -180,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"fix rep {rep}: {r['status']} {r['setting']} ({r['games']:,} games, {r['seconds']:.0f} s)",
                   flush=True)  # fmt: skip
         return 0
-    print("\n".join(summarise(q, results, truth_table(q, args.truth))))
+    print("\n".join(summarise(q, results, truth_table(q, args.truth), args.markdown)))
     print(f"(NTBEA: {REPEATS} runs of I iterations + {EVAL_GAMES} re-score games each, the best re-score kept)")
     return 0
 
