@@ -91,8 +91,8 @@ def setting_text(knob: str, published: Any, new: Any, vocab: Vocabulary) -> list
         if knob in vocab.per_seat:
             return [_seat_text(k, a, b, knob, what, vocab) for k, (a, b) in enumerate(pairs) if a != b]
         moved = [f"the {_show(a)} becomes {_show(b)}" for a, b in pairs if a != b]
-        return [f"make {what} {_list(new)} instead of {_list(published)} ({', '.join(moved)})"]
-    return [f"make {what} {_show_value(new)} instead of {_show_value(published)}"]
+        return [f"make {_the(what, knob)} {_list(new)} instead of {_list(published)} ({', '.join(moved)})"]
+    return [f"make {_the(what, knob)} {_show_value(new)} instead of {_show_value(published)}"]
 
 
 def _seat_text(seat: int, a: Any, b: Any, knob: str, what: str, vocab: Vocabulary) -> str:
@@ -107,8 +107,21 @@ def _seat_text(seat: int, a: Any, b: Any, knob: str, what: str, vocab: Vocabular
 
 
 def _what(knob: str, vocab: Vocabulary) -> str:
+    """The knob by its description, its config name after it in brackets (for the scenario): "turn-order tiles
+    (turn_tiles; the lowest players-1 are used)"; a knob with no description by its name."""
     doc = vocab.docs.get(knob, "").strip()
-    return f"{knob} ({doc})" if doc else knob
+    if not doc:
+        return knob
+    cut = min((i for i in (doc.find("; "), doc.find(" (")) if i > 0), default=len(doc))
+    head, rest = doc[:cut].strip(), doc[cut:].strip(" ;")
+    if rest.startswith("(") and rest.endswith(")"):
+        rest = rest[1:-1]
+    return f"{head} ({knob}; {rest})" if rest else f"{head} ({knob})"
+
+
+def _the(what: str, knob: str) -> str:
+    """A described knob as the object of "make": "the turn-order tiles (turn_tiles; ...)"."""
+    return what if what == knob or what.startswith(("the ", "a ", "an ")) else f"the {what}"
 
 
 def _amount(x: Any) -> str:
@@ -145,6 +158,19 @@ def pct_ci(x: Any, lo: Any, hi: Any) -> str:
     if lo is None or hi is None:
         return f"{100 * x:.1f}%"
     return f"{100 * x:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
+
+
+def intervals_text(alpha: Any) -> str:
+    """What a fix answer's intervals are: each seat's (1 − 2α) interval, whose bounds are the certification's
+    one-sided tests at α (not a 95% interval); a worst seat deviation's bounds come from the seats' intervals."""
+    try:
+        a = float(alpha)
+    except (TypeError, ValueError):
+        return "intervals as the method says"
+    return (
+        f"{1 - 2 * a:.0%} intervals: each bound is a one-sided test at α = {a:g}, as the certification tests every "
+        "seat (a worst seat deviation's bounds come from the seats' intervals)"
+    )
 
 
 def points_ci(x: Any, lo: Any, hi: Any) -> str:
@@ -259,8 +285,16 @@ def guard_rows(result: Mapping[str, Any], vocab: Vocabulary | None = None) -> li
     return rows
 
 
+def alternatives_title(result: Mapping[str, Any]) -> str:
+    """What the alternatives table holds: with a chosen change, the others that passed the search's test; with none
+    (the budget ran out, or every candidate was ruled out), the candidates not ruled out, best first."""
+    if result.get("change") is not None or result.get("status") in (CERTIFIED, "not_certified"):
+        return "cheapest alternatives that also pass"
+    return "candidates still open, none settled (the smallest upper bound of the worst seat deviation first)"
+
+
 def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[str]]:
-    """The cheapest alternatives that also pass: the change, its cost, worst seat deviation, game length, games."""
+    """The alternatives (``alternatives_title``): the change, its cost, worst seat deviation, game length, games."""
     return [
         [
             change_text(a.get("change"), vocab),
@@ -315,13 +349,13 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
     lines = [headline(result, vocab)[0]]
     for title, header, rows in (
         (
-            "seat win shares (published rules, then the change; intervals as the method says)",
+            f"seat win shares (published rules, then the change; {intervals_text(result.get('alpha'))})",
             SHARES_HEADER,
             shares_rows(result),
         ),
         ("guards", GUARDS_HEADER, guard_rows(result, vocab)),
         ("certification panel", PANEL_HEADER, panel_rows(result)),
-        ("cheapest alternatives that also pass", ALTERNATIVES_HEADER, alternative_rows(result, vocab)),
+        (alternatives_title(result), ALTERNATIVES_HEADER, alternative_rows(result, vocab)),
     ):
         if rows:
             lines += [f"{title}:", *("  " + " | ".join(r) for r in [header, *rows])]

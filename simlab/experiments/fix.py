@@ -76,13 +76,8 @@ def find_fix(
     layout = Measures(q.players, guarded_facts(q))
     fn, worker = arm_player(q, q.lineup, play)
     trials = make(fn, q.seed, jobs, worker, ",".join(q.lineup))
+    check_budget(q)
     search = _Search(q, trials, layout, say)
-    first = q.batch * len(search.design)
-    if first > q.budget:
-        raise FixQuestionError(
-            f"{q.source}: key 'fix.budget': the first exploration needs {first:,} games ({len(search.design)} "
-            f"settings × batch {q.batch:,}), the budget is {q.budget:,}; raise the budget or lower the batch"
-        )
     published = certify(q, q.no_change(), trials, PUBLISHED_START, play, jobs, layout, with_panel=False, make=make)
     if published.lineup_fair:
         lineup_only = published
@@ -118,6 +113,18 @@ def find_fix(
     return _result(
         q, status, chosen, published, after, others, trials, explored, cert_games + after.games, ended, layout
     )
+
+
+def check_budget(q: FixQuestion) -> None:
+    """Refuse a budget smaller than the first exploration round (every explored setting once), before any game is
+    played or any folder written."""
+    design = explore_design(q)
+    first = q.batch * len(design)
+    if first > q.budget:
+        raise FixQuestionError(
+            f"{q.source}: key 'fix.budget': the first exploration needs {first:,} games ({len(design)} "
+            f"settings × batch {q.batch:,}), the budget is {q.budget:,}; raise the budget or lower the batch"
+        )
 
 
 class _Search:

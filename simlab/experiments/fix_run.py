@@ -93,8 +93,9 @@ def run_fix(
         "lineup": list(sc.seats),
         "seat_knobs": [k.name for k in q.knobs if k.kind == "seats"],
     }
-    from simlab.experiments.fix import find_fix
+    from simlab.experiments.fix import check_budget, find_fix
 
+    check_budget(q)  # refused before the folder is made
     with FixStore.open(folder, identity, about, resume) as store:
 
         def say(info: Mapping[str, Any] | str) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import simlab
+from simlab.analysis import fix_words as W
 from simlab.report.fix_section import fix_section
 from simlab.report.model import Report, Table
 from simlab.run.fix_folder import fix_root, has_fix, load_fix
@@ -65,6 +66,8 @@ def build_fix_report(folder: str | Path, out: str | Path | None = None) -> Repor
         scenario_source=source,
         simlab_version=simlab.__version__,
     )
+    alpha = (meta.get("result") or {}).get("alpha", ident.get("alpha"))
+    result.interval_note = f"Each finding comes with the number of games behind it; {W.intervals_text(alpha)}."
     result.build_seconds = time.perf_counter() - t0
     return result
 

@@ -10,7 +10,7 @@ from tests.fix_example import CERTIFIED, failed_for
 
 def test_a_money_change_is_said_in_the_games_money_and_a_table_change_by_its_entries():
     said = W.change_text(CERTIFIED["change"], W.vocabulary("massilia"))
-    assert said.startswith("give seat 3 two more sesterces and make turn_tiles (turn-order tiles")
+    assert said.startswith("give seat 3 two more sesterces and make the turn-order tiles (turn_tiles")
     assert "2, 4, 4 instead of 2, 3, 4 (the 3 becomes 4)" in said
 
 
@@ -24,7 +24,7 @@ def test_each_game_says_its_own_money_and_points():
 
 def test_a_scalar_knob_says_its_description_and_both_values():
     change = {"settings": [{"knob": "rounds", "published": 7, "value": 8}]}
-    assert W.change_text(change, W.vocabulary("massilia")) == "make rounds (rounds in a game) 8 instead of 7"
+    assert W.change_text(change, W.vocabulary("massilia")) == "make the rounds in a game (rounds) 8 instead of 7"
 
 
 def test_a_certified_change_is_fair_for_every_bot_tested():
@@ -104,6 +104,7 @@ def test_a_broken_guard_or_an_unsettled_search_is_never_fair():
 
 def test_a_knob_with_a_per_seat_grid_is_said_seat_by_seat_whatever_its_description():
     change = {"settings": [{"knob": "harbour_start", "published": [6, 6, 6, 10], "value": [6, 7, 6, 10]}]}
-    assert W.change_text(change, W.vocabulary("massilia")).startswith("make harbour_start (cubes in each harbour")
+    said = W.change_text(change, W.vocabulary("massilia"))
+    assert said.startswith("make the cubes in each harbour at setup (harbour_start")
     said = W.change_text(change, W.vocabulary("massilia", ["harbour_start"]))
-    assert said == "set seat 1's harbour_start (cubes in each harbour at setup (same order)) to 7 instead of 6"
+    assert said == "set seat 1's cubes in each harbour at setup (harbour_start; same order) to 7 instead of 6"
