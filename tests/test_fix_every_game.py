@@ -184,4 +184,19 @@ def test_the_fix_only_report_says_its_intervals_are_one_sided_tests_at_alpha(pig
     assert _run(tmp_path, PIG).exit_code == 0
     page = write_report(tmp_path / "out", tmp_path / "fix.html").read_text()
     assert "Each finding comes with its 95% interval" not in page
-    assert "90% intervals" in page and "one-sided test at α = 0.05" in page, page
+    assert "90% intervals, each bound a one-sided test at α = 0.05" in page, page
+
+
+def test_a_certified_headline_names_the_lineup_apart_from_the_panel_bots():
+    """Roma's certified run said "every bot tested (lineup: builder,warrior, builder, warrior)": the lineup's
+    entry read as two more bots."""
+    panel = [
+        {"bot": "lineup: builder,warrior", "fair": True, "worst_deviation": 0.002, "lo": 0.0, "hi": 0.02, "n": 2000},
+        {"bot": "builder", "fair": True, "worst_deviation": 0.013, "lo": 0.0, "hi": 0.031, "n": 2000},
+        {"bot": "warrior", "fair": True, "worst_deviation": 0.007, "lo": 0.0, "hi": 0.025, "n": 2000},
+    ]
+    change = {"settings": [{"knob": "start_vp", "published": [10, 10], "value": [8, 10], "steps": 2}]}
+    result = {**_open_result("certified"), "change": change, "panel": panel, "guards": []}
+    text, tone = W.headline(result, W.vocabulary("roma", ["start_vp"]))
+    assert tone == "ok" and text.startswith("Recommended change: give seat 0 two VP fewer. Certified fair"), text
+    assert "(the lineup builder, warrior; builder and warrior each in every seat)" in text, text

@@ -18,6 +18,8 @@ from typing import Any
 from simlab.analysis.words import Words, game_words
 
 CERTIFIED = "certified"
+#: how a panel entry names the scenario's lineup (``fix_certify.bot_check``): "lineup: builder,warrior"
+LINEUP = "lineup: "
 #: small amounts as words ("two more <money>"), as a rulebook writes them
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -167,10 +169,7 @@ def intervals_text(alpha: Any) -> str:
         a = float(alpha)
     except (TypeError, ValueError):
         return "intervals as the method says"
-    return (
-        f"{1 - 2 * a:.0%} intervals: each bound is a one-sided test at α = {a:g}, as the certification tests every "
-        "seat (a worst seat deviation's bounds come from the seats' intervals)"
-    )
+    return f"{1 - 2 * a:.0%} intervals, each bound a one-sided test at α = {a:g} as the certification tests every seat"
 
 
 def points_ci(x: Any, lo: Any, hi: Any) -> str:
@@ -209,10 +208,9 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
             "ok",
         )
     if is_certified(result):
-        bots = ", ".join(str(p["bot"]) for p in panel)
         return (
-            f"Recommended change: {change}. Certified fair within {tol} for every bot tested ({bots}), on fresh "
-            f"games the search never saw{spent}.",
+            f"Recommended change: {change}. Certified fair within {tol} for every bot tested ({tested(panel)}), on "
+            f"fresh games the search never saw{spent}.",
             "ok",
         )
     if status in (CERTIFIED, "not_certified", "already_fair"):
@@ -230,6 +228,17 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
         return f"No change on the declared grid makes every seat's win share fall within {tol}{closest}{spent}.", "warn"
     best = f"; the current best: {change}" if change else ""
     return f"Not settled: the budget ran out before a change was certified within {tol}{best}{spent}.", "info"
+
+
+def tested(panel: Sequence[Mapping[str, Any]]) -> str:
+    """The lineups a certification played: "the lineup builder, warrior; builder and warrior each in every seat"."""
+    lineups = [str(p["bot"]).removeprefix(LINEUP).replace(",", ", ") for p in panel if str(p["bot"]).startswith(LINEUP)]
+    bots = [str(p["bot"]) for p in panel if not str(p["bot"]).startswith(LINEUP)]
+    parts = [f"the lineup {b}" for b in lineups]
+    if bots:
+        said = bots[0] if len(bots) == 1 else ", ".join(bots[:-1]) + " and " + bots[-1]
+        parts.append(f"{said} {'each ' if len(bots) > 1 else ''}in every seat")
+    return "; ".join(parts)
 
 
 def _bot_text(p: Mapping[str, Any]) -> str:

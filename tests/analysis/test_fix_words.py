@@ -29,7 +29,8 @@ def test_a_scalar_knob_says_its_description_and_both_values():
 
 def test_a_certified_change_is_fair_for_every_bot_tested():
     text, tone = W.headline(CERTIFIED, W.vocabulary("massilia"))
-    assert tone == "ok" and "Certified fair within ±2 points of win share for every bot tested (trader, priest)" in text
+    assert tone == "ok" and "Certified fair within ±2 points of win share for every bot tested" in text
+    assert "(trader and priest each in every seat)" in text
     assert "132,000 games" in text
 
 
