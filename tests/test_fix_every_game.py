@@ -200,3 +200,34 @@ def test_a_certified_headline_names_the_lineup_apart_from_the_panel_bots():
     text, tone = W.headline(result, W.vocabulary("roma", ["start_vp"]))
     assert tone == "ok" and text.startswith("Recommended change: give seat 0 two VP fewer. Certified fair"), text
     assert "(the lineup builder, warrior; builder and warrior each in every seat)" in text, text
+
+
+def test_the_panel_and_guards_read_as_the_designer_reads_them():
+    result = {
+        "panel": [{"bot": "lineup: builder,warrior", "fair": True, "worst_deviation": 0.002, "lo": 0.0, "hi": 0.02,
+                   "n": 2000}, {"bot": "builder", "fair": False, "worst_deviation": 0.06, "lo": 0.04, "hi": 0.08,
+                   "n": 2000}],
+        "guards": [{"name": "length", "before": 17.2565, "after": 16.5985, "band": [15.53085, 18.98215], "ok": True}],
+    }  # fmt: skip
+    assert [r[0] for r in W.panel_rows(result)] == ["the lineup builder, warrior", "builder in every seat"]
+    assert W.guard_rows(result)[0][1:4] == ["17.3", "16.6", "[15.5, 19.0]"], "one decimal, not 19 beside 15.5"
+
+
+def test_the_fix_only_report_states_the_question_with_its_knobs_and_guards_in_words(tmp_path):
+    from simlab.report.build import build_report
+    from simlab.run.fix_folder import FixStore
+
+    identity = {"scenario_sha256": "cd" * 32, "rules_version": "roma-1.1", "tolerance": 5.0, "alpha": 0.05,
+                "budget": 14000, "batch": 1000, "certify_games": 2000, "seed": 34002, "panel": ["builder"]}  # fmt: skip
+    text = _scenario("roma") + "[fix.guards]\nlength = 10\n"
+    about = {"scenario": "q", "source": "q.toml", "game": "roma", "text": text, "players": 2, "lineup": ["builder"]}
+    with FixStore.open(tmp_path / "f", identity, about, resume=False) as store:
+        store.finish(_open_result("budget"))
+    rows = {r[0]: r[1] for r in build_report(tmp_path / "f").variants.rows}
+    assert rows["fix.budget"].startswith("14,000 search games") and rows["fix.seed"] == "34002"
+    assert rows["fix.tolerance"] == "every seat within 1/N ± 5 points of win share"
+    assert (
+        rows["fix.knobs.start_money"].startswith("starting sestertii by seat")
+        and "[[0, 3], [0, 8]]" in (rows["fix.knobs.start_money"])
+    )
+    assert rows["fix.guards.length"] == "mean game length (turns): within ±10% of the published rules'"

@@ -286,12 +286,17 @@ def guard_rows(result: Mapping[str, Any], vocab: Vocabulary | None = None) -> li
     for g in result.get("guards") or []:
         name = str(g.get("name"))
         rate = name in ("draws", "luck")
-        show = (lambda x: f"{100 * x:.1f}%" if isinstance(x, int | float) else _cell(x)) if rate else _cell
+        show = (lambda x: f"{100 * x:.1f}%" if isinstance(x, int | float) else _cell(x)) if rate else _measure
         band = g.get("band") or []
         shown_band = f"[{show(band[0])}, {show(band[1])}]" if len(band) == 2 else "–"
         kept = "kept" if g.get("ok") else "BROKEN"
         rows.append([guard_label(name, vocab), show(g.get("before")), show(g.get("after")), shown_band, kept])
     return rows
+
+
+def _measure(x: Any) -> str:
+    """A guard's measure with one decimal, as its band shows it ("[15.5, 19.0]", not "[15.5, 19]")."""
+    return f"{x:,.1f}" if isinstance(x, int | float) and not isinstance(x, bool) and abs(x) >= 1 else _cell(x)
 
 
 def alternatives_title(result: Mapping[str, Any]) -> str:
@@ -320,7 +325,7 @@ def panel_rows(result: Mapping[str, Any]) -> list[list[str]]:
     """Per bot of the certification panel: fair within the tolerance or not, its worst seat with interval, games."""
     return [
         [
-            str(p.get("bot")),
+            tested([p]),
             "yes" if p.get("fair") else "NO",
             points_ci(p.get("worst_deviation"), p.get("lo"), p.get("hi")),
             f"{p.get('n', 0):,}",
@@ -350,7 +355,7 @@ def _cell(x: Any) -> str:
 SHARES_HEADER = ["seat", "win share before", "win share after", "games before / after"]
 GUARDS_HEADER = ["guard", "before", "after", "band", "kept?"]
 ALTERNATIVES_HEADER = ["change", "cost", "worst seat deviation", "game length", "games"]
-PANEL_HEADER = ["bot", "fair?", "worst seat deviation", "games"]
+PANEL_HEADER = ["who played", "fair?", "worst seat deviation", "games"]
 
 
 def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:

@@ -51,7 +51,7 @@ def test_the_answer_has_shares_guards_panel_alternatives_and_games():
     text = "\n".join(lines)
     assert "seat 3 | 20.7% [19.8%, 21.6%] | 24.9% [24.0%, 25.8%] | 20,000 / 20,000" in text
     assert "mean game length (turns) | 21.4 | 21.9 | [19.3, 23.5] | kept" in text
-    assert "priest | yes | 0.8 [0.2, 1.3] points | 20,000" in text
+    assert "priest in every seat | yes | 0.8 [0.2, 1.3] points | 20,000" in text
     assert (
         "give seat 2 one more sesterce and give seat 3 three more sesterces | 1 knob, 4 steps | 0.9 [0.3, 1.5] points"
         in text
