@@ -321,8 +321,13 @@ def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[
     ]
 
 
-def panel_rows(result: Mapping[str, Any]) -> list[list[str]]:
-    """Per bot of the certification panel: fair within the tolerance or not, its worst seat with interval, games."""
+#: the published rules' own checks, played before the search (why the rules are not already fair)
+PUBLISHED_PANEL_TITLE = "the published rules on fresh games, why they are not already fair"
+
+
+def panel_rows(result: Mapping[str, Any], key: str = "panel") -> list[list[str]]:
+    """Per bot of the certification panel (or ``published_panel``: the published rules' checks): fair within the
+    tolerance or not, its worst seat with interval, games."""
     return [
         [
             tested([p]),
@@ -330,7 +335,7 @@ def panel_rows(result: Mapping[str, Any]) -> list[list[str]]:
             points_ci(p.get("worst_deviation"), p.get("lo"), p.get("hi")),
             f"{p.get('n', 0):,}",
         ]
-        for p in result.get("panel") or []
+        for p in result.get(key) or []
     ]
 
 
@@ -369,6 +374,7 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
         ),
         ("guards", GUARDS_HEADER, guard_rows(result, vocab)),
         ("certification panel", PANEL_HEADER, panel_rows(result)),
+        (PUBLISHED_PANEL_TITLE, PANEL_HEADER, panel_rows(result, "published_panel")),
         (alternatives_title(result), ALTERNATIVES_HEADER, alternative_rows(result, vocab)),
     ):
         if rows:

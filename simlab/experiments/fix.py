@@ -354,4 +354,5 @@ def _result(
         alpha=q.alpha,
         method=method_text(q, ended, status),
         search=ended,
+        published_panel=published.panel if status != "already_fair" else (),
     )

@@ -130,6 +130,9 @@ class FixResult:
     method: str
     #: how the search ended: settled, exhausted or budget ("" when nothing was searched: already fair)
     search: str = ""
+    #: the published rules' certification checks (the lineup, then each panel bot when the lineup passed): why they
+    #: are not already fair; empty when they are
+    published_panel: tuple[BotCheck, ...] = ()
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -144,6 +147,7 @@ class FixResult:
             "after": [s.as_dict() for s in self.after],
             "guards": [g.as_dict() for g in self.guards],
             "panel": [b.as_dict() for b in self.panel],
+            "published_panel": [b.as_dict() for b in self.published_panel],
             "alternatives": [a.as_dict() for a in self.alternatives],
             "games": dict(self.games),
             "search": self.search,

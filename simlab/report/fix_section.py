@@ -68,6 +68,12 @@ def _tables(sec: Section, result: dict[str, Any], vocab: W.Vocabulary) -> None:
         ("Guards: what the change must not break", W.GUARDS_HEADER, W.guard_rows(result, vocab), ""),
         ("Certification panel: does the change hold for each bot?", W.PANEL_HEADER, W.panel_rows(result), ""),
         (
+            W.PUBLISHED_PANEL_TITLE[0].upper() + W.PUBLISHED_PANEL_TITLE[1:],
+            W.PANEL_HEADER,
+            W.panel_rows(result, "published_panel"),
+            "Played before the search; the panel bots only when the lineup passed.",
+        ),
+        (
             f"The {W.alternatives_title(result)}",
             W.ALTERNATIVES_HEADER,
             W.alternative_rows(result, vocab),
