@@ -185,6 +185,7 @@ def test_the_fix_only_report_says_its_intervals_are_one_sided_tests_at_alpha(pig
     assert _run(tmp_path, PIG).exit_code == 0
     page = write_report(tmp_path / "out", tmp_path / "fix.html").read_text()
     kept = load_fix(tmp_path / "out")["result"]
+    assert kept["level"] == 0.9 and "one-sided test at alpha" in kept["interval"], "the JSON says its intervals"
     assert kept["status"] != "already_fair" and kept["published_panel"], "why the published rules are not fair"
     assert kept["published_panel"][0]["bot"] == "lineup: holder,holder" and "why they are not already fair" in page
     assert "Each finding comes with its 95% interval" not in page

@@ -111,6 +111,10 @@ class Alternative:
         }
 
 
+#: what every ``lo``/``hi`` of a fix answer is (at ``level`` = 1 − 2α, as ``simlab seats --json`` says its own)
+INTERVAL = "normal interval of the mean (sample sd); each bound a one-sided test at alpha"
+
+
 @dataclasses.dataclass(frozen=True)
 class FixResult:
     """The answer of ``simlab fix``: how the search ended (``status``), the change (None when there is none to
@@ -153,5 +157,7 @@ class FixResult:
             "search": self.search,
             "tolerance": self.tolerance,
             "alpha": self.alpha,
+            "level": round(1 - 2 * self.alpha, 12),
+            "interval": INTERVAL,
             "method": self.method,
         }
