@@ -66,10 +66,22 @@ def build_fix_report(folder: str | Path, out: str | Path | None = None) -> Repor
         scenario_source=source,
         simlab_version=simlab.__version__,
     )
-    alpha = (meta.get("result") or {}).get("alpha", ident.get("alpha"))
-    result.interval_note = f"Each finding comes with the number of games behind it; {W.intervals_text(alpha)}."
+    result.interval_note = interval_note(folder)
     result.build_seconds = time.perf_counter() - t0
     return result
+
+
+def interval_note(folder: str | Path, level: float | None = None) -> str:
+    """The summary's sentence on intervals when the fix section leads: the certification's (1 − 2α) intervals, and
+    ``level`` the other sections' (a folder that holds a run as well)."""
+    meta = load_fix(folder)
+    alpha = (meta.get("result") or {}).get("alpha", (meta.get("identity") or {}).get("alpha"))
+    if level is None:
+        return f"Each finding comes with the number of games behind it; {W.intervals_text(alpha)}."
+    return (
+        f"Each finding comes with the number of games behind it; the fix's {W.intervals_text(alpha)}; the other "
+        f"sections' intervals are {level:.0%}."
+    )
 
 
 #: the question's settings in words (the identity's keys as the scenario's [fix] table names them)
