@@ -236,3 +236,17 @@ def test_the_fix_only_report_states_the_question_with_its_knobs_and_guards_in_wo
         and "[[0, 3], [0, 8]]" in (rows["fix.knobs.start_money"])
     )
     assert rows["fix.guards.length"] == "mean game length (turns): within ±10% of the published rules'"
+
+
+def test_progress_says_the_current_best_in_the_games_words():
+    """Roma's progress said "best start_vp 10,10 -> 8,10", the config's name, while the answer said "give seat 0
+    two VP fewer"."""
+    change = {"settings": [{"knob": "start_vp", "published": [10, 10], "value": [8, 10], "steps": 2}]}
+    info = {"phase": "race", "round": 2, "games": 10000, "candidates_left": 3, "best": "start_vp 10,10 -> 8,10",
+            "change": change, "worst_deviation": 0.015, "lo": 0.0, "hi": 0.041}  # fmt: skip
+    line = W.progress_line(info, W.vocabulary("roma", ["start_vp"]))
+    assert line == (
+        "race round 2: 3 candidates left, 10,000 games spent; best: give seat 0 two VP fewer "
+        "(worst seat 1.5 [0.0, 4.1] points)"
+    ), line
+    assert "best start_vp 10,10 -> 8,10" in W.progress_line(info), "without the game's words: the settings"

@@ -385,10 +385,11 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
     return lines
 
 
-def progress_line(info: Mapping[str, Any] | str) -> str:
+def progress_line(info: Mapping[str, Any] | str, vocab: Vocabulary | None = None) -> str:
     """One progress line of the search from the driver's round report (phase, round, games, candidates left, the
     current best with its worst seat deviation and interval): "race round 3: 4 candidates left, 12,000 games
-    spent; best <knob> 6,6,6,6 -> 6,6,7,8 (worst seat 1.2 [0.4, 2.0] points)"."""
+    spent; best <knob> 6,6,6,6 -> 6,6,7,8 (worst seat 1.2 [0.4, 2.0] points)"; with the game's ``vocab``, the best
+    in its words ("best: give seat 3 two more <money>")."""
     if isinstance(info, str):
         return info
     phase = str(info.get("phase", "search"))
@@ -408,5 +409,6 @@ def progress_line(info: Mapping[str, Any] | str) -> str:
         dev = info.get("worst_deviation")
         shown = f" (worst seat {points_ci(dev, info.get('lo'), info.get('hi'))})" if dev is not None else ""
         fair = {True: "; certified fair for every lineup", False: "; NOT certified"}.get(info.get("fair"), "")
-        line += f"; best {info['best']}{shown}{fair}"
+        best = f": {change_text(info['change'], vocab)}" if vocab is not None and info.get("change") else ""
+        line += f"; best{best or ' ' + str(info['best'])}{shown}{fair}"
     return line

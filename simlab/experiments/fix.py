@@ -105,6 +105,7 @@ def find_fix(
             "games": trials.spent,
             "certify_games": cert_games + after.games,
             "best": chosen.describe(),
+            "change": chosen.as_dict(),
             "fair": after.fair,
         }
     )
@@ -306,7 +307,8 @@ class _Search:
             if best:
                 b = self.band(best[0])
                 lo, hi = b.worst_interval
-                info |= {"best": best[0].describe(), "worst_deviation": b.worst, "lo": lo, "hi": hi}
+                info |= {"best": best[0].describe(), "change": best[0].as_dict()}
+                info |= {"worst_deviation": b.worst, "lo": lo, "hi": hi}
             self.say(info)
 
     def best_open(self) -> list[Change]:
