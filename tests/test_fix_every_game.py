@@ -250,3 +250,16 @@ def test_progress_says_the_current_best_in_the_games_words():
         "(worst seat 1.5 [0.0, 4.1] points)"
     ), line
     assert "best start_vp 10,10 -> 8,10" in W.progress_line(info), "without the game's words: the settings"
+
+
+def test_a_failed_certification_says_its_test_failed_not_that_the_change_does_not_hold():
+    """Massilia's run: priest's worst seat 4.2 [2.7, 5.7] points against a tolerance of 4 was said "it does not
+    hold for priest"; its interval reaches inside the band: the test failed, nothing more is known."""
+    change = {"settings": [{"knob": "start_money", "published": [6] * 4, "value": [5, 6, 6, 6], "steps": 1}]}
+    priest = {"bot": "priest", "fair": False, "worst_deviation": 0.042, "lo": 0.027, "hi": 0.057, "n": 2000}
+    result = {**_open_result("not_certified"), "change": change, "panel": [priest], "guards": [], "tolerance": 4.0}
+    text, tone = W.headline(result, W.vocabulary("massilia", ["start_money"]))
+    assert tone == "warn" and "the test failed for priest (worst seat 4.2 [2.7, 5.7] points" in text, text
+    assert "does not hold" not in text
+    alt = W.alternative_rows({"alternatives": [{**result["alternatives"][0], "mean_length": 61.0}]}, W.Vocabulary())
+    assert alt[0][3] == "61.0", "one decimal as its neighbours (62.4), not 61"

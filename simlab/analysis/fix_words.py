@@ -217,7 +217,7 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
         what = f"Best change found: {change}" if status != "already_fair" else "The published rules"
         broken = [guard_label(str(g.get("name")), vocab) for g in result.get("guards") or [] if not g.get("ok")]
         why = (
-            [f"it does not hold for {'; '.join(_bot_text(p) for p in failed_bots(result))}"]
+            [f"the test failed for {'; '.join(_bot_text(p) for p in failed_bots(result))}"]
             if failed_bots(result)
             else []
         )
@@ -314,7 +314,7 @@ def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[
             change_text(a.get("change"), vocab),
             cost_text(a.get("cost")),
             points_ci(a.get("worst_deviation"), a.get("lo"), a.get("hi")),
-            _cell(a.get("mean_length")),
+            _measure(a.get("mean_length")),
             f"{a.get('n', 0):,}",
         ]
         for a in result.get("alternatives") or []

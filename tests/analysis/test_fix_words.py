@@ -93,7 +93,7 @@ def test_a_broken_guard_or_an_unsettled_search_is_never_fair():
     broken["guards"][0]["ok"] = False
     text, tone = W.headline(broken, vocab)
     assert tone == "warn" and "NOT certified" in text and "breaks the guard mean game length (turns)" in text
-    assert "does not hold for" not in text  # every bot passed: the guard is why
+    assert "the test failed for" not in text  # every bot passed: the guard is why
     assert not W.is_certified({**copy.deepcopy(CERTIFIED), "guards": broken["guards"]})
     budget = {**copy.deepcopy(CERTIFIED), "status": "budget", "change": None}
     text, tone = W.headline(budget, vocab)
