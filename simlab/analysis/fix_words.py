@@ -18,6 +18,8 @@ from typing import Any
 from simlab.analysis.words import Words, game_words
 
 CERTIFIED = "certified"
+#: how a panel entry names the scenario's lineup (``fix_certify.bot_check``): "lineup: builder,warrior"
+LINEUP = "lineup: "
 #: small amounts as words ("two more <money>"), as a rulebook writes them
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
@@ -91,8 +93,8 @@ def setting_text(knob: str, published: Any, new: Any, vocab: Vocabulary) -> list
         if knob in vocab.per_seat:
             return [_seat_text(k, a, b, knob, what, vocab) for k, (a, b) in enumerate(pairs) if a != b]
         moved = [f"the {_show(a)} becomes {_show(b)}" for a, b in pairs if a != b]
-        return [f"make {what} {_list(new)} instead of {_list(published)} ({', '.join(moved)})"]
-    return [f"make {what} {_show_value(new)} instead of {_show_value(published)}"]
+        return [f"make {_the(what, knob)} {_list(new)} instead of {_list(published)} ({', '.join(moved)})"]
+    return [f"make {_the(what, knob)} {_show_value(new)} instead of {_show_value(published)}"]
 
 
 def _seat_text(seat: int, a: Any, b: Any, knob: str, what: str, vocab: Vocabulary) -> str:
@@ -107,8 +109,21 @@ def _seat_text(seat: int, a: Any, b: Any, knob: str, what: str, vocab: Vocabular
 
 
 def _what(knob: str, vocab: Vocabulary) -> str:
+    """The knob by its description, its config name after it in brackets (for the scenario): "turn-order tiles
+    (turn_tiles; the lowest players-1 are used)"; a knob with no description by its name."""
     doc = vocab.docs.get(knob, "").strip()
-    return f"{knob} ({doc})" if doc else knob
+    if not doc:
+        return knob
+    cut = min((i for i in (doc.find("; "), doc.find(" (")) if i > 0), default=len(doc))
+    head, rest = doc[:cut].strip(), doc[cut:].strip(" ;")
+    if rest.startswith("(") and rest.endswith(")"):
+        rest = rest[1:-1]
+    return f"{head} ({knob}; {rest})" if rest else f"{head} ({knob})"
+
+
+def _the(what: str, knob: str) -> str:
+    """A described knob as the object of "make": "the turn-order tiles (turn_tiles; ...)"."""
+    return what if what == knob or what.startswith(("the ", "a ", "an ")) else f"the {what}"
 
 
 def _amount(x: Any) -> str:
@@ -147,6 +162,16 @@ def pct_ci(x: Any, lo: Any, hi: Any) -> str:
     return f"{100 * x:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
 
 
+def intervals_text(alpha: Any) -> str:
+    """What a fix answer's intervals are: each seat's (1 − 2α) interval, whose bounds are the certification's
+    one-sided tests at α (not a 95% interval); a worst seat deviation's bounds come from the seats' intervals."""
+    try:
+        a = float(alpha)
+    except (TypeError, ValueError):
+        return "intervals as the method says"
+    return f"{1 - 2 * a:.0%} intervals, each bound a one-sided test at α = {a:g} as the certification tests every seat"
+
+
 def points_ci(x: Any, lo: Any, hi: Any) -> str:
     """ "2.1 [0.9, 3.3] points" (a deviation of shares, in points of win share)."""
     if x is None:
@@ -183,17 +208,16 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
             "ok",
         )
     if is_certified(result):
-        bots = ", ".join(str(p["bot"]) for p in panel)
         return (
-            f"Recommended change: {change}. Certified fair within {tol} for every bot tested ({bots}), on fresh "
-            f"games the search never saw{spent}.",
+            f"Recommended change: {change}. Certified fair within {tol} for every bot tested ({tested(panel)}), on "
+            f"fresh games the search never saw{spent}.",
             "ok",
         )
     if status in (CERTIFIED, "not_certified", "already_fair"):
         what = f"Best change found: {change}" if status != "already_fair" else "The published rules"
         broken = [guard_label(str(g.get("name")), vocab) for g in result.get("guards") or [] if not g.get("ok")]
         why = (
-            [f"it does not hold for {'; '.join(_bot_text(p) for p in failed_bots(result))}"]
+            [f"the test failed for {'; '.join(_bot_text(p) for p in failed_bots(result))}"]
             if failed_bots(result)
             else []
         )
@@ -204,6 +228,17 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
         return f"No change on the declared grid makes every seat's win share fall within {tol}{closest}{spent}.", "warn"
     best = f"; the current best: {change}" if change else ""
     return f"Not settled: the budget ran out before a change was certified within {tol}{best}{spent}.", "info"
+
+
+def tested(panel: Sequence[Mapping[str, Any]]) -> str:
+    """The lineups a certification played: "the lineup builder, warrior; builder and warrior each in every seat"."""
+    lineups = [str(p["bot"]).removeprefix(LINEUP).replace(",", ", ") for p in panel if str(p["bot"]).startswith(LINEUP)]
+    bots = [str(p["bot"]) for p in panel if not str(p["bot"]).startswith(LINEUP)]
+    parts = [f"the lineup {b}" for b in lineups]
+    if bots:
+        said = bots[0] if len(bots) == 1 else ", ".join(bots[:-1]) + " and " + bots[-1]
+        parts.append(f"{said} {'each ' if len(bots) > 1 else ''}in every seat")
+    return "; ".join(parts)
 
 
 def _bot_text(p: Mapping[str, Any]) -> str:
@@ -251,7 +286,7 @@ def guard_rows(result: Mapping[str, Any], vocab: Vocabulary | None = None) -> li
     for g in result.get("guards") or []:
         name = str(g.get("name"))
         rate = name in ("draws", "luck")
-        show = (lambda x: f"{100 * x:.1f}%" if isinstance(x, int | float) else _cell(x)) if rate else _cell
+        show = (lambda x: f"{100 * x:.1f}%" if isinstance(x, int | float) else _cell(x)) if rate else _measure
         band = g.get("band") or []
         shown_band = f"[{show(band[0])}, {show(band[1])}]" if len(band) == 2 else "–"
         kept = "kept" if g.get("ok") else "BROKEN"
@@ -259,30 +294,48 @@ def guard_rows(result: Mapping[str, Any], vocab: Vocabulary | None = None) -> li
     return rows
 
 
+def _measure(x: Any) -> str:
+    """A guard's measure with one decimal, as its band shows it ("[15.5, 19.0]", not "[15.5, 19]")."""
+    return f"{x:,.1f}" if isinstance(x, int | float) and not isinstance(x, bool) and abs(x) >= 1 else _cell(x)
+
+
+def alternatives_title(result: Mapping[str, Any]) -> str:
+    """What the alternatives table holds: with a chosen change, the others that passed the search's test; with none
+    (the budget ran out, or every candidate was ruled out), the candidates not ruled out, best first."""
+    if result.get("change") is not None or result.get("status") in (CERTIFIED, "not_certified"):
+        return "cheapest alternatives that also pass"
+    return "candidates still open, none settled (the smallest upper bound of the worst seat deviation first)"
+
+
 def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[str]]:
-    """The cheapest alternatives that also pass: the change, its cost, worst seat deviation, game length, games."""
+    """The alternatives (``alternatives_title``): the change, its cost, worst seat deviation, game length, games."""
     return [
         [
             change_text(a.get("change"), vocab),
             cost_text(a.get("cost")),
             points_ci(a.get("worst_deviation"), a.get("lo"), a.get("hi")),
-            _cell(a.get("mean_length")),
+            _measure(a.get("mean_length")),
             f"{a.get('n', 0):,}",
         ]
         for a in result.get("alternatives") or []
     ]
 
 
-def panel_rows(result: Mapping[str, Any]) -> list[list[str]]:
-    """Per bot of the certification panel: fair within the tolerance or not, its worst seat with interval, games."""
+#: the published rules' own checks, played before the search (why the rules are not already fair)
+PUBLISHED_PANEL_TITLE = "the published rules on fresh games, why they are not already fair"
+
+
+def panel_rows(result: Mapping[str, Any], key: str = "panel") -> list[list[str]]:
+    """Per bot of the certification panel (or ``published_panel``: the published rules' checks): fair within the
+    tolerance or not, its worst seat with interval, games."""
     return [
         [
-            str(p.get("bot")),
+            tested([p]),
             "yes" if p.get("fair") else "NO",
             points_ci(p.get("worst_deviation"), p.get("lo"), p.get("hi")),
             f"{p.get('n', 0):,}",
         ]
-        for p in result.get("panel") or []
+        for p in result.get(key) or []
     ]
 
 
@@ -307,7 +360,7 @@ def _cell(x: Any) -> str:
 SHARES_HEADER = ["seat", "win share before", "win share after", "games before / after"]
 GUARDS_HEADER = ["guard", "before", "after", "band", "kept?"]
 ALTERNATIVES_HEADER = ["change", "cost", "worst seat deviation", "game length", "games"]
-PANEL_HEADER = ["bot", "fair?", "worst seat deviation", "games"]
+PANEL_HEADER = ["who played", "fair?", "worst seat deviation", "games"]
 
 
 def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
@@ -315,13 +368,14 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
     lines = [headline(result, vocab)[0]]
     for title, header, rows in (
         (
-            "seat win shares (published rules, then the change; intervals as the method says)",
+            f"seat win shares (published rules, then the change; {intervals_text(result.get('alpha'))})",
             SHARES_HEADER,
             shares_rows(result),
         ),
         ("guards", GUARDS_HEADER, guard_rows(result, vocab)),
         ("certification panel", PANEL_HEADER, panel_rows(result)),
-        ("cheapest alternatives that also pass", ALTERNATIVES_HEADER, alternative_rows(result, vocab)),
+        (PUBLISHED_PANEL_TITLE, PANEL_HEADER, panel_rows(result, "published_panel")),
+        (alternatives_title(result), ALTERNATIVES_HEADER, alternative_rows(result, vocab)),
     ):
         if rows:
             lines += [f"{title}:", *("  " + " | ".join(r) for r in [header, *rows])]
@@ -331,10 +385,11 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
     return lines
 
 
-def progress_line(info: Mapping[str, Any] | str) -> str:
+def progress_line(info: Mapping[str, Any] | str, vocab: Vocabulary | None = None) -> str:
     """One progress line of the search from the driver's round report (phase, round, games, candidates left, the
     current best with its worst seat deviation and interval): "race round 3: 4 candidates left, 12,000 games
-    spent; best <knob> 6,6,6,6 -> 6,6,7,8 (worst seat 1.2 [0.4, 2.0] points)"."""
+    spent; best <knob> 6,6,6,6 -> 6,6,7,8 (worst seat 1.2 [0.4, 2.0] points)"; with the game's ``vocab``, the best
+    in its words ("best: give seat 3 two more <money>")."""
     if isinstance(info, str):
         return info
     phase = str(info.get("phase", "search"))
@@ -354,5 +409,6 @@ def progress_line(info: Mapping[str, Any] | str) -> str:
         dev = info.get("worst_deviation")
         shown = f" (worst seat {points_ci(dev, info.get('lo'), info.get('hi'))})" if dev is not None else ""
         fair = {True: "; certified fair for every lineup", False: "; NOT certified"}.get(info.get("fair"), "")
-        line += f"; best {info['best']}{shown}{fair}"
+        best = f": {change_text(info['change'], vocab)}" if vocab is not None and info.get("change") else ""
+        line += f"; best{best or ' ' + str(info['best'])}{shown}{fair}"
     return line

@@ -104,7 +104,7 @@ def compensate_as_fix(
 ) -> None:  # fmt: skip
     """``simlab compensate --fix``: compensate's question (``fix_presets.compensate_question``) answered by the fix
     search, in its words; no folder is kept (``simlab fix`` with a scenario keeps one and resumes)."""
-    from simlab.analysis.fix_words import progress_line
+    from simlab.analysis.fix_words import progress_line, vocabulary
     from simlab.cli.answer import emit
     from simlab.experiments.fix import find_fix
     from simlab.experiments.fix_presets import compensate_question
@@ -114,6 +114,7 @@ def compensate_as_fix(
         seed=seed,
     )  # fmt: skip
     click.echo(f"{game.name}: {knob} for all {config.players} seats as a fix, lineup {','.join(lineup)}", err=True)
-    result = find_fix(q, jobs=jobs, progress=lambda info: click.echo(progress_line(info), err=True)).to_dict()
+    said = vocabulary(game.name, [knob])
+    result = find_fix(q, jobs=jobs, progress=lambda info: click.echo(progress_line(info, said), err=True)).to_dict()
     head = {"knob": knob, "lineup": list(lineup), "seed": seed, "preset": "compensate"}
     emit(fix_answer("compensate", result, game.name, head, [], [knob]), "json" if as_json else None)

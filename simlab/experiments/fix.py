@@ -76,13 +76,8 @@ def find_fix(
     layout = Measures(q.players, guarded_facts(q))
     fn, worker = arm_player(q, q.lineup, play)
     trials = make(fn, q.seed, jobs, worker, ",".join(q.lineup))
+    check_budget(q)
     search = _Search(q, trials, layout, say)
-    first = q.batch * len(search.design)
-    if first > q.budget:
-        raise FixQuestionError(
-            f"{q.source}: key 'fix.budget': the first exploration needs {first:,} games ({len(search.design)} "
-            f"settings × batch {q.batch:,}), the budget is {q.budget:,}; raise the budget or lower the batch"
-        )
     published = certify(q, q.no_change(), trials, PUBLISHED_START, play, jobs, layout, with_panel=False, make=make)
     if published.lineup_fair:
         lineup_only = published
@@ -110,6 +105,7 @@ def find_fix(
             "games": trials.spent,
             "certify_games": cert_games + after.games,
             "best": chosen.describe(),
+            "change": chosen.as_dict(),
             "fair": after.fair,
         }
     )
@@ -118,6 +114,18 @@ def find_fix(
     return _result(
         q, status, chosen, published, after, others, trials, explored, cert_games + after.games, ended, layout
     )
+
+
+def check_budget(q: FixQuestion) -> None:
+    """Refuse a budget smaller than the first exploration round (every explored setting once), before any game is
+    played or any folder written."""
+    design = explore_design(q)
+    first = q.batch * len(design)
+    if first > q.budget:
+        raise FixQuestionError(
+            f"{q.source}: key 'fix.budget': the first exploration needs {first:,} games ({len(design)} "
+            f"settings × batch {q.batch:,}), the budget is {q.budget:,}; raise the budget or lower the batch"
+        )
 
 
 class _Search:
@@ -299,7 +307,8 @@ class _Search:
             if best:
                 b = self.band(best[0])
                 lo, hi = b.worst_interval
-                info |= {"best": best[0].describe(), "worst_deviation": b.worst, "lo": lo, "hi": hi}
+                info |= {"best": best[0].describe(), "change": best[0].as_dict()}
+                info |= {"worst_deviation": b.worst, "lo": lo, "hi": hi}
             self.say(info)
 
     def best_open(self) -> list[Change]:
@@ -347,4 +356,5 @@ def _result(
         alpha=q.alpha,
         method=method_text(q, ended, status),
         search=ended,
+        published_panel=published.panel if status != "already_fair" else (),
     )

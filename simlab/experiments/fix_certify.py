@@ -118,9 +118,17 @@ def alternatives(changes: list[Change], trials: Trials, q: FixQuestion, layout: 
     return tuple(out)
 
 
+#: how the search ended (``FixResult.search``), in the method's words
+ENDED = {
+    "settled": "a candidate passed the search's test and no cheaper one was left",
+    "exhausted": "every candidate on the grid was played and ruled out",
+    "budget": "its budget ran out before a candidate was settled",
+}
+
+
 def method_text(q: FixQuestion, ended: str, status: str = "") -> str:
     """How the selection error is controlled, in one sentence."""
-    search = f"; the search ended {ended}" if ended else ""
+    search = f"; the search ended: {ENDED.get(ended, ended)}" if ended else ""
     if status == "already_fair":
         return (
             f"the published rules were played on {q.certify_games:,} fresh games per lineup; every seat, with the "

@@ -111,6 +111,10 @@ class Alternative:
         }
 
 
+#: what every ``lo``/``hi`` of a fix answer is (at ``level`` = 1 − 2α, as ``simlab seats --json`` says its own)
+INTERVAL = "normal interval of the mean (sample sd); each bound a one-sided test at alpha"
+
+
 @dataclasses.dataclass(frozen=True)
 class FixResult:
     """The answer of ``simlab fix``: how the search ended (``status``), the change (None when there is none to
@@ -130,6 +134,9 @@ class FixResult:
     method: str
     #: how the search ended: settled, exhausted or budget ("" when nothing was searched: already fair)
     search: str = ""
+    #: the published rules' certification checks (the lineup, then each panel bot when the lineup passed): why they
+    #: are not already fair; empty when they are
+    published_panel: tuple[BotCheck, ...] = ()
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -144,10 +151,13 @@ class FixResult:
             "after": [s.as_dict() for s in self.after],
             "guards": [g.as_dict() for g in self.guards],
             "panel": [b.as_dict() for b in self.panel],
+            "published_panel": [b.as_dict() for b in self.published_panel],
             "alternatives": [a.as_dict() for a in self.alternatives],
             "games": dict(self.games),
             "search": self.search,
             "tolerance": self.tolerance,
             "alpha": self.alpha,
+            "level": round(1 - 2 * self.alpha, 12),
+            "interval": INTERVAL,
             "method": self.method,
         }

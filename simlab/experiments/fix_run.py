@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from simlab.analysis.fix_words import progress_line
+from simlab.analysis.fix_words import progress_line, vocabulary
 from simlab.experiments.fix_question import FixQuestion, FixQuestionError, fix_question_from_table
 from simlab.experiments.fix_trials import stored_trials
 from simlab.run.errors import RunInterrupted
@@ -93,12 +93,14 @@ def run_fix(
         "lineup": list(sc.seats),
         "seat_knobs": [k.name for k in q.knobs if k.kind == "seats"],
     }
-    from simlab.experiments.fix import find_fix
+    from simlab.experiments.fix import check_budget, find_fix
 
+    check_budget(q)  # refused before the folder is made
     with FixStore.open(folder, identity, about, resume) as store:
+        vocab = vocabulary(sc.game, [k.name for k in q.knobs if k.kind == "seats"])
 
         def say(info: Mapping[str, Any] | str) -> None:
-            line = progress_line(info)
+            line = progress_line(info, vocab)
             store.note(line)
             if progress is not None:
                 progress(line)

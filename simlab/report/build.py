@@ -92,5 +92,9 @@ def build_report(
         scenario_source=m["scenario"].get("source", ""),
         simlab_version=simlab.__version__,
     )
+    if sections and sections[0].id == "fix":  # its intervals are the certification's, not the page's level
+        from simlab.report.fix_report import interval_note
+
+        report.interval_note = interval_note(folder, level)
     report.build_seconds = time.perf_counter() - t0
     return report

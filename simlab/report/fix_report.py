@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import simlab
+from simlab.analysis import fix_words as W
 from simlab.report.fix_section import fix_section
 from simlab.report.model import Report, Table
 from simlab.run.fix_folder import fix_root, has_fix, load_fix
@@ -34,7 +35,7 @@ def build_fix_report(folder: str | Path, out: str | Path | None = None) -> Repor
     source = str(meta.get("source", "SCENARIO"))
     again = ["simlab", "fix", source, "--out", str(Path(folder)), "--resume", *_options(ident)]
     report = ["simlab", "report", str(folder)] + (["--out", str(out)] if out is not None else [])
-    rows = [[k, _show(v)] for k, v in ident.items() if k not in ("scenario_sha256", "format", "data_files")]
+    rows = question_rows(ident, str(meta.get("text", "")), W.vocabulary(meta.get("game")))
     result = Report(
         title=f"Rule fix: {meta.get('scenario', '?')}",
         description=str(meta.get("description", "")),
@@ -65,8 +66,67 @@ def build_fix_report(folder: str | Path, out: str | Path | None = None) -> Repor
         scenario_source=source,
         simlab_version=simlab.__version__,
     )
+    result.interval_note = interval_note(folder)
     result.build_seconds = time.perf_counter() - t0
     return result
+
+
+def interval_note(folder: str | Path, level: float | None = None) -> str:
+    """The summary's sentence on intervals when the fix section leads: the certification's (1 − 2α) intervals, and
+    ``level`` the other sections' (a folder that holds a run as well)."""
+    meta = load_fix(folder)
+    alpha = (meta.get("result") or {}).get("alpha", (meta.get("identity") or {}).get("alpha"))
+    if level is None:
+        return f"Each finding comes with the number of games behind it; {W.intervals_text(alpha)}."
+    return (
+        f"Each finding comes with the number of games behind it; the fix's {W.intervals_text(alpha)}; the other "
+        f"sections' intervals are {level:.0%}."
+    )
+
+
+#: the question's settings in words (the identity's keys as the scenario's [fix] table names them)
+SAID = {
+    "tolerance": lambda v: f"every seat within 1/N ± {float(v):g} points of win share",
+    "alpha": lambda v: f"{float(v):g}: the most probability of certifying a change that is not fair within it",
+    "budget": lambda v: f"{int(v):,} search games (explore and race; certification extra)",
+    "batch": lambda v: f"{int(v):,} games per candidate and round",
+    "certify_games": lambda v: f"{int(v):,} fresh games per certification lineup",
+    "seed": lambda v: str(v),
+    "panel": lambda v: ", ".join(map(str, v)) + " (each in every seat)",
+}
+
+
+def question_rows(ident: dict[str, Any], text: str, vocab: W.Vocabulary) -> list[list[str]]:
+    """The question the search answered: its settings in words, then each knob (by its description, with the grid
+    the scenario gave) and each guard (its band) from the scenario's [fix] table."""
+    import tomllib
+
+    rows = [["rules version", str(ident["rules_version"])]] if ident.get("rules_version") else []
+    rows += [[f"fix.{k}", SAID[k](ident[k])] for k in SAID if ident.get(k) is not None]
+    try:
+        table = tomllib.loads(text).get("fix") or {}
+    except tomllib.TOMLDecodeError:  # an old folder's text that no longer parses: the settings alone
+        table = {}
+    for name, grid in (table.get("knobs") or {}).items():
+        doc = vocab.docs.get(name, "")
+        rows.append([f"fix.knobs.{name}", (f"{doc}: " if doc else "") + _grid(grid)])
+    guards = dict(table.get("guards") or {})
+    facts = guards.pop("fact", None) or {}
+    guards.update({f"fact.{k}": v for k, v in facts.items()})
+    for name, band in guards.items():
+        within = f"{band[0]:g} to {band[1]:g}" if isinstance(band, list) else f"within ±{float(band):g}{_pct(name)}"
+        rows.append([f"fix.guards.{name}", f"{W.guard_label(name, vocab)}: {within}"])
+    return rows
+
+
+def _pct(name: str) -> str:
+    return " points" if name in ("draws", "luck") else "% of the published rules'"
+
+
+def _grid(grid: Any) -> str:
+    if not isinstance(grid, dict):
+        return _show(grid)
+    return "; ".join(f"{k} {_show(v)}" for k, v in grid.items())
 
 
 def _options(ident: dict[str, Any]) -> list[str]:
@@ -82,4 +142,6 @@ def _options(ident: dict[str, Any]) -> list[str]:
 
 
 def _show(v: Any) -> str:
-    return ", ".join(map(str, v)) if isinstance(v, list | tuple) else str(v)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return f"{v:g}" if isinstance(v, float) else str(v)

@@ -1,6 +1,7 @@
 """The report's "What would fix it?" section, from a rule-fix search's folder (``simlab fix``, kept in
 ``<folder>/fix``): the recommended change in the game's words, the seat shares before and after, the guards, the
-certification panel, the cheapest alternatives that also pass and the games spent (``analysis.fix_words``)."""
+certification panel, the cheapest alternatives that also pass (or the candidates still open) and the games spent
+(``analysis.fix_words``)."""
 
 from __future__ import annotations
 
@@ -62,12 +63,18 @@ def _tables(sec: Section, result: dict[str, Any], vocab: W.Vocabulary) -> None:
             "Seat win shares: the published rules and the change",
             W.SHARES_HEADER,
             W.shares_rows(result),
-            "Each on fresh games the search never saw; intervals as the method says.",
+            f"Each on fresh games the search never saw; {W.intervals_text(result.get('alpha'))}.",
         ),
         ("Guards: what the change must not break", W.GUARDS_HEADER, W.guard_rows(result, vocab), ""),
         ("Certification panel: does the change hold for each bot?", W.PANEL_HEADER, W.panel_rows(result), ""),
         (
-            "The cheapest alternatives that also pass",
+            W.PUBLISHED_PANEL_TITLE[0].upper() + W.PUBLISHED_PANEL_TITLE[1:],
+            W.PANEL_HEADER,
+            W.panel_rows(result, "published_panel"),
+            "Played before the search; the panel bots only when the lineup passed.",
+        ),
+        (
+            f"The {W.alternatives_title(result)}",
             W.ALTERNATIVES_HEADER,
             W.alternative_rows(result, vocab),
             "Cost: how many knobs differ from the published rules, then how far each moved on its grid.",

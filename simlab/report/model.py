@@ -85,3 +85,5 @@ class Report:
     scenario_source: str
     simlab_version: str
     build_seconds: float = 0.0
+    #: what the summary's intervals are, when not the page's level ("" : "its <level> interval")
+    interval_note: str = ""

@@ -328,7 +328,8 @@ def _inside(v: Any, bounds: tuple[Any, Any]) -> bool:
 
 
 def _fail(source: str, key: str, expected: str, found: Any, todo: str) -> None:
-    raise FixQuestionError(f"{source}: key '{key}': expected {expected}, found {show_value(found)}; {todo}")
+    shown = "[]" if isinstance(found, list | tuple) and not found else show_value(found)  # not an empty word
+    raise FixQuestionError(f"{source}: key '{key}': expected {expected}, found {shown}; {todo}")
 
 
 def fix_question_from_scenario(scenario: Any) -> FixQuestion:

@@ -10,7 +10,7 @@ from tests.fix_example import CERTIFIED, failed_for
 
 def test_a_money_change_is_said_in_the_games_money_and_a_table_change_by_its_entries():
     said = W.change_text(CERTIFIED["change"], W.vocabulary("massilia"))
-    assert said.startswith("give seat 3 two more sesterces and make turn_tiles (turn-order tiles")
+    assert said.startswith("give seat 3 two more sesterces and make the turn-order tiles (turn_tiles")
     assert "2, 4, 4 instead of 2, 3, 4 (the 3 becomes 4)" in said
 
 
@@ -24,12 +24,13 @@ def test_each_game_says_its_own_money_and_points():
 
 def test_a_scalar_knob_says_its_description_and_both_values():
     change = {"settings": [{"knob": "rounds", "published": 7, "value": 8}]}
-    assert W.change_text(change, W.vocabulary("massilia")) == "make rounds (rounds in a game) 8 instead of 7"
+    assert W.change_text(change, W.vocabulary("massilia")) == "make the rounds in a game (rounds) 8 instead of 7"
 
 
 def test_a_certified_change_is_fair_for_every_bot_tested():
     text, tone = W.headline(CERTIFIED, W.vocabulary("massilia"))
-    assert tone == "ok" and "Certified fair within ±2 points of win share for every bot tested (trader, priest)" in text
+    assert tone == "ok" and "Certified fair within ±2 points of win share for every bot tested" in text
+    assert "(trader and priest each in every seat)" in text
     assert "132,000 games" in text
 
 
@@ -50,7 +51,7 @@ def test_the_answer_has_shares_guards_panel_alternatives_and_games():
     text = "\n".join(lines)
     assert "seat 3 | 20.7% [19.8%, 21.6%] | 24.9% [24.0%, 25.8%] | 20,000 / 20,000" in text
     assert "mean game length (turns) | 21.4 | 21.9 | [19.3, 23.5] | kept" in text
-    assert "priest | yes | 0.8 [0.2, 1.3] points | 20,000" in text
+    assert "priest in every seat | yes | 0.8 [0.2, 1.3] points | 20,000" in text
     assert (
         "give seat 2 one more sesterce and give seat 3 three more sesterces | 1 knob, 4 steps | 0.9 [0.3, 1.5] points"
         in text
@@ -92,7 +93,7 @@ def test_a_broken_guard_or_an_unsettled_search_is_never_fair():
     broken["guards"][0]["ok"] = False
     text, tone = W.headline(broken, vocab)
     assert tone == "warn" and "NOT certified" in text and "breaks the guard mean game length (turns)" in text
-    assert "does not hold for" not in text  # every bot passed: the guard is why
+    assert "the test failed for" not in text  # every bot passed: the guard is why
     assert not W.is_certified({**copy.deepcopy(CERTIFIED), "guards": broken["guards"]})
     budget = {**copy.deepcopy(CERTIFIED), "status": "budget", "change": None}
     text, tone = W.headline(budget, vocab)
@@ -104,6 +105,7 @@ def test_a_broken_guard_or_an_unsettled_search_is_never_fair():
 
 def test_a_knob_with_a_per_seat_grid_is_said_seat_by_seat_whatever_its_description():
     change = {"settings": [{"knob": "harbour_start", "published": [6, 6, 6, 10], "value": [6, 7, 6, 10]}]}
-    assert W.change_text(change, W.vocabulary("massilia")).startswith("make harbour_start (cubes in each harbour")
+    said = W.change_text(change, W.vocabulary("massilia"))
+    assert said.startswith("make the cubes in each harbour at setup (harbour_start")
     said = W.change_text(change, W.vocabulary("massilia", ["harbour_start"]))
-    assert said == "set seat 1's harbour_start (cubes in each harbour at setup (same order)) to 7 instead of 6"
+    assert said == "set seat 1's cubes in each harbour at setup (harbour_start; same order) to 7 instead of 6"

@@ -177,7 +177,7 @@ def test_a_small_budget_ends_budget():
     result = find_fix(q, play=surface(PLANTED))
     assert result.status == "budget" and result.change is None
     assert result.games["explore"] + result.games["race"] <= 12_000
-    assert "ended budget" in result.method and result.search == "budget"
+    assert "ended: its budget ran out" in result.method and result.search == "budget"
 
 
 def test_a_budget_too_small_to_explore_is_refused_before_any_game():

@@ -73,3 +73,5 @@ def test_the_fix_section_leads_a_result_folders_report(tmp_path, quick_folder: P
     ids = [s.id for s in report.sections]
     assert ids[0] == "fix" and "seats" in ids
     assert report.answer[0].text.startswith("Recommended change:")
+    assert "the fix's 90% intervals, each bound a one-sided test at α = 0.05" in report.interval_note
+    assert report.interval_note.endswith("the other sections' intervals are 95%."), "not the page's 95% alone"
