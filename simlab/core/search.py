@@ -482,16 +482,7 @@ TEMPLATES = (
 #: compiled on its own was one more library holding the game's whole rules, optimised and linked again into
 #: every caller above it (Roma's search compiled for 29.9 s of CPU split, 19.0 inlined, 22.7 as one function
 #: before the split; docs/scaling.md). Called from Python (the parts' tests), each still compiles on its own.
-INLINED = (
-    determinize_sample,
-    play_out,
-    race_candidates,
-    race_round,
-    race_decide,
-    descend,
-    backup,
-    tree_decide,
-)
+INLINED = tuple(t for t in TEMPLATES if t is not search_decide)
 #: compiled functions shared by every game as they are (no game's names in them)
 SHARED = (
     clock,
