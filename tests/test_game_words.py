@@ -18,27 +18,14 @@ from simlab.analysis.next_step import next_step
 from simlab.analysis.words import Words
 from simlab.cli import cli
 from simlab.core.facts import Roles
+from tests.scenario_runs import MASSILIA_CARDS, run_text, with_head
 
 GAMES = ["massilia", "roma", "pantheon", "merchant_of_venus"]
 COMMANDS = ["seats", "cards", "markets", "compensation", "balance"]
 
 #: a control, two grants of the game's card intervention, two (or three) granted amounts per game
 SCENARIOS = {
-    "massilia": """\
-game = "massilia"
-players = 4
-lineup = ["trader", "priest", "trader", "priest"]
-preset = "rulebook"
-[variants.control]
-[variants.mercure_seat1]
-set = { bonus_card = "mercure", bonus_card_seat = 1 }
-[variants.pluton_seat2]
-set = { bonus_card = "pluton", bonus_card_seat = 2 }
-[variants.money2_seat3]
-set = { start_money = [6, 6, 6, 8] }
-[variants.money4_seat3]
-set = { start_money = [6, 6, 6, 10] }
-""",
+    "massilia": MASSILIA_CARDS,
     "roma": """\
 game = "roma"
 players = 2
@@ -117,13 +104,8 @@ def foreign(game: str) -> re.Pattern[str]:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """One small run of each game (40 games per variant)."""
-    base = tmp_path_factory.mktemp("words")
-    out = {}
-    for game, text in SCENARIOS.items():
-        scenario = base / f"{game}.toml"
-        scenario.write_text(f'description = "words"\ngames = 40\nseed = 7\nchunk_size = 40\n{text}')
-        out[game] = simlab.run_scenario(scenario, jobs=1, out=base / f"run_{len(out)}", progress=False)
-    return out
+    texts = {game: with_head(text, "words", 40, 7, 40) for game, text in SCENARIOS.items()}
+    return {game: run_text(text, tmp_path_factory.mktemp(game)) for game, text in texts.items()}
 
 
 def answer(*args: str) -> str:
@@ -259,9 +241,7 @@ def test_markets_of_a_many_variant_run_lead_with_the_control_and_say_how_to_see_
         for k in (0, 1)
     )
     head = SCENARIOS["massilia"].split("[variants.control]")[0]
-    scenario = tmp_path / "many.toml"
-    scenario.write_text(f'description = "many"\ngames = 10\nseed = 3\n{head}[variants.control]\n{cards}')
-    folder = str(simlab.run_scenario(scenario, jobs=1, out=tmp_path / "run", progress=False))
+    folder = str(run_text(with_head(f"{head}[variants.control]\n{cards}", "many", 10, 3), tmp_path, "many"))
     text = answer("markets", folder)
     rows = re.findall(r"^  (\S+) \S+ +10 ", text, re.M)
     assert rows and set(rows) == {"control"}

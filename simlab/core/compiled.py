@@ -44,10 +44,14 @@ class OneWidthDispatcher(CPUDispatcher):
         return super().get_call_template(tuple(canonical_type(a) for a in folded), {})
 
 
-def compiled(fn: Callable[..., Any]) -> Any:
-    """``njit(cache=True)`` whose calls from compiled code share one specialisation for all integer widths."""
+def compiled(fn: Callable[..., Any], *, inline: bool = False) -> Any:
+    """``njit(cache=True)`` whose calls from compiled code share one specialisation for all integer widths.
+    ``inline``: compiled code that calls it gets its body in place (numba's ``inline="always"``), so it is no
+    library of its own, compiled and then linked again into every caller (called from Python, it compiles as
+    any other)."""
     if config.DISABLE_JIT:
         return fn
-    dispatcher = OneWidthDispatcher(py_func=fn, locals={}, targetoptions={"nopython": True})
+    options: dict[str, Any] = {"nopython": True, "inline": "always"} if inline else {"nopython": True}
+    dispatcher = OneWidthDispatcher(py_func=fn, locals={}, targetoptions=options)
     dispatcher.enable_caching()
     return dispatcher

@@ -96,13 +96,13 @@ class Kernel:
         return self
 
 
-def _copy(template: types.FunctionType, namespace: dict[str, Any], game: str) -> Any:
+def _copy(template: types.FunctionType, namespace: dict[str, Any], game: str, inline: bool = False) -> Any:
     qualname = f"{game}.{template.__name__}"
     fn = types.FunctionType(template.__code__, namespace, qualname, template.__defaults__)
     fn.__qualname__ = qualname
     fn.__module__ = template.__module__
     fn.__doc__ = template.__doc__
-    namespace[template.__name__] = dispatcher = compiled(fn)
+    namespace[template.__name__] = dispatcher = compiled(fn, inline=inline)
     return dispatcher
 
 
@@ -173,7 +173,7 @@ def bind(
         searching = dict(namespace) | search.bound_names()
         label = f"{game}.search"
         for template in search.TEMPLATES:  # the search's one declaration of what a game binds
-            _copy(template, searching, label)
+            _copy(template, searching, label, inline=template in search.INLINED)
         search_policy = _copy(loop.policy, searching, label)
         _copy(loop.play_one, searching, label)
         return dataclasses.replace(

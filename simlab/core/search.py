@@ -23,9 +23,11 @@ names are *templates* like those of :mod:`simlab.core.loop`, listed once in :dat
 :func:`simlab.core.engine.bind` gives each game its own copy of each (globals: the game's ``legal``,
 ``apply``, ``determinize``, …, the loop's ``base_policy`` for rollouts, which cannot re-enter the search, and
 :func:`bound_names`), compiled into the game's *search* loop only when a search bot first plays
-(``Kernel.for_kinds``); the plain loop holds :func:`search_unbound`. The others (:data:`SHARED`) are compiled
-once for every game. The tree is two tables preallocated once per decision (``iterations + 1`` nodes; no
-allocation per iteration) and the work state is one record overwritten per iteration.
+(``Kernel.for_kinds``); the plain loop holds :func:`search_unbound`. All but :func:`search_decide` are
+compiled into their callers (:data:`INLINED`), so the search is one compiled function per game, as fast to
+compile as before the split. The others (:data:`SHARED`) are compiled once for every game. The tree is two
+tables preallocated once per decision (``iterations + 1`` nodes; no allocation per iteration) and the work
+state is one record overwritten per iteration.
 
 The bot's parameters travel in its float64 parameter vector (layout: :data:`PARAMS`, declared once, and its
 ``P_*`` slots below; the rollout bot's own parameters from :data:`ROLLOUT_OFFSET`). Spec strings
@@ -476,6 +478,11 @@ TEMPLATES = (
     tree_decide,
     search_decide,
 )
+#: the templates compiled into their callers (numba's inline="always"), all but search_decide: each part
+#: compiled on its own was one more library holding the game's whole rules, optimised and linked again into
+#: every caller above it (Roma's search compiled for 29.9 s of CPU split, 19.0 inlined, 22.7 as one function
+#: before the split; docs/scaling.md). Called from Python (the parts' tests), each still compiles on its own.
+INLINED = tuple(t for t in TEMPLATES if t is not search_decide)
 #: compiled functions shared by every game as they are (no game's names in them)
 SHARED = (
     clock,
@@ -500,4 +507,13 @@ def bound_names() -> dict[str, object]:
     return names
 
 
-__all__ = ["KIND_SEARCH", "PARAMS", "ROLLOUT_OFFSET", "SHARED", "TEMPLATES", "bound_names", "search_decide"]
+__all__ = [
+    "INLINED",
+    "KIND_SEARCH",
+    "PARAMS",
+    "ROLLOUT_OFFSET",
+    "SHARED",
+    "TEMPLATES",
+    "bound_names",
+    "search_decide",
+]

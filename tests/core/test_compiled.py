@@ -29,6 +29,19 @@ def mixed_callers(seats, rec):
     return total + seat_sum(seats, np.int16(1), np.int8(0))  # int16, int8
 
 
+def _half(x):
+    return x // 2
+
+
+#: compiled into its callers (no library of its own): the search's small per-game parts are bound like this
+inlined_half = compiled(_half, inline=True)
+
+
+@uncached
+def call_inlined_half(x):
+    return inlined_half(x) + inlined_half(x + 2)
+
+
 @uncached
 def high_bits(state):
     return state >> np.uint64(60)
@@ -74,3 +87,11 @@ def test_compiled_is_the_one_width_dispatcher_with_the_disk_cache():
     dispatcher = compiled(twice)
     assert isinstance(dispatcher, OneWidthDispatcher)
     assert type(dispatcher._cache).__name__ == "FunctionCache"  # numba's on-disk cache, as njit(cache=True)
+
+
+def test_an_inlined_function_is_compiled_into_its_caller_not_on_its_own():
+    assert call_inlined_half(7) == 3 + 4
+    assert inlined_half.signatures == []  # the caller holds its body: nothing compiled for it apart
+    assert inlined_half.targetoptions["inline"] == "always"
+    assert inlined_half(9) == 4  # called from Python, it compiles like any other
+    assert "inline" not in compiled(_half).targetoptions

@@ -69,3 +69,39 @@ def test_every_game_declares_its_bot_parameters_once(game):
         vector = registry.make(name).params
         for key, value in info.params.items():
             assert vector[bots.PARAMS.index(key)] == value, (name, key)
+
+
+TABLE = """
+    parameter    trader  priest  meaning
+    money_value  0.45    0.45    points per coin
+    token_cost   2.5     3       points a token costs, a long meaning that goes on
+                                 over a second line
+    keep         5.0     -1e3    least gain kept
+"""
+
+
+def test_a_table_declares_the_parameters_and_every_bots_values_once():
+    params = ParamLayout.table(TABLE)
+    assert params.names == ("money_value", "token_cost", "keep")
+    assert params.doc("token_cost") == "points a token costs, a long meaning that goes on over a second line"
+    trader, priest = params.defaults("trader", "priest")
+    assert list(trader.items()) == [("money_value", 0.45), ("token_cost", 2.5), ("keep", 5.0)]
+    assert priest == params.values(money_value=0.45, token_cost=3.0, keep=-1000.0)
+    assert all(type(v) is float for v in priest.values())
+    trader["keep"] = 0.0  # a copy: the layout's own values stay
+    assert params.defaults("trader")[0]["keep"] == 5.0
+
+
+def test_a_malformed_table_is_refused_saying_what_a_row_holds():
+    with pytest.raises(ValueError, match=r"header 'parameter BOT\.\.\. meaning'"):
+        ParamLayout.table("name trader meaning\nx 1 a thing")
+    with pytest.raises(ValueError, match="'keep': one number per bot \\(trader, priest\\), then what it means"):
+        ParamLayout.table("parameter trader priest meaning\nkeep 1.0 least gain kept")
+    with pytest.raises(ValueError, match="'keep' is declared twice"):
+        ParamLayout.table("parameter trader meaning\nkeep 1 a\nkeep 2 b")
+    with pytest.raises(ValueError, match="say in a few words"):
+        ParamLayout.table("parameter trader meaning\nkeep 1")
+    with pytest.raises(ValueError, match="no bot column 'prest' \\(did you mean 'priest'"):
+        ParamLayout.table(TABLE).defaults("prest")
+    with pytest.raises(ValueError, match="no bot column 'trader'; declared: none"):
+        layout().defaults("trader")

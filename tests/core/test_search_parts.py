@@ -46,6 +46,8 @@ def test_the_engine_binds_every_declared_template_per_game_and_the_plain_loop_no
         copy = bound(pig, template.__name__)
         assert copy.py_func.__qualname__ == f"{pig.name}.search.{template.__name__}"
         assert copy.py_func.__code__ is template.__code__
+        assert (copy.targetoptions.get("inline") == "always") is (template in search.INLINED)
+    assert set(search.INLINED) == set(search.TEMPLATES) - {search.search_decide}  # one compiled search per game
     for shared in search.SHARED:
         assert bound(pig, shared.__name__) is shared  # no game's names in it: one compiled function for all
     plain = pig.kernel.policy.py_func.__globals__

@@ -14,30 +14,9 @@ from pathlib import Path
 
 import pytest
 
-CARDS = """\
-description = "report tests: a control, two cards, two money offsets for seat 3"
-game = "massilia"
-players = 4
-games = 200
-seed = 31
-chunk_size = 100
-lineup = ["trader", "priest", "trader", "priest"]
-preset = "rulebook"
+from tests.scenario_runs import MASSILIA_CARDS, run_text, with_head
 
-[variants.control]
-
-[variants.mercure_seat1]
-set = { bonus_card = "mercure", bonus_card_seat = 1 }
-
-[variants.pluton_seat2]
-set = { bonus_card = "pluton", bonus_card_seat = 2 }
-
-[variants.money2_seat3]
-set = { start_money = [6, 6, 6, 8] }
-
-[variants.money4_seat3]
-set = { start_money = [6, 6, 6, 10] }
-"""
+CARDS = with_head(MASSILIA_CARDS, "report tests: a control, two cards, two money offsets for seat 3", 200, 31, 100)
 
 QUICK = """\
 description = "report tests: rulebook, the 2014 edition, and a changed assumption"
@@ -79,12 +58,7 @@ preset = "bribe_disc"
 
 
 def _run(factory: pytest.TempPathFactory, name: str, text: str) -> Path:
-    import simlab
-
-    base = factory.mktemp(name)
-    scenario = base / f"{name}.toml"
-    scenario.write_text(text)
-    return simlab.run_scenario(scenario, jobs=1, out=base / "results", progress=False)
+    return run_text(text, factory.mktemp(name), name)
 
 
 @pytest.fixture(scope="session")

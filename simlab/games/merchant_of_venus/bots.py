@@ -33,49 +33,28 @@ from simlab.core.params import ParamLayout
 from simlab.core.rng import uniform
 from simlab.games.merchant_of_venus import rules as R
 
-PARAMS = ParamLayout(
-    turn_cost="credits one turn of travel costs a plan",
-    mp_per_turn="MP counted per turn of movement (3 speed dice: 10.5 on average)",
-    buy_margin="least expected profit (credits) for which a goods token is bought",
-    passenger_weight="multiplier on a passenger's fare and fame",
-    port_value="worth of building a spaceport (fees, unlimited trade there) besides its end value",
-    port_reserve="credits kept after building a spaceport",
-    drill_weight="multiplier on a drill's income (0: never aims for an asteroid)",
-    explore_value="worth of first contact with an undiscovered system (allowance, discovery)",
-    equip_weight="multiplier on what equipment, race techs and pilot levels do for movement and holds",
-    cash_reserve="credits kept for goods when buying equipment or techs",
-    unknown_turns="turns assumed to reach an undiscovered buyer or destination",
+PARAMS = ParamLayout.table(
+    """
+    parameter         trader  porter  meaning
+    turn_cost         30.0    30.0    credits one turn of travel costs a plan
+    mp_per_turn       10.0    10.0    MP counted per turn of movement (3 speed dice: 10.5 on average)
+    buy_margin        20.0    30.0    least expected profit (credits) for which a goods token is bought
+    passenger_weight  0.6     1.3     multiplier on a passenger's fare and fame
+    port_value        0.0     150.0   worth of building a spaceport (fees, unlimited trade there) besides its end value
+    port_reserve      400.0   20.0    credits kept after building a spaceport
+    drill_weight      0.0     1.2     multiplier on a drill's income (0: never aims for an asteroid)
+    explore_value     60.0    40.0    worth of first contact with an undiscovered system (allowance, discovery)
+    equip_weight      1.0     1.0     multiplier on what equipment, race techs and pilot levels do for movement and
+                                      holds
+    cash_reserve      100.0   60.0    credits kept for goods when buying equipment or techs
+    unknown_turns     3.0     3.0     turns assumed to reach an undiscovered buyer or destination
+    """
 )
+TRADER, PORTER = PARAMS.defaults("trader", "porter")
 PARAM_NAMES = PARAMS.names
 P_TURN, P_MPT, P_MARGIN, P_PASS = PARAMS.indices("turn_cost", "mp_per_turn", "buy_margin", "passenger_weight")
 P_PORT, P_PRES, P_DRILL, P_EXPLORE = PARAMS.indices("port_value", "port_reserve", "drill_weight", "explore_value")
 P_EQUIP, P_CASH, P_UNKNOWN = PARAMS.indices("equip_weight", "cash_reserve", "unknown_turns")
-TRADER = PARAMS.values(
-    turn_cost=30.0,
-    mp_per_turn=10.0,
-    buy_margin=20.0,
-    passenger_weight=0.6,
-    port_value=0.0,
-    port_reserve=400.0,
-    drill_weight=0.0,
-    explore_value=60.0,
-    equip_weight=1.0,
-    cash_reserve=100.0,
-    unknown_turns=3.0,
-)
-PORTER = PARAMS.values(
-    turn_cost=30.0,
-    mp_per_turn=10.0,
-    buy_margin=30.0,
-    passenger_weight=1.3,
-    port_value=150.0,
-    port_reserve=20.0,
-    drill_weight=1.2,
-    explore_value=40.0,
-    equip_weight=1.0,
-    cash_reserve=60.0,
-    unknown_turns=3.0,
-)
 
 NEG = -1e18
 #: worth (credits over a whole game) of a cargo hold's room, a drive's skipped colour, a Thrust Booster

@@ -25,22 +25,27 @@ from simlab.core.rng import below
 
 from . import rules as R
 
-PARAMS = ParamLayout(
-    god_first="1: the one-rule baseline (take a payable god, otherwise random); 0: the full evaluation",
-    god_weight="multiplier on a god's worth when choosing the action",
-    move_weight="multiplier on a move's worth when choosing the action",
-    buy_weight="multiplier on a purchase's worth when choosing the action",
-    draw_weight="points per card drawn by the draw action (scaled down as the hand fills)",
-    tile_weight="points per sacrifice-tile level gained",
-    column_weight="multiplier on the points one more column adds at the remaining scorings",
-    contest_weight="extra share of a column's worth per rival piece next to its space",
-    loot_weight="points per loot tile taken by a foot",
-    reach_weight="worth of a foot next to a loot tile (falls off with the distance)",
-    card_cost="points one sacrifice card spent on a god costs",
-    max_move_cards="most movement cards the mover plays",
-    join_steps="least steps that still reach loot for which a joiner joins (else draws a card)",
-    piece_weight="points per foot or column bought from the supply into the stock",
+PARAMS = ParamLayout.table(
+    """
+    parameter       builder  devout  meaning
+    god_first       0.0      0.0     1: the one-rule baseline (take a payable god, otherwise random); 0: the full
+                                     evaluation
+    god_weight      0.7      1.5     multiplier on a god's worth when choosing the action
+    move_weight     1.3      0.7     multiplier on a move's worth when choosing the action
+    buy_weight      0.9      1.2     multiplier on a purchase's worth when choosing the action
+    draw_weight     0.5      0.6     points per card drawn by the draw action (scaled down as the hand fills)
+    tile_weight     1.0      2.0     points per sacrifice-tile level gained
+    column_weight   1.5      0.8     multiplier on the points one more column adds at the remaining scorings
+    contest_weight  0.5      0.2     extra share of a column's worth per rival piece next to its space
+    loot_weight     3.0      2.5     points per loot tile taken by a foot
+    reach_weight    1.0      0.6     worth of a foot next to a loot tile (falls off with the distance)
+    card_cost       0.6      0.4     points one sacrifice card spent on a god costs
+    max_move_cards  4.0      2.0     most movement cards the mover plays
+    join_steps      2.0      3.0     least steps that still reach loot for which a joiner joins (else draws a card)
+    piece_weight    0.6      0.3     points per foot or column bought from the supply into the stock
+    """
 )
+BUILDER, DEVOUT = PARAMS.defaults("builder", "devout")
 PARAM_NAMES = PARAMS.names
 P_GOD_FIRST, P_GOD, P_MOVE, P_BUY = PARAMS.indices("god_first", "god_weight", "move_weight", "buy_weight")
 P_DRAW, P_TILE, P_COLUMN, P_CONTEST = PARAMS.indices("draw_weight", "tile_weight", "column_weight", "contest_weight")
@@ -48,38 +53,6 @@ P_LOOT, P_REACH, P_CARD = PARAMS.indices("loot_weight", "reach_weight", "card_co
 P_MAX_MOVE, P_JOIN, P_PIECE = PARAMS.indices("max_move_cards", "join_steps", "piece_weight")
 
 GOD_FIRST = PARAMS.values(0.0, god_first=1.0)
-BUILDER = PARAMS.values(
-    god_first=0.0,
-    god_weight=0.7,
-    move_weight=1.3,
-    buy_weight=0.9,
-    draw_weight=0.5,
-    tile_weight=1.0,
-    column_weight=1.5,
-    contest_weight=0.5,
-    loot_weight=3.0,
-    reach_weight=1.0,
-    card_cost=0.6,
-    max_move_cards=4.0,
-    join_steps=2.0,
-    piece_weight=0.6,
-)
-DEVOUT = PARAMS.values(
-    god_first=0.0,
-    god_weight=1.5,
-    move_weight=0.7,
-    buy_weight=1.2,
-    draw_weight=0.6,
-    tile_weight=2.0,
-    column_weight=0.8,
-    contest_weight=0.2,
-    loot_weight=2.5,
-    reach_weight=0.6,
-    card_cost=0.4,
-    max_move_cards=2.0,
-    join_steps=3.0,
-    piece_weight=0.3,
-)
 
 #: a god's worth beyond its era points, per god (``data.GODS`` order), in points per remaining era for the
 #: gods that stay, once for those that act at once: Surparit's second god is scored separately; Plaesiris'

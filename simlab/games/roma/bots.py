@@ -26,39 +26,24 @@ from simlab.core.params import ParamLayout
 from simlab.core.rng import uniform
 from simlab.games.roma import rules as R
 
-PARAMS = ParamLayout(
-    money_value="VP-equivalents per sestertius",
-    card_value="VP-equivalents of a card kept in hand",
-    empty_value="worth of covering an empty space (1 VP lost per turn while it stays empty)",
-    econ="weight of economy cards (Forum, Basilica, Templum, Legat, Tribunus, Mercator, Mercatus)",
-    attack="weight of attack cards (battles, Sicarius, Nero, Gladiator, Essedum, Praetorianus)",
-    defend="weight of defence (Turris, exposure to attackers opposite)",
-    draw_value="VP-equivalents of one draw action (keeping the best of the drawn cards)",
-    reroll_below="reroll a triple whose best use is worth less than this",
-)
-PARAM_NAMES = PARAMS.names
 # Defaults tuned by one-at-a-time sweeps against the previous defaults (3,000-4,000 games per candidate,
 # seats rotated): both styles gained from weighting their own card class more and drawing less.
-BUILDER = PARAMS.values(
-    money_value=0.35,
-    card_value=0.8,
-    empty_value=3.0,
-    econ=2.0,
-    attack=1.2,
-    defend=1.0,
-    draw_value=0.6,
-    reroll_below=2.5,
+PARAMS = ParamLayout.table(
+    """
+    parameter     builder  warrior  meaning
+    money_value   0.35     0.35     VP-equivalents per sestertius
+    card_value    0.8      0.8      VP-equivalents of a card kept in hand
+    empty_value   3.0      4.0      worth of covering an empty space (1 VP lost per turn while it stays empty)
+    econ          2.0      1.5      weight of economy cards (Forum, Basilica, Templum, Legat, Tribunus, Mercator,
+                                    Mercatus)
+    attack        1.2      2.5      weight of attack cards (battles, Sicarius, Nero, Gladiator, Essedum, Praetorianus)
+    defend        1.0      0.8      weight of defence (Turris, exposure to attackers opposite)
+    draw_value    0.6      0.8      VP-equivalents of one draw action (keeping the best of the drawn cards)
+    reroll_below  2.5      2.5      reroll a triple whose best use is worth less than this
+    """
 )
-WARRIOR = PARAMS.values(
-    money_value=0.35,
-    card_value=0.8,
-    empty_value=4.0,
-    econ=1.5,
-    attack=2.5,
-    defend=0.8,
-    draw_value=0.8,
-    reroll_below=2.5,
-)
+BUILDER, WARRIOR = PARAMS.defaults("builder", "warrior")
+PARAM_NAMES = PARAMS.names
 P_MONEY, P_CARD, P_EMPTY, P_ECON = PARAMS.indices("money_value", "card_value", "empty_value", "econ")
 P_ATTACK, P_DEFEND, P_DRAW, P_REROLL = PARAMS.indices("attack", "defend", "draw_value", "reroll_below")
 
