@@ -245,6 +245,7 @@ def test_the_fix_only_report_states_the_question_with_its_knobs_and_guards_in_wo
     rows = {r[0]: r[1] for r in build_report(tmp_path / "f").variants.rows}
     assert rows["fix.budget"].startswith("14,000 search games") and rows["fix.seed"] == "34002"
     assert rows["fix.tolerance"] == "every seat within 1/N ± 5 points of win share"
+    assert rows["fix.alpha"] == "α = 0.05: at most a 5% chance of certifying a change that is not fair within ±5 points"
     assert (
         rows["fix.knobs.start_money"].startswith("starting sestertii by seat")
         and "[[0, 3], [0, 8]]" in (rows["fix.knobs.start_money"])

@@ -39,7 +39,7 @@ from simlab.run.fix_question import LEAST_BATCH, LEAST_CERTIFY_GAMES
 @click.option(
     "--alpha",
     type=FiniteFloatRange(min=0, max=0.5, min_open=True, max_open=True),
-    help="Most probability of certifying a change that is not fair within the tolerance [fix.alpha, else 0.05].",
+    help="At most this chance of certifying a change that is not fair within the tolerance [fix.alpha, else 0.05].",
 )
 @click.option("--seed", "-s", type=click.IntRange(0), help="Root seed of the search [fix.seed, else the scenario's].")
 @click.option(
