@@ -38,7 +38,6 @@ CERTIFIED: dict[str, Any] = {
                 "settings": [{"knob": "start_money", "published": [6, 6, 6, 6], "value": [6, 6, 7, 9], "steps": 4}],
                 "cost": {"knobs": 1, "steps": 4},
             },
-            "cost": {"knobs": 1, "steps": 4},
             "worst_deviation": 0.009,
             "lo": 0.003,
             "hi": 0.015,

@@ -239,3 +239,26 @@ def test_a_grid_outside_a_knobs_declared_range_is_refused_naming_the_key(tmp_pat
     result = CliRunner().invoke(cli, ["fix", str(path), "--out", str(tmp_path / "out")])
     _refused(result, r"massilia_fix\.toml: key 'fix\.knobs\.rounds.*'")
     assert "0 is outside the range of rounds (1..12)" in result.stderr and not (tmp_path / "out").exists()
+
+
+def test_batch_and_certify_games_options_override_the_table_and_are_checked(pig, tmp_path):
+    from simlab.run.fix_folder import load_fix
+
+    for option, bad in (("--batch", "9"), ("--certify-games", "99"), ("--batch", "x")):
+        refused = _fix(tmp_path, FIX, option, bad)
+        assert refused.exit_code == 2 and option in refused.stderr, refused.output  # the table's least values
+        assert not (tmp_path / "out").exists()
+    answer = _answer(_fix(tmp_path, FIX, "--json", "--batch", "400", "--certify-games", "1000"))
+    identity = load_fix(tmp_path / "out")["identity"]
+    assert identity["batch"] == 400 and identity["certify_games"] == 1000, "the options override the table"
+    assert all(p["n"] == 1000 for p in answer["panel"]), answer["panel"]  # certified on --certify-games games
+    assert all(g % 400 == 0 for g in (answer["games"]["explore"], answer["games"]["race"]))
+    again = _answer(_fix(tmp_path, FIX, "--json", "--resume", "--batch", "400", "--certify-games", "1000"))
+    assert again == answer, "the same options resume the same question"
+    # as --budget on resume: another value is another question, refused naming what differs
+    _refused(_fix(tmp_path, FIX, "--resume", "--batch", "500"), r"another question \(batch: 400 there, 500 now")
+    _refused(_fix(tmp_path, FIX, "--resume"), r"another question \(batch: 400 there, 500 now; certify_games: ")
+    other = _fix(tmp_path, FIX, "--resume", "--batch", "400", "--certify-games", "1200")
+    _refused(other, r"another question \(certify_games: 1000 there, 1200 now\)")
+    _refused(_fix(tmp_path, FIX, "--resume", "--batch", "400", "--certify-games", "1000", "--budget", "7000"),
+             r"another question \(budget: 6000 there, 7000 now\)")  # fmt: skip

@@ -126,9 +126,9 @@ def test_each_game_says_its_change_in_its_own_words_description_first(game, knob
 
 
 def _open_result(status: str) -> dict:
-    alt = {"change": {"settings": [{"knob": "start_points", "published": [0, 0], "value": [0, 5], "steps": 1}]},
-           "cost": {"knobs": 1, "steps": 1}, "worst_deviation": 0.01, "lo": 0.0, "hi": 0.03, "mean_length": 9.0,
-           "n": 1000}  # fmt: skip
+    alt = {"change": {"settings": [{"knob": "start_points", "published": [0, 0], "value": [0, 5], "steps": 1}],
+                      "cost": {"knobs": 1, "steps": 1}},
+           "worst_deviation": 0.01, "lo": 0.0, "hi": 0.03, "mean_length": 9.0, "n": 1000}  # fmt: skip
     return {
         "status": status, "change": None, "search": "budget", "tolerance": 3.0, "alpha": 0.05,
         "before": [{"seat": 0, "share": 0.55, "lo": 0.53, "hi": 0.57, "n": 2000}], "after": [], "panel": [],
@@ -142,6 +142,20 @@ def test_an_open_search_lists_its_open_candidates_not_alternatives_that_pass():
     assert not any("also pass" in line for line in lines), lines
     assert any(line.startswith("candidates still open") for line in lines), lines
     assert W.alternatives_title(_open_result("certified")).startswith("cheapest alternatives that also pass")
+
+
+def test_an_alternatives_cost_is_said_once_inside_its_change_and_read_from_there():
+    from simlab.experiments.fix_question import Alternative, Change
+
+    change = Change((("start_points", (0, 5)),), (("start_points", (0, 0)),), (("start_points", 1),), (0, 1))
+    said = Alternative(change, 0.01, 0.0, 0.03, 9.0, 1000).as_dict()
+    assert "cost" not in said and said["change"] == change.as_dict(), said  # docs/experiments.md's schema table
+    assert said["change"]["cost"] == {"knobs": 1, "steps": 1}
+    rows = W.alternative_rows(_open_result("budget"), W.Vocabulary())
+    assert rows[0][1] == "1 knob, 1 step", rows
+    old = _open_result("budget")  # a folder written before: the cost beside the change, not inside it
+    old["alternatives"][0]["cost"] = old["alternatives"][0]["change"].pop("cost")
+    assert W.alternative_rows(old, W.Vocabulary())[0][1] == "1 knob, 1 step"
 
 
 def test_the_method_says_how_the_search_ended_in_words():
@@ -231,6 +245,7 @@ def test_the_fix_only_report_states_the_question_with_its_knobs_and_guards_in_wo
     rows = {r[0]: r[1] for r in build_report(tmp_path / "f").variants.rows}
     assert rows["fix.budget"].startswith("14,000 search games") and rows["fix.seed"] == "34002"
     assert rows["fix.tolerance"] == "every seat within 1/N ± 5 points of win share"
+    assert rows["fix.alpha"] == "α = 0.05: at most a 5% chance of certifying a change that is not fair within ±5 points"
     assert (
         rows["fix.knobs.start_money"].startswith("starting sestertii by seat")
         and "[[0, 3], [0, 8]]" in (rows["fix.knobs.start_money"])

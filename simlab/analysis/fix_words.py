@@ -312,7 +312,7 @@ def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[
     return [
         [
             change_text(a.get("change"), vocab),
-            cost_text(a.get("cost")),
+            cost_text((a.get("change") or {}).get("cost", a.get("cost"))),  # beside the change: an older folder
             points_ci(a.get("worst_deviation"), a.get("lo"), a.get("hi")),
             _measure(a.get("mean_length")),
             f"{a.get('n', 0):,}",

@@ -9,6 +9,7 @@ import click
 
 from simlab.cli.group import FiniteFloatRange, cli
 from simlab.cli.options import split_bots
+from simlab.run.fix_question import LEAST_BATCH, LEAST_CERTIFY_GAMES
 
 
 @cli.command("fix")
@@ -23,11 +24,22 @@ from simlab.cli.options import split_bots
     type=click.IntRange(1),
     help="Most search games (explore and race; certification extra) [fix.budget, else 200,000].",
 )
+@click.option(
+    "--batch",
+    type=click.IntRange(LEAST_BATCH),
+    help=f"Games per candidate and round of the search (at least {LEAST_BATCH}) [fix.batch, else 1,000].",
+)
+@click.option(
+    "--certify-games",
+    type=click.IntRange(LEAST_CERTIFY_GAMES),
+    help="Fresh games per certification lineup (the scenario's, then each panel bot; at least "
+    f"{LEAST_CERTIFY_GAMES}) [fix.certify_games, else 20,000].",
+)
 @click.option("--panel", metavar="BOTS", help="Bots the fix is certified with, each in every seat [fix.panel].")
 @click.option(
     "--alpha",
     type=FiniteFloatRange(min=0, max=0.5, min_open=True, max_open=True),
-    help="Most probability of certifying a change that is not fair within the tolerance [fix.alpha, else 0.05].",
+    help="At most this chance of certifying a change that is not fair within the tolerance [fix.alpha, else 0.05].",
 )
 @click.option("--seed", "-s", type=click.IntRange(0), help="Root seed of the search [fix.seed, else the scenario's].")
 @click.option(
@@ -41,6 +53,8 @@ def fix(
     scenario: str,
     tolerance: float | None,
     budget: int | None,
+    batch: int | None,
+    certify_games: int | None,
     panel: str | None,
     alpha: float | None,
     seed: int | None,
@@ -65,7 +79,8 @@ def fix(
     from simlab.run.runner import resolve_jobs
 
     jobs = resolve_jobs(jobs, force_jobs)
-    overrides = {"tolerance": tolerance, "budget": budget, "alpha": alpha, "seed": seed}
+    overrides = {"tolerance": tolerance, "budget": budget, "batch": batch, "certify_games": certify_games}
+    overrides |= {"alpha": alpha, "seed": seed}
     overrides["panel"] = split_bots(panel) if panel else None
     run = run_fix(
         scenario, overrides, out=out, resume=resume, jobs=jobs, progress=lambda line: click.echo(line, err=True)

@@ -89,7 +89,7 @@ class BotCheck:
 @dataclasses.dataclass(frozen=True)
 class Alternative:
     """Another change the search found within the tolerance: its worst seat deviation (with interval) and mean
-    game length, on its ``n`` search games."""
+    game length, on its ``n`` search games; its cost is the change's own (``Change.as_dict()``), said once."""
 
     change: Change
     worst_deviation: float
@@ -99,10 +99,8 @@ class Alternative:
     n: int
 
     def as_dict(self) -> dict[str, Any]:
-        knobs, steps = self.change.cost
         return {
             "change": self.change.as_dict(),
-            "cost": {"knobs": knobs, "steps": steps},
             "worst_deviation": self.worst_deviation,
             "lo": self.lo,
             "hi": self.hi,

@@ -22,7 +22,7 @@ from simlab.run.fix_folder import FORMAT, FixStore
 from simlab.run.scenario import Scenario, load_scenario
 
 #: the options of ``simlab fix`` that override the ``[fix]`` table's keys of the same name
-OVERRIDES = ("tolerance", "budget", "panel", "alpha", "seed")
+OVERRIDES = ("tolerance", "budget", "batch", "certify_games", "panel", "alpha", "seed")
 
 
 @dataclasses.dataclass(frozen=True)

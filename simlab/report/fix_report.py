@@ -87,7 +87,7 @@ def interval_note(folder: str | Path, level: float | None = None) -> str:
 #: the question's settings in words (the identity's keys as the scenario's [fix] table names them)
 SAID = {
     "tolerance": lambda v: f"every seat within 1/N ± {float(v):g} points of win share",
-    "alpha": lambda v: f"{float(v):g}: the most probability of certifying a change that is not fair within it",
+    "alpha": lambda v: alpha_text(v, None),
     "budget": lambda v: f"{int(v):,} search games (explore and race; certification extra)",
     "batch": lambda v: f"{int(v):,} games per candidate and round",
     "certify_games": lambda v: f"{int(v):,} fresh games per certification lineup",
@@ -96,13 +96,21 @@ SAID = {
 }
 
 
+def alpha_text(alpha: float, tolerance: float | None) -> str:
+    """α said plainly: the chance the search certifies a change that is not fair within ±tolerance points."""
+    within = f"±{float(tolerance):g} points" if tolerance is not None else "the tolerance"
+    chance = f"{round(float(alpha) * 100, 10):g}%"
+    return f"α = {float(alpha):g}: at most a {chance} chance of certifying a change that is not fair within {within}"
+
+
 def question_rows(ident: dict[str, Any], text: str, vocab: W.Vocabulary) -> list[list[str]]:
     """The question the search answered: its settings in words, then each knob (by its description, with the grid
     the scenario gave) and each guard (its band) from the scenario's [fix] table."""
     import tomllib
 
     rows = [["rules version", str(ident["rules_version"])]] if ident.get("rules_version") else []
-    rows += [[f"fix.{k}", SAID[k](ident[k])] for k in SAID if ident.get(k) is not None]
+    said = {**SAID, "alpha": lambda v: alpha_text(v, ident.get("tolerance"))}
+    rows += [[f"fix.{k}", said[k](ident[k])] for k in said if ident.get(k) is not None]
     try:
         table = tomllib.loads(text).get("fix") or {}
     except tomllib.TOMLDecodeError:  # an old folder's text that no longer parses: the settings alone

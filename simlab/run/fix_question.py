@@ -43,6 +43,9 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_BUDGET = 200_000
 DEFAULT_BATCH = 1_000
 DEFAULT_CERTIFY_GAMES = 20_000
+#: the least games per arm and round and per certification lineup (the `[fix]` table's and `simlab fix`'s check)
+LEAST_BATCH = 10
+LEAST_CERTIFY_GAMES = 100
 #: the kind of each measure: a mean (relative band in percent) or a rate (relative band in points)
 RATES = ("draws", "luck")
 

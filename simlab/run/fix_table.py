@@ -19,6 +19,8 @@ from simlab.run.fix_question import (
     DEFAULT_BUDGET,
     DEFAULT_CERTIFY_GAMES,
     DEFAULT_TOLERANCE,
+    LEAST_BATCH,
+    LEAST_CERTIFY_GAMES,
     RATES,
     FixQuestion,
     FixQuestionError,
@@ -75,8 +77,8 @@ def fix_question_from_table(
     ints = {}
     for key, default, least in (
         ("budget", DEFAULT_BUDGET, 1),
-        ("batch", DEFAULT_BATCH, 10),
-        ("certify_games", DEFAULT_CERTIFY_GAMES, 100),
+        ("batch", DEFAULT_BATCH, LEAST_BATCH),
+        ("certify_games", DEFAULT_CERTIFY_GAMES, LEAST_CERTIFY_GAMES),
         ("seed", seed, 0),
     ):
         value = table.get(key, default)
