@@ -41,10 +41,9 @@ def luck_columns(results: Results) -> dict[str, float]:
     }
 
 
-def adjusted_seat_sums(results: Results, luck: dict[str, float]) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Per variant and seat the win-share sums ``seat_advantage`` reads (``win_share__n``, ``win_share``,
-    ``win_share__sd``, ``_w1``, ``_w2``) of the adjusted shares u, with ``win_share_variance_ratio`` (u's variance
-    over y's, in-sample); and per variant the cross products Σ u_i·u_j (``c{i}_{j}``) over every game."""
+def _luck_rows(results: Results, luck: dict[str, float]) -> tuple[list[str], pl.DataFrame]:
+    """The luck columns and the rows (variant, game, seat, win share, luck) sorted by game and seat; refused when
+    no fact declares an expectation or some game lacks one (the adjusted estimate would be silently wrong)."""
     if not luck:
         raise AnalysisError("no chance facts with a declared expectation in these results (role chance.luck)")
     cols = list(luck)
@@ -59,6 +58,14 @@ def adjusted_seat_sums(results: Results, luck: dict[str, float]) -> tuple[pl.Dat
             f"some games lack the chance facts {', '.join(cols)} (parts written before the game recorded them, or "
             "missing shares); analyse without control variates"
         )
+    return cols, df
+
+
+def adjusted_seat_sums(results: Results, luck: dict[str, float]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Per variant and seat the win-share sums ``seat_advantage`` reads (``win_share__n``, ``win_share``,
+    ``win_share__sd``, ``_w1``, ``_w2``) of the adjusted shares u, with ``win_share_variance_ratio`` (u's variance
+    over y's, in-sample); and per variant the cross products Σ u_i·u_j (``c{i}_{j}``) over every game."""
+    cols, df = _luck_rows(results, luck)
     n = int(df["seat"].max()) + 1
     per_rows, split_rows = [], []
     for (variant,), d in df.group_by("variant", maintain_order=True):
@@ -164,17 +171,7 @@ def adjusted_comparison(results: Results, base: str, luck: dict[str, float]) -> 
     """``compare_variants(rows, base)``'s paired moments per (variant, seat) — games, base, value, diff__n, diff,
     diff__sd — of the win-share changes adjusted for every seat's luck in both games of each pair (the variant's
     and the base's), centred at the declared expectation; the sd is widened for the fitted coefficients."""
-    if not luck:
-        raise AnalysisError("no chance facts with a declared expectation in these results (role chance.luck)")
-    cols = list(luck)
-    df = (
-        as_lazy(results)
-        .select("variant", "game", "seat", pl.col("win_share").cast(pl.Float64), *cols)
-        .sort("variant", "game", "seat")
-        .collect()
-    )
-    if df.select(pl.any_horizontal(pl.col(c).is_null() for c in ["win_share", *cols]).any()).item():
-        raise AnalysisError(f"some games lack the chance facts {', '.join(cols)}; analyse without control variates")
+    cols, df = _luck_rows(results, luck)
     n = int(df["seat"].max()) + 1
     wide = {
         str(v): d for (v,), d in df.group_by("variant", maintain_order=True) if d.height % n == 0

@@ -3,8 +3,9 @@ subprocess the resume test kills)."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
+
+from simlab.analysis.sequential import Verdict
 
 #: a control and three one-card variants of Massilia; 10-game chunks, so the looks fall on 20, 40, 60, 80, 120...
 CARDS = """\
@@ -35,21 +36,6 @@ set = { bonus_card = "mars", bonus_card_seat = 2 }
 SETTLE_AT = {"jupiter_seat0": 40, "junon_seat1": 40, "mars_seat2": 100}
 
 
-@dataclasses.dataclass(frozen=True)
-class Verdict:
-    """The fields of ``simlab.analysis.sequential.Verdict`` the driver reads."""
-
-    key: str
-    label: str
-    variants: tuple[str, ...]
-    estimate: float
-    lo: float
-    hi: float
-    n: int
-    state: str
-    direction: str | None
-
-
 def games_per_variant(folder: Path) -> dict[str, int]:
     """Distinct games on disk per variant, read from the rows."""
     import polars as pl
@@ -70,7 +56,7 @@ def judge(folder: Path, tolerance: float, alpha: float, settle_at: dict[str, int
         half = 0.02 * (at / max(common, 1)) ** 0.5
         state = "within" if common >= at else "open"
         out.append(
-            Verdict(card, f"{card} value", ("control", card), 0.001, 0.001 - half, 0.001 + half, common, state, None)
+            Verdict(card, f"{card} value", ("control", card), 0.001, 0.001 - half, 0.001 + half, common, state, 0)
         )
     return out
 

@@ -181,7 +181,7 @@ def test_the_progress_note_shows_the_widest_open_bands_and_a_time_to_settle(tmp_
     def bands(folder: Path, tolerance: float, alpha: float) -> list[Verdict]:
         n = s.reached["control"]
         return [
-            Verdict(k, k, ("control", k), 0.001, 0.001 - h, 0.001 + h, n, "open", None)
+            Verdict(k, k, ("control", k), 0.001, 0.001 - h, 0.001 + h, n, "open", 0)
             for k, h in (("jupiter_seat0", 0.05 * (100 / n) ** 0.5), ("junon_seat1", 0.03 * (100 / n) ** 0.5))
         ]
 
