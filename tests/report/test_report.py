@@ -278,7 +278,9 @@ def test_cli_report(quick_folder, tmp_path, monkeypatch):
     sections = [re.fullmatch(r"  ([a-z ]+): (?:\d+\.\d s|not in these results)", line) for line in progress[1:]]
     assert all(sections), progress
     assert [m.group(1) for m in sections] == [  # a built section by its title, in the game's words
+        "what would fix it",
         "seats and starting sesterces",
+        "stopping rule",
         "card value",
         "markets",
         "general balance metrics",
