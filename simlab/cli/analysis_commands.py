@@ -9,6 +9,7 @@ from simlab.cli.group import cli
 from simlab.cli.options import (
     chart_option,
     choice_option,
+    control_variates_option,
     folder_argument,
     json_option,
     tolerance_option,
@@ -23,13 +24,7 @@ from simlab.cli.options import (
 @click.option("--top", type=click.IntRange(0), default=5, show_default=True, help="Variants summarised in a big run.")
 @click.option("--all", "show_all", is_flag=True, help="Show every variant in full, however many the run has.")
 @tolerance_option
-@click.option(
-    "--control-variates",
-    "control_variates",
-    is_flag=True,
-    help="Adjust for the seats' luck (a game that declares chance facts, docs/analysis.md): same games, narrower "
-    "intervals.",
-)
+@control_variates_option
 @chart_option
 @json_option
 def seats(
@@ -104,13 +99,7 @@ def compensation(folder: str, seat: int | None, chart: str | None, fmt: str | No
     default="holm",
     text="Multiple-testing adjustment: holm (family-wise error) or bh (false discovery rate).",
 )
-@click.option(
-    "--control-variates",
-    "control_variates",
-    is_flag=True,
-    help="Adjust for the seats' luck (a game that declares chance facts, docs/analysis.md): same games, narrower "
-    "intervals.",
-)
+@control_variates_option
 @chart_option
 @json_option
 def cards(

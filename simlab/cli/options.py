@@ -96,6 +96,18 @@ def _config(game: Any, players: int | None, preset: str | None, settings: tuple[
 
 
 # -- analysis commands ------------------------------------------------------------------------------
+def control_variates_option(func: Callable) -> Callable:
+    """--control-variates (``control_variates``): the estimates adjusted for the seats' declared luck
+    (``simlab.analysis.chance``); seats and cards offer it alike."""
+    return click.option(
+        "--control-variates",
+        "control_variates",
+        is_flag=True,
+        help="Adjust for the seats' luck (a game that declares chance facts, docs/analysis.md): same games, narrower "
+        "intervals.",
+    )(func)
+
+
 def folder_argument(func: Callable) -> Callable:
     """FOLDER: a result folder (the analyses, replay, repair, verify)."""
     return click.argument("folder", type=click.Path(file_okay=False))(func)
