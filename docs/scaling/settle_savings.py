@@ -15,10 +15,15 @@ record exactly, and uses it to give the games the rule needs at other tolerances
     PYTHONPATH=. python docs/scaling/settle_savings.py --table LOG...   # the markdown table of the printed lines
     PYTHONPATH=. python docs/scaling/settle_savings.py --headline OUT 1,2,3 quickstart=10000 ...   # replays only,
     PYTHONPATH=. python docs/scaling/settle_savings.py --replay OUT 1,2,3 quickstart=10000 ...     # settle = ...
+    PYTHONPATH=. python docs/scaling/settle_savings.py --headline OUT 1 --futility 0,0.05,0.01 quickstart ...
 
 ``--headline`` replays the rule of ``--settle headline`` (the headline verdicts, their intervals simultaneous
 over that family alone), ``--replay`` that of ``--settle every``; both print the verdicts' agreement with the
-fixed run's read at its full size by the same family.
+fixed run's read at its full size by the same family. ``--futility P,Q,...`` replays each tolerance at each
+futility threshold (0: none; default 0); a NAME without ``=GAMES`` is replayed at the scenario's shipped size.
+Besides *agree*, *settled only early* and *contradicts*, a verdict the rule left open that the fixed run settles
+at its full size is counted as *lost*: to futility (out of reach) or otherwise. ``--json`` prints one JSON line
+per scenario, tolerance and threshold instead of the markdown table (``--table-replays LOG`` makes the table).
 """
 
 from __future__ import annotations
@@ -32,19 +37,22 @@ from pathlib import Path
 import simlab
 from simlab.analysis.sequential import settled_verdicts
 from simlab.experiments.settle import Rule, Settle, look_step
-from simlab.run.scenario import load_scenario
+from simlab.run.scenario import DEFAULT_FUTILITY, load_scenario
 
 
-def replay(folder: Path, sc, tolerance: float, alpha: float, max_games: int, settle: str = "every") -> Settle:
+def replay(
+    folder: Path, sc, tolerance: float, alpha: float, max_games: int, settle: str = "every", futility: float = 0.0
+) -> Settle:
     """The rule's decisions replayed on a fixed run's folder: each look reads the games below it (``settle``: the
-    family of verdicts the rule waits for, "every" or "headline", its intervals simultaneous over that family)."""
+    family of verdicts the rule waits for, "every" or "headline", its intervals simultaneous over that family;
+    ``futility``: the rule's threshold, its open verdicts' chances read against ``max_games``)."""
     look = [0]
     sc = sc.with_options(games=max_games)
 
     def judge(_folder: Path, tol: float, a: float):
-        return settled_verdicts(folder, tol, a, games=look[0], family=settle)
+        return settled_verdicts(folder, tol, a, games=look[0], family=settle, cap=max_games if futility else None)
 
-    rule = Rule(tolerance, alpha, max_games, settle)
+    rule = Rule(tolerance, alpha, max_games, settle, futility)
     s = Settle(rule, sc.variant_names, look_step(sc, max_games), judge, players=sc.players)
     s.begin({})
     reached = dict.fromkeys(sc.variant_names, 0)
@@ -60,7 +68,7 @@ def agreement(record: dict, fixed: Path, tolerance: float, alpha: float, settle:
         v.key: (v.state, v.direction if v.state == "beyond" else 0)
         for v in settled_verdicts(fixed, tolerance, alpha, family=settle)
     }
-    out = {"agree": 0, "settled only early": 0, "contradicts": 0}
+    out = {"agree": 0, "settled only early": 0, "contradicts": 0, "lost to futility": 0, "lost otherwise": 0}
     for v in record["verdicts"]:
         mine = (v["state"], v["direction"] if v["state"] == "beyond" else 0)
         theirs = full[v["key"]]
@@ -68,9 +76,81 @@ def agreement(record: dict, fixed: Path, tolerance: float, alpha: float, settle:
             out["agree"] += 1
         elif theirs[0] == "open":
             out["settled only early"] += 1
+        elif mine[0] == "open":  # the fixed run settles it at its full size; the rule stopped without it
+            out["lost to futility" if v.get("out_of_reach_at") is not None else "lost otherwise"] += 1
         else:
             out["contradicts"] += 1
     return out
+
+
+def replay_rows(out: Path, runs: list[str], tolerances: list[float], futilities: list[float], settle: str,
+                alpha: float = 0.05):  # fmt: skip
+    """One dict per scenario, tolerance and futility threshold: the games the replayed rule plays, its outcome,
+    the verdicts it settled, put out of reach, and their agreement with the fixed run at its full size."""
+    for item in runs:
+        name, _, games = item.partition("=")
+        sc = load_scenario(Path("scenarios") / f"{name}.toml")
+        cap = int(games) if games else sc.games
+        folder = out / "fixed" / name
+        for t in tolerances:
+            for f in futilities:
+                t0 = time.perf_counter()
+                r = replay(folder, sc, t, alpha, cap, settle, f).record()[1]
+                verdicts = r["verdicts"]
+                yield {
+                    "scenario": name,
+                    "game": sc.game,
+                    "variants": len(sc.variants),
+                    "cap": cap,
+                    "settle": settle,
+                    "tolerance": t,
+                    "futility": f,
+                    "fixed games": cap * len(sc.variants),
+                    "games": sum(v["games"] for v in r["variants"].values()),
+                    "outcome": r["outcome"],
+                    "looks": r["looks"],
+                    "verdicts": len(verdicts),
+                    "settled": sum(v["state"] != "open" for v in verdicts),
+                    "out of reach": sum(v.get("out_of_reach_at") is not None for v in verdicts),
+                    "agreement": agreement(r, folder, t, alpha, settle),
+                    "replay s": round(time.perf_counter() - t0, 1),
+                }
+
+
+def replay_table(rows: list[dict]) -> None:
+    """The markdown table of ``replay_rows``: a row per scenario, a column per (tolerance, futility)."""
+    cols = sorted({(r["tolerance"], r["futility"]) for r in rows})
+    names = list(dict.fromkeys(r["scenario"] for r in rows))
+    by = {(r["scenario"], r["tolerance"], r["futility"]): r for r in rows}
+    head = [f"{t:g} pt, futility {f:g}" if f else f"{t:g} pt, no futility" for t, f in cols]
+    print("| scenario (game) | variants × cap = fixed games | " + " | ".join(head) + " |")
+    print("| --- | ---: | " + " | ".join("---:" for _ in cols) + " |")
+    total = {c: 0 for c in cols}
+    fixed = 0
+    for name in names:
+        first = next(r for r in rows if r["scenario"] == name)
+        fixed += first["fixed games"]
+        cells = []
+        for t, f in cols:
+            r = by[(name, t, f)]
+            total[(t, f)] += r["games"]
+            a = r["agreement"]
+            said = [f"{r['settled']}/{r['verdicts']} settled"]
+            said += [f"{r['out of reach']} out of reach"] if r["out of reach"] else []
+            said += [f"{a['agree']} agree"]
+            said += [f"{a[k]} {k}" for k in ("settled only early", "contradicts", "lost to futility",
+                                             "lost otherwise") if a[k]]  # fmt: skip
+            cells.append(f"{r['games']:,} ({', '.join(said)})")
+        print(
+            f"| {name} ({first['game']}) | {first['variants']} × {first['cap']:,} = {first['fixed games']:,} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    print(
+        f"| **all** | {fixed:,} | "
+        + " | ".join(f"**{total[c]:,} ({fixed / max(total[c], 1):.2f}× fewer)**" for c in cols)
+        + " |"
+    )
 
 
 def table(logs: list[str]) -> None:
@@ -117,8 +197,9 @@ def headline_games(out: Path, runs: list[str], tolerances: list[float], alpha: f
     print("| --- | ---: | " + " | ".join("---:" for _ in tolerances) + " |")
     total = [0] * (len(tolerances) + 1)
     for item in runs:
-        name, games = item.split("=")
+        name, _, games = item.partition("=")
         sc = load_scenario(Path("scenarios") / f"{name}.toml")
+        games = games or str(sc.games)
         folder = out / "fixed" / name
         cells = []
         for i, t in enumerate(tolerances):
@@ -143,9 +224,31 @@ def main() -> None:
     if sys.argv[1:2] == ["--table"]:
         table(sys.argv[2:])
         return
-    if sys.argv[1] in ("--headline", "--replay"):  # --headline|--replay OUT TOLERANCES NAME=GAMES...
+    if sys.argv[1:2] == ["--table-replays"]:  # the markdown table of the JSON lines of --json replays
+        replay_table([json.loads(line) for log in sys.argv[2:] for line in Path(log).read_text().splitlines()
+                      if line.startswith("{")])  # fmt: skip
+        return
+    if sys.argv[1] in ("--headline", "--replay"):  # --headline|--replay OUT TOLERANCES [--futility P,..] NAMES...
         settle = "headline" if sys.argv[1] == "--headline" else "every"
-        headline_games(Path(sys.argv[2]), sys.argv[4:], [float(x) for x in sys.argv[3].split(",")], settle=settle)
+        rest = sys.argv[4:]
+        as_json = "--json" in rest
+        rest = [a for a in rest if a != "--json"]
+        futilities = None
+        if "--futility" in rest:
+            i = rest.index("--futility")
+            futilities = [float(x) for x in rest[i + 1].split(",")]
+            rest = rest[:i] + rest[i + 2 :]
+        tolerances = [float(x) for x in sys.argv[3].split(",")]
+        if futilities is None and not as_json:  # the table of earlier measurements: no futility
+            headline_games(Path(sys.argv[2]), rest, tolerances, settle=settle)
+            return
+        rows = []
+        for row in replay_rows(Path(sys.argv[2]), rest, tolerances, futilities or [0.0], settle):
+            rows.append(row)
+            if as_json:
+                print(json.dumps(row), flush=True)
+        if not as_json:
+            replay_table(rows)
         return
     p = argparse.ArgumentParser()
     p.add_argument("out", type=Path)
@@ -154,6 +257,8 @@ def main() -> None:
     p.add_argument("--also", default="", help="more tolerances to replay (comma-separated points)")
     p.add_argument("--alpha", type=float, default=0.05)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--settle", default="headline", help="the verdicts the rule waits for: headline or every")
+    p.add_argument("--futility", type=float, default=DEFAULT_FUTILITY, help="the rule's threshold (0: none)")
     p.add_argument(
         "--replay-only", action="store_true", help="play the fixed run only; the settled run's games from the replay"
     )
@@ -168,13 +273,13 @@ def main() -> None:
         t0 = time.perf_counter()
         simlab.run_scenario(sc, games=games, out=fixed, jobs=args.jobs, progress=False)
         t_fixed = time.perf_counter() - t0
-        again = replay(fixed, sc, args.tolerance, args.alpha, games).record()[1]
+        again = replay(fixed, sc, args.tolerance, args.alpha, games, args.settle, args.futility).record()[1]
         t_settled, same, record = None, None, again
         if not args.replay_only:
             t0 = time.perf_counter()
             simlab.run_scenario(
                 sc, until="settled", tolerance=args.tolerance, alpha=args.alpha, max_games=games, out=settled,
-                jobs=args.jobs, progress=False,
+                jobs=args.jobs, progress=False, settle=args.settle, futility=args.futility,
             )  # fmt: skip
             t_settled = round(time.perf_counter() - t0, 1)
             record = json.loads((settled / "manifest.json").read_text())["stopping"]
@@ -183,11 +288,12 @@ def main() -> None:
             }
         played = sum(v["games"] for v in record["variants"].values())
         fixed_games = games * len(sc.variants)
-        agree = agreement(record, fixed, args.tolerance, args.alpha)
+        agree = agreement(record, fixed, args.tolerance, args.alpha, args.settle)
         replays = {}
         for tol in also:
-            r = replay(fixed, sc, tol, args.alpha, games).record()[1]
-            replays[tol] = (sum(v["games"] for v in r["variants"].values()), agreement(r, fixed, tol, args.alpha))
+            r = replay(fixed, sc, tol, args.alpha, games, args.settle, args.futility).record()[1]
+            played = sum(v["games"] for v in r["variants"].values())
+            replays[tol] = (played, agreement(r, fixed, tol, args.alpha, args.settle))
         row = {
             "scenario": name,
             "game": sc.game,

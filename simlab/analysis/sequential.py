@@ -40,11 +40,14 @@ import polars as pl
 
 from simlab.analysis.confseq import mean_sequence, state_of
 from simlab.analysis.frames import AnalysisError
+from simlab.analysis.futility import Reach, either, reach
+from simlab.run.manifest import SETTLE_FAMILIES
 
 #: the family-wise error a settled run is held to unless it says otherwise
 DEFAULT_ALPHA = 0.05
 #: the families of verdicts a run until settled may wait for: every verdict, or the design's headline questions
-FAMILIES = ("every", "headline")
+#: (one home: ``simlab.run.manifest.SETTLE_FAMILIES``)
+FAMILIES = SETTLE_FAMILIES
 #: the family a run until settled waits for unless it says otherwise
 DEFAULT_FAMILY = "every"
 #: the states of a verdict
@@ -61,7 +64,9 @@ class Verdict:
     the interval is valid at every look, simultaneous over the family. ``state``: "within" (the interval inside
     the band fair ± δ), "beyond" (wholly outside it on one side: ``direction`` +1 above, −1 below; the
     equal-seats question's +1 is "unequal"), "open" (neither yet). ``n``: the games behind it (paired games
-    for a change or a card).
+    for a change or a card). Read with a cap (``settled_verdicts(..., cap=N)``), an open verdict also says how
+    likely it is to settle by N games (``p_settle``, ``simlab.analysis.futility``) and the games it would need if
+    its estimate stayed (``needed``; None: not within a hundred times the cap); both are None otherwise.
     """
 
     key: str
@@ -73,6 +78,8 @@ class Verdict:
     n: int
     state: str
     direction: int
+    p_settle: float | None = None
+    needed: int | None = None
 
     @property
     def settled(self) -> bool:
@@ -107,6 +114,7 @@ def settled_verdicts(
     *,
     games: int | None = None,
     family: str = DEFAULT_FAMILY,
+    cap: int | None = None,
 ) -> list[Verdict]:
     """Every headline verdict of a result folder as its games stand, from intervals valid at every look.
 
@@ -116,7 +124,8 @@ def settled_verdicts(
     Cheap enough to call after every batch: it reads the digests' winner bytes, not the rows, when it can.
     ``games``: the verdicts as they stood at that look (each variant's games with index below it). ``family``:
     ``"every"`` verdict, or the ``"headline"`` ones only (each variant's equal-seats question and each card), their
-    intervals simultaneous over that family alone.
+    intervals simultaneous over that family alone. ``cap``: the games per variant the run may reach; each open
+    verdict then carries its predictive probability of settling by then (``Verdict.p_settle``).
     """
     if not 0 < tolerance < 100:
         raise AnalysisError(
@@ -133,7 +142,7 @@ def settled_verdicts(
     questions = _questions(folder, manifest, shares)
     if family == "headline":  # the seats' intervals stay: the equal-seats question is read from them
         questions = [q for q in questions if not q.key.startswith("change/")]
-    verdicts = verdicts_from(questions, tolerance / 100, alpha, int(manifest["players"]))
+    verdicts = verdicts_from(questions, tolerance / 100, alpha, int(manifest["players"]), cap)
     return verdicts if family == "every" else [v for v in verdicts if is_headline(v.key)]
 
 
@@ -144,22 +153,32 @@ def is_headline(key: str) -> bool:
     return kind == "card" or (kind == "seats" and "/" not in rest)
 
 
-def verdicts_from(questions: list[Question], tolerance: float, alpha: float, players: int) -> list[Verdict]:
-    """The verdicts of these questions (``tolerance`` as a share), their intervals simultaneous over them."""
+def verdicts_from(
+    questions: list[Question], tolerance: float, alpha: float, players: int, cap: int | None = None
+) -> list[Verdict]:
+    """The verdicts of these questions (``tolerance`` as a share), their intervals simultaneous over them; with
+    ``cap``, each open one's chance of settling by ``cap`` games (``simlab.analysis.futility``)."""
     own = [q for q in questions if not q.mirrors]
-    found = dict(zip((q.key for q in own), _intervals(own, alpha / max(len(own), 1)), strict=True))
+    each = alpha / max(len(own), 1)
+    found = dict(zip((q.key for q in own), _intervals(own, each), strict=True))
+    reached = dict(zip((q.key for q in own), _reach(own, each, tolerance, cap), strict=True)) if cap else {}
     for q in questions:  # a mirror: the reflection of its question's interval about the value asked against
         if q.mirrors:
             mean, lo, hi = found[q.mirrors]
             found[q.key] = (2 * q.fair - mean, 2 * q.fair - hi, 2 * q.fair - lo)
     out: list[Verdict] = []
     by_variant: dict[str, list[tuple[float, float, float, int]]] = {}
+    seat_reach: dict[str, list[tuple[Reach, float]]] = {}
     for q in questions:
         mean, lo, hi = found[q.key]
         state, direction = state_of(lo, hi, q.fair, tolerance) if q.n else ("open", 0)
-        out.append(Verdict(q.key, q.label, q.variants, mean, lo, hi, q.n, state, direction))
+        r = reached.get(q.mirrors or q.key) if state == "open" else None
+        p, need = (r.settle, r.needed) if r is not None else (None, None)
+        out.append(Verdict(q.key, q.label, q.variants, mean, lo, hi, q.n, state, direction, p, need))
         if q.key.startswith("seats/"):
             by_variant.setdefault(q.variants[0], []).append((mean - q.fair, lo - q.fair, hi - q.fair, q.n))
+            if cap and not q.mirrors:  # a mirrored seat is the same event as its twin: counted once
+                seat_reach.setdefault(q.variants[0], []).append((reached[q.key], mean - q.fair))
     # the equal-seats question: the largest distance from 1/N, bounded by the same simultaneous seat intervals
     equal = []
     for variant, seats in by_variant.items():
@@ -172,8 +191,26 @@ def verdicts_from(questions: list[Question], tolerance: float, alpha: float, pla
         near = max(max(lo, -hi, 0.0) for _, lo, hi, _ in seats)  # the distance each interval surely exceeds
         far = max(max(abs(lo), abs(hi)) for _, lo, hi, _ in seats)
         state = "beyond" if near > tolerance else "within" if far <= tolerance else "open"
-        equal.append(Verdict(f"seats/{variant}", label, (variant,), off, near, far, n, state, int(state == "beyond")))
+        r = either(seat_reach[variant], tolerance) if cap and state == "open" else None
+        p, need = (r.settle, r.needed) if r is not None else (None, None)
+        equal.append(
+            Verdict(f"seats/{variant}", label, (variant,), off, near, far, n, state, int(state == "beyond"), p, need)
+        )
     return equal + out
+
+
+def _reach(questions: list[Question], alpha: float, tolerance: float, cap: int | None) -> list[Reach]:
+    """Each question's chances of settling by ``cap`` games (``futility.reach``), grouped as ``_intervals``."""
+    out: list[Reach] = [Reach(1.0, 0.0, None)] * len(questions)
+    kinds: dict[tuple[float, float, float, float], list[int]] = {}
+    for i, q in enumerate(questions):
+        kinds.setdefault((q.low, q.high, min(max(q.fair, q.low), q.high), q.fair), []).append(i)
+    for (low, high, centre, fair), idx in kinds.items():
+        sums = np.array([(questions[i].n, questions[i].total, questions[i].squares) for i in idx], dtype=float)
+        found = reach(sums[:, 0], sums[:, 1], sums[:, 2], low, high, centre, fair, tolerance, alpha, int(cap or 0))
+        for j, i in enumerate(idx):
+            out[i] = found[j]
+    return out
 
 
 def _intervals(questions: list[Question], alpha: float) -> list[tuple[float, float, float]]:

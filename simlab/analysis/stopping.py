@@ -3,10 +3,12 @@
 A run played ``--until settled`` records its rule in the manifest (written by the runner)::
 
     manifest["stopping"] = {"rule": "settled", "settle": "headline" | "every" (absent: every),
-        "tolerance": δ (points), "alpha": α, "max_games": M,
-        "looks": [n1, n2, ...], "outcome": "settled" | "max_games" | None (not finished: running or interrupted),
+        "futility": P (absent: 0, none), "tolerance": δ (points), "alpha": α, "max_games": M,
+        "looks": [n1, n2, ...],
+        "outcome": "settled" | "out_of_reach" | "max_games" | None (not finished: running or interrupted),
         "variants": {name: {"games": n, "stopped_at": n | None}},
-        "verdicts": [{"key", "label", "state", "direction", "estimate", "lo", "hi", "n", "settled_at": n | None}]}
+        "verdicts": [{"key", "label", "state", "direction", "estimate", "lo", "hi", "n", "settled_at": n | None,
+                      "p_settle": p | None, "needed": n | None, "out_of_reach_at": n | None (absent: None)}]}
 
 Here it is read (checked: a block that is not this shape is refused, never half-read), turned into the
 ``stopping`` block of ``simlab seats|cards --json``, the sentence that states the rule and its guarantee, and the
@@ -23,13 +25,17 @@ import polars as pl
 from simlab.analysis.confseq import CS_METHOD
 from simlab.analysis.frames import AnalysisError
 from simlab.analysis.sequential import STATES
+from simlab.run.manifest import SETTLE_FAMILIES
 
 #: the rules a manifest may record
 RULES = ("settled",)
-OUTCOMES = ("settled", "max_games")
-#: the families of verdicts a rule may have waited for (``simlab.analysis.sequential.FAMILIES``)
-FAMILIES = ("every", "headline")
+OUTCOMES = ("settled", "out_of_reach", "max_games")
+#: the families of verdicts a run until settled may wait for: every verdict, or the design's headline questions
+#: (one home: ``simlab.run.manifest.SETTLE_FAMILIES``)
+FAMILIES = SETTLE_FAMILIES
 VERDICT_KEYS = ("key", "label", "state", "direction", "estimate", "lo", "hi", "n", "settled_at")
+#: what a verdict of a rule with futility adds (absent in folders of the rule before it: None)
+REACH_KEYS = ("p_settle", "needed", "out_of_reach_at")
 #: the table's columns (``needed_table``)
 NEEDED_SCHEMA = {
     "key": pl.String,
@@ -41,6 +47,9 @@ NEEDED_SCHEMA = {
     "hi": pl.Float64,
     "n": pl.Int64,
     "settled_at": pl.Int64,
+    "p_settle": pl.Float64,
+    "needed": pl.Int64,
+    "out_of_reach_at": pl.Int64,
 }
 
 
@@ -66,6 +75,9 @@ def read_stopping(manifest: dict[str, Any]) -> dict[str, Any] | None:
     for key, top, what in (("tolerance", 100, "points of win share"), ("alpha", 1, "an error rate")):
         if not isinstance(block.get(key), int | float) or not 0 < block[key] < top:
             raise _bad(f".{key}", f"{block.get(key)!r} is not {what} between 0 and {top}")
+    futility = block.get("futility", 0.0)
+    if not isinstance(futility, int | float) or isinstance(futility, bool) or not 0 <= futility < 1:
+        raise _bad(".futility", f"{futility!r} is not a probability from 0 to below 1")
     if not isinstance(block.get("max_games"), int) or block["max_games"] < 1:
         raise _bad(".max_games", f"{block.get('max_games')!r} is not a positive whole number of games")
     looks = block.get("looks")
@@ -88,8 +100,12 @@ def read_stopping(manifest: dict[str, Any]) -> dict[str, Any] | None:
             raise _bad(f".verdicts[{i}]", f"lacks {', '.join(missing)}")
         if v["state"] not in STATES:
             raise _bad(f".verdicts[{i}].state", f"{v['state']!r} is not one of {', '.join(STATES)}")
-        if not _count_or_none(v["settled_at"]):
-            raise _bad(f".verdicts[{i}].settled_at", f"{v['settled_at']!r} is not a game count or null")
+        for key in ("settled_at", "needed", "out_of_reach_at"):
+            if not _count_or_none(v.get(key)):
+                raise _bad(f".verdicts[{i}].{key}", f"{v[key]!r} is not a game count or null")
+        p = v.get("p_settle")
+        if p is not None and (not isinstance(p, int | float) or not 0 <= p <= 1):
+            raise _bad(f".verdicts[{i}].p_settle", f"{p!r} is not a probability or null")
     return block
 
 
@@ -101,25 +117,51 @@ def rule_sentence(block: dict[str, Any], noun: str = "card") -> str:
     """The stopping rule and its error guarantee, in one sentence (``noun``: the game's word for what a card
     intervention grants)."""
     family = "Bonferroni over the verdicts' intervals"
-    headline = block.get("settle", "every") == "headline"
-    if headline:
-        family = "Bonferroni over the seats' intervals the equal-seats questions are read from, or over the cards"
+    cards = any(str(v["key"]).startswith("card/") for v in block["verdicts"])
+    # a card design's two families are the same (its cards): only a seats design's headline family leaves verdicts out
+    headline = block.get("settle", "every") == "headline" and not cards
+    if cards:
+        family = f"Bonferroni over the {noun}s' intervals"
+    elif headline:
+        family = "Bonferroni over the seats' intervals the equal-seats questions are read from"
     tol = block["tolerance"]
     band = f"±{tol:g} {'point' if tol == 1 else 'points'} of win share"
+    futility = float(block.get("futility", 0.0))
     return (
         f"Stopping rule: the games were played in batches and stopped when every verdict was settled (its interval "
-        f"wholly within {band} of its null value (1/N for a seat's share, zero for a change or a {noun}), or "
-        f"wholly beyond it), or at {block['max_games']:,} games per variant; every interval holds at every look, "
+        f"wholly within {band} of {_null_values(block, noun)}, or wholly beyond it)"
+        + (
+            f" or out of reach (the predictive probability that it settles by {block['max_games']:,} games below "
+            f"{futility:.0%}: it stopped receiving games and stays open; it claims nothing, so the guarantee below "
+            "is unchanged)"
+            if futility > 0
+            else ""
+        )
+        + f", or at {block['max_games']:,} games per variant; every interval holds at every look, "
         f"all of them together with probability at least {1 - block['alpha']:.0%} ({CS_METHOD}; {family}), so a "
         "verdict read where the run stopped is as sure as one read at a game count fixed in advance."
         + (
-            " The rule waited for the headline verdicts only (each variant's equal-seats question, each "
-            f"{noun}'s value): no single seat's share and no seat's change against the base was one of its "
-            "verdicts, and their tables carry no guarantee at every look."
+            " The rule waited for the headline verdicts only (each variant's equal-seats question): no single "
+            "seat's share and no seat's change against the base was one of its verdicts, and their tables carry "
+            "no guarantee at every look."
             if headline
             else ""
         )
     )
+
+
+def _null_values(block: dict[str, Any], noun: str) -> str:
+    """What the rule's verdicts were asked against, from the kinds of verdict it recorded: 1/N for a seat's share
+    (the equal-seats question is read from them), zero for a change against the base or a card's value."""
+    kinds = {str(v["key"]).partition("/")[0] for v in block["verdicts"]}
+    said = []
+    if "seats" in kinds:
+        said.append("1/N for a seat's share")
+    if "change" in kinds:
+        said.append("zero for a seat's change against the base")
+    if "card" in kinds:
+        said.append(f"zero for a {noun}'s value")
+    return "its null value" + (f" ({', '.join(said)})" if said else "")
 
 
 def outcome_sentence(block: dict[str, Any]) -> str:
@@ -134,10 +176,40 @@ def outcome_sentence(block: dict[str, Any]) -> str:
         )
     if block["outcome"] == "settled":
         return f"Every verdict settled after {games:,} games ({len(looks)} looks)."
+    far = [v for v in opened if v.get("out_of_reach_at") is not None]
+    reach = (
+        f"; {len(far)} of them out of reach of {block['max_games']:,} games (less than "
+        f"{float(block.get('futility', 0.0)):.0%} likely to settle by then)"
+        if far
+        else ""
+    )
+    if block["outcome"] == "out_of_reach":
+        return (
+            f"Stopped out of reach after {games:,} games ({len(looks)} looks): every verdict settled or out of reach, "
+            f"{len(opened)} of {len(block['verdicts'])} not settled{reach}."
+        )
     return (
         f"Stopped at the budget of {block['max_games']:,} games with {len(opened)} of {len(block['verdicts'])} "
-        f"verdicts still open ({len(looks)} looks)."
+        f"verdicts still open{reach} ({len(looks)} looks)."
     )
+
+
+def not_settled(row: dict[str, Any], max_games: int) -> str:
+    """Why an open verdict is not settled, in words: out of reach (with its chance and the games it would need at
+    its estimate), or open at the budget."""
+    need = row.get("needed")
+    about = (
+        f"about {need:,} games at the current estimate"
+        if need is not None
+        else "not within a hundred times that at the current estimate"
+    )
+    if row.get("out_of_reach_at") is not None:
+        p = row.get("p_settle")
+        chance = f" (P(settle) = {p:.0%})" if p is not None else ""
+        return f"not settled: out of reach of max_games {max_games:,}{chance}; {about}"
+    if row.get("p_settle") is None and need is None:
+        return "not settled"
+    return f"not settled at max_games {max_games:,}; {about}"
 
 
 #: what a reader of a settled run's other tables must know
@@ -149,7 +221,7 @@ FIXED_NOTE = (
 
 def needed_table(block: dict[str, Any]) -> pl.DataFrame:
     """Games needed per verdict: one row per verdict, the settled ones in the order they settled, then the open."""
-    rows = [{k: v[k] for k in VERDICT_KEYS} for v in block["verdicts"]]
+    rows = [{**{k: v[k] for k in VERDICT_KEYS}, **{k: v.get(k) for k in REACH_KEYS}} for v in block["verdicts"]]
     df = pl.DataFrame(rows, schema=NEEDED_SCHEMA)
     return df.sort("settled_at", "key", nulls_last=True)
 

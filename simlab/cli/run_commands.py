@@ -83,6 +83,12 @@ summary_json = json_flag("Print the result summary as JSON instead of the transc
     help="With --until settled: the verdicts it waits for: headline (each variant's equal-seats question, each "
     "card) or every (also each seat's share and change); default: the scenario's settle, else headline.",
 )
+@click.option(
+    "--futility",
+    type=click.FloatRange(0, 1, max_open=True),
+    help="With --until settled: stop the games of a verdict less likely than this to settle by --max-games "
+    "(out of reach; it stays open); 0 never gives up. Default: the scenario's futility, else 0.05.",
+)
 def run(
     scenario: str,
     games: int | None,
@@ -100,6 +106,7 @@ def run(
     tolerance: float | None,
     max_games: int | None,
     settle: str | None,
+    futility: float | None,
 ) -> None:
     """Run the experiment in SCENARIO (a .toml file) into a result folder of parquet files.
 
@@ -129,6 +136,7 @@ def run(
         tolerance=tolerance,
         max_games=max_games,
         settle=settle,
+        futility=futility,
     )
     manifest = load_manifest(folder)
     if not quiet:

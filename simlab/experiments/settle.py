@@ -15,8 +15,16 @@ doubling looks half as often and overshoots twice as much. The intervals are val
 schedule, so the schedule is chosen for cost alone.
 
 **Games go where the question is open.** A variant whose verdicts (those naming it in ``variants``) are all
-settled stops receiving games; the others play on (the control of a card-value design plays as long as one card
-is open). A verdict, once settled, keeps the state, estimate and interval it was settled with (``settled_at``);
+settled or out of reach stops receiving games; the others play on (the control of a card-value design plays as
+long as one card is open and in reach).
+
+**Futility.** An open verdict is *out of reach* at a look when its predictive probability of settling by the cap
+(``simlab.analysis.futility``) is below ``Rule.futility`` (0 disables): it would most likely end "open", as the
+fixed run leaves it, so its games stop. It stays open (no within or beyond claim, so the error guarantee is
+untouched), keeps being read while a variant it needs plays on, and may still settle; the record says at which
+look it went out of reach, its probability and the games it would need at its current estimate.
+
+A verdict, once settled, keeps the state, estimate and interval it was settled with (``settled_at``);
 a variant, once stopped, stays stopped. The manifest's ``stopping`` records the rule and every decision, so a
 ``--resume`` continues the same rule and stops at the same n.
 """
@@ -34,8 +42,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from simlab.run.errors import ResultFolderError, ScenarioError
+from simlab.run.manifest import DEFAULT_SETTLE, SETTLE_FAMILIES
 from simlab.run.progress import format_duration
-from simlab.run.scenario import DEFAULT_ALPHA, DEFAULT_SETTLE, SETTLE, UNTIL, Scenario, load_scenario
+from simlab.run.scenario import DEFAULT_ALPHA, DEFAULT_FUTILITY, UNTIL, Scenario, load_scenario
 
 #: each look plays about this many times the games of the last (rounded up to whole chunks)
 LOOK_RATIO = math.sqrt(2)
@@ -49,32 +58,37 @@ SHOWN = 3
 MIN_STEP = 100
 
 #: the verdicts of a folder: (folder, tolerance in points of win share, alpha) -> objects with key, label, variants,
-#: estimate, lo, hi, n, state ("within", "beyond", "open") and direction
+#: estimate, lo, hi, n, state ("within", "beyond", "open") and direction, and optionally p_settle (the predictive
+#: probability an open one settles by the cap; absent or None: in reach) and needed (games at its estimate)
 Judge = Callable[[Path, float, float], Sequence[Any]]
 
 
-def default_judge(folder: Path, tolerance: float, alpha: float, settle: str = "every") -> Sequence[Any]:
+def default_judge(
+    folder: Path, tolerance: float, alpha: float, settle: str = "every", cap: int | None = None
+) -> Sequence[Any]:
     """The verdicts of the family ``settle`` ("every", "headline") with intervals valid at every look, simultaneous
-    over that family (``simlab.analysis.sequential``)."""
+    over that family (``simlab.analysis.sequential``); with ``cap``, each open one's chance to settle by then."""
     from simlab.analysis.sequential import settled_verdicts
 
-    return settled_verdicts(folder, tolerance, alpha, family=settle)
+    return settled_verdicts(folder, tolerance, alpha, family=settle, cap=cap)
 
 
-def family_judge(settle: str) -> Judge:
-    """The default judge for the family ``settle``."""
-    return lambda folder, tolerance, alpha: default_judge(folder, tolerance, alpha, settle)
+def family_judge(settle: str, cap: int | None = None) -> Judge:
+    """The default judge for the family ``settle`` (and the cap its open verdicts' chances are read against)."""
+    return lambda folder, tolerance, alpha: default_judge(folder, tolerance, alpha, settle, cap)
 
 
 @dataclasses.dataclass(frozen=True)
 class Rule:
     """Stop when every verdict of the family ``settle`` ("headline" or "every") is within or beyond ±``tolerance``
-    (points of win share: 1.0 = 0.01) at error rate ``alpha``, or at ``max_games`` per variant."""
+    (points of win share: 1.0 = 0.01) at error rate ``alpha``, or out of reach (its predictive probability of
+    settling by the cap below ``futility``; 0: never), or at ``max_games`` per variant."""
 
     tolerance: float
     alpha: float
     max_games: int
     settle: str = "every"
+    futility: float = DEFAULT_FUTILITY
 
 
 def look_grid(step: int, cap: int, ratio: float = LOOK_RATIO) -> list[int]:
@@ -115,11 +129,18 @@ def _frozen(v: Any) -> dict[str, Any]:
         "hi": _num(v.hi),
         "n": int(v.n),
         "settled_at": None,
+        "p_settle": _num(getattr(v, "p_settle", None)),
+        "needed": _count(getattr(v, "needed", None)),
+        "out_of_reach_at": None,
     }
 
 
 def _num(x: Any) -> float | None:
     return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else float(x)
+
+
+def _count(x: Any) -> int | None:
+    return None if x is None else int(x)
 
 
 class Settle:
@@ -161,6 +182,13 @@ class Settle:
                     "a run until settled keeps its rule (its looks were judged by it); resume with the same "
                     f"{key}, or run into a new folder with --out"
                 )
+        began_futility = float(record.get("futility", 0.0))  # a record without the key: the rule had no futility
+        if not math.isclose(began_futility, self.rule.futility, rel_tol=1e-9, abs_tol=1e-12):
+            raise ScenarioError(
+                f"--resume: the run began with futility {began_futility:g}, not {self.rule.futility:g}: a run until "
+                "settled keeps its rule (its looks stopped games by it); resume with the same --futility "
+                f"{began_futility:g}, or run into a new folder with --out"
+            )
         began = str(record.get("settle", "every"))  # a record without the key: the rule then waited for every one
         if began != self.rule.settle:
             raise ScenarioError(
@@ -180,7 +208,9 @@ class Settle:
                 f"--max-games {self.rule.max_games:,}: the run has judged {self.looks[-1]:,} games per variant "
                 "already; resume with at least as many (or without --max-games)"
             )
-        if record.get("outcome") == "settled" or (self.looks and self.looks[-1] == self.rule.max_games):
+        if record.get("outcome") in ("settled", "out_of_reach") or (
+            self.looks and self.looks[-1] == self.rule.max_games
+        ):
             self.outcome = str(record.get("outcome"))  # finished: a larger --max-games plays on from a capped run
 
     def targets(self, folder: Path, reached: Mapping[str, int]) -> dict[str, int]:
@@ -206,6 +236,7 @@ class Settle:
         return KEY, {
             "rule": "settled",
             "settle": self.rule.settle,
+            "futility": self.rule.futility,
             "tolerance": self.rule.tolerance,
             "alpha": self.rule.alpha,
             "max_games": self.rule.max_games,
@@ -255,17 +286,27 @@ class Settle:
             entry = _frozen(v)
             if entry["state"] != "open":
                 entry["settled_at"] = n
+            elif n < self.rule.max_games and self._hopeless(entry):  # out of reach since the first such look
+                entry["out_of_reach_at"] = self.verdicts.get(key, {}).get("out_of_reach_at") or n
             self.verdicts[key] = entry
         for name in self.variants:
             if name in self.stopped:
                 continue
             mine = [r for r in self.verdicts.values() if name in r["variants"]]
-            if all(r["settled_at"] is not None for r in mine):  # a variant no verdict needs stops at once
+            if all(_done(r) for r in mine):  # a variant no verdict needs stops at once
                 self.stopped[name] = self.reached[name]
         if not self._open():
             self.outcome = "settled"
-        elif n >= self.rule.max_games or all(v in self.stopped for v in self.variants):
-            self.outcome = "max_games"  # (all stopped with verdicts open: they need no variant, none can settle)
+        elif n >= self.rule.max_games:
+            self.outcome = "max_games"
+        elif all(v in self.stopped for v in self.variants):
+            # every open verdict out of reach; (or open verdicts that need no variant: none can settle)
+            self.outcome = "out_of_reach" if all(_done(r) for r in self._open()) else "max_games"
+
+    def _hopeless(self, entry: Mapping[str, Any]) -> bool:
+        """An open verdict out of reach: its chance of settling by the cap below the rule's futility."""
+        p = entry.get("p_settle")
+        return self.rule.futility > 0 and p is not None and p < self.rule.futility
 
     def _open(self) -> list[dict[str, Any]]:
         return [r for r in self.verdicts.values() if r["settled_at"] is None]
@@ -300,20 +341,34 @@ class Settle:
         """What the run concluded, for the log."""
         played = sum(self.reached.values())
         fixed = self.rule.max_games * len(self.variants)
-        head = (
-            f"settled: every {self.rule.settle} verdict ({len(self.verdicts)}) is settled"
-            if self.outcome == "settled"
-            else f"stopped at max_games ({self.rule.max_games:,} per variant): {len(self._open())} of "
-            f"{len(self.verdicts)} verdict(s) still open"
+        far = [r for r in self._open() if r.get("out_of_reach_at") is not None]
+        reach = (
+            f" ({len(far)} out of reach: P(settle by {self.rule.max_games:,}) below {self.rule.futility:g})"
+            if far
+            else ""
+        )
+        head = {
+            "settled": f"settled: every {self.rule.settle} verdict ({len(self.verdicts)}) is settled",
+            "out_of_reach": f"stopped: every {self.rule.settle} verdict ({len(self.verdicts)}) is settled or out "
+            f"of reach, {len(self._open())} not settled{reach}",
+        }.get(
+            str(self.outcome),
+            f"stopped at max_games ({self.rule.max_games:,} per variant): {len(self._open())} of "
+            f"{len(self.verdicts)} verdict(s) still open{reach}",
         )
         early = [v for v in self.variants if self.stopped.get(v, self.rule.max_games) < self.rule.max_games]
         return [
             f"{head}; {played:,} games played, {fixed:,} at max_games for every variant "
             f"({fixed / max(played, 1):.1f}x as many); looks at {', '.join(f'{n:,}' for n in self.looks)} games per "
             f"variant; {len(early)} of {len(self.variants)} variant(s) stopped before the cap "
-            f"(tolerance ±{self.rule.tolerance:g} points, alpha {self.rule.alpha:g}, waiting for the "
-            f"{self.rule.settle} verdicts)"
+            f"(tolerance ±{self.rule.tolerance:g} points, alpha {self.rule.alpha:g}, futility "
+            f"{self.rule.futility:g}, waiting for the {self.rule.settle} verdicts)"
         ]
+
+
+def _done(r: Mapping[str, Any]) -> bool:
+    """A verdict that needs no more games: settled, or out of reach."""
+    return r.get("settled_at") is not None or r.get("out_of_reach_at") is not None
 
 
 def _half(r: Mapping[str, Any]) -> float:
@@ -345,6 +400,7 @@ def settle_rule(
     out: str | Path | None = None,
     resume: bool = False,
     settle: str | None = None,
+    futility: float | None = None,
 ) -> Rule | None:
     """The rule a run plays by (None: a fixed run), from the options, the scenario and, on ``resume``, the
     record of the run in ``out``; refuses options that do not go together (ScenarioError)."""
@@ -352,14 +408,19 @@ def settle_rule(
     if until is not None and until not in UNTIL:
         raise ScenarioError(f"--until: expected one of {', '.join(UNTIL)}, found {until!r}")
     settled = until == "settled" or sc.until == "settled" or record is not None
-    if settle is not None and settle not in SETTLE:
+    if settle is not None and settle not in SETTLE_FAMILIES:
         raise ScenarioError(
-            f"--settle: expected one of {', '.join(SETTLE)} (the verdicts a run until settled waits for), "
+            f"--settle: expected one of {', '.join(SETTLE_FAMILIES)} (the verdicts a run until settled waits for), "
             f"found {settle!r}"
         )
     given = [
         name
-        for name, value in (("--tolerance", tolerance), ("--max-games", max_games), ("--settle", settle))
+        for name, value in (
+            ("--tolerance", tolerance),
+            ("--max-games", max_games),
+            ("--settle", settle),
+            ("--futility", futility),
+        )
         if value is not None
     ]
     if not settled:
@@ -379,6 +440,10 @@ def settle_rule(
         )
     if alpha is not None and not (0 < alpha < 0.5):
         raise ScenarioError(f"alpha: expected an error rate above 0 and below 0.5, found {alpha!r}")
+    if futility is not None and not (math.isfinite(futility) and 0 <= futility < 1):
+        raise ScenarioError(
+            f"--futility: expected a probability from 0 (never give up on a verdict) to below 1, found {futility!r}"
+        )
     rec = record or {}
     return Rule(
         tolerance=tolerance if tolerance is not None else float(rec.get("tolerance", sc.tolerance)),
@@ -386,6 +451,14 @@ def settle_rule(
         max_games=max_games if max_games is not None else int(rec.get("max_games", sc.games)),
         # resumed: the family the run began with (a record without one waited for every verdict)
         settle=settle if settle is not None else str(rec.get("settle", "every")) if rec else _scenario_settle(sc),
+        # resumed: the threshold the run began with (a record without one had none)
+        futility=futility
+        if futility is not None
+        else float(rec.get("futility", 0.0))
+        if rec
+        else sc.futility
+        if sc.until
+        else DEFAULT_FUTILITY,
     )
 
 
@@ -411,6 +484,7 @@ def run_scenario(
     alpha: float | None = None,
     max_games: int | None = None,
     settle: str | None = None,
+    futility: float | None = None,
     judge: Judge | None = None,
     **options: Any,
 ) -> Path:
@@ -430,11 +504,12 @@ def run_scenario(
         out=options.get("out"),
         resume=bool(options.get("resume")),
         settle=settle,
+        futility=futility,
     )
     if rule is None:
         return run(sc, **options)
     sc = sc.with_options(games=rule.max_games, chunk_size=options.get("chunk_size"))
-    rule_judge = judge or family_judge(rule.settle)
+    rule_judge = judge or family_judge(rule.settle, rule.max_games)
     looks = Settle(rule, sc.variant_names, look_step(sc, rule.max_games), rule_judge, players=sc.players)
     folder = run(sc, **(options | {"games": rule.max_games}), looks=looks)
     if options.get("progress", True):

@@ -15,6 +15,14 @@ from simlab.run.folder_hint import parent_folder_error
 from simlab.run.folder_layout import MANIFEST
 from simlab.run.stage_names import current_stage_names
 
+#: the families of verdicts a run until settled may wait for (scenario key ``settle``, ``--settle``, the manifest's
+#: ``stopping.settle``): "headline" (each variant's equal-seats question, each card's value) or "every" (also each
+#: seat's share and each seat's change against the base). One home for the scenario, the rule and the analyses
+#: that read its record; a record without the key waited for every verdict
+SETTLE_FAMILIES = ("headline", "every")
+#: the family a new run waits for unless told (docs/running.md "Which verdicts a run waits for")
+DEFAULT_SETTLE = "headline"
+
 
 def manifest_damage(folder: Path) -> str:
     """What is wrong with a folder's manifest ("" if it reads as a simlab manifest), e.g. "is missing"."""

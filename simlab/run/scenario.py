@@ -22,6 +22,7 @@ from typing import Any
 from simlab.core.errors import SimlabError
 from simlab.core.suggest import unknown_name
 from simlab.run.errors import ScenarioError
+from simlab.run.manifest import DEFAULT_SETTLE, SETTLE_FAMILIES
 
 DEFAULT_CHUNK_SIZE = 1000
 #: part file names hold game indices in 10 digits
@@ -55,17 +56,17 @@ TOP_KEYS = (
     "alpha",
     "max_games",
     "settle",
+    "futility",
 )
 #: what ``until`` may say: the run stops when every headline verdict is settled (simlab.experiments.settle)
 UNTIL = ("settled",)
 #: a run until settled: the points of win share that matter, and the error rate of its verdicts, by default
 DEFAULT_TOLERANCE_POINTS = 1.0
 DEFAULT_ALPHA = 0.05
-#: which verdicts a run until settled waits for (key ``settle``, ``--settle``): "headline" (each variant's
-#: equal-seats question, each card's value) or "every" (also each seat's share and each seat's change against the
-#: base); the default was chosen by measurement (docs/running.md "Which verdicts a run waits for")
-SETTLE = ("headline", "every")
-DEFAULT_SETTLE = "headline"
+#: a run until settled gives up on an open verdict whose predictive probability of settling by the cap is below
+#: this (key ``futility``, ``--futility``; 0 never gives up): one such verdict in twenty would have settled had it
+#: played on, the error rate the verdicts themselves are held to (docs/running.md "Futility")
+DEFAULT_FUTILITY = 0.05
 #: what a scenario may say it asks (key ``question``): its report leads with that section. Without the key a
 #: card-value design leads with the cards, a sensitivity run with the data verdicts, any other with the seats
 QUESTIONS = ("seats", "cards", "markets", "balance", "fix")
@@ -122,8 +123,10 @@ class Scenario:
     #: a run until settled: the points of win share that matter (1.0 = 0.01) and the verdicts' error rate
     tolerance: float = DEFAULT_TOLERANCE_POINTS
     alpha: float = DEFAULT_ALPHA
-    #: a run until settled: the verdicts it waits for (``SETTLE``)
+    #: a run until settled: the verdicts it waits for (``manifest.SETTLE_FAMILIES``)
     settle: str = DEFAULT_SETTLE
+    #: a run until settled: an open verdict less likely than this to settle by the cap stops its games (0: never)
+    futility: float = DEFAULT_FUTILITY
 
     @property
     def text_hash(self) -> str:
@@ -269,7 +272,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         f"an integer from {game.min_players} to {game.max_players} (players of {game.name})",
         players,
     )
-    until, tolerance, alpha, settle = _stopping_rule(data, source)
+    until, tolerance, alpha, settle, futility = _stopping_rule(data, source)
     games = _positive(data.get("max_games" if until else "games"), "max_games" if until else "games", source, MAX_GAMES)
     seed = data.get("seed")
     _expect(_is_int(seed) and seed >= 0, source, "seed", "a non-negative integer (the root seed)", seed)
@@ -366,6 +369,7 @@ def parse_scenario(text: str, source: str = "<scenario>", default_name: str = "s
         tolerance=tolerance,
         alpha=alpha,
         settle=settle,
+        futility=futility,
     )
 
 
@@ -387,20 +391,21 @@ def _fix_table(data: Mapping[str, Any], game: Any, variants: list[Variant], seat
     return table
 
 
-def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, float, str]:
-    """The keys of a run until settled (``until``, ``tolerance``, ``alpha``, ``max_games``, ``settle``), checked:
-    the rule, the tolerance in points of win share, the error rate, the verdicts it waits for. Under
+def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, float, str, float]:
+    """The keys of a run until settled (``until``, ``tolerance``, ``alpha``, ``max_games``, ``settle``,
+    ``futility``), checked: the rule, the tolerance in points of win share, the error rate, the verdicts it waits
+    for, the chance of settling below which an open verdict stops its games. Under
     ``until = "settled"`` the cap is ``max_games`` and ``games`` is refused (two game counts would leave the reader
     guessing which one the run plays)."""
     until = data.get("until", "")
-    rule_keys = [k for k in ("tolerance", "alpha", "max_games", "settle") if k in data]
+    rule_keys = [k for k in ("tolerance", "alpha", "max_games", "settle", "futility") if k in data]
     if "until" not in data:
         if rule_keys:
             raise ScenarioError(
                 f"{source}: key '{rule_keys[0]}' belongs to a run until settled; add until = \"settled\" "
                 f"(or remove '{rule_keys[0]}': a fixed run plays 'games' per variant)"
             )
-        return "", DEFAULT_TOLERANCE_POINTS, DEFAULT_ALPHA, DEFAULT_SETTLE
+        return "", DEFAULT_TOLERANCE_POINTS, DEFAULT_ALPHA, DEFAULT_SETTLE, DEFAULT_FUTILITY
     _expect(until in UNTIL, source, "until", '"settled" (stop when every verdict is settled)', until)
     if "games" in data:
         raise ScenarioError(
@@ -430,14 +435,23 @@ def _stopping_rule(data: Mapping[str, Any], source: str) -> tuple[str, float, fl
     )
     settle = data.get("settle", DEFAULT_SETTLE)
     _expect(
-        settle in SETTLE,
+        settle in SETTLE_FAMILIES,
         source,
         "settle",
         '"headline" (wait for each variant\'s equal-seats question and each card) or "every" (also each seat\'s '
         f'share and change); leave it out for "{DEFAULT_SETTLE}"',
         settle,
     )
-    return str(until), float(points), float(alpha), str(settle)
+    futility = data.get("futility", DEFAULT_FUTILITY)
+    _expect(
+        isinstance(futility, int | float) and not isinstance(futility, bool) and 0 <= futility < 1,
+        source,
+        "futility",
+        "the chance of settling by max_games below which an open verdict stops its games, a number from 0 (never) "
+        f"to below 1; leave it out for {DEFAULT_FUTILITY:g}",
+        futility,
+    )
+    return str(until), float(points), float(alpha), str(settle), float(futility)
 
 
 def replay_settings(game: Any, variant: Variant) -> tuple[str, dict[str, str]]:

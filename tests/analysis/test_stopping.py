@@ -161,3 +161,38 @@ def test_an_unfinished_run_until_settled_reads_as_not_finished():
     }  # fmt: skip
     assert read_stopping({"stopping": block}) is block
     assert outcome_sentence(block).startswith("The run has not finished its rule: 1 of 1 verdicts open after 2 looks")
+
+
+def _kinds_block(keys: list[str], settle: str) -> dict:
+    verdicts = [
+        {"key": k, "label": k, "state": "within", "direction": 0, "estimate": 0.0, "lo": -0.01, "hi": 0.01, "n": 9}
+        | {"settled_at": 9}
+        for k in keys
+    ]
+    return {"rule": "settled", "settle": settle, "tolerance": 1.0, "alpha": 0.05, "max_games": 9, "looks": [9],
+            "outcome": "settled", "variants": {}, "verdicts": verdicts}  # fmt: skip
+
+
+def test_the_rule_sentence_names_the_null_values_of_the_verdicts_it_waited_for():
+    """A card design's rule was asked of its cards against zero, a headline seats design of its seats against 1/N:
+    the sentence names those, not "zero for a change or a card" whatever the design."""
+    cards = rule_sentence(_kinds_block(["card/a", "card/b"], "headline"), "god")
+    assert "of its null value (zero for a god's value)" in cards and "1/N" not in cards and "change" not in cards
+    seats = rule_sentence(_kinds_block(["seats/base", "seats/more"], "headline"), "card")
+    assert "(1/N for a seat's share)" in seats and "zero for" not in seats
+    every = rule_sentence(_kinds_block(["seats/base", "seats/base/seat 0", "change/more/seat 0"], "every"), "card")
+    assert "(1/N for a seat's share, zero for a seat's change against the base)" in every
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        ({"futility": 1.5}, "stopping.futility"),
+        ({"futility": True}, "stopping.futility"),
+        ({"verdicts": [{**_kinds_block(["card/a"], "headline")["verdicts"][0], "p_settle": 2}]}, "p_settle"),
+        ({"verdicts": [{**_kinds_block(["card/a"], "headline")["verdicts"][0], "out_of_reach_at": -1}]}, "out_of_r"),
+    ],
+)
+def test_a_malformed_futility_record_is_refused(change, where):
+    with pytest.raises(AnalysisError, match=where):
+        read_stopping({"stopping": _kinds_block(["card/a"], "headline") | change})

@@ -64,3 +64,16 @@ def judge(folder: Path, tolerance: float, alpha: float, settle_at: dict[str, int
 def never(folder: Path, tolerance: float, alpha: float) -> list[Verdict]:
     """Only jupiter settles (at 40); the others stay open to the cap."""
     return judge(folder, tolerance, alpha, {"jupiter_seat0": 40, "junon_seat1": 10**9, "mars_seat2": 10**9})
+
+
+#: the games in common at which the mars card goes out of reach in ``far``
+OUT_OF_REACH_AT = 60
+
+
+def far(folder: Path, tolerance: float, alpha: float) -> list[Verdict]:
+    """Jupiter and junon settle at 40 as in ``judge``; mars never settles, and from ``OUT_OF_REACH_AT`` games in
+    common its chance of settling by the cap is 1% (before: 50%), with 10,000 games needed at its estimate."""
+    out = judge(folder, tolerance, alpha, {"jupiter_seat0": 40, "junon_seat1": 40, "mars_seat2": 10**9})
+    mars = out[-1]
+    p = 0.01 if mars.n >= OUT_OF_REACH_AT else 0.5
+    return [*out[:-1], Verdict(*[getattr(mars, k) for k in Verdict.__dataclass_fields__][:9], p, 10_000)]

@@ -3,7 +3,14 @@ one sentence, and the table "games needed per verdict" (``simlab.analysis.stoppi
 
 from __future__ import annotations
 
-from simlab.analysis.stopping import FIXED_NOTE, needed_table, outcome_sentence, read_stopping, rule_sentence
+from simlab.analysis.stopping import (
+    FIXED_NOTE,
+    needed_table,
+    not_settled,
+    outcome_sentence,
+    read_stopping,
+    rule_sentence,
+)
 from simlab.report import fmt as F
 from simlab.report.context import Context
 from simlab.report.model import Finding, Section, Table
@@ -48,7 +55,7 @@ def stopping_section(ctx: Context) -> tuple[Section | None, str]:
             _state(r, tolerance),
             _interval(r),
             F.count(r["n"]),
-            F.count(r["settled_at"]) if r["settled_at"] is not None else "not settled",
+            F.count(r["settled_at"]) if r["settled_at"] is not None else not_settled(r, int(block["max_games"])),
         ]
         for r in table.iter_rows(named=True)
     ]
@@ -64,7 +71,7 @@ def stopping_section(ctx: Context) -> tuple[Section | None, str]:
     stopped = {v: s for v, s in block["variants"].items() if s.get("stopped_at") is not None}
     if stopped:
         sec.notes.append(
-            "Variants that stopped receiving games once their verdicts were settled: "
+            "Variants that stopped receiving games once their verdicts were settled or out of reach: "
             + ", ".join(f"{v} at {F.count(s['stopped_at'])}" for v, s in stopped.items())
             + "."
         )
