@@ -43,10 +43,11 @@ from simlab.run.scenario import DEFAULT_FUTILITY, load_scenario
 def replay(
     folder: Path, sc, tolerance: float, alpha: float, max_games: int, settle: str = "every", futility: float = 0.0
 ) -> Settle:
-    """The rule's decisions replayed on a fixed run's folder: each look reads the games below it (``settle``: the
+    """The rule's decisions replayed on a fixed run's folder: each look reads each variant's games below the count
+    the rule had asked of it (a stopped variant: where it stopped) (``settle``: the
     family of verdicts the rule waits for, "every" or "headline", its intervals simultaneous over that family;
     ``futility``: the rule's threshold, its open verdicts' chances read against ``max_games``)."""
-    look = [0]
+    look: list[dict[str, int]] = [{}]
     sc = sc.with_options(games=max_games)
 
     def judge(_folder: Path, tol: float, a: float):
@@ -60,7 +61,7 @@ def replay(
         want = s.targets(folder, reached)
         if want == reached:
             return s
-        reached, look[0] = dict(want), max(want.values())
+        reached, look[0] = dict(want), dict(want)
 
 
 def agreement(record: dict, fixed: Path, tolerance: float, alpha: float, settle: str = "every") -> dict[str, int]:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +113,7 @@ def settled_verdicts(
     tolerance: float = 1.0,
     alpha: float = DEFAULT_ALPHA,
     *,
-    games: int | None = None,
+    games: int | Mapping[str, int] | None = None,
     family: str = DEFAULT_FAMILY,
     cap: int | None = None,
 ) -> list[Verdict]:
@@ -122,7 +123,8 @@ def settled_verdicts(
     share); ``alpha`` the family-wise error over every verdict and every look (0.05). The question comes from the
     folder's design (card value, or seats and the changes between variants: see the module's docstring).
     Cheap enough to call after every batch: it reads the digests' winner bytes, not the rows, when it can.
-    ``games``: the verdicts as they stood at that look (each variant's games with index below it). ``family``:
+    ``games``: the verdicts as they stood at that look (each variant's games with index below it; a mapping: each
+    variant's own count, as a run whose variants stopped at different looks held them). ``family``:
     ``"every"`` verdict, or the ``"headline"`` ones only (each variant's equal-seats question and each card), their
     intervals simultaneous over that family alone. ``cap``: the games per variant the run may reach; each open
     verdict then carries its predictive probability of settling by then (``Verdict.p_settle``).
@@ -315,13 +317,19 @@ class _Shares:
             return cls(_by_variant(wins), table, None)
         return cls(None, None, _rows_by_game(folder, players))
 
-    def upto(self, games: int | None) -> _Shares:
-        """The shares of the games with index below ``games`` (all of them for None): an earlier look."""
+    def upto(self, games: int | Mapping[str, int] | None) -> _Shares:
+        """The shares of the games with index below ``games`` (all of them for None; a mapping: per variant, a
+        variant it does not name keeps none): an earlier look."""
         if games is None:
             return self
-        if games < 0:
-            raise AnalysisError(f"games {games}: a look is at 0 games or more")
-        cut = {v: a[:games] for v, a in (self.masks or self.rows or {}).items()}
+        each = games if isinstance(games, Mapping) else None
+        for n in each.values() if each is not None else [games]:
+            if int(n) < 0:
+                raise AnalysisError(f"games {n}: a look is at 0 games or more")
+        cut = {
+            v: a[: int(each.get(v, 0)) if each is not None else int(games)]  # type: ignore[arg-type]
+            for v, a in (self.masks or self.rows or {}).items()
+        }
         return _Shares(cut, self.table, None) if self.masks is not None else _Shares(None, None, cut)
 
     def seat(self, variant: str, k: int) -> tuple[int, float, float]:

@@ -271,6 +271,17 @@ def test_a_real_card_design_whose_cap_is_too_small_stops_within_the_first_looks(
     assert s["outcome"] == "out_of_reach" and s["looks"][-1] <= 60
     assert all(v["out_of_reach_at"] is not None and v["p_settle"] < 0.05 for v in s["verdicts"])
     assert sum(v["games"] for v in s["variants"].values()) <= 4 * 60
+    # a fixed run's folder read with each variant's own count holds what the stopped run held (how a replay reads)
+    from simlab.analysis.sequential import settled_verdicts
+
+    text = CARDS.replace('until = "settled"\nmax_games = 200\ntolerance = 2.0\n', "games = 200\n")
+    fixed = run_fixed(parse_scenario(text, source="cards.toml", default_name="cards"), out=tmp_path / "fixed",
+                      jobs=1, progress=False)  # fmt: skip
+    stops = {name: v["games"] for name, v in s["variants"].items()}
+    assert len(set(stops.values())) > 1, "the variants stopped at different looks"
+    held = settled_verdicts(folder, 2.0, family="headline", cap=200)
+    assert settled_verdicts(fixed, 2.0, family="headline", cap=200, games=stops) == held
+    assert settled_verdicts(fixed, 2.0, family="headline", cap=200, games=max(stops.values())) != held
     plain = stopping(run_settled(sc, out=tmp_path / "plain", jobs=1, progress=False, futility=0.0))
     assert plain["outcome"] == "max_games" and plain["looks"][-1] == 200
     assert [v["state"] for v in plain["verdicts"]] == ["open"] * 3  # what futility foresaw
