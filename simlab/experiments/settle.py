@@ -286,7 +286,9 @@ class Settle:
             entry = _frozen(v)
             if entry["state"] != "open":
                 entry["settled_at"] = n
-            elif n < self.rule.max_games and self._hopeless(entry):  # out of reach since the first such look
+            elif n >= self.rule.max_games:  # the cap: nothing more to decide; one put out of reach stays so
+                entry["out_of_reach_at"] = self.verdicts.get(key, {}).get("out_of_reach_at")
+            elif self._hopeless(entry):  # out of reach since the first of its run of such looks
                 entry["out_of_reach_at"] = self.verdicts.get(key, {}).get("out_of_reach_at") or n
             self.verdicts[key] = entry
         for name in self.variants:

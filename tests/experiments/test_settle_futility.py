@@ -304,3 +304,35 @@ def test_the_report_and_json_say_why_a_verdict_is_not_settled(futile):
     assert block["outcome"] == "out_of_reach" and block["futility"] == DEFAULT_FUTILITY
     mars = {v["key"]: v for v in block["verdicts"]}["mars_seat2"]
     assert (mars["out_of_reach_at"], mars["p_settle"], mars["needed"]) == (60, 0.01, 10_000)
+
+
+def test_a_verdict_out_of_reach_stays_so_when_another_plays_to_the_cap():
+    """The look at the cap decides nothing new: a verdict put out of reach earlier keeps its look and reason, while
+    the run ends at max_games for the variant still in reach."""
+    from simlab.analysis.sequential import Verdict
+
+    reached = {"a": 0, "b": 0}
+
+    def judge(_folder: Path, tolerance: float, alpha: float) -> list:
+        a = 0.01 if reached["a"] >= 40 else 0.5  # out of reach from 40 games on
+        return [
+            Verdict("seats/a", "a", ("a",), 0.05, -0.2, 0.3, reached["a"], "open", 0, a, 5_000),
+            Verdict("seats/b", "b", ("b",), 0.05, -0.2, 0.3, reached["b"], "open", 0, 0.5, 300),
+        ]
+
+    s = Settle(Rule(1.0, 0.05, 200, "headline", 0.05), ["a", "b"], 20, judge, players=2)
+    s.begin({})
+    now = dict(reached)
+    while (want := s.targets(Path("."), now)) != now:
+        now = dict(want)
+        reached.update(want)
+    record = s.record()[1]
+    verdicts = {v["key"]: v for v in record["verdicts"]}
+    assert record["outcome"] == "max_games" and record["looks"][-1] == 200
+    assert record["variants"] == {"a": {"games": 40, "stopped_at": 40}, "b": {"games": 200, "stopped_at": None}}
+    assert verdicts["seats/a"]["out_of_reach_at"] == 40 and verdicts["seats/b"]["out_of_reach_at"] is None
+    block = read_stopping({"stopping": record})
+    assert "with 2 of 2 verdicts still open; 1 of them out of reach of 200 games" in outcome_sentence(block)
+    assert (
+        not_settled(verdicts["seats/b"], 200) == "not settled at max_games 200; about 300 games at the current estimate"
+    )
