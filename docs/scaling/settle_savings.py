@@ -118,16 +118,21 @@ def replay_rows(out: Path, runs: list[str], tolerances: list[float], futilities:
                 }
 
 
-def replay_table(rows: list[dict]) -> None:
-    """The markdown table of ``replay_rows``: a row per scenario, a column per (tolerance, futility)."""
+def replay_table(rows: list[dict], seconds: dict[str, float] | None = None) -> None:
+    """The markdown table of ``replay_rows``: a row per scenario, a column per (tolerance, futility); with
+    ``seconds`` (each fixed run's wall time), the fixed run's seconds and the default rule's estimated from them in
+    proportion to the games (no look's cost counted)."""
     cols = sorted({(r["tolerance"], r["futility"]) for r in rows})
     names = list(dict.fromkeys(r["scenario"] for r in rows))
     by = {(r["scenario"], r["tolerance"], r["futility"]): r for r in rows}
     head = [f"{t:g} pt, futility {f:g}" if f else f"{t:g} pt, no futility" for t, f in cols]
-    print("| scenario (game) | variants × cap = fixed games | " + " | ".join(head) + " |")
-    print("| --- | ---: | " + " | ".join("---:" for _ in cols) + " |")
+    default = next((c for c in cols if c[1] == DEFAULT_FUTILITY), cols[0])
+    timed = " fixed s | ≈ s, default rule |" if seconds else ""
+    print("| scenario (game) | variants × cap = fixed games |" + timed + " " + " | ".join(head) + " |")
+    print("| --- | ---: |" + (" ---: | ---: |" if seconds else "") + " " + " | ".join("---:" for _ in cols) + " |")
     total = {c: 0 for c in cols}
     fixed = 0
+    spent = [0.0, 0.0]
     for name in names:
         first = next(r for r in rows if r["scenario"] == name)
         fixed += first["fixed games"]
@@ -142,13 +147,23 @@ def replay_table(rows: list[dict]) -> None:
             said += [f"{a[k]} {k}" for k in ("settled only early", "contradicts", "lost to futility",
                                              "lost otherwise") if a[k]]  # fmt: skip
             cells.append(f"{r['games']:,} ({', '.join(said)})")
+        times = ""
+        if seconds:
+            s_fixed = seconds[name]
+            s_rule = s_fixed * by[(name, *default)]["games"] / first["fixed games"]
+            spent[0], spent[1] = spent[0] + s_fixed, spent[1] + s_rule
+            times = f" {s_fixed:,.0f} | {s_rule:,.0f} |"
         print(
-            f"| {name} ({first['game']}) | {first['variants']} × {first['cap']:,} = {first['fixed games']:,} | "
+            f"| {name} ({first['game']}) | {first['variants']} × {first['cap']:,} = {first['fixed games']:,} |"
+            + times
+            + " "
             + " | ".join(cells)
             + " |"
         )
     print(
-        f"| **all** | {fixed:,} | "
+        f"| **all** | {fixed:,} |"
+        + (f" {spent[0]:,.0f} | {spent[1]:,.0f} |" if seconds else "")
+        + " "
         + " | ".join(f"**{total[c]:,} ({fixed / max(total[c], 1):.2f}× fewer)**" for c in cols)
         + " |"
     )
@@ -225,9 +240,23 @@ def main() -> None:
     if sys.argv[1:2] == ["--table"]:
         table(sys.argv[2:])
         return
-    if sys.argv[1:2] == ["--table-replays"]:  # the markdown table of the JSON lines of --json replays
-        replay_table([json.loads(line) for log in sys.argv[2:] for line in Path(log).read_text().splitlines()
-                      if line.startswith("{")])  # fmt: skip
+    if sys.argv[1:2] == ["--table-replays"]:  # [--tolerance T] [--times LOG,..] JSONL...: the replays' table
+        rest = sys.argv[2:]
+        only, seconds = None, None
+        if "--tolerance" in rest:
+            i = rest.index("--tolerance")
+            only, rest = float(rest[i + 1]), rest[:i] + rest[i + 2 :]
+        if "--times" in rest:  # the fixed runs' logs: lines "NAME games=N seconds=S ..."
+            i = rest.index("--times")
+            logs, rest = rest[i + 1].split(","), rest[:i] + rest[i + 2 :]
+            seconds = {
+                line.split()[0]: float(line.split("seconds=")[1].split()[0])
+                for log in logs
+                for line in Path(log).read_text().splitlines()
+                if "seconds=" in line
+            }
+        rows = [json.loads(line) for log in rest for line in Path(log).read_text().splitlines() if line[:1] == "{"]
+        replay_table([r for r in rows if only is None or r["tolerance"] == only], seconds)
         return
     if sys.argv[1] in ("--headline", "--replay"):  # --headline|--replay OUT TOLERANCES [--futility P,..] NAMES...
         settle = "headline" if sys.argv[1] == "--headline" else "every"
