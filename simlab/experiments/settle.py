@@ -253,10 +253,14 @@ class Settle:
         open_ = self._open()
         if not self.looks:
             return f"| to the first look at {self._next_look():,} games per variant"
-        head = f"| look {len(self.looks)} at {self.looks[-1]:,}: {len(open_)} of {len(self.verdicts)} open"
+        far = sum(r.get("out_of_reach_at") is not None for r in open_)
+        head = f"| look {len(self.looks)} at {self.looks[-1]:,}: {len(open_)} of {len(self.verdicts)} open" + (
+            f" ({far} out of reach)" if far else ""
+        )
         if not open_ or self.outcome is not None:
             return head + (f", {self.outcome}" if self.outcome else "")
-        widest = sorted(open_, key=lambda r: -_half(r))[:SHOWN]
+        reachable = [r for r in open_ if r.get("out_of_reach_at") is None] or open_
+        widest = sorted(reachable, key=lambda r: -_half(r))[:SHOWN]
         shown = "; ".join(f"{r['key']} {_pts(self._off(r), True)} ±{_pts(_half(r))}" for r in widest)
         eta = self.eta()
         return f"{head} ({shown}; points of win share, ±{self.rule.tolerance:g} settles)" + (
@@ -323,6 +327,8 @@ class Settle:
             return None
         need: dict[str, int] = {}
         for r in self._open():
+            if r.get("out_of_reach_at") is not None:
+                continue  # it waits for no game
             w, d = _half(r), abs(self.rule.tolerance / 100 - abs(self._off(r)))
             n_star = self.rule.max_games if d <= 0 or w <= 0 else min(self.rule.max_games, r["n"] * (w / d) ** 2)
             for v in r["variants"]:

@@ -336,3 +336,27 @@ def test_a_verdict_out_of_reach_stays_so_when_another_plays_to_the_cap():
     assert (
         not_settled(verdicts["seats/b"], 200) == "not settled at max_games 200; about 300 games at the current estimate"
     )
+
+
+def test_the_progress_note_counts_the_out_of_reach_and_shows_the_open_in_reach(tmp_path):
+    """An out-of-reach verdict waits for no game: the note counts it apart, shows the bands still in reach, and the
+    time to settle leaves it out."""
+    from simlab.analysis.sequential import Verdict
+
+    times = iter([0.0, 10.0])
+    s = Settle(Rule(2.0, 0.05, 10_000, "headline", 0.05), ["a", "b"], 100, clock=lambda: next(times))
+
+    def bands(folder: Path, tolerance: float, alpha: float) -> list:
+        a, b = s.reached["a"], s.reached["b"]
+        return [
+            Verdict("seats/a", "a", ("a",), 0.001, -0.5, 0.5, a, "open", 0, 0.001, None),  # wide, hopeless
+            Verdict("seats/b", "b", ("b",), 0.001, 0.001 - 0.03, 0.001 + 0.03, b, "open", 0, 0.6, 400),
+        ]
+
+    s.judge = bands
+    assert s.targets(tmp_path, {"a": 100, "b": 100}) == {"a": 100, "b": 200}  # a is out of reach and stops
+    assert s.targets(tmp_path, {"a": 100, "b": 200}) == {"a": 100, "b": 300}
+    note = s.note()
+    assert note.startswith("| look 2 at 200: 2 of 2 open (1 out of reach) (seats/b +0.1 ±3.0;"), note
+    # b's band (±3 at 200 games, 1.9 points from ±2) needs 200 (3/1.9)^2 = 499 games; a none: 299 at 10 games/s
+    assert s.eta() == pytest.approx((499 - 200) / 10, rel=0.01)
