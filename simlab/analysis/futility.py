@@ -14,9 +14,9 @@ edge, and the run plays its variant to the cap only to say "open", which the fix
   the estimate lands in [fair − δ + b, fair + δ − a] (within) or beyond fair + δ + b or fair − δ − a (beyond).
 
 The probability is read at the cap only: a path that settles at an earlier look and would have drifted back by the
-cap counts as not settling, so it is a little below the probability of settling at some look; the predictive's
-extra width more than covers that near the edge, where the rule uses it, and the measurement in docs/running.md
-("Games saved, measured") counts every verdict futility left open that the full fixed run settled.
+cap counts as not settling, so it is a little below the probability of settling at some look (an approximation,
+not a bound); the measurement in docs/running.md ("Games saved, measured") counts every verdict futility left open
+that the full fixed run settled (at the default 0.05: one of the 55 it put out of reach at 1 point).
 
 A variant's **equal-seats question** is within when every seat is within and beyond when any seat is beyond; its
 seats' estimates are dependent (they add up to 1), so their probabilities are combined by a bound that holds
