@@ -208,6 +208,12 @@ class Settle:
                 f"--max-games {self.rule.max_games:,}: the run has judged {self.looks[-1]:,} games per variant "
                 "already; resume with at least as many (or without --max-games)"
             )
+        if record.get("outcome") == "out_of_reach" and int(record.get("max_games", 0)) != self.rule.max_games:
+            raise ScenarioError(
+                f"--max-games {self.rule.max_games:,}: the run stopped with every verdict settled or out of reach of "
+                f"{int(record.get('max_games', 0)):,} games; its stopped variants stay stopped, so another cap would "
+                "change nothing but what its record says; run into a new folder with --out for another cap"
+            )
         if record.get("outcome") in ("settled", "out_of_reach") or (
             self.looks and self.looks[-1] == self.rule.max_games
         ):

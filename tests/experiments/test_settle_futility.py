@@ -202,6 +202,8 @@ def test_a_changed_threshold_on_resume_is_refused(futile, tmp_path):
     sc = parse_scenario(CARDS, source="cards.toml", default_name="cards")
     with pytest.raises(ScenarioError, match=r"began with futility 0\.05, not 0\.1: .* resume with the same --futility"):
         run_settled(sc, out=out, jobs=1, progress=False, judge=far, resume=True, futility=0.1)
+    with pytest.raises(ScenarioError, match="stopped with every verdict settled or out of reach of 200 games"):
+        run_settled(sc, out=out, jobs=1, progress=False, judge=far, resume=True, max_games=400)
     # the same threshold (or none given): the finished run, nothing to play, the same record
     run_settled(sc, out=out, jobs=1, progress=False, judge=far, resume=True)
     assert stopping(out) == stopping(futile)
