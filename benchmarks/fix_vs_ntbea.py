@@ -153,8 +153,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iterations", type=int, default=1000, help="NTBEA iterations per run (TAG's default 1000)")
     ap.add_argument("--budget", type=int, default=None, help="fix: most games its search may spend")
     ap.add_argument("--certify-games", type=int, default=None, help="fix: fresh games per certification (20,000)")
-    ap.add_argument("--seed-offset", type=int, default=0,
-                    help="fix: repetition r plays under root seed FIX_SEED + offset + r (another set of repetitions)")
+    ap.add_argument(
+        "--seed-offset",
+        type=int,
+        default=0,
+        help="fix: repetition r plays under root seed FIX_SEED + offset + r (another set of repetitions)",
+    )
     ap.add_argument("--all", action="store_true", help="truth: every setting of the grid")
     ap.add_argument("--markdown", action="store_true", help="report: markdown table rows")
     ap.add_argument("--out", type=Path, default=None)
