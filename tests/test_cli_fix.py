@@ -262,3 +262,26 @@ def test_batch_and_certify_games_options_override_the_table_and_are_checked(pig,
     _refused(other, r"another question \(certify_games: 1000 there, 1200 now\)")
     _refused(_fix(tmp_path, FIX, "--resume", "--batch", "400", "--certify-games", "1000", "--budget", "7000"),
              r"another question \(budget: 6000 there, 7000 now\)")  # fmt: skip
+
+
+def test_the_objective_is_a_table_key_and_an_option_said_in_the_answer_and_its_report(pig, tmp_path):
+    """``objective`` (issue 34: a money-only fix answers as compensate): refused naming its key when unknown, the
+    option overrides the table, the answer and its method say which, the report's question row says it; the
+    default is not written into the question's identity (a folder from before the objective resumes)."""
+    from simlab.analysis.fix_words import vocabulary
+    from simlab.report.fix_report import question_rows
+    from simlab.run.fix_folder import load_fix
+
+    bad = _fix(tmp_path, FIX.replace("[fix]\n", '[fix]\nobjective = "fairest"\n'))
+    _refused(bad, r"key 'fix\.objective': expected \"cheapest\" or \"most_equal\"")
+    assert _fix(tmp_path, FIX, "--objective", "fairest").exit_code == 2
+    table = _answer(_fix(tmp_path, FIX.replace("[fix]\n", '[fix]\nobjective = "most_equal"\n'), "--json", out="t"))
+    option = _answer(_fix(tmp_path, FIX, "--json", "--objective", "most_equal", out="o"))
+    assert table["objective"] == option["objective"] == "most_equal"
+    assert table["status"] != "already_fair" and "objective most_equal" in table["method"]
+    identity = load_fix(tmp_path / "o")["identity"]
+    assert identity["objective"] == "most_equal"
+    rows = dict(question_rows(identity, "", vocabulary("pig", [])))
+    assert rows["fix.objective"].startswith("most_equal: the most equal change")
+    cheapest = _answer(_fix(tmp_path, FIX, "--json", out="c"))
+    assert cheapest["objective"] == "cheapest" and "objective" not in load_fix(tmp_path / "c")["identity"]

@@ -9,7 +9,7 @@ import click
 
 from simlab.cli.group import FiniteFloatRange, cli
 from simlab.cli.options import split_bots
-from simlab.run.fix_question import LEAST_BATCH, LEAST_CERTIFY_GAMES
+from simlab.run.fix_question import LEAST_BATCH, LEAST_CERTIFY_GAMES, OBJECTIVES
 
 
 @cli.command("fix")
@@ -43,6 +43,12 @@ from simlab.run.fix_question import LEAST_BATCH, LEAST_CERTIFY_GAMES
 )
 @click.option("--seed", "-s", type=click.IntRange(0), help="Root seed of the search [fix.seed, else the scenario's].")
 @click.option(
+    "--objective",
+    type=click.Choice(OBJECTIVES),
+    help="Which passing change to prefer: the cheapest (fewest knobs, then grid steps) or the most equal (the "
+    "smallest worst seat deviation, cost breaking ties; compensate's) [fix.objective, else cheapest].",
+)
+@click.option(
     "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes (same answer)."
 )
 @click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
@@ -58,6 +64,7 @@ def fix(
     panel: str | None,
     alpha: float | None,
     seed: int | None,
+    objective: str | None,
     jobs: int,
     force_jobs: bool,
     out: str | None,
@@ -80,7 +87,7 @@ def fix(
 
     jobs = resolve_jobs(jobs, force_jobs)
     overrides = {"tolerance": tolerance, "budget": budget, "batch": batch, "certify_games": certify_games}
-    overrides |= {"alpha": alpha, "seed": seed}
+    overrides |= {"alpha": alpha, "seed": seed, "objective": objective}
     overrides["panel"] = split_bots(panel) if panel else None
     run = run_fix(
         scenario, overrides, out=out, resume=resume, jobs=jobs, progress=lambda line: click.echo(line, err=True)

@@ -135,6 +135,8 @@ class FixResult:
     #: the published rules' certification checks (the lineup, then each panel bot when the lineup passed): why they
     #: are not already fair; empty when they are
     published_panel: tuple[BotCheck, ...] = ()
+    #: which passing change the search preferred: cheapest or most_equal (``fix_objective``)
+    objective: str = "cheapest"
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -158,4 +160,5 @@ class FixResult:
             "level": round(1 - 2 * self.alpha, 12),
             "interval": INTERVAL,
             "method": self.method,
+            "objective": self.objective,
         }
