@@ -140,3 +140,29 @@ def compensate_as_fix(
     result = find_fix(q, jobs=jobs, progress=lambda info: click.echo(progress_line(info, said), err=True)).to_dict()
     head = {"knob": knob, "lineup": list(lineup), "seed": seed, "preset": "compensate"}
     emit(fix_answer("compensate", result, game.name, head, [], [knob]), "json" if as_json else None)
+
+
+def compensate_with_fix(search: Any, confirm_games: int, within: float, seed: int, fmt: str | None, chart: Any) -> None:
+    """``simlab compensate`` (``--method fix``): its question answered by the fix search
+    (``experiments.compensate_fix``) in compensate's words and keys, with the fix's own answer under ``fix``."""
+    from simlab.analysis.fair_vector import show_value
+    from simlab.analysis.fix_words import progress_line, vocabulary
+    from simlab.cli.answer import emit
+    from simlab.cli.answers import fair_vector_answer
+    from simlab.experiments.compensate_fix import compensate_by_fix
+
+    game, knob, lineup = search.game, search.knob, list(search.lineup)
+    click.echo(
+        f"{game.name}: fair {knob} for all {len(lineup)} seats (base {show_value(search.base())}), lineup "
+        f"{','.join(lineup)} rotated; simlab fix's search, objective most_equal; confirming the published and the "
+        f"chosen vector on {confirm_games:,} fresh games each",
+        err=True,
+    )
+    said = vocabulary(game.name, [knob])
+    result, fixed = compensate_by_fix(
+        search, confirm_games=confirm_games, within=within / 100,
+        progress=lambda info: click.echo("  " + progress_line(info, said), err=True),
+    )  # fmt: skip
+    answer = fair_vector_answer(result, game.name, within / 2, lineup, seed)
+    answer.fields = {**answer.fields, "method": "fix", "fix": fixed.to_dict()}
+    emit(answer, fmt, chart)

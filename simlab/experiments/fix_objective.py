@@ -31,8 +31,10 @@ from simlab.run.fix_question import Change, FixQuestion
 
 #: most_equal's race is over when every change left is within this fraction of the tolerance of the most equal
 EQUAL_MARGIN = 0.5
-#: two predicted deviations this close (relatively) are the model's tie
+#: two predicted deviations this close (relatively) are the model's tie; the shortlist's order rounds them to
+#: ``PLACES`` decimals (a share), so rounding error does not put a dearer alike change first
 ALIKE = 1e-9
+PLACES = 10
 
 Worst = Callable[[Change], float]
 
@@ -107,7 +109,7 @@ class Preference:
             return [c for _d, c in found]
         taken = list(known())
         out = []
-        for d, c in sorted(found, key=lambda dc: dc[0]):  # stable: the cheaper first between equal predictions
+        for d, c in sorted(found, key=lambda dc: round(dc[0], PLACES)):  # stable: the cheaper first between alike
             if not any(abs(d - k) <= ALIKE * max(abs(k), 1e-6) for k in taken):
                 out.append(c)
                 taken.append(d)
