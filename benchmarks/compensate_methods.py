@@ -50,7 +50,7 @@ def _row(case: str, method: str, result: Any, seconds: float) -> dict[str, Any]:
     }
 
 
-def synthetic_rows(name: str, seeds: list[int]) -> list[dict[str, Any]]:
+def synthetic_rows(name: str, seeds: list[int], methods: list[str]) -> list[dict[str, Any]]:
     """Both methods on a synthetic surface (common random numbers, as the engine's seeds give)."""
     from simlab.experiments import fair_vector as fv
     from simlab.experiments.compensate_fix import compensate_by_fix
@@ -63,16 +63,18 @@ def synthetic_rows(name: str, seeds: list[int]) -> list[dict[str, Any]]:
     rows = []
     for seed in seeds:
         search = KnobSearch(PIG, PIG.make_config(players=4), "start_points", ["holder"] * 4, 1000, 80_000, seed)
-        t = time.perf_counter()
-        old = fv.find_fair_vector(search, play=_vector_play(truth))
-        rows.append(_row(f"{name} seed {seed}", "softmax", old, time.perf_counter() - t))
-        t = time.perf_counter()
-        new, _fixed = compensate_by_fix(search, play=surface(truth))
-        rows.append(_row(f"{name} seed {seed}", "fix", new, time.perf_counter() - t))
+        if "softmax" in methods:
+            t = time.perf_counter()
+            old = fv.find_fair_vector(search, play=_vector_play(truth))
+            rows.append(_row(f"{name} seed {seed}", "softmax", old, time.perf_counter() - t))
+        if "fix" in methods:
+            t = time.perf_counter()
+            new, _fixed = compensate_by_fix(search, play=surface(truth))
+            rows.append(_row(f"{name} seed {seed}", "fix", new, time.perf_counter() - t))
     return rows
 
 
-def pig_rows() -> list[dict[str, Any]]:
+def pig_rows(methods: list[str]) -> list[dict[str, Any]]:
     """Both methods on the real Pig engine: 2 players, hold-at-20, the head start in points."""
     from simlab.experiments import fair_vector as fv
     from simlab.experiments.compensate_fix import compensate_by_fix
@@ -81,17 +83,19 @@ def pig_rows() -> list[dict[str, Any]]:
 
     search = KnobSearch(PIG, PIG.make_config(players=2), "start_points", ["holder"] * 2, 2000, 200_000, 0)
     rows = []
-    t = time.perf_counter()
-    rows.append(_row("pig", "softmax", fv.find_fair_vector(search), time.perf_counter() - t))
-    t = time.perf_counter()
-    rows.append(_row("pig", "fix", compensate_by_fix(search)[0], time.perf_counter() - t))
+    if "softmax" in methods:
+        t = time.perf_counter()
+        rows.append(_row("pig", "softmax", fv.find_fair_vector(search), time.perf_counter() - t))
+    if "fix" in methods:
+        t = time.perf_counter()
+        rows.append(_row("pig", "fix", compensate_by_fix(search)[0], time.perf_counter() - t))
     return rows
 
 
-def game_rows(game: str, extra: list[str]) -> list[dict[str, Any]]:
+def game_rows(game: str, extra: list[str], methods: list[str]) -> list[dict[str, Any]]:
     """Both methods through the CLI (``simlab compensate GAME --method M --json --jobs 1`` and ``extra``)."""
     rows = []
-    for method in ("softmax", "fix"):
+    for method in methods:
         cmd = [sys.executable, "-m", "simlab.cli", "compensate", game, "--method", method, "--json", "-j", "1", *extra]
         t = time.perf_counter()
         done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=True)
@@ -144,15 +148,16 @@ def main() -> None:
     p.add_argument("cases", nargs="+")
     p.add_argument("--seeds", type=int, nargs="+", default=[1])
     p.add_argument("--out", default="/tmp/compensate_methods.jsonl")
+    p.add_argument("--methods", nargs="+", choices=["softmax", "fix"], default=["softmax", "fix"])
     a = p.parse_args(argv)
     rows: list[dict[str, Any]] = []
     for case in a.cases:
         if case in ("synthetic", "planted"):
-            new = synthetic_rows(case, a.seeds)
+            new = synthetic_rows(case, a.seeds, a.methods)
         elif case == "pig":
-            new = pig_rows()
+            new = pig_rows(a.methods)
         else:
-            new = game_rows(case, extra)
+            new = game_rows(case, extra, a.methods)
         with open(a.out, "a") as f:
             for r in new:
                 f.write(json.dumps(r) + "\n")

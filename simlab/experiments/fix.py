@@ -261,12 +261,13 @@ class _Search:
             found += [(d, c) for c, d in zip(chunk, point, strict=True) if d < bar and self.playable(c)]
             if len(found) >= need and self.prefer.first_found:
                 break
-            if not found:
+            if not found or not self.prefer.first_found:  # most_equal: its finds may all be alike the tried ones
                 low = self.fit.deviation_low(x[fresh], MODEL_QUANTILE, seed=self.q.seed)
                 possible += [(float(d), c) for c, d, lb in zip(chunk, point, low, strict=True) if lb < self.q.delta]
-        shortlist = self.prefer.shortlist(found, lambda: self.predicted(list(self.state)))
-        if not shortlist and self.prefer.may_widen(best):  # cheapest first among equal predictions (a stable sort)
-            shortlist = [c for _d, c in sorted(possible, key=lambda dc: dc[0]) if self.playable(c)]
+        known = lambda: self.predicted(list(self.state))  # noqa: E731
+        shortlist = self.prefer.shortlist(found, known)
+        if not shortlist and self.prefer.may_widen(best):  # the best predicted first, cheapest first among equal
+            shortlist = [c for c in self.prefer.widened(possible, known) if self.playable(c)]
         if not shortlist and best is None and not self.open():  # the model rules out all the rest: play them
             shortlist = self.untried(need)
         for c in shortlist[:need]:

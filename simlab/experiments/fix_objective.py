@@ -99,6 +99,14 @@ class Preference:
         ``cheapest`` (only cheaper ones can); for ``most_equal`` only before a change passed."""
         return self.objective == "cheapest" or best is None
 
+    def widened(self, possible: list[tuple[float, Change]], known: Callable[[], np.ndarray]) -> list[Change]:
+        """The order the changes the model cannot rule out join in (``possible``: in the scan's order): the best
+        predicted first, the cheaper first between equal predictions; ``most_equal`` as its shortlist (alike
+        changes once)."""
+        if self.objective == "cheapest":
+            return [c for _d, c in sorted(possible, key=lambda dc: dc[0])]
+        return self.shortlist(possible, known)
+
     def shortlist(self, found: list[tuple[float, Change]], known: Callable[[], np.ndarray]) -> list[Change]:
         """The order the model's finds join the shortlist in (``found``: (predicted deviation, change) in the
         cheapest-first scan's order): ``cheapest`` as scanned; ``most_equal`` the most equal predicted first, and
