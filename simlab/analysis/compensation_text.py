@@ -144,7 +144,7 @@ def fair_vector_text(result: Any) -> list[str]:
         for c in result.candidates:
             s = c.shares()
             mark = "chosen" if tuple(c.offsets) == tuple(result.offsets) else (
-                f"dropped in round {c.dropped}" if c.dropped else "in the race"
+                f"dropped in round {c.dropped}" if c.dropped else c.note or "in the race"
             )  # fmt: skip
             lines.append(
                 f"    {','.join(f'{v:g}' for v in with_offsets(result.base, c.offsets))}: "

@@ -27,6 +27,7 @@ from simlab.analysis import stats
 from simlab.analysis.arms import Candidate
 from simlab.analysis.confirmation import confirmation_of
 from simlab.analysis.fair_vector import FairVector, is_integer
+from simlab.analysis.fix_bands import seat_band
 from simlab.analysis.frames import AnalysisError
 from simlab.experiments.engine import CONFIRM_START, PUBLISHED_START, PlayArm, Trials
 from simlab.experiments.fix import find_fix
@@ -106,7 +107,7 @@ def as_fair_vector(q: FixQuestion, fixed: FixResult, trials: _KeptTrials, base: 
     integer = is_integer(base)
     published = confirmation_of(base, _shares(trials.fresh(q.no_change(), q.certify_games, PUBLISHED_START), n), LEVEL)
     search_games = fixed.games["explore"] + fixed.games["race"]
-    pool = [_candidate(c, trials, n, base) for c in trials.pool if c.settings and trials.pool[c].games]
+    pool = [_candidate(c, trials, n, base, q) for c in trials.pool if c.settings and trials.pool[c].games]
     common = dict(fit=None, level=LEVEL, tolerance=q.delta / 2, published=published, within=q.delta)
     if fixed.status == "already_fair":
         zero = tuple(0 if integer else 0.0 for _ in base)
@@ -132,11 +133,16 @@ def _best_so_far(fixed: FixResult, trials: Trials, q: FixQuestion, n: int) -> Ch
     return min(played, key=lambda c: _worst(_shares(np.concatenate(trials.pool[c].wins), n)))
 
 
-def _candidate(c: Change, trials: Trials, n: int, base: tuple[Any, ...]) -> Candidate:
+def _candidate(c: Change, trials: Trials, n: int, base: tuple[Any, ...], q: FixQuestion) -> Candidate:
+    """A vector the search played, as compensate lists it: its search games, and whether a seat was shown outside
+    the band on them (the fix search's "ruled out") or it was simply not chosen."""
     value = dict(c.settings)[next(iter(dict(c.settings)))][:n]
     offsets = tuple(v - b for v, b in zip(value, base, strict=True))
     played = trials.pool[c]
-    return Candidate(offsets, list(played.game), [_shares(w, n) for w in played.wins])
+    wins = [_shares(w, n) for w in played.wins]
+    ruled = seat_band(np.concatenate(wins), q.delta, q.alpha).beyond
+    note = "ruled out: a seat outside the band on its games" if ruled else "not chosen"
+    return Candidate(offsets, list(played.game), wins, note=note)
 
 
 def _shares(cols: np.ndarray, n: int) -> np.ndarray:

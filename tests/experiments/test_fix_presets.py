@@ -54,6 +54,7 @@ def test_compensate_is_the_money_only_fix_with_objective_most_equal_on_the_plant
     lineup alone) give the same vector and the same certification, game for game; on compensate's synthetic game
     its own softmax driver gives that vector and confirmation too. (On the planted surface the softmax driver,
     seed 1, batch 1,000, races 0,2,4,7 ahead of 0,2,4,6 and ends "none": docs/analysis.md.)"""
+    from simlab.analysis.compensation_text import fair_vector_text
     from simlab.experiments import fair_vector as fv
     from simlab.experiments.compensate_fix import compensate_by_fix
     from simlab.experiments.fix_question import fix_question
@@ -76,6 +77,9 @@ def test_compensate_is_the_money_only_fix_with_objective_most_equal_on_the_plant
         assert [s.n for s in fixed.after] == [comp.confirmation.games] * 4 == [20_000] * 4
         assert [s.share for s in fixed.before] == comp.published.shares.tolist()
         assert comp.games == fixed.games["explore"] + fixed.games["race"]
+        listed = [line for line in fair_vector_text(comp) if line.startswith("    ")]  # the vectors it played
+        assert any(line.endswith("; chosen") for line in listed) and "in the race" not in " ".join(listed)
+        assert any(line.endswith("ruled out: a seat outside the band on its games") for line in listed)
         if truth is synthetic:
             old = fv.find_fair_vector(search, play=_vector_play(truth))
             assert old.value == comp.value and (old.confirmation.shares == comp.confirmation.shares).all()
