@@ -262,3 +262,62 @@ def test_batch_and_certify_games_options_override_the_table_and_are_checked(pig,
     _refused(other, r"another question \(certify_games: 1000 there, 1200 now\)")
     _refused(_fix(tmp_path, FIX, "--resume", "--batch", "400", "--certify-games", "1000", "--budget", "7000"),
              r"another question \(budget: 6000 there, 7000 now\)")  # fmt: skip
+
+
+def test_the_objective_is_a_table_key_and_an_option_said_in_the_answer_and_its_report(pig, tmp_path):
+    """``objective`` (issue 34: a money-only fix answers as compensate): refused naming its key when unknown, the
+    option overrides the table, the answer and its method say which, the report's question row says it; the
+    default is not written into the question's identity (a folder from before the objective resumes)."""
+    from simlab.analysis.fix_words import vocabulary
+    from simlab.report.fix_report import question_rows
+    from simlab.run.fix_folder import load_fix
+
+    bad = _fix(tmp_path, FIX.replace("[fix]\n", '[fix]\nobjective = "fairest"\n'))
+    _refused(bad, r"key 'fix\.objective': expected \"cheapest\" or \"most_equal\"")
+    assert _fix(tmp_path, FIX, "--objective", "fairest").exit_code == 2
+    table = _answer(_fix(tmp_path, FIX.replace("[fix]\n", '[fix]\nobjective = "most_equal"\n'), "--json", out="t"))
+    option = _answer(_fix(tmp_path, FIX, "--json", "--objective", "most_equal", out="o"))
+    assert table["objective"] == option["objective"] == "most_equal"
+    assert table["status"] != "already_fair" and "objective most_equal" in table["method"]
+    identity = load_fix(tmp_path / "o")["identity"]
+    assert identity["objective"] == "most_equal"
+    rows = dict(question_rows(identity, "", vocabulary("pig", [])))
+    assert rows["fix.objective"].startswith("most_equal: the most equal change")
+    cheapest = _answer(_fix(tmp_path, FIX, "--json", out="c"))
+    assert cheapest["objective"] == "cheapest" and "objective" not in load_fix(tmp_path / "c")["identity"]
+
+
+def test_compensate_and_a_money_only_fix_give_the_same_answer_on_roma(tmp_path):
+    """issue 34: `simlab compensate roma` (the fix preset) and `simlab fix` asked the same money-only question (the
+    sestertii on 0..10 per seat, objective most_equal, the lineup alone, the same seed and sizes) give the same
+    vector and the same certification, game for game; compensate's answer keeps its keys (and the fix's under
+    `fix`)."""
+    import json
+
+    scenario = tmp_path / "roma_money.toml"
+    scenario.write_text(
+        'game = "roma"\nplayers = 2\ngames = 100\nseed = 0\nlineup = ["builder", "warrior"]\n'
+        '[fix]\nobjective = "most_equal"\npanel = []\nbudget = 60000\nbatch = 2000\ncertify_games = 20000\n'
+        "[fix.knobs]\nstart_money = { seats = [[0, 10], [0, 10]] }\n"
+    )
+    args = ["compensate", "roma", "--bots", "builder,warrior", "--max-games", "60000"]  # batch 2,000, 20,000 fresh
+    result = CliRunner().invoke(cli, [*args, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    comp = json.loads(result.stdout)
+    fixed = _answer(CliRunner().invoke(cli, ["fix", str(scenario), "--out", str(tmp_path / "out"), "--json"]))
+    assert comp["method"] == "fix" and comp["fix"]["objective"] == fixed["objective"] == "most_equal"
+    assert {"outcome", "headline", "value", "status", "games", "fair_within", "tables", "knob", "level"} <= set(comp)
+    assert {"answer", "confirmation", "published", "candidates"} == set(comp["tables"])
+    assert fixed["status"] == "certified" and comp["outcome"] == "fair"
+    assert fixed["change"]["settings"][0]["value"] == comp["value"]
+    assert [s["share"] for s in fixed["after"]] == [r["win_share"] for r in comp["tables"]["confirmation"]]
+    assert [s["share"] for s in fixed["before"]] == [r["win_share"] for r in comp["tables"]["published"]]
+    assert comp["games"] == fixed["games"]["explore"] + fixed["games"]["race"]
+    assert {k: v for k, v in comp["fix"].items() if k != "method"} == {
+        k: v for k, v in fixed.items() if k in comp["fix"] and k != "method"
+    }
+
+
+def test_compensate_tolerance_belongs_to_the_softmax_method():
+    result = CliRunner().invoke(cli, ["compensate", "roma", "--tolerance", "0.3"])
+    assert result.exit_code == 2 and "--tolerance: applies to --method softmax" in result.stderr

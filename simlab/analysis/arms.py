@@ -18,6 +18,7 @@ class Candidate:
     game: list[np.ndarray] = dataclasses.field(default_factory=list)
     wins: list[np.ndarray] = dataclasses.field(default_factory=list)
     dropped: int | None = None  # the race round that dropped it
+    note: str | None = None  # where it ended, when a driver says it otherwise (compensate by the fix search)
 
     @property
     def games(self) -> int:

@@ -108,6 +108,10 @@ STATUS = {
     "budget": "--max-games spent before the race was decided: the best vector so far (see the candidates)",
     "continuous": "a continuous knob: the model's answer, with parametric-bootstrap intervals",
     "published": "nothing searched: the published vector is already fair",
+    "settled": "simlab fix's search (objective most_equal) settled: a vector passed its test on the search games and "
+    "every other left was detectably less equal (paired bootstrap, Bonferroni over each round's comparisons) or "
+    "within {tol:.1f} points of the most equal; of those the cheapest",
+    "exhausted": "simlab fix's search played every vector its model could not rule out, and ruled each out",
 }
 
 
@@ -140,7 +144,7 @@ def fair_vector_text(result: Any) -> list[str]:
         for c in result.candidates:
             s = c.shares()
             mark = "chosen" if tuple(c.offsets) == tuple(result.offsets) else (
-                f"dropped in round {c.dropped}" if c.dropped else "in the race"
+                f"dropped in round {c.dropped}" if c.dropped else c.note or "in the race"
             )  # fmt: skip
             lines.append(
                 f"    {','.join(f'{v:g}' for v in with_offsets(result.base, c.offsets))}: "

@@ -128,7 +128,7 @@ def outcome(
     state = band(chosen, within).state
     if state == "inside":
         return "fair"
-    ended = status in ("decided", "equivalent", "continuous") or survivors_beyond
+    ended = status in ("decided", "equivalent", "continuous", "settled", "exhausted") or survivors_beyond
     # the published vector is on the grid too: "none is fair" needs it shown outside the band as well
     published_out = published is None or band(published, within).state == "beyond"
     if state == "beyond" and ended and published_out:

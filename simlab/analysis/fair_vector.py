@@ -44,7 +44,7 @@ class FairVector:
     integer: bool
     value: tuple[Any, ...]
     offsets: tuple[float, ...]
-    status: str  # decided | equivalent | budget | continuous | published (nothing searched)
+    status: str  # decided | equivalent | budget | continuous | published (nothing searched) | settled | exhausted (fix)
     games: int
     candidates: list[Candidate]
     fit: SoftmaxFit | None  # None when the published vector was already fair

@@ -90,12 +90,19 @@ from simlab.cli.options import (
 )
 @force_jobs_option
 @chart_option
+@choice_option(
+    "--method",
+    choices=["fix", "softmax"],
+    default="fix",
+    text="fix: simlab fix's search, compensate's preset of it (KNOB on the published value .. +10 for every seat, "
+    "objective most_equal; its race ends at half of --fair-within); softmax: compensate's own driver (explore, "
+    "softmax shortlist, race; kept for one release). Both confirm on the same fresh seeds.",
+)
 @click.option(
     "--fix",
     "as_fix",
     is_flag=True,
-    help="Answer with simlab fix's search, compensate's preset of it: KNOB on the published value .. +10 for every "
-    "seat, the cheapest vector certified fair within --fair-within on fresh seeds (--tolerance, --width: unused).",
+    help="Answer in simlab fix's words and JSON (the same preset; --tolerance, --width: unused).",
 )
 @json_flag("Print the answer as one JSON object (docs/analysis.md).")
 def compensate(
@@ -117,6 +124,7 @@ def compensate(
     jobs: int,
     force_jobs: bool,
     chart: str | None,
+    method: str,
     as_fix: bool,
     fmt: str | None,
 ) -> None:
@@ -124,14 +132,16 @@ def compensate(
 
     First replays the published vector on --confirm-games fresh seeds: when every seat is within --fair-within of
     1/N, the rules are already fair and nothing is searched. Otherwise plays the base and each seat with more of the
-    knob, fits a softmax model of the seats' win shares, races the whole vectors the model ranks best (same seeds
-    for every vector; a paired bootstrap drops the clearly worse ones, games go where the decision is close), then
-    replays the chosen vector on --confirm-games fresh seeds and reports its seat shares with 95% intervals and the
-    equal-seats test. Integer knobs get whole numbers; continuous ones the model's answer. The first line is the
-    outcome the confirmations support: already fair, fair vector found and confirmed, no vector on the knob's grid
-    fair within --fair-within, or not settled (the budget ran out). Progress goes to stderr. Default run on Massilia
-    with --jobs 1: 130,000 search and 40,000 confirmation games, 4 min 12 s on 2 busy cores; Roma: 14 s; Merchant
-    of Venus: 46 min (docs/games/).
+    knob, fits a model of the seats' win shares (--method fix, the default: simlab fix's search with objective
+    most_equal; --method softmax: compensate's own driver, kept for one release), races the whole vectors the model
+    ranks best (same seeds for every vector; a paired bootstrap drops the clearly less equal ones, games go where
+    the decision is close; of those left fix keeps the cheapest, softmax the most equal on its games), then replays
+    the chosen vector on --confirm-games fresh seeds and reports its seat shares with 95% intervals and the
+    equal-seats test. Whole numbers for an integer knob (softmax: a continuous knob gets the model's answer). The
+    first line is the outcome the confirmations support: already fair, fair vector found and confirmed, no vector on
+    the knob's grid fair within --fair-within, or not settled (the budget ran out). Progress goes to stderr.
+    Default run with --method softmax and --jobs 1: Massilia 130,000 search and 40,000 confirmation games, 4 min
+    12 s on 2 busy cores; Roma: 14 s; Merchant of Venus: 46 min (docs/games/; --method fix: docs/analysis.md).
     """
     from simlab.cli.answer import emit
     from simlab.cli.answers import fair_vector_answer
@@ -164,6 +174,16 @@ def compensate(
     if seat is not None:
         _compensate_one_seat(search, seat, width, chart)
         return
+    if method == "fix":
+        from simlab.cli.fix_commands import compensate_with_fix
+
+        if click.get_current_context().get_parameter_source("tolerance").name == "COMMANDLINE":
+            raise UserError(
+                "--tolerance: applies to --method softmax; the fix preset's race ends when the vectors left are "
+                "within half of --fair-within of the most equal (0.5 points at the default 1); drop --tolerance"
+            )
+        compensate_with_fix(search, confirm_games, fair_within, seed, fmt, chart)
+        return
     click.echo(
         f"{g.name}: fair {knob} for all {config.players} seats (base {fv._show(search.base())}), "
         f"lineup {','.join(lineup)} rotated; tolerance {tolerance:g} points",
@@ -176,7 +196,9 @@ def compensate(
         within=fair_within / 100,
         progress=lambda line: click.echo(line, err=True),
     )
-    emit(fair_vector_answer(result, g.name, tolerance, lineup, seed), fmt, chart)
+    answer = fair_vector_answer(result, g.name, tolerance, lineup, seed)
+    answer.fields = {**answer.fields, "method": "softmax"}
+    emit(answer, fmt, chart)
 
 
 def _compensate_one_seat(search: Any, seat: int, width: float, chart: str | None) -> None:

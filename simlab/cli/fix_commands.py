@@ -9,7 +9,7 @@ import click
 
 from simlab.cli.group import FiniteFloatRange, cli
 from simlab.cli.options import split_bots
-from simlab.run.fix_question import LEAST_BATCH, LEAST_CERTIFY_GAMES
+from simlab.run.fix_question import LEAST_BATCH, LEAST_CERTIFY_GAMES, OBJECTIVES
 
 
 @cli.command("fix")
@@ -43,6 +43,12 @@ from simlab.run.fix_question import LEAST_BATCH, LEAST_CERTIFY_GAMES
 )
 @click.option("--seed", "-s", type=click.IntRange(0), help="Root seed of the search [fix.seed, else the scenario's].")
 @click.option(
+    "--objective",
+    type=click.Choice(OBJECTIVES),
+    help="Which passing change to prefer: the cheapest (fewest knobs, then grid steps) or the most equal (the "
+    "smallest worst seat deviation, cost breaking ties; compensate's) [fix.objective, else cheapest].",
+)
+@click.option(
     "--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Worker processes (same answer)."
 )
 @click.option("--force-jobs", is_flag=True, help="Allow more --jobs than this machine's cores.")
@@ -58,6 +64,7 @@ def fix(
     panel: str | None,
     alpha: float | None,
     seed: int | None,
+    objective: str | None,
     jobs: int,
     force_jobs: bool,
     out: str | None,
@@ -80,7 +87,7 @@ def fix(
 
     jobs = resolve_jobs(jobs, force_jobs)
     overrides = {"tolerance": tolerance, "budget": budget, "batch": batch, "certify_games": certify_games}
-    overrides |= {"alpha": alpha, "seed": seed}
+    overrides |= {"alpha": alpha, "seed": seed, "objective": objective}
     overrides["panel"] = split_bots(panel) if panel else None
     run = run_fix(
         scenario, overrides, out=out, resume=resume, jobs=jobs, progress=lambda line: click.echo(line, err=True)
@@ -133,3 +140,29 @@ def compensate_as_fix(
     result = find_fix(q, jobs=jobs, progress=lambda info: click.echo(progress_line(info, said), err=True)).to_dict()
     head = {"knob": knob, "lineup": list(lineup), "seed": seed, "preset": "compensate"}
     emit(fix_answer("compensate", result, game.name, head, [], [knob]), "json" if as_json else None)
+
+
+def compensate_with_fix(search: Any, confirm_games: int, within: float, seed: int, fmt: str | None, chart: Any) -> None:
+    """``simlab compensate`` (``--method fix``): its question answered by the fix search
+    (``experiments.compensate_fix``) in compensate's words and keys, with the fix's own answer under ``fix``."""
+    from simlab.analysis.fair_vector import show_value
+    from simlab.analysis.fix_words import progress_line, vocabulary
+    from simlab.cli.answer import emit
+    from simlab.cli.answers import fair_vector_answer
+    from simlab.experiments.compensate_fix import compensate_by_fix
+
+    game, knob, lineup = search.game, search.knob, list(search.lineup)
+    click.echo(
+        f"{game.name}: fair {knob} for all {len(lineup)} seats (base {show_value(search.base())}), lineup "
+        f"{','.join(lineup)} rotated; simlab fix's search, objective most_equal; confirming the published and the "
+        f"chosen vector on {confirm_games:,} fresh games each",
+        err=True,
+    )
+    said = vocabulary(game.name, [knob])
+    result, fixed = compensate_by_fix(
+        search, confirm_games=confirm_games, within=within / 100,
+        progress=lambda info: click.echo("  " + progress_line(info, said), err=True),
+    )  # fmt: skip
+    answer = fair_vector_answer(result, game.name, within / 2, lineup, seed)
+    answer.fields = {**answer.fields, "method": "fix", "fix": fixed.to_dict()}
+    emit(answer, fmt, chart)

@@ -13,12 +13,14 @@ play next from the games already played* lives here, as a **driver** on one **en
 - ``race``: sequential elimination of arms played batch by batch on shared seeds (a paired bootstrap over game
   indices, Bonferroni over a round's comparisons; ``score``: the largest deviation from an equal share by
   default), ending "decided", "equivalent" or "budget".
-- drivers: ``fair_vector`` (``simlab compensate``: explore, shortlist, race, confirm a per-seat vector),
+- drivers: ``compensate_fix`` (``simlab compensate``: its question as a ``fix`` preset, objective most_equal,
+  read back as compensate's answer), ``fair_vector`` (``simlab compensate --method softmax``: explore,
+  shortlist, race, confirm a per-seat vector),
   ``adaptive`` (``simlab compensate --seat``: stochastic approximation of one seat's fair offset), ``panel``
   (``simlab robust``: the scenario once per bot, each an ordinary result folder), ``what_if``
-  (``simlab compare``: two sides as a two-variant run), ``fix`` (``simlab fix``: the cheapest rule change that
-  makes the seats fair, certified on fresh seeds for the lineup and a panel; ``fix_play``, ``fix_certify``,
-  ``fix_question``),
+  (``simlab compare``: two sides as a two-variant run), ``fix`` (``simlab fix``: the cheapest, or most equal,
+  rule change that makes the seats fair, certified on fresh seeds for the lineup and a panel; ``fix_play``,
+  ``fix_certify``, ``fix_question``, ``fix_objective``, ``fix_presets``),
   ``settle`` (``simlab run --until settled``: the runner played in looks, each variant until its verdicts are
   settled).
 - ``backfill`` (``simlab digest``): not a loop, but the one writer that needs analysis: it rewrites an older

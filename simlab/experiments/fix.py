@@ -17,7 +17,9 @@
    when a candidate has passed and no cheaper one is open or left for the model to try ("settled"), when every
    candidate on the grid (the first ``MAX_SCAN``) was played and ruled out ("exhausted": once the model rules
    out all the untried ones, they are played cheapest first, since a model's word is no proof), or when the
-   budget is spent.
+   budget is spent. Which passing change is preferred, what still has to be played and the shortlist's order
+   are the question's ``objective``'s (``fix_objective``: ``cheapest``, as above, or ``most_equal``,
+   compensate's).
 4. **Certify** the passed candidates cheapest first (``fix_sequential.certify_attempts``), at most
    ``CERTIFY_ATTEMPTS``, each on its own fresh seeds (never used by the search or another attempt) in looks, with
    the lineup and with each panel bot in every seat, each at level α / CERTIFY_ATTEMPTS: an attempt stops at the
@@ -40,6 +42,7 @@ from simlab.analysis.fix_model import ResponseFit, design, fitted_or_none
 from simlab.core.errors import SimlabError
 from simlab.experiments.engine import PUBLISHED_START, Trials
 from simlab.experiments.fix_certify import Certification, alternatives, attempt_record, method_text, seat_shares
+from simlab.experiments.fix_objective import Preference, objective_text
 from simlab.experiments.fix_play import PlayLineup, arm_player, explore_design, features, guarded_facts
 from simlab.experiments.fix_question import FixResult
 from simlab.experiments.fix_sequential import certify_attempts, certify_in_looks
@@ -153,6 +156,7 @@ class _Search:
         self._playable: dict[Change, bool] = {}
         self._scan: Iterator[Change] | None = itertools.islice(q.candidates(), MAX_SCAN)
         self._scanned: list[tuple[list[Change], np.ndarray]] = []
+        self.prefer = Preference.of(q)  # which passing change the question's objective prefers
 
     def band(self, c: Change) -> SeatBand:
         """The candidate's seats on its games so far (kept until it plays more)."""
@@ -183,6 +187,7 @@ class _Search:
                 break
         for c in self.design[1:]:  # explored settings are candidates with games already
             self.judge(c)
+        self.compare()
 
     def refit(self) -> None:
         played = [c for c in self.trials.pool if self.trials.pool[c].games]
@@ -243,11 +248,14 @@ class _Search:
         )
 
     def open(self) -> list[Change]:
-        return [c for c, s in self.state.items() if s == "open"]
+        return [c for c, s in self.state.items() if s == "open" and self.prefer.in_play(c)]
 
     def passed_in_order(self) -> list[Change]:
         passed = [c for c, s in self.state.items() if s == "passed"]
-        return sorted(passed, key=lambda c: (c.cost, self.band(c).worst))
+        return self.prefer.order(passed, self.worst)
+
+    def worst(self, c: Change) -> float:
+        return self.band(c).worst
 
     def best_guesses(self) -> list[Change]:
         """When the budget ran out: the candidates played and not ruled out whose own point estimates lie inside
@@ -266,13 +274,22 @@ class _Search:
         return float(self.fit.deviation(design(offsets, common)[0])[0])
 
     def chosen(self) -> Change | None:
-        """The cheapest passed candidate (ties: the smallest deviation), or None."""
+        """The passed candidate the objective prefers (``fix_objective``), or None."""
         passed = self.passed_in_order()
         return passed[0] if passed else None
 
+    def compare(self) -> None:
+        """The objective's comparison of the candidates in play after a round (``most_equal``: the outdone)."""
+        alive = [c for c, s in self.state.items() if s in ("open", "passed")]
+        self.prefer.compare(alive, self.trials, self.q.players, self.q.alpha, self.rounds)
+
     def settled(self) -> bool:
         best = self.chosen()
-        return best is not None and not any(c.cost < best.cost for c in self.open())
+        return best is not None and not self.to_play(best)
+
+    def to_play(self, best: Change | None) -> list[Change]:
+        """The candidates the next round plays (the objective says which still matter against ``best``)."""
+        return self.prefer.to_play(self.open(), self.passed_in_order(), best)
 
     def refill(self) -> None:
         """Add untried candidates (cheaper than the best passed one, if any) up to ``SHORTLIST`` open: first the
@@ -281,8 +298,10 @@ class _Search:
         need = SHORTLIST - len(self.open())
         if need <= 0 or self.fit is None:
             return
-        cap = self.chosen().cost if self.chosen() is not None else None
-        found: list[Change] = []
+        best = self.chosen()
+        cap = self.prefer.cost_cap(best)
+        bar = self.prefer.predicted_bar(best, self.worst, self.q.delta)
+        found: list[tuple[float, Change]] = []
         possible: list[tuple[float, Change]] = []
         for batch, x in self.scanned():
             if cap is not None and batch[0].cost >= cap:
@@ -292,18 +311,26 @@ class _Search:
                 continue
             point = self.fit.deviation(x[fresh])
             chunk = [c for c, f in zip(batch, fresh, strict=True) if f]
-            found += [c for c, d in zip(chunk, point, strict=True) if d < self.q.delta and self.playable(c)]
-            if len(found) >= need:
+            found += [(d, c) for c, d in zip(chunk, point, strict=True) if d < bar and self.playable(c)]
+            if len(found) >= need and self.prefer.first_found:
                 break
-            if not found:
+            if not found or not self.prefer.first_found:  # most_equal: its finds may all be alike the tried ones
                 low = self.fit.deviation_low(x[fresh], MODEL_QUANTILE, seed=self.q.seed)
                 possible += [(float(d), c) for c, d, lb in zip(chunk, point, low, strict=True) if lb < self.q.delta]
-        if not found:  # cheapest first among equal predictions (a stable sort of the cheapest-first scan)
-            found = [c for _d, c in sorted(possible, key=lambda dc: dc[0]) if self.playable(c)]
-        if not found and cap is None and not self.open():  # the model rules out all the rest: no proof, so play them
-            found = self.untried(need)
-        for c in found[:need]:
+        known = lambda: self.predicted(list(self.state))  # noqa: E731
+        shortlist = self.prefer.shortlist(found, known)
+        if not shortlist and self.prefer.may_widen(best):  # the best predicted first, cheapest first among equal
+            shortlist = [c for c in self.prefer.widened(possible, known) if self.playable(c)]
+        if not shortlist and best is None and not self.open():  # the model rules out all the rest: play them
+            shortlist = self.untried(need)
+        for c in shortlist[:need]:
             self.state[c] = "open"
+
+    def predicted(self, changes: list[Change]) -> np.ndarray:
+        """The model's largest seat deviation of ``changes``."""
+        if not changes or self.fit is None:
+            return np.zeros(0)
+        return self.fit.deviation(design(*features(self.q, changes))[0])
 
     def playable(self, c: Change) -> bool:
         """Whether the config accepts the change (each grid alone is checked on load, not every combination)."""
@@ -340,9 +367,9 @@ class _Search:
             if self.settled():
                 return "settled"
             best = self.chosen()
-            todo = [c for c in self.open() if best is None or c.cost < best.cost]  # only cheaper ones matter now
+            todo = self.to_play(best)
             if best is None:  # nothing passed: the unlikely ones are played on (a model's word is no proof)
-                todo += [c for c, s in self.state.items() if s == "unlikely"]
+                todo += [c for c, s in self.state.items() if s == "unlikely" and c not in todo]
             if not todo:
                 return "exhausted"
             if t.spent + q.batch * len(todo) > q.budget:
@@ -351,6 +378,7 @@ class _Search:
             self.rounds += 1
             self.refit()
             self.rejudge()
+            self.compare()
             best = self.best_open()
             info: dict[str, Any] = {
                 "phase": "race",
@@ -409,8 +437,10 @@ def _result(
         games=games,
         tolerance=q.tolerance,
         alpha=q.alpha,
-        method=method_text(q, ended, status, RACE_ALPHA, CERTIFY_ATTEMPTS),
+        method=method_text(q, ended, status, RACE_ALPHA, CERTIFY_ATTEMPTS)
+        + objective_text(q.objective, status != "already_fair"),
         search=ended,
         published_panel=published.panel if status != "already_fair" else (),
         attempts=tuple(attempt_record(a, k) for k, a in enumerate(tried)),
+        objective=q.objective,
     )

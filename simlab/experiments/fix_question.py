@@ -138,6 +138,8 @@ class FixResult:
     #: the certification attempts in order (``fix_certify.attempt_record``): each change tried on its own fresh
     #: seeds at its share of α, how its check ended and at which look
     attempts: tuple[dict[str, Any], ...] = ()
+    #: which passing change the search preferred: cheapest or most_equal (``fix_objective``)
+    objective: str = "cheapest"
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -162,4 +164,5 @@ class FixResult:
             "level": round(1 - 2 * self.alpha, 12),
             "interval": INTERVAL,
             "method": self.method,
+            "objective": self.objective,
         }

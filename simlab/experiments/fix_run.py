@@ -19,10 +19,11 @@ from simlab.experiments.fix_question import FixQuestion, FixQuestionError, fix_q
 from simlab.experiments.fix_trials import stored_trials
 from simlab.run.errors import RunInterrupted
 from simlab.run.fix_folder import FORMAT, FixStore
+from simlab.run.fix_question import DEFAULT_OBJECTIVE
 from simlab.run.scenario import Scenario, load_scenario
 
 #: the options of ``simlab fix`` that override the ``[fix]`` table's keys of the same name
-OVERRIDES = ("tolerance", "budget", "batch", "certify_games", "panel", "alpha", "seed")
+OVERRIDES = ("tolerance", "budget", "batch", "certify_games", "panel", "alpha", "seed", "objective")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,7 +54,9 @@ def fix_question_of(sc: Scenario, overrides: Mapping[str, Any]) -> FixQuestion:
 
 def identity_of(sc: Scenario, q: FixQuestion) -> dict[str, Any]:
     """What decides a fix search's games and decisions: the scenario (its text's hash, the rules' version, the
-    data files its config reads, by content) and the question's options."""
+    data files its config reads, by content) and the question's options; the objective only when it is not the
+    default (a folder written before there was one is the same question, and resumes)."""
+    chosen = {"objective": q.objective} if q.objective != DEFAULT_OBJECTIVE else {}
     return {
         "format": FORMAT,
         "scenario_sha256": sc.text_hash,
@@ -66,6 +69,7 @@ def identity_of(sc: Scenario, q: FixQuestion) -> dict[str, Any]:
         "certify_games": q.certify_games,
         "seed": q.seed,
         "panel": list(q.panel),
+        **chosen,
     }
 
 

@@ -93,6 +93,10 @@ SAID = {
     "certify_games": lambda v: f"{int(v):,} fresh games per certification lineup",
     "seed": lambda v: str(v),
     "panel": lambda v: ", ".join(map(str, v)) + " (each in every seat)",
+    "objective": lambda v: {
+        "most_equal": "most_equal: the most equal change that passes (cost breaks ties)",
+        "cheapest": "cheapest: the cheapest change that passes (fewest knobs, then grid steps)",
+    }.get(v, str(v)),
 }
 
 
@@ -140,7 +144,10 @@ def _grid(grid: Any) -> str:
 def _options(ident: dict[str, Any]) -> list[str]:
     """The options of ``simlab fix`` that gave this question (those it was asked with)."""
     out = []
-    for key, flag in (("tolerance", "--tolerance"), ("budget", "--budget"), ("alpha", "--alpha"), ("seed", "--seed")):
+    for key, flag in (
+        ("tolerance", "--tolerance"), ("budget", "--budget"), ("alpha", "--alpha"), ("seed", "--seed"),
+        ("objective", "--objective"),
+    ):  # fmt: skip
         if ident.get(key) is not None:
             value = ident[key]
             out += [flag, f"{value:g}" if isinstance(value, float) else str(value)]

@@ -11,6 +11,7 @@ what to do. The types here are pure data (the driver that plays games is ``simla
     budget = 200000        # search games (explore + race); certification is extra
     certify_games = 20000  # fresh games per certification lineup (the scenario's, then each panel bot)
     panel = ["holder"]     # bots that each play every seat in a certification (default: the lineup's bots)
+    objective = "cheapest" # which passing change to prefer: "cheapest" (default) or "most_equal"
     [fix.knobs]
     start_money = { seats = [[0, 4], [0, 4], [0, 4], [0, 4]], step = 1 }   # a per-seat vector, per-entry ranges
     turn_tile_income = { values = [[3, 2, 1, 0], [4, 3, 2, 1]] }          # whole alternatives of a table knob
@@ -25,6 +26,10 @@ what to do. The types here are pure data (the driver that plays games is ``simla
 Every grid holds the published value (added where the designer's grid leaves it out). The **cost** of a change
 is (knobs that differ from the published rules, then grid steps moved in all): index steps on each knob's grid
 (each entry's grid for a per-seat vector; for whole alternatives their listed order, the published first).
+The **objective** says which of the changes that pass the search prefers (``simlab.experiments.fix_objective``):
+``cheapest`` (the default: the smallest cost, then the smallest worst seat deviation) or ``most_equal`` (the
+smallest worst seat deviation; changes the paired comparison cannot tell apart from it are tied, and the cheapest
+of them wins: ``simlab compensate``'s question).
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ DEFAULT_CERTIFY_GAMES = 20_000
 #: the least games per arm and round and per certification lineup (the `[fix]` table's and `simlab fix`'s check)
 LEAST_BATCH = 10
 LEAST_CERTIFY_GAMES = 100
+#: which passing change a search prefers (``simlab.experiments.fix_objective``): the cheapest, or the most equal
+OBJECTIVES = ("cheapest", "most_equal")
+DEFAULT_OBJECTIVE = "cheapest"
 #: the kind of each measure: a mean (relative band in percent) or a rate (relative band in points)
 RATES = ("draws", "luck")
 
@@ -173,7 +181,8 @@ class FixQuestion:
     1/N ± ``tolerance`` points (default 1 point, as ``simlab seats --tolerance``) with the lineup, certified on
     fresh seeds for the lineup and each bot of ``panel`` so that P(certify a change that is not fair) ≤ ``alpha``
     (default 0.05), with ``guards`` held. ``budget``: search games (explore and race); ``certify_games``: fresh
-    games per certification lineup."""
+    games per certification lineup. ``objective``: which passing change to prefer (``OBJECTIVES``): the cheapest
+    (the issue's default cost) or the most equal (``simlab compensate``'s)."""
 
     game: Any
     config: Any
@@ -188,6 +197,7 @@ class FixQuestion:
     seed: int = 0
     panel: tuple[str, ...] = ()
     source: str = "<fix>"
+    objective: str = DEFAULT_OBJECTIVE
 
     @property
     def delta(self) -> float:

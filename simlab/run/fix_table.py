@@ -18,9 +18,11 @@ from simlab.run.fix_question import (
     DEFAULT_BATCH,
     DEFAULT_BUDGET,
     DEFAULT_CERTIFY_GAMES,
+    DEFAULT_OBJECTIVE,
     DEFAULT_TOLERANCE,
     LEAST_BATCH,
     LEAST_CERTIFY_GAMES,
+    OBJECTIVES,
     RATES,
     FixQuestion,
     FixQuestionError,
@@ -32,7 +34,9 @@ from simlab.run.fix_question import (
 
 #: most values on one grid axis (a range with a tiny step is a mistake, not a question)
 MAX_AXIS = 1_000
-FIX_KEYS = ("tolerance", "alpha", "budget", "batch", "certify_games", "seed", "panel", "knobs", "guards")
+FIX_KEYS = (
+    "tolerance", "alpha", "budget", "batch", "certify_games", "seed", "panel", "objective", "knobs", "guards",
+)  # fmt: skip
 KNOB_KEYS = ("range", "step", "values", "seats")
 #: guards on the game's own measures; ``fact.<column>`` guards a declared fact's mean
 GUARD_MEASURES = ("length", "draws", "luck")
@@ -74,6 +78,15 @@ def fix_question_from_table(
     alpha = table.get("alpha", DEFAULT_ALPHA)
     if not (is_number(alpha) and 0 < alpha < 0.5):
         _fail(source, "fix.alpha", "a probability above 0 and below 0.5", alpha, f"e.g. alpha = {DEFAULT_ALPHA}")
+    objective = table.get("objective", DEFAULT_OBJECTIVE)
+    if objective not in OBJECTIVES:
+        _fail(
+            source,
+            "fix.objective",
+            " or ".join(f'"{o}"' for o in OBJECTIVES) + " (which passing change to prefer)",
+            repr(objective) if isinstance(objective, str) else objective,
+            f'e.g. objective = "{DEFAULT_OBJECTIVE}" (the fewest knobs and grid steps) or "most_equal"',
+        )
     ints = {}
     for key, default, least in (
         ("budget", DEFAULT_BUDGET, 1),
@@ -118,6 +131,7 @@ def fix_question_from_table(
         ints["seed"],
         panel,
         source,
+        objective,
     )
 
 

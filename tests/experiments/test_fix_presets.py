@@ -45,3 +45,54 @@ def test_a_knob_that_is_not_per_seat_or_not_in_the_config_is_refused_naming_it()
         compensate_question(PIG, cfg, "target", ["holder"] * 2)
     with pytest.raises(FixQuestionError, match=r"key 'fix\.knobs\.no_such_knob'"):
         compensate_question(PIG, cfg, "no_such_knob", ["holder"] * 2)
+
+
+def test_compensate_is_the_money_only_fix_with_objective_most_equal_on_the_planted_truths():
+    """issue 34: a money-only fix gives the same answer as compensate. On compensate's synthetic game (fair at
+    0,1,2,3) and on the planted 4-seat surface (fair at 0,2,4,6): ``simlab compensate`` (``compensate_by_fix``) and
+    the same question asked of ``simlab fix`` (the knob on published .. +10 per seat, objective most_equal, the
+    lineup alone) give the same vector and the same certification, game for game; on compensate's synthetic game
+    its own softmax driver gives that vector and confirmation too. (On the planted surface the softmax driver,
+    seed 1, batch 1,000, races 0,2,4,7 ahead of 0,2,4,6 and ends "none": docs/analysis.md.)"""
+    from simlab.analysis.compensation_text import fair_vector_text
+    from simlab.experiments import fair_vector as fv
+    from simlab.experiments.compensate_fix import compensate_by_fix
+    from simlab.experiments.fix_question import fix_question
+    from simlab.experiments.knob_search import KnobSearch
+    from tests.experiments.test_fix import PLANTED
+
+    synthetic = softmax_truth(-0.15 * np.array([0, 1, 2, 3]), 0.15)
+    for truth, fair in ((synthetic, (0, 1, 2, 3)), (PLANTED, (0, 2, 4, 6))):
+        cfg = PIG.make_config(players=4)
+        search = KnobSearch(PIG, cfg, "start_points", ["holder"] * 4, batch=1000, max_games=80_000, seed=1)
+        comp, its_fix = compensate_by_fix(search, confirm_games=20_000, play=surface(truth))
+        q = fix_question(
+            PIG, cfg, ["holder"] * 4, knobs={"start_points": {"seats": [0, 10]}}, objective="most_equal", panel=[],
+            budget=80_000, batch=1000, certify_games=20_000, seed=1,
+        )  # fmt: skip
+        fixed = find_fix(q, play=surface(truth))
+        assert comp.outcome == "fair" and comp.value == fair and fixed.status == "certified"
+        assert fixed.change.settings == (("start_points", (*fair,)),) and fixed.to_dict() == its_fix.to_dict()
+        assert [s.share for s in fixed.after] == comp.confirmation.shares.tolist()  # the same 20,000 fresh games
+        assert [s.n for s in fixed.after] == [comp.confirmation.games] * 4 == [20_000] * 4
+        assert [s.share for s in fixed.before] == comp.published.shares.tolist()
+        assert comp.games == fixed.games["explore"] + fixed.games["race"]
+        listed = [line for line in fair_vector_text(comp) if line.startswith("    ")]  # the vectors it played
+        assert any(line.endswith("; chosen") for line in listed) and "in the race" not in " ".join(listed)
+        assert any(line.endswith("ruled out: a seat outside the band on its games") for line in listed)
+        if truth is synthetic:
+            old = fv.find_fair_vector(search, play=_vector_play(truth))
+            assert old.value == comp.value and (old.confirmation.shares == comp.confirmation.shares).all()
+            assert (old.published.shares == comp.published.shares).all()
+
+
+def _vector_play(truth):
+    """compensate's own driver's play on the same surface and seeds as ``surface``."""
+
+    def play(game, config, knob, value, lineup, start, seeds):
+        u = (np.asarray(seeds) % 1_000_003) / 1_000_003.0
+        p = truth(config.replace(**{knob: (*value, *getattr(config, knob)[len(value) :])}))
+        k = np.minimum(np.searchsorted(np.cumsum(p), u, side="right"), len(p) - 1)
+        return np.eye(len(p))[k]
+
+    return play
