@@ -317,7 +317,7 @@ class _Search:
             if not found or not self.prefer.first_found:  # most_equal: its finds may all be alike the tried ones
                 low = self.fit.deviation_low(x[fresh], MODEL_QUANTILE, seed=self.q.seed)
                 possible += [(float(d), c) for c, d, lb in zip(chunk, point, low, strict=True) if lb < self.q.delta]
-        known = lambda: self.predicted(list(self.state))  # noqa: E731
+        known = lambda: self.predicted_all(list(self.state))  # noqa: E731
         shortlist = self.prefer.shortlist(found, known)
         if not shortlist and self.prefer.may_widen(best):  # the best predicted first, cheapest first among equal
             shortlist = [c for c in self.prefer.widened(possible, known) if self.playable(c)]
@@ -326,8 +326,8 @@ class _Search:
         for c in shortlist[:need]:
             self.state[c] = "open"
 
-    def predicted(self, changes: list[Change]) -> np.ndarray:
-        """The model's largest seat deviation of ``changes``."""
+    def predicted_all(self, changes: list[Change]) -> np.ndarray:
+        """The model's largest seat deviation of each of ``changes`` (none without a model)."""
         if not changes or self.fit is None:
             return np.zeros(0)
         return self.fit.deviation(design(*features(self.q, changes))[0])
