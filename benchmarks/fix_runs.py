@@ -21,8 +21,12 @@ from simlab.experiments.fix_question import FixQuestion, fix_question
 CLAIMS = ("certified", "already_fair")
 
 
-def question_for_fix(q: BenchQuestion, budget: int, seed: int, certify_games: int | None = None) -> FixQuestion:
-    """The benchmark question as ``simlab fix`` asks it (``[fix]`` table keys, from Python)."""
+def question_for_fix(
+    q: BenchQuestion, budget: int, seed: int, certify_games: int | None = None, objective: str = "cheapest"
+) -> FixQuestion:
+    """The benchmark question as ``simlab fix`` asks it (``[fix]`` table keys, from Python); ``objective``
+    ``most_equal`` asks for the most equal setting, the target the anchor's fitness (its worst seat deviation)
+    climbs."""
     knobs: dict[str, dict[str, Any]] = {}
     for d in q.dims:
         seats = knobs.setdefault(d.knob, {"seats": [None] * q.seats})["seats"]
@@ -35,13 +39,15 @@ def question_for_fix(q: BenchQuestion, budget: int, seed: int, certify_games: in
     more = {} if certify_games is None else {"certify_games": certify_games}
     return fix_question(
         q.game, q.config, q.lineup, knobs=knobs, tolerance=q.delta * 100, budget=budget, seed=seed, panel=[],
-        source=f"benchmark {q.name}", **more,
+        source=f"benchmark {q.name}", objective=objective, **more,
     )  # fmt: skip
 
 
-def run_fix(q: BenchQuestion, rep: int, budget: int, seed: int, certify_games: int | None = None) -> dict[str, Any]:
+def run_fix(
+    q: BenchQuestion, rep: int, budget: int, seed: int, certify_games: int | None = None, objective: str = "cheapest"
+) -> dict[str, Any]:
     """One repetition of ``find_fix`` on the question; the record the benchmark's report reads."""
-    question = question_for_fix(q, budget, seed, certify_games)
+    question = question_for_fix(q, budget, seed, certify_games, objective)
     t0 = time.perf_counter()
     result = find_fix(question)
     seconds = time.perf_counter() - t0

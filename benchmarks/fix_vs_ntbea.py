@@ -159,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="fix: repetition r plays under root seed FIX_SEED + offset + r (another set of repetitions)",
     )
+    ap.add_argument(
+        "--objective", choices=["cheapest", "most_equal"], default="cheapest", help="fix: the passing change preferred"
+    )
     ap.add_argument("--all", action="store_true", help="truth: every setting of the grid")
     ap.add_argument("--markdown", action="store_true", help="report: markdown table rows")
     ap.add_argument("--out", type=Path, default=None)
@@ -196,11 +199,12 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("fix needs --budget (the most games its search may spend)")
         label = f"budget={args.budget}" + (f",certify={args.certify_games}" if args.certify_games else "")
         label += f",seeds={FIX_SEED + args.seed_offset}+" if args.seed_offset else ""
+        label += f",objective={args.objective}" if args.objective != "cheapest" else ""
         done = results.setdefault("fix", {}).setdefault(label, [])
         for rep in range(args.reps):
             if any(r["rep"] == rep for r in done):
                 continue
-            r = run_fix(q, rep, args.budget, FIX_SEED + args.seed_offset + rep, args.certify_games)
+            r = run_fix(q, rep, args.budget, FIX_SEED + args.seed_offset + rep, args.certify_games, args.objective)
             done.append(r)
             save(out, "fix", label, done)
             print(f"fix rep {rep}: {r['status']} {r['setting']} ({r['games']:,} games, {r['seconds']:.0f} s)",
