@@ -21,9 +21,13 @@ scenarios. This script replays, on the same folders, the same looks and the same
 - ``report+perfect`` — as ``fixed+perfect`` with the report's own split of α (``simlab seats``: each variant's
   seats Bonferroni over its N seats, not over the variants; ``simlab cards``: over the K cards), narrower than
   the family's split in a design of several variants: the most favourable rule on the same looks;
-- ``+fine``: the same judge with a look every ``FINE`` games from the first instead of the √2 grid from a first look
-  of a chunk (or an eighth of the cap): ``cs+fine`` today's rule (futility as ``--futility``), ``cs+perfect+fine``,
-  ``report+perfect+fine`` (the most favourable rule of all). The replay does not count the looks' own cost.
+- ``+fine``: the same judge with a look every ``FINE`` games from the first instead of the √2 grid from a first
+  look of a chunk (or an eighth of the cap): ``cs+fine`` today's rule (futility as ``--futility``),
+  ``fixed+fine`` and ``report+fine`` the naive rule at every look (no futility: where its false settlements
+  show), ``cs+perfect+fine``, ``report+perfect+fine`` (the most favourable rule of all). The replay does not
+  count the looks' own cost;
+- ``+early``: today's √2 grid but from a first look of ``FINE`` games (about as many looks as today's):
+  ``cs+early`` today's rule so, ``cs+perfect+early`` with perfect futility.
 
 Each row counts the games and the verdicts that disagree with the full fixed run read by the same intervals
 (*settled only early*: the full run leaves it open; *contradicts*: the full run settles it the other way;
@@ -66,8 +70,12 @@ JUDGES = (
     "fixed+perfect",
     "report+perfect",
     "cs+fine",
+    "fixed+fine",
+    "report+fine",
     "cs+perfect+fine",
     "report+perfect+fine",
+    "cs+early",
+    "cs+perfect+early",
 )
 #: the look every this many games per variant of the ``+fine`` judges (rounded up to whole lineup rotations)
 FINE = 100
@@ -167,7 +175,7 @@ def replay(folder: Folder, sc: Any, tolerance: float, judge: str, futility: floa
 
     rule = Rule(tolerance, ALPHA, cap, folder.family, 0.5 if perfect else futility)
     step = look_step(sc, cap)
-    if judge.endswith("+fine"):
+    if judge.endswith(("+fine", "+early")):
         step = -(-FINE // sc.players) * sc.players
     s = Settle(rule, sc.variant_names, step, judged, players=sc.players)
     grid = (lambda st, c: [*range(st, c, st), c]) if judge.endswith("+fine") else look_grid
@@ -242,7 +250,7 @@ def where(folder: Folder, sc: Any, record: dict, tolerance: float) -> dict[str, 
     }
 
 
-def rows(base: Path, names: list[str], tolerance: float, futility: float) -> Any:
+def rows(base: Path, names: list[str], tolerance: float, futility: float, judges: Sequence[str] = JUDGES) -> Any:
     for name in names:
         sc = load_scenario(Path("scenarios") / f"{name}.toml")
         folder = Folder(base / name)
@@ -254,8 +262,8 @@ def rows(base: Path, names: list[str], tolerance: float, futility: float) -> Any
             "verdicts": None,
             "judges": {},
         }
-        for judge in JUDGES:
-            s, full = replay(folder, sc, tolerance, judge, futility if judge in ("cs", "cs+fine") else 0.0)
+        for judge in judges:
+            s, full = replay(folder, sc, tolerance, judge, futility if judge in ("cs", "cs+fine", "cs+early") else 0.0)
             record = s.record()[1]
             out["verdicts"] = len(record["verdicts"])
             out["judges"][judge] = {
@@ -268,16 +276,30 @@ def rows(base: Path, names: list[str], tolerance: float, futility: float) -> Any
         yield out
 
 
+def merged(found: list[dict]) -> list[dict]:
+    """One row per scenario: the judges of rows from several runs of the script put together."""
+    out: dict[str, dict] = {}
+    for r in found:
+        if r["scenario"] in out:
+            out[r["scenario"]]["judges"].update(r["judges"])
+            if "where" in r:
+                out[r["scenario"]]["where"] = r["where"]
+        else:
+            out[r["scenario"]] = r
+    return list(out.values())
+
+
 def table(found: list[dict]) -> None:
+    judged = [j for j in JUDGES if all(j in r["judges"] for r in found)]
     fixed = sum(r["fixed games"] for r in found)
     first = sum(r["first look games"] for r in found)
-    print("| scenario | fixed games | first look | " + " | ".join(JUDGES) + " |")
-    print("| --- | ---: | ---: | " + " | ".join("---:" for _ in JUDGES) + " |")
-    total = dict.fromkeys(JUDGES, 0)
-    wrong = {j: dict.fromkeys(("settled only early", "contradicts", "lost"), 0) for j in JUDGES}
+    print("| scenario | fixed games | first look | " + " | ".join(judged) + " |")
+    print("| --- | ---: | ---: | " + " | ".join("---:" for _ in judged) + " |")
+    total = dict.fromkeys(judged, 0)
+    wrong = {j: dict.fromkeys(("settled only early", "contradicts", "lost"), 0) for j in judged}
     for r in found:
         cells = []
-        for j in JUDGES:
+        for j in judged:
             x = r["judges"][j]
             total[j] += x["games"]
             a = x["agreement"]
@@ -288,11 +310,11 @@ def table(found: list[dict]) -> None:
         print(f"| {r['scenario']} | {r['fixed games']:,} | {r['first look games']:,} | " + " | ".join(cells) + " |")
     print(
         f"| **all** | {fixed:,} | {first:,} ({fixed / first:.2f}×) | "
-        + " | ".join(f"**{total[j]:,} ({fixed / max(total[j], 1):.2f}×)**" for j in JUDGES)
+        + " | ".join(f"**{total[j]:,} ({fixed / max(total[j], 1):.2f}×)**" for j in judged)
         + " |"
     )
     print("\ndisagreeing with the full fixed run (same intervals): " + "; ".join(
-        f"{j}: " + ", ".join(f"{v} {k}" for k, v in wrong[j].items()) for j in JUDGES))  # fmt: skip
+        f"{j}: " + ", ".join(f"{v} {k}" for k, v in wrong[j].items()) for j in judged))  # fmt: skip
 
 
 def where_table(found: list[dict]) -> None:
@@ -320,7 +342,9 @@ def where_table(found: list[dict]) -> None:
 
 def main() -> None:
     if sys.argv[1:2] in (["--table"], ["--where"]):
-        found = [json.loads(line) for f in sys.argv[2:] for line in Path(f).read_text().splitlines() if line[:1] == "{"]
+        found = merged(
+            [json.loads(line) for f in sys.argv[2:] for line in Path(f).read_text().splitlines() if line[:1] == "{"]
+        )
         (table if sys.argv[1] == "--table" else where_table)(found)
         return
     p = argparse.ArgumentParser()
@@ -329,9 +353,13 @@ def main() -> None:
     p.add_argument("--tolerance", type=float, default=1.0)
     p.add_argument("--futility", type=float, default=0.05, help="today's rule's threshold (the cs row)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--judges", default=",".join(JUDGES), help="comma-separated, of: " + ", ".join(JUDGES))
     args = p.parse_args()
+    judges = args.judges.split(",")
+    if unknown := [j for j in judges if j not in JUDGES]:
+        p.error(f"--judges: unknown {', '.join(unknown)}; allowed: {', '.join(JUDGES)}")
     found = []
-    for row in rows(args.base, args.names, args.tolerance, args.futility):
+    for row in rows(args.base, args.names, args.tolerance, args.futility, judges):
         found.append(row)
         if args.json:
             print(json.dumps(row), flush=True)
