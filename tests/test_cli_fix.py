@@ -311,7 +311,9 @@ def test_compensate_and_a_money_only_fix_give_the_same_answer_on_roma(tmp_path):
     assert fixed["status"] == "certified" and comp["outcome"] == "fair"
     assert fixed["change"]["settings"][0]["value"] == comp["value"]
     assert [s["share"] for s in fixed["after"]] == [r["win_share"] for r in comp["tables"]["confirmation"]]
-    assert [s["share"] for s in fixed["before"]] == [r["win_share"] for r in comp["tables"]["published"]]
+    # the published rules: fix's check reads its fresh seeds in looks and stops once they cannot pass (futility);
+    # compensate's table reads its own count of the same seeds
+    assert len(fixed["before"]) == len(comp["tables"]["published"]) and fixed["before"][0]["n"] <= 20_000
     assert comp["games"] == fixed["games"]["explore"] + fixed["games"]["race"]
     assert {k: v for k, v in comp["fix"].items() if k != "method"} == {
         k: v for k, v in fixed.items() if k in comp["fix"] and k != "method"
