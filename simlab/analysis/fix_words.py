@@ -15,6 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from simlab.analysis.bot_words import bot_words
 from simlab.analysis.words import Words, game_words
 
 CERTIFIED = "certified"
@@ -233,7 +234,7 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
 def tested(panel: Sequence[Mapping[str, Any]]) -> str:
     """The lineups a certification played: "the lineup builder, warrior; builder and warrior each in every seat"."""
     lineups = [str(p["bot"]).removeprefix(LINEUP).replace(",", ", ") for p in panel if str(p["bot"]).startswith(LINEUP)]
-    bots = [str(p["bot"]) for p in panel if not str(p["bot"]).startswith(LINEUP)]
+    bots = [bot_words(str(p["bot"])) for p in panel if not str(p["bot"]).startswith(LINEUP)]
     parts = [f"the lineup {b}" for b in lineups]
     if bots:
         said = bots[0] if len(bots) == 1 else ", ".join(bots[:-1]) + " and " + bots[-1]
@@ -244,7 +245,8 @@ def tested(panel: Sequence[Mapping[str, Any]]) -> str:
 def _bot_text(p: Mapping[str, Any]) -> str:
     dev = points_ci(p.get("worst_deviation"), p.get("lo"), p.get("hi"))
     n = p.get("n")
-    return f"{p.get('bot')} (worst seat {dev} from an equal share" + (f", n={n:,})" if isinstance(n, int) else ")")
+    said = bot_words(str(p.get("bot")))
+    return f"{said} (worst seat {dev} from an equal share" + (f", n={n:,})" if isinstance(n, int) else ")")
 
 
 def shares_rows(result: Mapping[str, Any]) -> list[list[str]]:

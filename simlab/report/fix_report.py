@@ -13,6 +13,7 @@ from typing import Any
 
 import simlab
 from simlab.analysis import fix_words as W
+from simlab.analysis.bot_words import bot_words
 from simlab.report.fix_section import fix_section
 from simlab.report.model import Report, Table
 from simlab.run.fix_folder import fix_root, has_fix, load_fix
@@ -92,8 +93,14 @@ SAID = {
     "batch": lambda v: f"{int(v):,} games per candidate and round",
     "certify_games": lambda v: f"{int(v):,} fresh games per certification lineup",
     "seed": lambda v: str(v),
-    "panel": lambda v: ", ".join(map(str, v)) + " (each in every seat)",
+    "panel": lambda v: "each in every seat: " + ", ".join(_bot(str(b)) for b in v),
 }
+
+
+def _bot(spec: str) -> str:
+    """A panel bot of the question: the search bot with its budget and the spec it was given."""
+    said = bot_words(spec)
+    return spec if said == spec else f"{said} ({spec})"
 
 
 def alpha_text(alpha: float, tolerance: float | None) -> str:
