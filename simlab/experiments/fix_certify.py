@@ -76,7 +76,7 @@ def certify(
             if every == tuple(q.lineup):
                 continue  # the lineup is this bot in every seat already
             fn, worker = arm_player(q, every, play)
-            w = make(fn, q.seed, jobs, worker, ",".join(every)).fresh(change, q.certify_games, start)
+            w = make(fn, q.seed, jobs, worker, ",".join(every)).fresh(change, q.games_for(bot), start)
             played += len(w)
             checks.append(bot_check(bot, seat_band(layout.shares(w), q.delta, q.alpha)))
     guards: tuple[GuardCheck, ...] = ()
@@ -131,13 +131,13 @@ def method_text(q: FixQuestion, ended: str, status: str = "") -> str:
     search = f"; the search ended: {ENDED.get(ended, ended)}" if ended else ""
     if status == "already_fair":
         return (
-            f"the published rules were played on {q.certify_games:,} fresh games per lineup; every seat, with the "
+            f"the published rules were played on {q.games_said()}; every seat, with the "
             f"lineup and with each panel bot in every seat, passed two one-sided tests at ±{q.tolerance:g} points "
             f"of the fair share at level {q.alpha:g} (an intersection-union test), so they are fair within "
             f"±{q.tolerance:g} points unless an event of probability at most {q.alpha:g} occurred"
         )
     return (
-        f"the change is certified on {q.certify_games:,} fresh games per lineup (seeds no search game used) only "
+        f"the change is certified on {q.games_said()} (seeds no search game used) only "
         f"if every seat, with the lineup and with each panel bot in every seat, passes two one-sided tests at "
         f"±{q.tolerance:g} points of the fair share at level {q.alpha:g} (an intersection-union test), so the "
         f"probability of certifying a change that is not fair within ±{q.tolerance:g} points is at most "

@@ -66,6 +66,8 @@ def identity_of(sc: Scenario, q: FixQuestion) -> dict[str, Any]:
         "certify_games": q.certify_games,
         "seed": q.seed,
         "panel": list(q.panel),
+        # only when given: a folder made before panel_games keeps its identity and resumes
+        **({"panel_games": dict(q.panel_games)} if q.panel_games else {}),
     }
 
 

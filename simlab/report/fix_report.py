@@ -94,6 +94,7 @@ SAID = {
     "certify_games": lambda v: f"{int(v):,} fresh games per certification lineup",
     "seed": lambda v: str(v),
     "panel": lambda v: "each in every seat: " + ", ".join(_bot(str(b)) for b in v),
+    "panel_games": lambda v: "; ".join(f"{_bot(str(b))}: {int(n):,} fresh games" for b, n in dict(v).items()),
 }
 
 

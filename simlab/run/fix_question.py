@@ -11,6 +11,7 @@ what to do. The types here are pure data (the driver that plays games is ``simla
     budget = 200000        # search games (explore + race); certification is extra
     certify_games = 20000  # fresh games per certification lineup (the scenario's, then each panel bot)
     panel = ["holder"]     # bots that each play every seat in a certification (default: the lineup's bots)
+    panel_games = { "race:iterations=32" = 4000 }  # a panel bot's own certification games (default certify_games)
     [fix.knobs]
     start_money = { seats = [[0, 4], [0, 4], [0, 4], [0, 4]], step = 1 }   # a per-seat vector, per-entry ranges
     turn_tile_income = { values = [[3, 2, 1, 0], [4, 3, 2, 1]] }          # whole alternatives of a table knob
@@ -188,6 +189,18 @@ class FixQuestion:
     seed: int = 0
     panel: tuple[str, ...] = ()
     source: str = "<fix>"
+    #: (bot, games): a panel bot certified on its own number of fresh games (a search bot's cost hundreds of
+    #: times a heuristic's); the others play ``certify_games``
+    panel_games: tuple[tuple[str, int], ...] = ()
+
+    def games_for(self, bot: str) -> int:
+        """Fresh games of the certification with ``bot`` in every seat (``certify_games`` unless the panel says)."""
+        return dict(self.panel_games).get(bot, self.certify_games)
+
+    def games_said(self) -> str:
+        """The certification's games per lineup in words: "20,000 fresh games per lineup (2,000 for race:...)"."""
+        own = "; ".join(f"{n:,} for {bot}" for bot, n in self.panel_games)
+        return f"{self.certify_games:,} fresh games per lineup" + (f" ({own})" if own else "")
 
     @property
     def delta(self) -> float:
