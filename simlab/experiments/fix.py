@@ -1,30 +1,34 @@
 """The driver of ``simlab fix``: the smallest change of the question's knobs that makes every seat fair, certified.
 
-1. **Published first.** The published rules are played on fresh seeds (``PUBLISHED_START``) with the lineup:
-   their seat shares are the answer's "before", their guard measures the guards' reference. Fair within ±δ for
-   the lineup and every panel bot: ``already_fair``, nothing is searched.
+1. **Published first.** The published rules are played on fresh seeds (``PUBLISHED_START``) with the lineup, in
+   looks (``fix_sequential``: it stops as soon as they are certified, or for futility once they clearly cannot
+   be): their seat shares are the answer's "before", their guard measures the guards' reference. Fair within ±δ
+   for the lineup and every panel bot: ``already_fair``, nothing is searched.
 2. **Explore** on common random numbers (``Trials.batch`` of ``fix_play.explore_design``: the published rules and
    moves halfway to each end of every grid axis) until the response model (``analysis.fix_model``: compensation's
    softmax for per-seat offsets, a per-seat surrogate for other knobs) shows a clear slope, or half the budget.
-3. **Shortlist and test, cheapest first.** The model (refitted every round on every game) scans the candidates
+3. **Shortlist and race, cheapest first.** The model (refitted every round on every game) scans the candidates
    cheapest first (``FixQuestion.candidates``) and shortlists those it cannot rule out: the 1% quantile of the
    predicted largest seat deviation, over draws of its coefficients, is within the tolerance. Each round
-   plays one batch of every open candidate on shared seeds; a candidate *passes* when its every seat's interval
-   lies inside 1/N ± δ and its guards hold on its games, and is *ruled out* when some seat's simultaneous
-   interval lies outside the band (``analysis.fix_bands``). The search stops when a candidate has passed and
-   no cheaper one is open or left for the model to try ("settled"), when every candidate on the grid (the first
-   ``MAX_SCAN``) was played and ruled out ("exhausted": once the model rules out all the untried ones, they are
-   played cheapest first, since a model's word is no proof), or when the budget is spent.
-4. **Certify** the cheapest passed candidate on fresh seeds (``CONFIRM_START``, never used by the search) with
-   the lineup and with each panel bot in every seat: certified when every seat of every lineup passes its
-   one-sided tests at the tolerance and the guards hold. That is an intersection-union test at level α on
-   seeds independent of the selection, so P(certify a change that is not fair within ±δ) ≤ α whatever the
-   search chose.
+   plays one batch of every open candidate on shared seeds. The race only chooses which candidate to certify,
+   so it decides at a modest level (``RACE_ALPHA``): a candidate *passes* when every seat's one-sided
+   (1 − RACE_ALPHA) bounds lie inside 1/N ± δ and its guards hold on its games, and is *ruled out* when some
+   seat's simultaneous interval at that level lies outside the band (``analysis.fix_bands``). The search stops
+   when a candidate has passed and no cheaper one is open or left for the model to try ("settled"), when every
+   candidate on the grid (the first ``MAX_SCAN``) was played and ruled out ("exhausted": once the model rules
+   out all the untried ones, they are played cheapest first, since a model's word is no proof), or when the
+   budget is spent.
+4. **Certify** the passed candidates cheapest first (``fix_sequential.certify_attempts``), at most
+   ``CERTIFY_ATTEMPTS``, each on its own fresh seeds (never used by the search or another attempt) in looks, with
+   the lineup and with each panel bot in every seat, each at level α / CERTIFY_ATTEMPTS: an attempt stops at the
+   first look where every seat of every lineup passes its one-sided tests at the look's group-sequential
+   boundary (certified), when passing by the cap has become unlikely (futile: the next candidate is tried), or
+   at the cap. Each attempt is an intersection-union test at level α / CERTIFY_ATTEMPTS on seeds independent of
+   everything before it, so P(certify a change that is not fair within ±δ) ≤ α whatever the search chose.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -34,10 +38,11 @@ import numpy as np
 from simlab.analysis.fix_bands import Measures, SeatBand, seat_band
 from simlab.analysis.fix_model import ResponseFit, design, fitted_or_none
 from simlab.core.errors import SimlabError
-from simlab.experiments.engine import CONFIRM_START, PUBLISHED_START, Trials
-from simlab.experiments.fix_certify import Certification, alternatives, certify, method_text, seat_shares
+from simlab.experiments.engine import PUBLISHED_START, Trials
+from simlab.experiments.fix_certify import Certification, alternatives, attempt_record, method_text, seat_shares
 from simlab.experiments.fix_play import PlayLineup, arm_player, explore_design, features, guarded_facts
 from simlab.experiments.fix_question import FixResult
+from simlab.experiments.fix_sequential import certify_attempts, certify_in_looks
 from simlab.experiments.fix_trials import MakeTrials, make_trials
 from simlab.run.fix_question import Change, FixQuestion, FixQuestionError
 
@@ -51,6 +56,13 @@ SCAN_CHUNK = 2_000
 #: a candidate is shortlisted unless this low quantile of its predicted largest deviation (over the model's
 #: uncertainty) is above the tolerance: a model that is not yet sure rules nothing out
 MODEL_QUANTILE = 0.01
+#: the race's level: a candidate *passes* when every seat's one-sided (1 − RACE_ALPHA) bounds lie inside the band
+#: (so its point estimate does too), and is *ruled out* when some seat's interval, simultaneous over the seats at
+#: RACE_ALPHA, lies outside it. The race only chooses which candidate to certify: a wrong call costs optimality or
+#: games, never validity (certification plays fresh seeds)
+RACE_ALPHA = 0.2
+#: candidates certification tries at most, in the race's order, each at level α / CERTIFY_ATTEMPTS
+CERTIFY_ATTEMPTS = 2
 
 Progress = Callable[[dict[str, Any]], None]
 
@@ -78,41 +90,38 @@ def find_fix(
     trials = make(fn, q.seed, jobs, worker, ",".join(q.lineup))
     check_budget(q)
     search = _Search(q, trials, layout, say)
-    published = certify(q, q.no_change(), trials, PUBLISHED_START, play, jobs, layout, with_panel=False, make=make)
-    if published.lineup_fair:
-        lineup_only = published
-        published = certify(
-            q, q.no_change(), trials, PUBLISHED_START, play, jobs, layout, with_panel=True, lineup=lineup_only,
-            make=make,
-        )  # fmt: skip
-        published = dataclasses.replace(published, games=published.games + lineup_only.games)
-        if published.fair:
-            return _result(q, "already_fair", None, published, None, [], trials, 0, published.games, layout=layout)
+    published = certify_in_looks(q, q.no_change(), trials, PUBLISHED_START, play, jobs, layout, q.alpha, make=make)
+    if published.fair:
+        return _result(q, "already_fair", None, published, None, [], trials, 0, published.games, layout=layout)
 
     search.explore()
     explored = trials.spent
     ended = search.run()
-    chosen = search.chosen()
-    cert_games = published.games
-    if chosen is None:
+    order = search.passed_in_order()
+    if not order:
         status = "none_on_grid" if ended == "exhausted" else "budget"
         best = search.best_open()
-        return _result(q, status, None, published, None, best, trials, explored, cert_games, ended, layout)
-    after = certify(q, chosen, trials, CONFIRM_START, play, jobs, layout, with_panel=True, before=published, make=make)
-    say(
-        {
-            "phase": "certify",
-            "games": trials.spent,
-            "certify_games": cert_games + after.games,
-            "best": chosen.describe(),
-            "change": chosen.as_dict(),
-            "fair": after.fair,
-        }
-    )
+        return _result(q, status, None, published, None, best, trials, explored, published.games, ended, layout)
+    tried = certify_attempts(q, order, CERTIFY_ATTEMPTS, trials, play, jobs, layout, published, make)
+    for k, att in enumerate(tried):
+        say(
+            {
+                "phase": "certify",
+                "attempt": k + 1,
+                "games": trials.spent,
+                "certify_games": published.games + sum(a.games for a in tried[: k + 1]),
+                "best": att.change.describe(),
+                "change": att.change.as_dict(),
+                "fair": att.fair,
+                "outcome": att.outcome,
+            }
+        )
+    after = tried[-1]
     status = "certified" if after.fair and after.guards_ok else "not_certified"
-    others = [c for c in search.passed_in_order() if c != chosen]
+    others = [c for c in order if c != after.change]
+    spent = published.games + sum(a.games for a in tried)
     return _result(
-        q, status, chosen, published, after, others, trials, explored, cert_games + after.games, ended, layout
+        q, status, after.change, published, after, others, trials, explored, spent, ended, layout, tuple(tried)
     )
 
 
@@ -147,7 +156,7 @@ class _Search:
         cand = self.trials.pool[c]
         kept = self._bands.get(c)
         if kept is None or kept.games != cand.games:
-            kept = seat_band(self.layout.shares(np.concatenate(cand.wins)), self.q.delta, self.q.alpha)
+            kept = seat_band(self.layout.shares(np.concatenate(cand.wins)), self.q.delta, RACE_ALPHA)
             self._bands[c] = kept
         return kept
 
@@ -337,6 +346,7 @@ def _result(
     certify_games: int,
     ended: str = "",
     layout: Measures | None = None,
+    tried: tuple[Certification, ...] = (),
 ) -> FixResult:
     """The answer: seats before/after, guards, panel, alternatives and the games spent."""
     games = {"explore": explored, "race": trials.spent - explored, "certify": certify_games}
@@ -354,7 +364,8 @@ def _result(
         games=games,
         tolerance=q.tolerance,
         alpha=q.alpha,
-        method=method_text(q, ended, status),
+        method=method_text(q, ended, status, RACE_ALPHA, CERTIFY_ATTEMPTS),
         search=ended,
         published_panel=published.panel if status != "already_fair" else (),
+        attempts=tuple(attempt_record(a, k) for k, a in enumerate(tried)),
     )

@@ -1,6 +1,7 @@
-"""Certification of a rule fix: the chosen change on fresh seeds with the lineup and with each panel bot in every
-seat, judged by ``analysis.fix_bands`` (every seat's one-sided tests at the tolerance), with the guards measured
-against the published rules' certification games."""
+"""What a certification of a rule fix holds and how the answer says it: the change's fresh games with the lineup
+and each panel bot in every seat (played in looks by ``fix_sequential``), judged by ``analysis.fix_bands`` (every
+seat's one-sided tests at the tolerance), the guards measured against the published rules' games, the
+alternatives, and the method in words."""
 
 from __future__ import annotations
 
@@ -10,9 +11,8 @@ import numpy as np
 
 from simlab.analysis.fix_bands import Measures, SeatBand, seat_band
 from simlab.experiments.engine import Trials
-from simlab.experiments.fix_play import PlayLineup, arm_player, lineup_bots
+from simlab.experiments.fix_play import lineup_bots
 from simlab.experiments.fix_question import Alternative, BotCheck, GuardCheck, SeatShare
-from simlab.experiments.fix_trials import MakeTrials, make_trials
 from simlab.run.fix_question import Change, FixQuestion
 
 #: alternatives listed in an answer
@@ -31,6 +31,13 @@ class Certification:
     panel: tuple[BotCheck, ...]
     guards: tuple[GuardCheck, ...]
     games: int
+    #: how the lineup's check in looks ended (certified, futile, cap; a fixed-size check: cap) and at which look
+    outcome: str = "cap"
+    look: int = 1
+    #: the one-sided level of each test (the question's α, or its share of it when attempts split it)
+    alpha: float | None = None
+    #: the check that ended it uncertified: "lineup" or a panel bot ("" when certified)
+    stopped_by: str = ""
 
     @property
     def lineup_fair(self) -> bool:
@@ -43,46 +50,6 @@ class Certification:
     @property
     def guards_ok(self) -> bool:
         return all(g.ok for g in self.guards)
-
-
-def certify(
-    q: FixQuestion,
-    change: Change,
-    trials: Trials,
-    start: int,
-    play: PlayLineup | None,
-    jobs: int,
-    layout: Measures,
-    *,
-    with_panel: bool,
-    before: Certification | None = None,
-    lineup: Certification | None = None,
-    make: MakeTrials = make_trials,
-) -> Certification:
-    """Play ``change`` on ``q.certify_games`` fresh games from ``start`` with the lineup (``trials``; or reuse
-    ``lineup``'s games) and, ``with_panel``, with each panel bot in every seat (same seeds); the guards against
-    ``before`` (the published rules' certification)."""
-    played = 0
-    if lineup is not None and lineup.start == start and lineup.change == change:
-        cols = lineup.cols
-    else:
-        cols = trials.fresh(change, q.certify_games, start)
-        played += len(cols)
-    band = seat_band(layout.shares(cols), q.delta, q.alpha)
-    checks = [bot_check("lineup: " + ",".join(q.lineup), band)]
-    if with_panel:
-        for bot in q.panel:
-            every = (bot,) * q.players
-            if every == tuple(q.lineup):
-                continue  # the lineup is this bot in every seat already
-            fn, worker = arm_player(q, every, play)
-            w = make(fn, q.seed, jobs, worker, ",".join(every)).fresh(change, q.games_for(bot), start)
-            played += len(w)
-            checks.append(bot_check(bot, seat_band(layout.shares(w), q.delta, q.alpha)))
-    guards: tuple[GuardCheck, ...] = ()
-    if before is not None:
-        guards = tuple(guard_check(g, layout, q, before, cols, start) for g in q.guards)
-    return Certification(change, start, cols, band, tuple(checks), guards, played)
 
 
 def guard_check(g, layout: Measures, q: FixQuestion, before: Certification, cols: np.ndarray, start: int) -> GuardCheck:
@@ -126,20 +93,70 @@ ENDED = {
 }
 
 
-def method_text(q: FixQuestion, ended: str, status: str = "") -> str:
-    """How the selection error is controlled, in one sentence."""
+def method_text(q: FixQuestion, ended: str, status: str = "", race_alpha: float = 0.2, attempts: int = 1) -> str:
+    """How the selection error is controlled, in words: the looks, the race's level, the attempts' split of α."""
+    from simlab.analysis.fix_looks import FUTILITY, LookPlan, attempt_levels
+
     search = f"; the search ended: {ENDED.get(ended, ended)}" if ended else ""
+    plan = LookPlan.of(q.certify_games, q.alpha)
+    looks = (
+        f"in looks at {', '.join(f'{n:,}' for n in plan.sizes)} fresh games per lineup{_own_games(q)} (seeds no "
+        "search game used), "
+        f"stopping at the first look where every test passes at that look's group-sequential boundary "
+        f"(alpha spending α·t²; each test keeps its level however the run stops) or, for futility, when the "
+        f"chance of passing by {q.certify_games:,} games is below {FUTILITY:.0%}"
+    )
     if status == "already_fair":
         return (
-            f"the published rules were played on {q.games_said()}; every seat, with the "
-            f"lineup and with each panel bot in every seat, passed two one-sided tests at ±{q.tolerance:g} points "
-            f"of the fair share at level {q.alpha:g} (an intersection-union test), so they are fair within "
-            f"±{q.tolerance:g} points unless an event of probability at most {q.alpha:g} occurred"
+            f"the published rules were played {looks}; every seat, with the lineup and with each panel bot in every "
+            f"seat, passed two one-sided tests at ±{q.tolerance:g} points of the fair share at level {q.alpha:g} "
+            f"(an intersection-union test), so they are fair within ±{q.tolerance:g} points unless an event of "
+            f"probability at most {q.alpha:g} occurred"
         )
-    return (
-        f"the change is certified on {q.games_said()} (seeds no search game used) only "
-        f"if every seat, with the lineup and with each panel bot in every seat, passes two one-sided tests at "
-        f"±{q.tolerance:g} points of the fair share at level {q.alpha:g} (an intersection-union test), so the "
-        f"probability of certifying a change that is not fair within ±{q.tolerance:g} points is at most "
-        f"{q.alpha:g} whatever the search selected{search}"
+    levels = attempt_levels(q.alpha, attempts)
+    split = (
+        f"level {levels[0]:g} for the first and {levels[1]:g} for each other ({q.alpha:g} split over the "
+        f"{attempts} attempts, a weighted Bonferroni)"
+        if attempts > 1
+        else f"level {q.alpha:g}"
     )
+    return (
+        f"the race chose which change to certify at a modest level (a change passes when every seat's one-sided "
+        f"{1 - race_alpha:.0%} bounds lie inside ±{q.tolerance:g} points, and is ruled out when some seat's "
+        f"{1 - race_alpha:.0%} interval, simultaneous over the seats, lies outside); certification tries at most "
+        f"{attempts} of its changes, cheapest first, each on its own fresh seeds {looks}, and certifies one only "
+        f"if every seat, with the lineup and with each panel bot in every seat, passes two one-sided tests at "
+        f"±{q.tolerance:g} points of the fair share at {split}; an intersection-union test, so the probability "
+        f"of certifying a change that is not fair within ±{q.tolerance:g} points is at most {q.alpha:g} whatever "
+        f"the search selected{search}"
+    )
+
+
+def _own_games(q: FixQuestion) -> str:
+    """The panel bots certified on their own number of games (``fix.panel_games``), their looks in the same
+    fractions of their own cap."""
+    from simlab.analysis.fix_looks import LookPlan
+
+    own = [f"{bot}: {', '.join(f'{n:,}' for n in LookPlan.of(g, q.alpha).sizes)}" for bot, g in q.panel_games]
+    return f" ({'; '.join(own)})" if own else ""
+
+
+def attempt_record(c: Certification, k: int) -> dict[str, object]:
+    """One certification attempt as the answer lists it: the change, its fresh seeds' first game, its level, how
+    it ended (certified, futile, cap) and which check ended it, the lineup's look and largest deviation."""
+    lo, hi = c.band.worst_interval
+    return {
+        "attempt": k + 1,
+        "change": c.change.as_dict(),
+        "start": int(c.start),
+        "alpha": c.alpha,
+        "outcome": c.outcome,
+        "look": c.look,
+        "stopped_by": c.stopped_by,
+        "games": c.games,
+        "certified": bool(c.fair and c.guards_ok),
+        "worst_deviation": c.band.worst,
+        "lo": lo,
+        "hi": hi,
+        "n": c.band.games,
+    }

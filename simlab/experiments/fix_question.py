@@ -135,6 +135,9 @@ class FixResult:
     #: the published rules' certification checks (the lineup, then each panel bot when the lineup passed): why they
     #: are not already fair; empty when they are
     published_panel: tuple[BotCheck, ...] = ()
+    #: the certification attempts in order (``fix_certify.attempt_record``): each change tried on its own fresh
+    #: seeds at its share of α, how its check ended and at which look
+    attempts: tuple[dict[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -151,6 +154,7 @@ class FixResult:
             "panel": [b.as_dict() for b in self.panel],
             "published_panel": [b.as_dict() for b in self.published_panel],
             "alternatives": [a.as_dict() for a in self.alternatives],
+            "attempts": [dict(a) for a in self.attempts],
             "games": dict(self.games),
             "search": self.search,
             "tolerance": self.tolerance,

@@ -231,6 +231,7 @@ def test_the_result_dict_has_the_documented_keys(pig):
         "panel",
         "published_panel",
         "alternatives",
+        "attempts",
         "games",
         "search",
         "tolerance",
@@ -239,7 +240,7 @@ def test_the_result_dict_has_the_documented_keys(pig):
         "interval",
         "method",
     ]
-    assert d["level"] == 0.9 and d["published_panel"] == []
+    assert d["level"] == 0.9 and d["published_panel"] == [] and d["attempts"] == []
     assert d["before"][0] == {"seat": 0, "share": 0.505, "lo": 0.49, "hi": 0.52, "n": 1000}
     assert d["guards"][0] == {"name": "length", "before": 40.0, "after": 41.0, "band": [36.0, 44.0], "ok": True}
     assert set(d["panel"][0]) == {"bot", "fair", "worst_deviation", "lo", "hi", "n", "seats"}
