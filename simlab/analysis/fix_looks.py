@@ -30,11 +30,11 @@ import math
 import numpy as np
 
 #: the looks at which a certification reads its games, as fractions of its cap
-LOOK_FRACTIONS = (0.25, 0.5, 0.75, 1.0)
+LOOK_FRACTIONS = (0.125, 0.25, 0.5, 0.75, 1.0)
 #: the spending function's power: α(t) = α·t^ρ
 SPENDING_POWER = 2.0
 #: stop a certification for futility when the chance of passing by the cap is below this
-FUTILITY = 0.10
+FUTILITY = 0.05
 #: the first certification attempt's share of α when there may be more (the fallbacks share the rest)
 FIRST_SHARE = 0.75
 #: grid points per unit of B(t) in the numerical integration

@@ -6,8 +6,9 @@ each per-seat offset knob one column whose seat-k entry is seat k's offset (a sh
 published value, an alternative's indicator) one column per seat k ≥ 1 (a surrogate: each seat's log-odds
 against seat 0 linear in the feature). Fitted by quasi-likelihood (split wins are fractions) with a small ridge
 (an alternative never played stays at the published rules' prediction), covariance clustered by game index
-(common random numbers correlate the settings played on one game's seed). The model only shortlists: what is
-concluded comes from each candidate's own games (``analysis.fix_bands``). Rows in, estimates out.
+(common random numbers correlate the settings played on one game's seed). The model only shortlists and helps
+the race choose which candidate to certify (``certify_chance``): what is concluded comes from each candidate's
+own fresh games (``analysis.fix_bands``). Rows in, estimates out.
 """
 
 from __future__ import annotations
@@ -55,6 +56,25 @@ class ResponseFit:
         p = e / e.sum(axis=-1, keepdims=True)
         dev = np.abs(p - 1.0 / p.shape[-1]).max(axis=-1)  # (..., D)
         return np.quantile(dev, quantile, axis=-1)
+
+    def certify_chance(
+        self, x: np.ndarray, games: int, z: float, delta: float, draws: int = 100, seed: int = 0
+    ) -> np.ndarray:
+        """The chance that a certification of settings ``x`` (M, N, P) on ``games`` fresh games passes every seat's
+        one-sided tests at the boundary ``z`` (each seat's share p, its standard error √(p(1 − p)/games)), averaged
+        over draws of the coefficients: the seat least likely to pass stands for the setting (an upper bound of
+        the joint chance; exact for two seats, whose shares mirror each other)."""
+        from scipy.stats import norm
+
+        rng = np.random.default_rng([seed, 0xC3A7])
+        thetas = rng.multivariate_normal(self.theta, self.cov, size=draws, method="eigh")  # (D, P)
+        eta = np.einsum("mkp,dp->mdk", np.asarray(x, float), thetas)
+        e = np.exp(eta - eta.max(axis=-1, keepdims=True))
+        p = e / e.sum(axis=-1, keepdims=True)  # (M, D, N)
+        c = 1.0 / p.shape[-1]
+        se = np.sqrt(np.maximum(p * (1 - p), 1e-12) / games)
+        seat = norm.cdf((c + delta - z * se - p) / se) - norm.cdf((c - delta + z * se - p) / se)
+        return np.clip(seat, 0.0, 1.0).min(axis=-1).mean(axis=-1)
 
     def slope_z(self) -> float:
         """The largest |coefficient| / standard error among the slopes (0 without slopes): how clear an effect

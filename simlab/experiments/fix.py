@@ -97,7 +97,7 @@ def find_fix(
     search.explore()
     explored = trials.spent
     ended = search.run()
-    order = search.passed_in_order()
+    order = search.passed_in_order() or (search.best_guesses() if ended == "budget" else [])
     if not order:
         status = "none_on_grid" if ended == "exhausted" else "budget"
         best = search.best_open()
@@ -194,13 +194,38 @@ class _Search:
         self.fit = fitted_or_none(g, arm, x, w, slopes) or self.fit
 
     def judge(self, c: Change) -> None:
+        """The race's call on a candidate with games, at the modest level ``RACE_ALPHA``: ruled out, or passed, on
+        its own games; passed too when its own point estimates lie inside the band and the model says its largest
+        deviation is within the tolerance with probability ≥ 1 − RACE_ALPHA; "unlikely" when the model says it is
+        beyond with that probability (it holds no cheaper candidate back, but is played on while nothing passed)."""
         b = self.band(c)
         if b.beyond:
             self.state[c] = "ruled"
-        elif b.fair:
+            return
+        low, high = self.model_bounds(c)
+        if b.fair or (high is not None and high < self.q.delta and b.worst < self.q.delta):
             self.state[c] = "passed" if self.guards_hold(c) else "guard"
+        elif low is not None and low > self.q.delta:
+            self.state[c] = "unlikely"
         else:
             self.state[c] = "open"
+
+    def model_bounds(self, c: Change) -> tuple[float | None, float | None]:
+        """The model's RACE_ALPHA and 1 − RACE_ALPHA quantiles of the candidate's largest seat deviation (None, None:
+        no model yet)."""
+        if self.fit is None:
+            return None, None
+        offsets, common = features(self.q, [c])
+        x = design(offsets, common)[0]
+        low = self.fit.deviation_low(x, RACE_ALPHA, seed=self.q.seed)[0]
+        high = self.fit.deviation_low(x, 1 - RACE_ALPHA, seed=self.q.seed)[0]
+        return float(low), float(high)
+
+    def rejudge(self) -> None:
+        """Every candidate still in play judged again on its games and the refitted model."""
+        for c, s in list(self.state.items()):
+            if s in ("open", "passed", "unlikely") and self.trials.pool.get(c) and self.trials.pool[c].games:
+                self.judge(c)
 
     def guards_hold(self, c: Change) -> bool:
         """The guards measurable on search games (not the luck share) hold at their point estimates."""
@@ -220,6 +245,21 @@ class _Search:
     def passed_in_order(self) -> list[Change]:
         passed = [c for c, s in self.state.items() if s == "passed"]
         return sorted(passed, key=lambda c: (c.cost, self.band(c).worst))
+
+    def best_guesses(self) -> list[Change]:
+        """When the budget ran out with nothing passed: the candidates played and not ruled out whose own point
+        estimates lie inside the band, the smallest deviation the model predicts first (their own largest
+        deviation without a model; then the cheapest). Certification on fresh seeds is their test."""
+        alive = [c for c, s in self.state.items() if s in ("open", "unlikely") and self.trials.pool.get(c)]
+        inside = [c for c in alive if self.band(c).worst < self.q.delta]
+        return sorted(inside, key=lambda c: (self.predicted(c), c.cost))
+
+    def predicted(self, c: Change) -> float:
+        """The model's largest seat deviation of ``c`` (its own games' without a model)."""
+        if self.fit is None:
+            return self.band(c).worst
+        offsets, common = features(self.q, [c])
+        return float(self.fit.deviation(design(offsets, common)[0])[0])
 
     def chosen(self) -> Change | None:
         """The cheapest passed candidate (ties: the smallest deviation), or None."""
@@ -297,15 +337,16 @@ class _Search:
                 return "settled"
             best = self.chosen()
             todo = [c for c in self.open() if best is None or c.cost < best.cost]  # only cheaper ones matter now
+            if best is None:  # nothing passed: the unlikely ones are played on (a model's word is no proof)
+                todo += [c for c, s in self.state.items() if s == "unlikely"]
             if not todo:
                 return "exhausted"
             if t.spent + q.batch * len(todo) > q.budget:
                 return "budget"
             t.batch(todo, q.batch)
             self.rounds += 1
-            for c in todo:
-                self.judge(c)
             self.refit()
+            self.rejudge()
             best = self.best_open()
             info: dict[str, Any] = {
                 "phase": "race",

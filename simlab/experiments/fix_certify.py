@@ -122,8 +122,11 @@ def method_text(q: FixQuestion, ended: str, status: str = "", race_alpha: float 
     )
     return (
         f"the race chose which change to certify at a modest level (a change passes when every seat's one-sided "
-        f"{1 - race_alpha:.0%} bounds lie inside ±{q.tolerance:g} points, and is ruled out when some seat's "
-        f"{1 - race_alpha:.0%} interval, simultaneous over the seats, lies outside); certification tries at most "
+        f"{1 - race_alpha:.0%} bounds lie inside ±{q.tolerance:g} points, or when its point estimates do and the "
+        f"response model puts its largest deviation inside with probability {1 - race_alpha:.0%}; it is ruled out "
+        f"when some seat's {1 - race_alpha:.0%} interval, simultaneous over the seats, lies outside; when the "
+        f"budget ends with nothing passed, the changes whose point estimates lie inside go, the smallest predicted "
+        f"deviation first): its choice costs games or optimality, never validity; certification tries at most "
         f"{attempts} of its changes, cheapest first, each on its own fresh seeds {looks}, and certifies one only "
         f"if every seat, with the lineup and with each panel bot in every seat, passes two one-sided tests at "
         f"±{q.tolerance:g} points of the fair share at {split}; an intersection-union test, so the probability "

@@ -43,15 +43,15 @@ def target_question(**options):
 @pytest.mark.parametrize("alpha", [0.05, 0.025])
 def test_the_boundaries_spend_alpha_times_t_squared_at_every_look(alpha):
     """Checked against 200,000 simulated Brownian paths; one look is the fixed-size test."""
-    z = np.array(boundaries((0.25, 0.5, 0.75, 1.0), alpha))
-    t = np.array([0.25, 0.5, 0.75, 1.0])
+    z = np.array(boundaries((0.125, 0.25, 0.5, 0.75, 1.0), alpha))
+    t = np.array([0.125, 0.25, 0.5, 0.75, 1.0])
     rng = np.random.default_rng(7)
-    b = np.cumsum(rng.normal(size=(200_000, 4)) * np.sqrt(np.diff(t, prepend=0.0)), axis=1)
+    b = np.cumsum(rng.normal(size=(200_000, 5)) * np.sqrt(np.diff(t, prepend=0.0)), axis=1)
     crossed = np.maximum.accumulate(b / np.sqrt(t) > z, axis=1).mean(axis=0)
     assert np.allclose(crossed, alpha * t**2, atol=4 * math.sqrt(alpha / 200_000))
-    assert z[0] > z[1] > z[2] > z[3] > boundaries((1.0,), alpha)[0]
+    assert z[0] > z[1] > z[2] > z[3] > z[4] > boundaries((1.0,), alpha)[0]
     assert boundaries((1.0,), alpha)[0] == pytest.approx(1.6448536 if alpha == 0.05 else 1.959964, abs=1e-5)
-    assert look_sizes(20_000) == (5_000, 10_000, 15_000, 20_000)
+    assert look_sizes(20_000) == (2_500, 5_000, 10_000, 15_000, 20_000)
 
 
 def test_the_predictive_chance_of_passing_is_small_far_outside_and_large_well_inside():
@@ -70,14 +70,14 @@ def _check(first_share, start, delta=0.01, cap=20_000, alpha=0.05):
 
 
 def test_a_clearly_fair_setting_is_certified_at_the_first_look():
-    """Exactly fair against a 5-point tolerance: a quarter of the cap settles it (main played the whole cap)."""
+    """Exactly fair against a 5-point tolerance: an eighth of the cap settles it (main played the whole cap)."""
     run = _check(lambda lineup, cfg: 0.5, attempt_start(0), delta=0.05)
-    assert (run.outcome, run.look, len(run.cols)) == ("certified", 1, 5_000) and run.band.fair
+    assert (run.outcome, run.look, len(run.cols)) == ("certified", 1, 2_500) and run.band.fair
 
 
 def test_a_setting_far_outside_stops_for_futility_at_the_first_look():
     run = _check(lambda lineup, cfg: 0.53, attempt_start(0))
-    assert (run.outcome, run.look, len(run.cols)) == ("futile", 1, 5_000) and not run.band.fair
+    assert (run.outcome, run.look, len(run.cols)) == ("futile", 1, 2_500) and not run.band.fair
 
 
 def test_a_change_that_fails_for_a_panel_bot_falls_back_to_the_next_candidate_on_fresh_seeds():
