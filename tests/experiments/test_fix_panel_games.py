@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from simlab.analysis.fix_looks import LookPlan
 from simlab.experiments.fix import find_fix
 from simlab.experiments.fix_question import FixQuestionError, fix_question
 from tests.examples.pig.game import GAME as PIG
@@ -30,10 +31,11 @@ def test_a_panel_bot_plays_its_own_number_of_certification_games():
     assert q.games_for("random") == 2_000 and q.games_for("holder") == 20_000
     d = find_fix(q, play=surface(even_with_a_head_start)).to_dict()
     lineup, rand = d["panel"]
-    # certification in looks: the lineup at quarters of 20,000, random at quarters of its own 2,000
-    assert lineup["n"] in (5_000, 10_000, 15_000, 20_000) and rand["bot"] == "random"
-    assert rand["n"] in (500, 1_000, 1_500, 2_000), rand
-    assert "(random: 500, 1,000, 1,500, 2,000)" in d["method"], d["method"]
+    # certification in looks: the lineup's at fractions of 20,000, random's at the same fractions of its own 2,000
+    own = LookPlan.of(2_000, 0.05).sizes
+    assert lineup["n"] in LookPlan.of(20_000, 0.05).sizes and rand["bot"] == "random"
+    assert rand["n"] in own and max(own) == 2_000, rand
+    assert f"(random: {', '.join(f'{n:,}' for n in own)})" in d["method"], d["method"]
 
 
 def test_without_panel_games_every_lineup_plays_certify_games():
