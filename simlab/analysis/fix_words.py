@@ -163,14 +163,33 @@ def pct_ci(x: Any, lo: Any, hi: Any) -> str:
     return f"{100 * x:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
 
 
-def intervals_text(alpha: Any) -> str:
+def intervals_text(alpha: Any, looks: bool = False) -> str:
     """What a fix answer's intervals are: each seat's (1 − 2α) interval, whose bounds are the certification's
-    one-sided tests at α (not a 95% interval); a worst seat deviation's bounds come from the seats' intervals."""
+    one-sided tests at α (not a 95% interval); a worst seat deviation's bounds come from the seats' intervals. A
+    certification in ``looks`` tests at each look's group-sequential boundary (and a later attempt at its share of
+    α): its bounds are those tests', at least (1 − 2α) and wider at an early look."""
     try:
         a = float(alpha)
     except (TypeError, ValueError):
         return "intervals as the method says"
+    if looks:
+        return (
+            f"intervals whose bounds are the certification's one-sided tests, each at its look's group-sequential "
+            f"boundary and its attempt's share of α = {a:g} (each at least a {1 - 2 * a:.0%} interval; wider at an "
+            "early look or a later attempt)"
+        )
     return f"{1 - 2 * a:.0%} intervals, each bound a one-sided test at α = {a:g} as the certification tests every seat"
+
+
+def in_looks(result: Mapping[str, Any]) -> bool:
+    """Whether the answer's certification read its games in looks (its attempts are listed)."""
+    return bool(result.get("attempts"))
+
+
+def tolerance_text(tolerance: Any) -> str:
+    """ "±1 point of win share", "±2.5 points of win share"."""
+    t = float(tolerance)
+    return f"±{t:g} point{'' if t == 1 else 's'} of win share"
 
 
 def points_ci(x: Any, lo: Any, hi: Any) -> str:
@@ -197,7 +216,7 @@ def is_certified(result: Mapping[str, Any]) -> bool:
 
 def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
     """The answer's first sentence and its tone (ok, warn, info)."""
-    tol = f"±{float(result.get('tolerance', 0)):g} points of win share"  # the question's points
+    tol = tolerance_text(result.get("tolerance", 0))  # the question's points
     change = change_text(result.get("change"), vocab) if result.get("change") else ""
     games = (result.get("games") or {}).get("total")
     spent = f" ({games:,} games in all)" if isinstance(games, int) else ""
@@ -216,6 +235,9 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
         )
     if status in (CERTIFIED, "not_certified", "already_fair"):
         what = f"Best change found: {change}" if status != "already_fair" else "The published rules"
+        tried = list(result.get("attempts") or [])
+        if status == "not_certified" and len(tried) > 1:
+            what = f"Certification tried {len(tried)} changes and certified none; the last: {change}"
         broken = [guard_label(str(g.get("name")), vocab) for g in result.get("guards") or [] if not g.get("ok")]
         why = (
             [f"the test failed for {'; '.join(_bot_text(p) for p in failed_bots(result))}"]
@@ -223,12 +245,27 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
             else []
         )
         why += [f"it breaks the guard{'s' * (len(broken) > 1)} {', '.join(broken)}"] if broken else []
+        why += [_closest(result, vocab)] if status == "not_certified" and len(result.get("attempts") or []) > 1 else []
         return f"{what}. NOT certified within {tol}: {'; '.join(why) or 'no certification games'}{spent}.", "warn"
     closest = f"; the closest: {change}" if change else ""
     if status == "none_on_grid":
         return f"No change on the declared grid makes every seat's win share fall within {tol}{closest}{spent}.", "warn"
     best = f"; the current best: {change}" if change else ""
     return f"Not settled: the budget ran out before a change was certified within {tol}{best}{spent}.", "info"
+
+
+def _closest(result: Mapping[str, Any], vocab: Vocabulary) -> str:
+    """The attempt whose lineup check came closest to passing (the smallest upper bound of its worst seat)."""
+    tried = [a for a in result.get("attempts") or [] if a.get("hi") is not None]
+    if not tried:
+        return ""
+    best = min(tried, key=lambda a: float(a["hi"]))
+    n = best.get("n")
+    return (
+        f"the closest was attempt {best.get('attempt')}, {change_text(best.get('change'), vocab)}: the lineup's worst "
+        f"seat {points_ci(best.get('worst_deviation'), best.get('lo'), best.get('hi'))} from an equal share"
+        + (f", n={n:,}" if isinstance(n, int) else "")
+    )
 
 
 def tested(panel: Sequence[Mapping[str, Any]]) -> str:
@@ -245,7 +282,7 @@ def tested(panel: Sequence[Mapping[str, Any]]) -> str:
 def _bot_text(p: Mapping[str, Any]) -> str:
     dev = points_ci(p.get("worst_deviation"), p.get("lo"), p.get("hi"))
     n = p.get("n")
-    said = bot_words(str(p.get("bot")))
+    said = tested([p]) if str(p.get("bot")).startswith(LINEUP) else bot_words(str(p.get("bot")))
     return f"{said} (worst seat {dev} from an equal share" + (f", n={n:,})" if isinstance(n, int) else ")")
 
 
@@ -363,6 +400,33 @@ SHARES_HEADER = ["seat", "win share before", "win share after", "games before / 
 GUARDS_HEADER = ["guard", "before", "after", "band", "kept?"]
 ALTERNATIVES_HEADER = ["change", "cost", "worst seat deviation", "game length", "games"]
 PANEL_HEADER = ["who played", "fair?", "worst seat deviation", "games"]
+ATTEMPTS_HEADER = ["attempt", "change", "level α", "how it ended", "the lineup's worst seat deviation", "games"]
+ATTEMPTS_TITLE = "certification attempts (each on its own fresh seeds, cheapest first)"
+#: how an attempt's check in looks ended (``fix_sequential``: certified, futile, cap)
+ENDINGS = {"certified": "certified at look {look}", "futile": "stopped for futility at look {look}",
+           "cap": "all {look} looks played, not shown fair"}  # fmt: skip
+
+
+def attempt_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[str]]:
+    """Per certification attempt: the change, its level, how its check ended (and for whom), the lineup's worst
+    seat with its interval, the games it played."""
+    rows = []
+    for a in result.get("attempts") or []:
+        ended = ENDINGS.get(str(a.get("outcome")), str(a.get("outcome"))).format(look=a.get("look"))
+        who = str(a.get("stopped_by") or "")
+        if who and a.get("outcome") != "certified":
+            ended += " (the lineup)" if who == "lineup" else f" ({bot_words(who)} in every seat)"
+        if a.get("certified"):
+            ended = "certified"
+        rows.append([
+            str(a.get("attempt")),
+            change_text(a.get("change"), vocab) if a.get("change") else "–",
+            f"{float(a['alpha']):g}" if a.get("alpha") is not None else "–",
+            ended,
+            points_ci(a.get("worst_deviation"), a.get("lo"), a.get("hi")),
+            f"{int(a.get('games', 0)):,}",
+        ])  # fmt: skip
+    return rows
 
 
 def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
@@ -370,12 +434,14 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
     lines = [headline(result, vocab)[0]]
     for title, header, rows in (
         (
-            f"seat win shares (published rules, then the change; {intervals_text(result.get('alpha'))})",
+            "seat win shares (published rules, then the change; "
+            f"{intervals_text(result.get('alpha'), in_looks(result))})",
             SHARES_HEADER,
             shares_rows(result),
         ),
         ("guards", GUARDS_HEADER, guard_rows(result, vocab)),
         ("certification panel", PANEL_HEADER, panel_rows(result)),
+        (ATTEMPTS_TITLE, ATTEMPTS_HEADER, attempt_rows(result, vocab) if len(result.get("attempts") or []) > 1 else []),
         (PUBLISHED_PANEL_TITLE, PANEL_HEADER, panel_rows(result, "published_panel")),
         (alternatives_title(result), ALTERNATIVES_HEADER, alternative_rows(result, vocab)),
     ):
