@@ -402,22 +402,23 @@ ALTERNATIVES_HEADER = ["change", "cost", "worst seat deviation", "game length", 
 PANEL_HEADER = ["who played", "fair?", "worst seat deviation", "games"]
 ATTEMPTS_HEADER = ["attempt", "change", "level α", "how it ended", "the lineup's worst seat deviation", "games"]
 ATTEMPTS_TITLE = "certification attempts (each on its own fresh seeds, cheapest first)"
-#: how an attempt's check in looks ended (``fix_sequential``: certified, futile, cap)
-ENDINGS = {"certified": "certified at look {look}", "futile": "stopped for futility at look {look}",
-           "cap": "all {look} looks played, not shown fair"}  # fmt: skip
+#: how a check in looks ended (``fix_sequential``: certified, futile, cap)
+ENDINGS = {"certified": "certified", "futile": "stopped for futility", "cap": "not shown fair at its cap"}
 
 
 def attempt_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[str]]:
-    """Per certification attempt: the change, its level, how its check ended (and for whom), the lineup's worst
-    seat with its interval, the games it played."""
+    """Per certification attempt: the change, its level, how its check ended (the lineup's look; the panel bot
+    whose check ended it), the lineup's worst seat with its interval, the games it played."""
     rows = []
     for a in result.get("attempts") or []:
-        ended = ENDINGS.get(str(a.get("outcome")), str(a.get("outcome"))).format(look=a.get("look"))
-        who = str(a.get("stopped_by") or "")
-        if who and a.get("outcome") != "certified":
-            ended += " (the lineup)" if who == "lineup" else f" ({bot_words(who)} in every seat)"
+        outcome, look, who = str(a.get("outcome")), a.get("look"), str(a.get("stopped_by") or "lineup")
+        ended = ENDINGS.get(outcome, outcome)
         if a.get("certified"):
-            ended = "certified"
+            ended = f"certified (the lineup at look {look})"
+        elif who == "lineup":
+            ended = f"the lineup {ended} " + (f"(look {look})" if outcome == "cap" else f"at look {look}")
+        else:
+            ended = f"the lineup passed at look {look}; {bot_words(who)} in every seat {ended}"
         rows.append([
             str(a.get("attempt")),
             change_text(a.get("change"), vocab) if a.get("change") else "–",

@@ -69,8 +69,12 @@ def test_the_attempts_are_a_table_of_the_text_answer():
     assert lines[at + 1].strip() == " | ".join(W.ATTEMPTS_HEADER)
     first = lines[at + 2]
     assert "give seat 0 two more sestertii and give seat 1 six more sestertii" in first
-    assert "0.0375" in first and "all 4 looks played, not shown fair" in first and "0.4 [0.0, 1.1] points" in first
-    assert "stopped for futility at look 1 (the lineup)" in lines[at + 3]
+    assert (
+        "0.0375" in first
+        and "the lineup not shown fair at its cap (look 4)" in first
+        and "0.4 [0.0, 1.1] points" in first
+    )
+    assert "the lineup stopped for futility at look 1" in lines[at + 3]
 
 
 def test_intervals_in_looks_are_not_called_90_percent():
@@ -88,4 +92,14 @@ def test_the_report_section_lists_the_attempts_and_says_the_tolerance_in_the_sin
         "every seat within 1/N ± 1 point of win share"
     )
     rows = W.attempt_rows(ROMA, W.vocabulary("roma", ["start_money"]))
-    assert [r[0] for r in rows] == ["1", "2"] and rows[1][3] == "stopped for futility at look 1 (the lineup)"
+    assert [r[0] for r in rows] == ["1", "2"] and rows[1][3] == "the lineup stopped for futility at look 1"
+
+
+def test_an_attempt_a_panel_bot_stopped_says_the_lineup_passed_and_who_stopped_it():
+    """Roma's second attempt: the lineup passed at its fifth look, then builder's check stopped for futility; the
+    look belongs to the lineup, not to builder."""
+    att = {**_attempt(2, [3, 7], "futile", 5, 55_500, 0.0011, 0.0, 0.0096), "stopped_by": "race:iterations=32"}
+    row = W.attempt_rows({"attempts": [att]}, W.vocabulary("roma", ["start_money"]))[0]
+    assert row[3] == (
+        "the lineup passed at look 5; the search bot at 32 playouts per decision in every seat stopped for futility"
+    ), row
