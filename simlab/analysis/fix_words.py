@@ -245,7 +245,8 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
             else []
         )
         why += [f"it breaks the guard{'s' * (len(broken) > 1)} {', '.join(broken)}"] if broken else []
-        why += [_closest(result, vocab)] if status == "not_certified" and len(result.get("attempts") or []) > 1 else []
+        closest = _closest(result, vocab) if status == "not_certified" and len(result.get("attempts") or []) > 1 else ""
+        why += [closest] if closest else []
         return f"{what}. NOT certified within {tol}: {'; '.join(why) or 'no certification games'}{spent}.", "warn"
     closest = f"; the closest: {change}" if change else ""
     if status == "none_on_grid":
@@ -260,6 +261,8 @@ def _closest(result: Mapping[str, Any], vocab: Vocabulary) -> str:
     if not tried:
         return ""
     best = min(tried, key=lambda a: float(a["hi"]))
+    if best is tried[-1]:
+        return ""  # the last attempt is the change the answer names: its failed test is said already
     n = best.get("n")
     return (
         f"the closest was attempt {best.get('attempt')}, {change_text(best.get('change'), vocab)}: the lineup's worst "

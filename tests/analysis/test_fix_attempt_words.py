@@ -103,3 +103,11 @@ def test_an_attempt_a_panel_bot_stopped_says_the_lineup_passed_and_who_stopped_i
     assert row[3] == (
         "the lineup passed at look 5; the search bot at 32 playouts per decision in every seat stopped for futility"
     ), row
+
+
+def test_the_closest_attempt_is_not_repeated_when_it_is_the_last():
+    """Pantheon: the second attempt came closest and is the change the answer names; saying it twice read oddly."""
+    last_closest = {**ROMA, "attempts": [_attempt(1, [2, 6], "futile", 1, 2_500, 0.0178, 0.0, 0.0465),
+                                         _attempt(2, [3, 8], "cap", 5, 20_000, 0.0057, 0.0, 0.0130)]}  # fmt: skip
+    text, _ = W.headline(last_closest, W.vocabulary("roma", ["start_money"]))
+    assert "the closest" not in text and text.startswith("Certification tried 2 changes and certified none"), text
