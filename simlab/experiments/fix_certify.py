@@ -138,9 +138,12 @@ def method_text(q: FixQuestion, ended: str, status: str = "", race_alpha: float 
 def _own_games(q: FixQuestion) -> str:
     """The panel bots certified on their own number of games (``fix.panel_games``), their looks in the same
     fractions of their own cap."""
+    from simlab.analysis.bot_words import bot_words
     from simlab.analysis.fix_looks import LookPlan
 
-    own = [f"{bot}: {', '.join(f'{n:,}' for n in LookPlan.of(g, q.alpha).sizes)}" for bot, g in q.panel_games]
+    own = [
+        f"{bot_words(bot)}: {', '.join(f'{n:,}' for n in LookPlan.of(g, q.alpha).sizes)}" for bot, g in q.panel_games
+    ]
     return f" ({'; '.join(own)})" if own else ""
 
 

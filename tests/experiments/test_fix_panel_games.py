@@ -88,3 +88,12 @@ def test_the_folder_identity_holds_panel_games_only_when_given(tmp_path, monkeyp
     path.write_text(text.replace("[fix.knobs]", "panel_games = { random = 500 }\n[fix.knobs]"))
     sc = load_scenario(path)
     assert identity_of(sc, fix_question_of(sc, {}))["panel_games"] == {"random": 500}
+
+
+def test_the_method_names_a_search_bot_s_own_looks_in_words():
+    from simlab.experiments.fix_certify import method_text
+
+    q = _pig(panel=["holder", "race:iterations=32"], panel_games={"race:iterations=32": 1_600})
+    own = ", ".join(f"{n:,}" for n in LookPlan.of(1_600, 0.05).sizes)
+    said = method_text(q, "settled")
+    assert f"(the search bot at 32 playouts per decision: {own})" in said and "race:iterations" not in said, said
