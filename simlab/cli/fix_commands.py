@@ -32,8 +32,8 @@ from simlab.run.fix_question import LEAST_BATCH, LEAST_CERTIFY_GAMES
 @click.option(
     "--certify-games",
     type=click.IntRange(LEAST_CERTIFY_GAMES),
-    help="Fresh games per certification lineup (the scenario's, then each panel bot; at least "
-    f"{LEAST_CERTIFY_GAMES}) [fix.certify_games, else 20,000].",
+    help="Most fresh games per certification lineup (the scenario's, then each panel bot) and attempt, read in "
+    f"looks that stop early (at least {LEAST_CERTIFY_GAMES}) [fix.certify_games, else 20,000].",
 )
 @click.option("--panel", metavar="BOTS", help="Bots the fix is certified with, each in every seat [fix.panel].")
 @click.option(
