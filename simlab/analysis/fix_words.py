@@ -350,10 +350,19 @@ def alternatives_title(result: Mapping[str, Any]) -> str:
 
 
 def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[str]]:
-    """The alternatives (``alternatives_title``): the change, its cost, worst seat deviation, game length, games."""
+    """The alternatives (``alternatives_title``): the change, its cost, worst seat deviation, game length, games
+    (on the search's games); one the certification already tried and did not certify says so."""
+    tried = {
+        _settings_key(t.get("change")): t.get("attempt") for t in result.get("attempts") or [] if not t.get("certified")
+    }
     return [
         [
-            change_text(a.get("change"), vocab),
+            change_text(a.get("change"), vocab)
+            + (
+                f" (certification attempt {tried[_settings_key(a.get('change'))]}: not certified)"
+                if _settings_key(a.get("change")) in tried
+                else ""
+            ),
             cost_text((a.get("change") or {}).get("cost", a.get("cost"))),  # beside the change: an older folder
             points_ci(a.get("worst_deviation"), a.get("lo"), a.get("hi")),
             _measure(a.get("mean_length")),
@@ -361,6 +370,11 @@ def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[
         ]
         for a in result.get("alternatives") or []
     ]
+
+
+def _settings_key(change: Mapping[str, Any] | None) -> str:
+    """A change's settings as a comparable key (the knobs and their values)."""
+    return repr(sorted((str(x["knob"]), repr(x["value"])) for x in settings_of(change)))
 
 
 #: the published rules' own checks, played before the search (why the rules are not already fair)

@@ -23,7 +23,7 @@ def fix_section(folder: str | Path) -> tuple[Section | None, str]:
     vocab = W.vocabulary(meta.get("game"), meta.get("seat_knobs") or ())
     result = meta.get("result")
     tol = (meta.get("identity") or {}).get("tolerance")
-    shown = W.tolerance_text(tol) if tol is not None else "the tolerance"
+    shown = W.tolerance_text(tol).removesuffix(" of win share") if tol is not None else "the tolerance"
     sec = Section(
         "fix",
         TITLE,

@@ -111,3 +111,15 @@ def test_the_closest_attempt_is_not_repeated_when_it_is_the_last():
                                          _attempt(2, [3, 8], "cap", 5, 20_000, 0.0057, 0.0, 0.0130)]}  # fmt: skip
     text, _ = W.headline(last_closest, W.vocabulary("roma", ["start_money"]))
     assert "the closest" not in text and text.startswith("Certification tried 2 changes and certified none"), text
+
+
+def test_an_alternative_the_certification_already_tried_says_it_was_not_certified():
+    """Massilia: "the cheapest alternatives that also pass" listed attempt 1's change, which certification had
+    already stopped for futility, as if it were still a way out."""
+    alt = {"change": _change([2, 6]), "worst_deviation": 0.0006, "lo": 0.0, "hi": 0.0104, "mean_length": 18.2,
+           "n": 6000}  # fmt: skip
+    rows = W.alternative_rows({**ROMA, "alternatives": [alt]}, W.vocabulary("roma", ["start_money"]))
+    assert rows[0][0] == (
+        "give seat 0 two more sestertii and give seat 1 six more sestertii (certification attempt 1: not certified)"
+    ), rows
+    assert "attempt" not in W.alternative_rows({"alternatives": [alt]}, W.vocabulary("roma", ["start_money"]))[0][0]
