@@ -153,6 +153,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iterations", type=int, default=1000, help="NTBEA iterations per run (TAG's default 1000)")
     ap.add_argument("--budget", type=int, default=None, help="fix: most games its search may spend")
     ap.add_argument("--certify-games", type=int, default=None, help="fix: fresh games per certification (20,000)")
+    ap.add_argument(
+        "--seed-offset",
+        type=int,
+        default=0,
+        help="fix: repetition r plays under root seed FIX_SEED + offset + r (another set of repetitions)",
+    )
     ap.add_argument("--all", action="store_true", help="truth: every setting of the grid")
     ap.add_argument("--markdown", action="store_true", help="report: markdown table rows")
     ap.add_argument("--out", type=Path, default=None)
@@ -189,11 +195,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.budget is None:
             ap.error("fix needs --budget (the most games its search may spend)")
         label = f"budget={args.budget}" + (f",certify={args.certify_games}" if args.certify_games else "")
+        label += f",seeds={FIX_SEED + args.seed_offset}+" if args.seed_offset else ""
         done = results.setdefault("fix", {}).setdefault(label, [])
         for rep in range(args.reps):
             if any(r["rep"] == rep for r in done):
                 continue
-            r = run_fix(q, rep, args.budget, FIX_SEED + rep, args.certify_games)
+            r = run_fix(q, rep, args.budget, FIX_SEED + args.seed_offset + rep, args.certify_games)
             done.append(r)
             save(out, "fix", label, done)
             print(f"fix rep {rep}: {r['status']} {r['setting']} ({r['games']:,} games, {r['seconds']:.0f} s)",

@@ -120,7 +120,7 @@ def test_the_rate_of_certifying_a_change_that_is_not_fair_is_at_most_alpha():
     """No setting on the grid is fair: the published rules give the first seat 56% of the wins, and target 102..104
     leave it exactly 1 point (the tolerance) off: the hardest changes to tell from fair (each seat's test passes
     with probability α at the band's edge). 150 repetitions (seeds 0..149, 20-60 s on a shared core): the lean
-    race handed a change to certification in 146 (196 attempts with the fallbacks), and certification passed 3
+    race handed a change to certification in 146 (191 attempts with the fallbacks), and certification passed 3
     (2.1% of the chosen, 2.0% of all; main's driver: 0 of 32 chosen), within α = 5% plus 3 standard errors.
     Each attempt runs in looks on fresh seeds the search and the other attempts never used, at its share of α,
     so the tests keep their level whatever the search selected and however the looks stopped."""
