@@ -36,6 +36,8 @@ def test_a_panel_bot_plays_its_own_number_of_certification_games():
     assert lineup["n"] in LookPlan.of(20_000, 0.05).sizes and rand["bot"] == "random"
     assert rand["n"] in own and max(own) == 2_000, rand
     assert f"(random: {', '.join(f'{n:,}' for n in own)})" in d["method"], d["method"]
+    # the bounds are the looks' tests: the JSON says 0.9 is their least coverage, not every interval's
+    assert d["level"] == 0.9 and "the look it stopped at" in d["interval"] and "least coverage" in d["interval"]
 
 
 def test_without_panel_games_every_lineup_plays_certify_games():
