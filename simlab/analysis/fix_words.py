@@ -15,6 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from simlab.analysis.bot_words import bot_words
 from simlab.analysis.words import Words, game_words
 
 CERTIFIED = "certified"
@@ -162,14 +163,33 @@ def pct_ci(x: Any, lo: Any, hi: Any) -> str:
     return f"{100 * x:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]"
 
 
-def intervals_text(alpha: Any) -> str:
+def intervals_text(alpha: Any, looks: bool = False) -> str:
     """What a fix answer's intervals are: each seat's (1 − 2α) interval, whose bounds are the certification's
-    one-sided tests at α (not a 95% interval); a worst seat deviation's bounds come from the seats' intervals."""
+    one-sided tests at α (not a 95% interval); a worst seat deviation's bounds come from the seats' intervals. A
+    certification in ``looks`` tests at each look's group-sequential boundary (and a later attempt at its share of
+    α): its bounds are those tests', at least (1 − 2α) and wider at an early look."""
     try:
         a = float(alpha)
     except (TypeError, ValueError):
         return "intervals as the method says"
+    if looks:
+        return (
+            f"intervals whose bounds are the certification's one-sided tests, each at its look's group-sequential "
+            f"boundary and its attempt's share of α = {a:g} (each at least a {1 - 2 * a:.0%} interval; wider at an "
+            "early look or a later attempt)"
+        )
     return f"{1 - 2 * a:.0%} intervals, each bound a one-sided test at α = {a:g} as the certification tests every seat"
+
+
+def in_looks(result: Mapping[str, Any]) -> bool:
+    """Whether the answer's certification read its games in looks (its attempts are listed)."""
+    return bool(result.get("attempts"))
+
+
+def tolerance_text(tolerance: Any) -> str:
+    """ "±1 point of win share", "±2.5 points of win share"."""
+    t = float(tolerance)
+    return f"±{t:g} point{'' if t == 1 else 's'} of win share"
 
 
 def points_ci(x: Any, lo: Any, hi: Any) -> str:
@@ -196,7 +216,7 @@ def is_certified(result: Mapping[str, Any]) -> bool:
 
 def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
     """The answer's first sentence and its tone (ok, warn, info)."""
-    tol = f"±{float(result.get('tolerance', 0)):g} points of win share"  # the question's points
+    tol = tolerance_text(result.get("tolerance", 0))  # the question's points
     change = change_text(result.get("change"), vocab) if result.get("change") else ""
     games = (result.get("games") or {}).get("total")
     spent = f" ({games:,} games in all)" if isinstance(games, int) else ""
@@ -215,6 +235,9 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
         )
     if status in (CERTIFIED, "not_certified", "already_fair"):
         what = f"Best change found: {change}" if status != "already_fair" else "The published rules"
+        tried = list(result.get("attempts") or [])
+        if status == "not_certified" and len(tried) > 1:
+            what = f"Certification tried {len(tried)} changes and certified none; the last: {change}"
         broken = [guard_label(str(g.get("name")), vocab) for g in result.get("guards") or [] if not g.get("ok")]
         why = (
             [f"the test failed for {'; '.join(_bot_text(p) for p in failed_bots(result))}"]
@@ -222,6 +245,8 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
             else []
         )
         why += [f"it breaks the guard{'s' * (len(broken) > 1)} {', '.join(broken)}"] if broken else []
+        closest = _closest(result, vocab) if status == "not_certified" and len(result.get("attempts") or []) > 1 else ""
+        why += [closest] if closest else []
         return f"{what}. NOT certified within {tol}: {'; '.join(why) or 'no certification games'}{spent}.", "warn"
     closest = f"; the closest: {change}" if change else ""
     if status == "none_on_grid":
@@ -230,10 +255,26 @@ def headline(result: Mapping[str, Any], vocab: Vocabulary) -> tuple[str, str]:
     return f"Not settled: the budget ran out before a change was certified within {tol}{best}{spent}.", "info"
 
 
+def _closest(result: Mapping[str, Any], vocab: Vocabulary) -> str:
+    """The attempt whose lineup check came closest to passing (the smallest upper bound of its worst seat)."""
+    tried = [a for a in result.get("attempts") or [] if a.get("hi") is not None]
+    if not tried:
+        return ""
+    best = min(tried, key=lambda a: float(a["hi"]))
+    if best is tried[-1]:
+        return ""  # the last attempt is the change the answer names: its failed test is said already
+    n = best.get("n")
+    return (
+        f"the closest was attempt {best.get('attempt')}, {change_text(best.get('change'), vocab)}: the lineup's worst "
+        f"seat {points_ci(best.get('worst_deviation'), best.get('lo'), best.get('hi'))} from an equal share"
+        + (f", n={n:,}" if isinstance(n, int) else "")
+    )
+
+
 def tested(panel: Sequence[Mapping[str, Any]]) -> str:
     """The lineups a certification played: "the lineup builder, warrior; builder and warrior each in every seat"."""
     lineups = [str(p["bot"]).removeprefix(LINEUP).replace(",", ", ") for p in panel if str(p["bot"]).startswith(LINEUP)]
-    bots = [str(p["bot"]) for p in panel if not str(p["bot"]).startswith(LINEUP)]
+    bots = [bot_words(str(p["bot"])) for p in panel if not str(p["bot"]).startswith(LINEUP)]
     parts = [f"the lineup {b}" for b in lineups]
     if bots:
         said = bots[0] if len(bots) == 1 else ", ".join(bots[:-1]) + " and " + bots[-1]
@@ -244,7 +285,8 @@ def tested(panel: Sequence[Mapping[str, Any]]) -> str:
 def _bot_text(p: Mapping[str, Any]) -> str:
     dev = points_ci(p.get("worst_deviation"), p.get("lo"), p.get("hi"))
     n = p.get("n")
-    return f"{p.get('bot')} (worst seat {dev} from an equal share" + (f", n={n:,})" if isinstance(n, int) else ")")
+    said = tested([p]) if str(p.get("bot")).startswith(LINEUP) else bot_words(str(p.get("bot")))
+    return f"{said} (worst seat {dev} from an equal share" + (f", n={n:,})" if isinstance(n, int) else ")")
 
 
 def shares_rows(result: Mapping[str, Any]) -> list[list[str]]:
@@ -308,10 +350,19 @@ def alternatives_title(result: Mapping[str, Any]) -> str:
 
 
 def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[str]]:
-    """The alternatives (``alternatives_title``): the change, its cost, worst seat deviation, game length, games."""
+    """The alternatives (``alternatives_title``): the change, its cost, worst seat deviation, game length, games
+    (on the search's games); one the certification already tried and did not certify says so."""
+    tried = {
+        _settings_key(t.get("change")): t.get("attempt") for t in result.get("attempts") or [] if not t.get("certified")
+    }
     return [
         [
-            change_text(a.get("change"), vocab),
+            change_text(a.get("change"), vocab)
+            + (
+                f" (certification attempt {tried[_settings_key(a.get('change'))]}: not certified)"
+                if _settings_key(a.get("change")) in tried
+                else ""
+            ),
             cost_text((a.get("change") or {}).get("cost", a.get("cost"))),  # beside the change: an older folder
             points_ci(a.get("worst_deviation"), a.get("lo"), a.get("hi")),
             _measure(a.get("mean_length")),
@@ -319,6 +370,11 @@ def alternative_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[
         ]
         for a in result.get("alternatives") or []
     ]
+
+
+def _settings_key(change: Mapping[str, Any] | None) -> str:
+    """A change's settings as a comparable key (the knobs and their values)."""
+    return repr(sorted((str(x["knob"]), repr(x["value"])) for x in settings_of(change)))
 
 
 #: the published rules' own checks, played before the search (why the rules are not already fair)
@@ -361,6 +417,34 @@ SHARES_HEADER = ["seat", "win share before", "win share after", "games before / 
 GUARDS_HEADER = ["guard", "before", "after", "band", "kept?"]
 ALTERNATIVES_HEADER = ["change", "cost", "worst seat deviation", "game length", "games"]
 PANEL_HEADER = ["who played", "fair?", "worst seat deviation", "games"]
+ATTEMPTS_HEADER = ["attempt", "change", "level α", "how it ended", "the lineup's worst seat deviation", "games"]
+ATTEMPTS_TITLE = "certification attempts (each on its own fresh seeds, cheapest first)"
+#: how a check in looks ended (``fix_sequential``: certified, futile, cap)
+ENDINGS = {"certified": "certified", "futile": "stopped for futility", "cap": "not shown fair at its cap"}
+
+
+def attempt_rows(result: Mapping[str, Any], vocab: Vocabulary) -> list[list[str]]:
+    """Per certification attempt: the change, its level, how its check ended (the lineup's look; the panel bot
+    whose check ended it), the lineup's worst seat with its interval, the games it played."""
+    rows = []
+    for a in result.get("attempts") or []:
+        outcome, look, who = str(a.get("outcome")), a.get("look"), str(a.get("stopped_by") or "lineup")
+        ended = ENDINGS.get(outcome, outcome)
+        if a.get("certified"):
+            ended = f"certified (the lineup at look {look})"
+        elif who == "lineup":
+            ended = f"the lineup {ended} " + (f"(look {look})" if outcome == "cap" else f"at look {look}")
+        else:
+            ended = f"the lineup passed at look {look}; {bot_words(who)} in every seat {ended}"
+        rows.append([
+            str(a.get("attempt")),
+            change_text(a.get("change"), vocab) if a.get("change") else "–",
+            f"{float(a['alpha']):g}" if a.get("alpha") is not None else "–",
+            ended,
+            points_ci(a.get("worst_deviation"), a.get("lo"), a.get("hi")),
+            f"{int(a.get('games', 0)):,}",
+        ])  # fmt: skip
+    return rows
 
 
 def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
@@ -368,12 +452,14 @@ def answer_lines(result: Mapping[str, Any], vocab: Vocabulary) -> list[str]:
     lines = [headline(result, vocab)[0]]
     for title, header, rows in (
         (
-            f"seat win shares (published rules, then the change; {intervals_text(result.get('alpha'))})",
+            "seat win shares (published rules, then the change; "
+            f"{intervals_text(result.get('alpha'), in_looks(result))})",
             SHARES_HEADER,
             shares_rows(result),
         ),
         ("guards", GUARDS_HEADER, guard_rows(result, vocab)),
         ("certification panel", PANEL_HEADER, panel_rows(result)),
+        (ATTEMPTS_TITLE, ATTEMPTS_HEADER, attempt_rows(result, vocab) if len(result.get("attempts") or []) > 1 else []),
         (PUBLISHED_PANEL_TITLE, PANEL_HEADER, panel_rows(result, "published_panel")),
         (alternatives_title(result), ALTERNATIVES_HEADER, alternative_rows(result, vocab)),
     ):

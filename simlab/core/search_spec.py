@@ -137,6 +137,10 @@ def search_params(
         raise BotSpecError(
             f"bot spec {spec!r}: the race needs candidates >= 1; for the tree write {SEARCH_NAME}:candidates=0"
         )
+    if name == RACE_NAME and values["iterations"] < 1:  # the race has no time budget to fall back on
+        raise BotSpecError(
+            f"bot spec {spec!r}: the race needs iterations >= 1 (playouts per decision), e.g. {RACE_NAME}:iterations=32"
+        )
     if values["candidates"] > 0 and (values["seconds"] > 0 or values["iterations"] == 0):
         raise BotSpecError(
             f"bot spec {spec!r}: candidates (default 4) races a fixed number of playouts; a time budget "

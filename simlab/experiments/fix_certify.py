@@ -100,7 +100,8 @@ def method_text(q: FixQuestion, ended: str, status: str = "", race_alpha: float 
     search = f"; the search ended: {ENDED.get(ended, ended)}" if ended else ""
     plan = LookPlan.of(q.certify_games, q.alpha)
     looks = (
-        f"in looks at {', '.join(f'{n:,}' for n in plan.sizes)} fresh games per lineup (seeds no search game used), "
+        f"in looks at {', '.join(f'{n:,}' for n in plan.sizes)} fresh games per lineup{_own_games(q)} (seeds no "
+        "search game used), "
         f"stopping at the first look where every test passes at that look's group-sequential boundary "
         f"(alpha spending α·t²; each test keeps its level however the run stops) or, for futility, when the "
         f"chance of passing by {q.certify_games:,} games is below {FUTILITY:.0%}"
@@ -132,6 +133,18 @@ def method_text(q: FixQuestion, ended: str, status: str = "", race_alpha: float 
         f"of certifying a change that is not fair within ±{q.tolerance:g} points is at most {q.alpha:g} whatever "
         f"the search selected{search}"
     )
+
+
+def _own_games(q: FixQuestion) -> str:
+    """The panel bots certified on their own number of games (``fix.panel_games``), their looks in the same
+    fractions of their own cap."""
+    from simlab.analysis.bot_words import bot_words
+    from simlab.analysis.fix_looks import LookPlan
+
+    own = [
+        f"{bot_words(bot)}: {', '.join(f'{n:,}' for n in LookPlan.of(g, q.alpha).sizes)}" for bot, g in q.panel_games
+    ]
+    return f" ({'; '.join(own)})" if own else ""
 
 
 def attempt_record(c: Certification, k: int) -> dict[str, object]:

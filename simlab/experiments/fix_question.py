@@ -110,7 +110,10 @@ class Alternative:
 
 
 #: what every ``lo``/``hi`` of a fix answer is (at ``level`` = 1 − 2α, as ``simlab seats --json`` says its own)
-INTERVAL = "normal interval of the mean (sample sd); each bound a one-sided test at alpha"
+INTERVAL = (
+    "normal interval of the mean (sample sd); each bound a one-sided test at alpha; a certification's are drawn at "
+    "the boundary of the look it stopped at, for its attempt's share of alpha: level is their least coverage"
+)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -70,6 +70,8 @@ def identity_of(sc: Scenario, q: FixQuestion) -> dict[str, Any]:
         "seed": q.seed,
         "panel": list(q.panel),
         **chosen,
+        # only when given: a folder made before panel_games keeps its identity and resumes
+        **({"panel_games": dict(q.panel_games)} if q.panel_games else {}),
     }
 
 

@@ -97,7 +97,8 @@ def certify_in_looks(
             if every == tuple(q.lineup):
                 continue  # the lineup is this bot in every seat already
             fn, worker = arm_player(q, every, play)
-            bot_run = check_in_looks(make(fn, q.seed, jobs, worker, ",".join(every)), change, start, plan, layout,
+            own = plan if q.games_for(bot) == q.certify_games else LookPlan.of(q.games_for(bot), alpha)
+            bot_run = check_in_looks(make(fn, q.seed, jobs, worker, ",".join(every)), change, start, own, layout,
                                      q.delta, futility)  # fmt: skip
             played += len(bot_run.cols)
             checks.append(bot_check(bot, bot_run.band))

@@ -13,6 +13,7 @@ from typing import Any
 
 import simlab
 from simlab.analysis import fix_words as W
+from simlab.analysis.bot_words import bot_words
 from simlab.report.fix_section import fix_section
 from simlab.report.model import Report, Table
 from simlab.run.fix_folder import fix_root, has_fix, load_fix
@@ -75,24 +76,27 @@ def interval_note(folder: str | Path, level: float | None = None) -> str:
     """The summary's sentence on intervals when the fix section leads: the certification's (1 − 2α) intervals, and
     ``level`` the other sections' (a folder that holds a run as well)."""
     meta = load_fix(folder)
-    alpha = (meta.get("result") or {}).get("alpha", (meta.get("identity") or {}).get("alpha"))
+    result = meta.get("result") or {}
+    alpha = result.get("alpha", (meta.get("identity") or {}).get("alpha"))
+    said = W.intervals_text(alpha, W.in_looks(result))
     if level is None:
-        return f"Each finding comes with the number of games behind it; {W.intervals_text(alpha)}."
+        return f"Each finding comes with the number of games behind it; {said}."
     return (
-        f"Each finding comes with the number of games behind it; the fix's {W.intervals_text(alpha)}; the other "
+        f"Each finding comes with the number of games behind it; the fix's {said}; the other "
         f"sections' intervals are {level:.0%}."
     )
 
 
 #: the question's settings in words (the identity's keys as the scenario's [fix] table names them)
 SAID = {
-    "tolerance": lambda v: f"every seat within 1/N ± {float(v):g} points of win share",
+    "tolerance": lambda v: "every seat within 1/N " + W.tolerance_text(v).replace("±", "± "),
     "alpha": lambda v: alpha_text(v, None),
     "budget": lambda v: f"{int(v):,} search games (explore and race; certification extra)",
     "batch": lambda v: f"{int(v):,} games per candidate and round",
     "certify_games": lambda v: f"{int(v):,} fresh games per certification lineup",
     "seed": lambda v: str(v),
-    "panel": lambda v: ", ".join(map(str, v)) + " (each in every seat)",
+    "panel": lambda v: "each in every seat: " + ", ".join(_bot(str(b)) for b in v),
+    "panel_games": lambda v: "; ".join(f"{_bot(str(b))}: {int(n):,} fresh games" for b, n in dict(v).items()),
     "objective": lambda v: {
         "most_equal": "most_equal: the most equal change that passes (cost breaks ties)",
         "cheapest": "cheapest: the cheapest change that passes (fewest knobs, then grid steps)",
@@ -100,9 +104,15 @@ SAID = {
 }
 
 
+def _bot(spec: str) -> str:
+    """A panel bot of the question: the search bot with its budget and the spec it was given."""
+    said = bot_words(spec)
+    return spec if said == spec else f"{said} ({spec})"
+
+
 def alpha_text(alpha: float, tolerance: float | None) -> str:
     """α said plainly: the chance the search certifies a change that is not fair within ±tolerance points."""
-    within = f"±{float(tolerance):g} points" if tolerance is not None else "the tolerance"
+    within = W.tolerance_text(tolerance).removesuffix(" of win share") if tolerance is not None else "the tolerance"
     chance = f"{round(float(alpha) * 100, 10):g}%"
     return f"α = {float(alpha):g}: at most a {chance} chance of certifying a change that is not fair within {within}"
 

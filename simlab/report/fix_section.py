@@ -23,7 +23,7 @@ def fix_section(folder: str | Path) -> tuple[Section | None, str]:
     vocab = W.vocabulary(meta.get("game"), meta.get("seat_knobs") or ())
     result = meta.get("result")
     tol = (meta.get("identity") or {}).get("tolerance")
-    shown = f"±{float(tol):g} points of win share" if tol is not None else "the tolerance"
+    shown = W.tolerance_text(tol).removesuffix(" of win share") if tol is not None else "the tolerance"
     sec = Section(
         "fix",
         TITLE,
@@ -63,10 +63,17 @@ def _tables(sec: Section, result: dict[str, Any], vocab: W.Vocabulary) -> None:
             "Seat win shares: the published rules and the change",
             W.SHARES_HEADER,
             W.shares_rows(result),
-            f"Each on fresh games the search never saw; {W.intervals_text(result.get('alpha'))}.",
+            f"Each on fresh games the search never saw; {W.intervals_text(result.get('alpha'), W.in_looks(result))}.",
         ),
         ("Guards: what the change must not break", W.GUARDS_HEADER, W.guard_rows(result, vocab), ""),
         ("Certification panel: does the change hold for each bot?", W.PANEL_HEADER, W.panel_rows(result), ""),
+        (
+            W.ATTEMPTS_TITLE[0].upper() + W.ATTEMPTS_TITLE[1:],
+            W.ATTEMPTS_HEADER,
+            W.attempt_rows(result, vocab),
+            "A later attempt is the next change the race passed, tried when the one before was not certified; the "
+            "attempts share α. The panel bots play only once the lineup passed.",
+        ),
         (
             W.PUBLISHED_PANEL_TITLE[0].upper() + W.PUBLISHED_PANEL_TITLE[1:],
             W.PANEL_HEADER,

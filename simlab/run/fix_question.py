@@ -12,6 +12,7 @@ what to do. The types here are pure data (the driver that plays games is ``simla
     certify_games = 20000  # fresh games per certification lineup (the scenario's, then each panel bot)
     panel = ["holder"]     # bots that each play every seat in a certification (default: the lineup's bots)
     objective = "cheapest" # which passing change to prefer: "cheapest" (default) or "most_equal"
+    panel_games = { "race:iterations=32" = 4000 }  # a panel bot's own certification games (default certify_games)
     [fix.knobs]
     start_money = { seats = [[0, 4], [0, 4], [0, 4], [0, 4]], step = 1 }   # a per-seat vector, per-entry ranges
     turn_tile_income = { values = [[3, 2, 1, 0], [4, 3, 2, 1]] }          # whole alternatives of a table knob
@@ -198,6 +199,18 @@ class FixQuestion:
     panel: tuple[str, ...] = ()
     source: str = "<fix>"
     objective: str = DEFAULT_OBJECTIVE
+    #: (bot, games): a panel bot certified on its own number of fresh games (a search bot's cost hundreds of
+    #: times a heuristic's); the others play ``certify_games``
+    panel_games: tuple[tuple[str, int], ...] = ()
+
+    def games_for(self, bot: str) -> int:
+        """Fresh games of the certification with ``bot`` in every seat (``certify_games`` unless the panel says)."""
+        return dict(self.panel_games).get(bot, self.certify_games)
+
+    def games_said(self) -> str:
+        """The certification's games per lineup in words: "20,000 fresh games per lineup (2,000 for race:...)"."""
+        own = "; ".join(f"{n:,} for {bot}" for bot, n in self.panel_games)
+        return f"{self.certify_games:,} fresh games per lineup" + (f" ({own})" if own else "")
 
     @property
     def delta(self) -> float:

@@ -35,7 +35,8 @@ from simlab.run.fix_question import (
 #: most values on one grid axis (a range with a tiny step is a mistake, not a question)
 MAX_AXIS = 1_000
 FIX_KEYS = (
-    "tolerance", "alpha", "budget", "batch", "certify_games", "seed", "panel", "objective", "knobs", "guards",
+    "tolerance", "alpha", "budget", "batch", "certify_games", "seed", "panel", "objective", "panel_games", "knobs",
+    "guards",
 )  # fmt: skip
 KNOB_KEYS = ("range", "step", "values", "seats")
 #: guards on the game's own measures; ``fact.<column>`` guards a declared fact's mean
@@ -106,6 +107,7 @@ def fix_question_from_table(
         )
     _panel(lineup, game, source, "lineup")
     panel = _panel(table.get("panel", list(dict.fromkeys(lineup))), game, source)
+    panel_games = _panel_games(table.get("panel_games", {}), panel, source)
     raw_knobs = table.get("knobs")
     if not isinstance(raw_knobs, Mapping) or not raw_knobs:
         _fail(
@@ -132,6 +134,7 @@ def fix_question_from_table(
         panel,
         source,
         objective,
+        panel_games,
     )
 
 
@@ -318,6 +321,22 @@ def _panel(value: Any, game: Any, source: str, key: str = "fix.panel") -> tuple[
         except SimlabError as exc:
             raise FixQuestionError(f"{source}: key '{key}[{i}]': {exc}") from None
     return tuple(value)
+
+
+def _panel_games(value: Any, panel: tuple[str, ...], source: str) -> tuple[tuple[str, int], ...]:
+    """``fix.panel_games``: a panel bot's own number of certification games, as the panel names it."""
+    if not isinstance(value, Mapping):
+        _fail(source, "fix.panel_games", 'a table of panel bot = games, e.g. { "race:iterations=32" = 4000 }', value,
+              "name a bot of fix.panel and its certification games")  # fmt: skip
+    out = []
+    for bot, games in value.items():
+        key = f"fix.panel_games.{bot}"
+        if bot not in panel:
+            _fail(source, key, f"a bot of fix.panel ({', '.join(panel)})", bot, "spell it as the panel does")
+        if not (isinstance(games, int) and not isinstance(games, bool) and games >= LEAST_CERTIFY_GAMES):
+            _fail(source, key, f"an integer of at least {LEAST_CERTIFY_GAMES} (fresh games)", games, "e.g. 4000")
+        out.append((str(bot), int(games)))
+    return tuple(out)
 
 
 def _steps(lo: float, hi: float, step: float, key: str, source: str) -> list[float]:

