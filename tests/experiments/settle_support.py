@@ -77,3 +77,27 @@ def far(folder: Path, tolerance: float, alpha: float) -> list[Verdict]:
     mars = out[-1]
     p = 0.01 if mars.n >= OUT_OF_REACH_AT else 0.5
     return [*out[:-1], Verdict(*[getattr(mars, k) for k in Verdict.__dataclass_fields__][:9], p, 10_000)]
+
+
+#: the subprocess the resume tests kill: it plays the card design until settled with the judge named ``{judge}``
+#: (a function of this module) and dies (SIGKILL) right after the runner has put its ``kill_after``-th part in place
+KILLED = """
+import os, signal, sys
+sys.path.insert(0, {here!r})
+from settle_support import CARDS, {judge}
+import simlab.run.runner as runner
+from simlab.experiments.settle import run_scenario
+from simlab.run.scenario import parse_scenario
+
+added = runner._Run.add
+count = [0]
+def add(self, result, fail_fast):
+    out = added(self, result, fail_fast)
+    count[0] += 1
+    if count[0] == {kill_after}:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return out
+runner._Run.add = add
+run_scenario(parse_scenario(CARDS, source="cards.toml", default_name="cards"), out={out!r}, jobs=1, progress=False,
+             judge={judge})
+"""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from settle_support import CARDS, SETTLE_AT, Verdict, judge, never
+from settle_support import CARDS, KILLED, SETTLE_AT, Verdict, judge, never
 
 from simlab.experiments.settle import Rule, Settle, look_grid, look_step
 from simlab.experiments.settle import run_scenario as run_settled
@@ -103,34 +103,10 @@ def test_a_capped_run_says_so_and_keeps_the_open_variants_playing(tmp_path):
     assert s["looks"] == [20, 40, 60, 80, 120, 160, 240] and s["variants"]["control"]["games"] == 240
 
 
-#: the subprocess the resume test kills: it plays the design until settled and dies (SIGKILL) right after the
-#: runner has put its ``kill_after``-th part in place
-KILLED = """
-import os, signal, sys
-sys.path.insert(0, {here!r})
-from settle_support import CARDS, judge
-import simlab.run.runner as runner
-from simlab.experiments.settle import run_scenario
-from simlab.run.scenario import parse_scenario
-
-added = runner._Run.add
-count = [0]
-def add(self, result, fail_fast):
-    out = added(self, result, fail_fast)
-    count[0] += 1
-    if count[0] == {kill_after}:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return out
-runner._Run.add = add
-run_scenario(parse_scenario(CARDS, source="cards.toml", default_name="cards"), out={out!r}, jobs=1, progress=False,
-             judge=judge)
-"""
-
-
 @pytest.mark.parametrize("kill_after", [27, 16], ids=["mid-batch", "before-the-look"])
 def test_a_run_killed_mid_batch_resumes_to_the_same_stop(settled, tmp_path, kill_after):
     out = tmp_path / "out"
-    script = KILLED.format(here=str(HERE), kill_after=kill_after, out=str(out))
+    script = KILLED.format(here=str(HERE), kill_after=kill_after, out=str(out), judge="judge")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert proc.returncode == -9, proc.stderr
     on_disk = len(list((out / "parts").glob("*.parquet")))

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from settle_support import CARDS, OUT_OF_REACH_AT, far
+from settle_support import CARDS, KILLED, OUT_OF_REACH_AT, far
 
 from simlab.analysis.futility import Reach, either, reach
 from simlab.analysis.sequential import Question, is_headline, verdicts_from
@@ -159,32 +159,10 @@ def test_a_run_stopped_out_of_reach_holds_the_rows_of_a_fixed_run(futile, tmp_pa
     assert rows(futile).equals(expected.sort("variant", "game", "seat"))
 
 
-KILLED = """
-import os, signal, sys
-sys.path.insert(0, {here!r})
-from settle_support import CARDS, far
-import simlab.run.runner as runner
-from simlab.experiments.settle import run_scenario
-from simlab.run.scenario import parse_scenario
-
-added = runner._Run.add
-count = [0]
-def add(self, result, fail_fast):
-    out = added(self, result, fail_fast)
-    count[0] += 1
-    if count[0] == {kill_after}:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return out
-runner._Run.add = add
-run_scenario(parse_scenario(CARDS, source="cards.toml", default_name="cards"), out={out!r}, jobs=1, progress=False,
-             judge=far)
-"""
-
-
 @pytest.mark.parametrize("kill_after", [18, 16], ids=["mid-batch", "before-the-look"])
 def test_a_run_killed_mid_batch_resumes_to_the_same_out_of_reach_stop(futile, tmp_path, kill_after):
     out = tmp_path / "out"
-    script = KILLED.format(here=str(HERE), kill_after=kill_after, out=str(out))
+    script = KILLED.format(here=str(HERE), kill_after=kill_after, out=str(out), judge="far")
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert proc.returncode == -9, proc.stderr
     assert stopping(out)["outcome"] is None
