@@ -17,7 +17,6 @@ answer (``analysis.fair_vector.FairVector``), so every key of ``compensate --jso
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +29,7 @@ from simlab.analysis.fair_vector import FairVector, is_integer
 from simlab.analysis.fix_bands import seat_band
 from simlab.analysis.frames import AnalysisError
 from simlab.experiments.engine import CONFIRM_START, PUBLISHED_START, PlayArm, Trials
+from simlab.experiments.fair_vector import check_within_and_budget
 from simlab.experiments.fix import find_fix
 from simlab.experiments.fix_play import PlayLineup
 from simlab.experiments.fix_presets import COMPENSATE_STEPS, compensate_question
@@ -77,13 +77,7 @@ def compensate_by_fix(
         )
     if batch < 10:
         raise AnalysisError(f"--batch: need at least 10 games per vector and step, got {batch}")
-    if not (isinstance(within, int | float) and math.isfinite(within) and within > 0):
-        raise AnalysisError(f"--fair-within: expected a finite number > 0, found {within!r}")
-    if batch * (n + 1) > budget:
-        raise AnalysisError(
-            f"not enough games to explore (--max-games {budget:,}); the first step needs {batch * (n + 1):,} "
-            f"({n + 1} vectors × --batch {batch:,})"
-        )
+    check_within_and_budget(within, batch, n, budget)
     if confirm_games < 100:
         raise AnalysisError(f"--confirm-games: the fix preset certifies on at least 100 games, got {confirm_games}")
     q = compensate_question(

@@ -97,6 +97,18 @@ def confirm(
 
 
 # -- the search -------------------------------------------------------------------------------------------------
+def check_within_and_budget(within: float, batch: int, n: int, max_games: int) -> None:
+    """compensate's ``--fair-within`` and whether ``--max-games`` covers the first step of n + 1 vectors (both
+    methods refuse the same inputs the same way)."""
+    if not (isinstance(within, int | float) and math.isfinite(within) and within > 0):
+        raise AnalysisError(f"--fair-within: expected a finite number > 0, found {within!r}")
+    if batch * (n + 1) > max_games:
+        raise AnalysisError(
+            f"not enough games to explore (--max-games {max_games:,}); the first step needs {batch * (n + 1):,} "
+            f"({n + 1} vectors × --batch {batch:,})"
+        )
+
+
 def find_fair_vector(
     search: KnobSearch,
     *,
@@ -128,13 +140,7 @@ def find_fair_vector(
         raise AnalysisError(f"--batch: need at least 10 games per vector and step, got {batch}")
     if not (isinstance(tolerance, int | float) and math.isfinite(tolerance) and tolerance >= 0):
         raise AnalysisError(f"--tolerance: expected a finite number ≥ 0, found {tolerance!r}")
-    if not (isinstance(within, int | float) and math.isfinite(within) and within > 0):
-        raise AnalysisError(f"--fair-within: expected a finite number > 0, found {within!r}")
-    if batch * (n + 1) > max_games:
-        raise AnalysisError(
-            f"not enough games to explore (--max-games {max_games:,}); the first step needs {batch * (n + 1):,} "
-            f"({n + 1} vectors × --batch {batch:,})"
-        )
+    check_within_and_budget(within, batch, n, max_games)
     # 0. the published rules first, on their own fresh seeds: already fair within ±δ means nothing to search
     say(f"  confirming the published {_show(base)} on {confirm_games:,} fresh games")
     published = confirm(search, base, confirm_games, play=play, start=PUBLISHED_START)
