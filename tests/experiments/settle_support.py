@@ -3,6 +3,8 @@ subprocess the resume test kills)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from simlab.analysis.sequential import Verdict
@@ -101,3 +103,11 @@ runner._Run.add = add
 run_scenario(parse_scenario(CARDS, source="cards.toml", default_name="cards"), out={out!r}, jobs=1, progress=False,
              judge={judge})
 """
+
+
+def run_killed(out: Path, kill_after: int, judge: str) -> None:
+    """Play CARDS until settled with the judge named ``judge`` into ``out`` in a subprocess that is killed (SIGKILL)
+    right after the runner has put its ``kill_after``-th part in place."""
+    script = KILLED.format(here=str(Path(__file__).parent), kill_after=kill_after, out=str(out), judge=judge)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == -9, proc.stderr

@@ -4,13 +4,11 @@ worker count, and a run killed mid-batch resumes to the same stopping point."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
-from settle_support import CARDS, KILLED, SETTLE_AT, Verdict, judge, never
+from settle_support import CARDS, SETTLE_AT, Verdict, judge, never, run_killed
 
 from simlab.experiments.settle import Rule, Settle, look_grid, look_step
 from simlab.experiments.settle import run_scenario as run_settled
@@ -18,8 +16,6 @@ from simlab.run.errors import ResultFolderError, ScenarioError
 from simlab.run.reader import load_results
 from simlab.run.runner import run_scenario as run_fixed
 from simlab.run.scenario import parse_scenario
-
-HERE = Path(__file__).parent
 
 
 def rows(folder: Path) -> pl.DataFrame:
@@ -106,9 +102,7 @@ def test_a_capped_run_says_so_and_keeps_the_open_variants_playing(tmp_path):
 @pytest.mark.parametrize("kill_after", [27, 16], ids=["mid-batch", "before-the-look"])
 def test_a_run_killed_mid_batch_resumes_to_the_same_stop(settled, tmp_path, kill_after):
     out = tmp_path / "out"
-    script = KILLED.format(here=str(HERE), kill_after=kill_after, out=str(out), judge="judge")
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == -9, proc.stderr
+    run_killed(out, kill_after, "judge")
     on_disk = len(list((out / "parts").glob("*.parquet")))
     assert on_disk == kill_after, "killed where the test says"
     before = stopping(out)

@@ -5,14 +5,12 @@ threshold is refused."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
-from settle_support import CARDS, KILLED, OUT_OF_REACH_AT, far
+from settle_support import CARDS, OUT_OF_REACH_AT, far, run_killed
 
 from simlab.analysis.futility import Reach, either, reach
 from simlab.analysis.sequential import Question, is_headline, verdicts_from
@@ -24,7 +22,6 @@ from simlab.run.reader import load_results
 from simlab.run.runner import run_scenario as run_fixed
 from simlab.run.scenario import DEFAULT_FUTILITY, parse_scenario
 
-HERE = Path(__file__).parent
 PLAYERS = 4
 CAP = 100_000
 #: each variant's winner probabilities by seat: "fair" (every seat within ±5 points of 1/4), "edge" (seat 0 at
@@ -162,9 +159,7 @@ def test_a_run_stopped_out_of_reach_holds_the_rows_of_a_fixed_run(futile, tmp_pa
 @pytest.mark.parametrize("kill_after", [18, 16], ids=["mid-batch", "before-the-look"])
 def test_a_run_killed_mid_batch_resumes_to_the_same_out_of_reach_stop(futile, tmp_path, kill_after):
     out = tmp_path / "out"
-    script = KILLED.format(here=str(HERE), kill_after=kill_after, out=str(out), judge="far")
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == -9, proc.stderr
+    run_killed(out, kill_after, "far")
     assert stopping(out)["outcome"] is None
     sc = parse_scenario(CARDS, source="cards.toml", default_name="cards")
     run_settled(sc, out=out, jobs=2, progress=False, judge=far, resume=True)
